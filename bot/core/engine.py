@@ -1,0 +1,187 @@
+"""The rules of a quiz attempt: shuffling, answering, scoring. Pure functions over frozen values.
+
+An attempt stores, per question, the order its options are shown in (a permutation of option
+indexes), so the same attempt looks the same after a restart. Buttons carry the *displayed
+position*; `judge` maps it back to the option, so a forged or stale position can never score.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from bot.core.models import Question, Quiz
+
+OptionOrders = tuple[tuple[int, ...], ...]
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class Verdict(StrEnum):
+    ACCEPTED = "accepted"
+    CLOSED = "closed"  # attempt over, or a button of a question that is not the current one
+    ALREADY_ANSWERED = "already_answered"
+    INVALID = "invalid"  # a position that no button ever carried
+
+
+def option_orders(quiz: Quiz, rng: random.Random, shuffle: bool = True) -> OptionOrders:
+    """A display order for every question's options; identity when shuffling is off."""
+    orders: list[tuple[int, ...]] = []
+    for question in quiz.questions:
+        order = list(range(len(question.options)))
+        if shuffle:
+            rng.shuffle(order)
+        orders.append(tuple(order))
+    return tuple(orders)
+
+
+def orders_match(quiz: Quiz, orders: OptionOrders) -> bool:
+    """Whether stored orders still fit the quiz (content may have changed since they were saved)."""
+    return len(orders) == len(quiz.questions) and all(
+        sorted(order) == list(range(len(q.options)))
+        for order, q in zip(orders, quiz.questions, strict=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    question_index: int
+    position: int  # displayed position that was tapped (0 = A)
+    option_index: int  # the option behind that position
+    correct_position: int
+    is_correct: bool
+
+
+def judge(
+    question: Question, order: Sequence[int], question_index: int, position: int
+) -> Judgement | None:
+    """Map a tapped position to its option and say whether it is right; None if no such button."""
+    if not 0 <= position < len(order) or len(order) != len(question.options):
+        return None
+    option_index = order[position]
+    return Judgement(
+        question_index=question_index,
+        position=position,
+        option_index=option_index,
+        correct_position=list(order).index(question.correct),
+        is_correct=option_index == question.correct,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One learner working through one quiz in a private chat."""
+
+    id: int
+    user_id: int
+    quiz_id: str
+    orders: OptionOrders
+    answers: tuple[int | None, ...]  # option index chosen per question, None if not yet
+    status: Status = Status.ACTIVE
+
+    @property
+    def current(self) -> int:
+        """Index of the first unanswered question (== number of questions when all are done)."""
+        for i, chosen in enumerate(self.answers):
+            if chosen is None:
+                return i
+        return len(self.answers)
+
+
+def new_attempt(
+    attempt_id: int, user_id: int, quiz: Quiz, rng: random.Random, shuffle: bool = True
+) -> Attempt:
+    return Attempt(
+        id=attempt_id,
+        user_id=user_id,
+        quiz_id=quiz.id,
+        orders=option_orders(quiz, rng, shuffle),
+        answers=(None,) * len(quiz.questions),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerOutcome:
+    verdict: Verdict
+    attempt: Attempt
+    judgement: Judgement | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.attempt.status is Status.FINISHED
+
+
+def apply_answer(attempt: Attempt, quiz: Quiz, question_index: int, position: int) -> AnswerOutcome:
+    """Record a tap on `position` of question `question_index`, or say why it changes nothing."""
+    if attempt.status is not Status.ACTIVE or not 0 <= question_index < len(quiz.questions):
+        return AnswerOutcome(Verdict.CLOSED, attempt)
+    if attempt.answers[question_index] is not None:
+        return AnswerOutcome(Verdict.ALREADY_ANSWERED, attempt)
+    if question_index != attempt.current:
+        return AnswerOutcome(Verdict.CLOSED, attempt)
+    judgement = judge(
+        quiz.questions[question_index], attempt.orders[question_index], question_index, position
+    )
+    if judgement is None:
+        return AnswerOutcome(Verdict.INVALID, attempt)
+    answers = list(attempt.answers)
+    answers[question_index] = judgement.option_index
+    done = all(a is not None for a in answers)
+    updated = replace(
+        attempt, answers=tuple(answers), status=Status.FINISHED if done else Status.ACTIVE
+    )
+    return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    correct: int
+    total: int
+    missed: tuple[int, ...]  # question indexes answered wrongly or not at all
+
+    @property
+    def ratio(self) -> float:
+        return self.correct / self.total if self.total else 0.0
+
+
+def score(quiz: Quiz, answers: Sequence[int | None]) -> Score:
+    missed = tuple(
+        i
+        for i, (q, chosen) in enumerate(zip(quiz.questions, answers, strict=False))
+        if chosen != q.correct
+    )
+    missed += tuple(range(len(answers), len(quiz.questions)))
+    return Score(correct=len(quiz.questions) - len(missed), total=len(quiz.questions), missed=missed)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A group member's result in a run, for the leaderboard."""
+
+    user_id: int
+    name: str
+    correct: int
+    answered: int
+    total_ms: int  # sum of answer times: the tie-breaker, faster first
+
+
+def leaderboard(standings: Sequence[Standing], top: int = 10) -> list[Standing]:
+    """Most correct first, ties broken by total answer time, then by user id for a stable order."""
+    ranked = sorted(standings, key=lambda s: (-s.correct, s.total_ms, s.user_id))
+    return ranked[:top]
+
+
+def option_counts(order: Sequence[int], chosen_options: Sequence[int]) -> list[int]:
+    """How many members chose each displayed position, from the option indexes they chose."""
+    counts = [0] * len(order)
+    position_of = {option: pos for pos, option in enumerate(order)}
+    for option in chosen_options:
+        if option in position_of:
+            counts[position_of[option]] += 1
+    return counts

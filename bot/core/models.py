@@ -1,0 +1,102 @@
+"""Quiz content as the rest of the bot sees it: frozen, validated, language-aware.
+
+The content loader builds these from YAML; nothing here knows about files, Telegram or SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+SOURCE_LANGUAGE = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A translatable string: the English source plus translations, read with fallback."""
+
+    values: Mapping[str, str]
+
+    def get(self, lang: str) -> str:
+        """The string in `lang`, falling back to English field by field (never raises)."""
+        return self.values.get(lang) or self.values.get(SOURCE_LANGUAGE) or ""
+
+    def has(self, lang: str) -> bool:
+        return bool(self.values.get(lang))
+
+    @classmethod
+    def plain(cls, text: str) -> Text:
+        return cls({SOURCE_LANGUAGE: text})
+
+
+class Level(StrEnum):
+    BEGINNER = "beginner"
+    INTERMEDIATE = "intermediate"
+    ADVANCED = "advanced"
+
+
+@dataclass(frozen=True, slots=True)
+class GuidePath:
+    """A learning guide that quizzes link back to."""
+
+    id: str
+    title: Text
+    url: Text  # per-language URL where a translated guide exists, else the English one
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    id: str
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One multiple-choice question; `correct` indexes `options` and is the same for every language."""
+
+    id: str
+    prompt: Text
+    options: tuple[Option, ...]
+    correct: int
+    explanation: Text
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.correct < len(self.options):
+            raise ValueError(f"question {self.id}: correct option {self.correct} out of range")
+
+
+@dataclass(frozen=True, slots=True)
+class Quiz:
+    id: str
+    guide: GuidePath
+    level: Level
+    title: Text
+    description: Text
+    questions: tuple[Question, ...]
+    # Languages the authors declare complete; others fall back to English per field.
+    languages: tuple[str, ...] = (SOURCE_LANGUAGE,)
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every guide and quiz the bot serves, in the authors' order."""
+
+    guides: Mapping[str, GuidePath]
+    quizzes: Mapping[str, Quiz] = field(default_factory=dict)
+
+    def quiz(self, quiz_id: str) -> Quiz | None:
+        return self.quizzes.get(quiz_id)
+
+    def __iter__(self) -> Iterator[Quiz]:
+        return iter(self.quizzes.values())
+
+    def by_guide(self) -> list[tuple[GuidePath, list[Quiz]]]:
+        """Quizzes grouped by guide path, guides in declaration order, empty guides left out."""
+        groups: dict[str, list[Quiz]] = {}
+        for quiz in self.quizzes.values():
+            groups.setdefault(quiz.guide.id, []).append(quiz)
+        return [(self.guides[g], qs) for g, qs in groups.items()]
