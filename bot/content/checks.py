@@ -1,0 +1,180 @@
+"""Rules over the validated English sources: ids, guide paths, answers, Telegram's limits.
+
+Translations are compared with their sources in `translations.py`; this module never looks at
+another language except for guide titles, which live inline in guides.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.content import text_checks
+from bot.content.problems import Problems, display_path
+from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
+from bot.content.sources import Content, Parsed
+from bot.content.yaml_nodes import KeyPath, key_str
+from bot.core import limits
+from bot.core.models import SOURCE_LANGUAGE
+
+ID = re.compile(r"^[A-Za-z0-9_-]+$")
+ID_RULE = "use only letters, digits, _ and -"
+IDENTICAL = "same as the English: translate it, or if it really is the same, {mark}"
+
+
+def check_sources(content: Content, sink: Problems) -> None:
+    terms = content.glossary.model.terms if content.glossary else {}
+    guides = content.guides
+    if guides is not None:
+        check_guides(guides, terms, sink)
+    seen: dict[str, Path] = {}
+    for files in content.quizzes:
+        check_quiz(files.source, guides.model if guides else None, seen, sink)
+
+
+def check_guides(
+    parsed: Parsed[GuidesFile], terms: dict[str, list[GlossaryTerm]], sink: Problems
+) -> None:
+    path, doc = parsed.path, parsed.doc
+    for guide_id, guide in parsed.model.guides.items():
+        at: KeyPath = ("guides", guide_id)
+        if not ID.match(guide_id):
+            sink.error(path, doc.line(at), key_str(at), f"guide id '{guide_id}': {ID_RULE}")
+        english = guide.title.get(SOURCE_LANGUAGE)
+        if english is None:
+            sink.error(
+                path,
+                doc.line((*at, "title")),
+                key_str((*at, "title")),
+                "missing the English title (en)",
+            )
+            continue
+        for lang, title in guide.title.items():
+            key = (*at, "title", lang)
+            messages = text_checks.unclosed_backtick(title)
+            if lang != SOURCE_LANGUAGE:
+                messages += text_checks.compare_code(english, title)
+                if lang not in guide.same_as_source and text_checks.identical_to_source(
+                    english, title
+                ):
+                    messages.append(IDENTICAL.format(mark=f"list {lang} in same_as_source"))
+            for message in messages:
+                sink.error(path, doc.line(key), key_str(key), message)
+            for message in text_checks.glossary_hits(title, terms.get(lang, [])):
+                sink.warn(path, doc.line(key), key_str(key), message)
+
+
+def check_quiz(
+    parsed: Parsed[QuizSource], guides: GuidesFile | None, seen: dict[str, Path], sink: Problems
+) -> None:
+    quiz, path, doc = parsed.model, parsed.path, parsed.doc
+
+    def error(at: KeyPath, message: str) -> None:
+        sink.error(path, doc.line(at), key_str(at), message)
+
+    if quiz.id in seen:
+        error(
+            ("id",), f"duplicate quiz id '{quiz.id}': already used by {display_path(seen[quiz.id])}"
+        )
+    seen.setdefault(quiz.id, path)
+    if not limits.DEEP_LINK_PAYLOAD.match(quiz.id):
+        error(("id",), f"quiz id '{quiz.id}' cannot be used in a Telegram deep link: {ID_RULE}")
+    elif len(quiz.id) > limits.QUIZ_ID_MAX_CHARS:
+        error(
+            ("id",),
+            f"quiz id is {len(quiz.id)} characters; keep it to "
+            f"{limits.QUIZ_ID_MAX_CHARS} so deep links and buttons have room",
+        )
+    if (size := limits.callback_bytes(quiz.id)) > limits.CALLBACK_DATA_MAX_BYTES:
+        error(
+            ("id",),
+            f"quiz id makes button data {size} bytes; Telegram allows "
+            f"{limits.CALLBACK_DATA_MAX_BYTES}: shorten the id",
+        )
+    if guides is not None and quiz.guide not in guides.guides:
+        known = ", ".join(guides.guides) or "none"
+        error(("guide",), f"unknown guide path '{quiz.guide}' (guides.yaml has: {known})")
+    if guides is not None and quiz.guide in guides.guides:
+        titles = guides.guides[quiz.guide].title
+        for lang in quiz.languages:
+            if lang not in titles:
+                error(
+                    ("languages",),
+                    f"declares {lang} complete, but guide '{quiz.guide}' "
+                    f"has no {lang} title in guides.yaml",
+                )
+    for index, lang in enumerate(quiz.languages):
+        if lang in quiz.languages[:index]:
+            sink.warn(
+                path,
+                doc.line(("languages", index)),
+                f"languages[{index}]",
+                f"'{lang}' is listed twice",
+            )
+    if not quiz.questions:
+        error(("questions",), "a quiz needs at least one question")
+    for key, text in (("title", quiz.title), ("description", quiz.description)):
+        _check_english(parsed, (key,), text, sink)
+    for question_id, question in quiz.questions.items():
+        _check_question(parsed, question_id, question, sink)
+
+
+def _check_question(
+    parsed: Parsed[QuizSource], question_id: str, question: QuestionSource, sink: Problems
+) -> None:
+    path, doc = parsed.path, parsed.doc
+    at: KeyPath = ("questions", question_id)
+
+    def error(where: KeyPath, message: str) -> None:
+        sink.error(path, doc.line(where), key_str(where), message)
+
+    if not ID.match(question_id):
+        error(at, f"question id '{question_id}': {ID_RULE}")
+    count = len(question.options)
+    if not limits.MIN_OPTIONS <= count <= limits.MAX_OPTIONS:
+        error(
+            (*at, "options"),
+            f"{count} option{'s' if count != 1 else ''}: a question needs "
+            f"{limits.MIN_OPTIONS} to {limits.MAX_OPTIONS}",
+        )
+    for option_id in question.options:
+        if not ID.match(option_id):
+            error((*at, "options", option_id), f"option id '{option_id}': {ID_RULE}")
+    if not question.answer:
+        error((*at, "answer"), "no correct option: set answer to one option id")
+    elif len(question.answer) > 1:
+        error(
+            (*at, "answer"),
+            f"several correct options ({', '.join(question.answer)}): "
+            "a question has exactly one; set answer to one option id",
+        )
+    elif question.answer[0] not in question.options:
+        error(
+            (*at, "answer"),
+            f"answer '{question.answer[0]}' names no option "
+            f"(options are: {', '.join(question.options)})",
+        )
+    size = limits.question_chars(question.prompt, list(question.options.values()))
+    if size > limits.MESSAGE_MAX_CHARS:
+        error((*at, "prompt"), too_long(size))
+    _check_english(parsed, (*at, "prompt"), question.prompt, sink)
+    for option_id, text in question.options.items():
+        _check_english(parsed, (*at, "options", option_id), text, sink)
+    _check_english(parsed, (*at, "explanation"), question.explanation, sink)
+    if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
+        error((*at, "explanation"), "explanation too long for one Telegram message")
+
+
+def too_long(size: int) -> str:
+    return (
+        f"the rendered question (prompt and options) is about {size} characters; a Telegram "
+        f"message holds {limits.MESSAGE_MAX_CHARS}: shorten the prompt or options"
+    )
+
+
+def _check_english(parsed: Parsed[QuizSource], at: KeyPath, text: str, sink: Problems) -> None:
+    line, key = parsed.doc.line(at), key_str(at)
+    for message in text_checks.unclosed_backtick(text):
+        sink.error(parsed.path, line, key, message)
+    for message in text_checks.unmarked_code(text):
+        sink.warn(parsed.path, line, key, message)

@@ -1,0 +1,58 @@
+"""`quizbot content check [PATH]` and `quizbot content schema [--write | --check]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.content.loader import check
+from bot.content.report import format_report
+from bot.content.schema import json_schemas
+from bot.content.sources import PACKAGE_ROOT, default_content_dir
+
+SCHEMA_DIR = PACKAGE_ROOT / "schema"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Exit status: 0 when clean (warnings allowed), 1 on errors or stale schemas."""
+    parser = argparse.ArgumentParser(prog="quizbot content", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    check_cmd = commands.add_parser("check", help="validate guides, quizzes and translations")
+    check_cmd.add_argument(
+        "path", nargs="?", type=Path, help="content directory (default: ./content)"
+    )
+    schema_cmd = commands.add_parser("schema", help="print the JSON Schemas of the format")
+    mode = schema_cmd.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write them into --dir")
+    mode.add_argument("--check", action="store_true", help="fail if --dir is out of date")
+    schema_cmd.add_argument("--dir", type=Path, default=SCHEMA_DIR, help="default: schema/")
+    args = parser.parse_args(argv)
+
+    if args.command == "check":
+        report = check(args.path or default_content_dir())
+        print(format_report(report))
+        return 1 if report.errors else 0
+    return _schema(args.dir, write=args.write, verify=args.check)
+
+
+def _schema(directory: Path, *, write: bool, verify: bool) -> int:
+    schemas = json_schemas()
+    if write:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in schemas.items():
+            (directory / name).write_text(text, encoding="utf-8")
+            print(f"wrote {directory / name}")
+        return 0
+    if verify:
+        stale = [n for n, t in schemas.items() if _read(directory / n) != t]
+        for name in stale:
+            print(f"{directory / name} is out of date: run `quizbot content schema --write`")
+        return 1 if stale else 0
+    for name, text in schemas.items():
+        sys.stdout.write(f"# {name}\n{text}")
+    return 0
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None

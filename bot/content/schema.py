@@ -1,0 +1,164 @@
+"""The content format as pydantic models: the validator and the source of the JSON Schemas.
+
+Four file kinds live under the content directory:
+- `guides.yaml` (GuidesFile): the guide paths quizzes link to, titles per language inline.
+- `quizzes/<name>.yaml` (QuizSource): one quiz in English, with its structure and answer key.
+- `quizzes/<name>.<lang>.yaml` (QuizTranslation): the same keys mapped to strings in one
+  language. It has no `answer` field, so a translation can never move the correct answer.
+- `glossary.yaml` (GlossaryFile): known mistranslations per language, reported as warnings.
+
+A translated string that really is identical to the English (a product name, say) is listed
+by key in the translation's `same_as_source`, so the checker does not take it for English left
+over. Everything is `extra="forbid"`: a typo in a key is an error, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from bot.core.limits import MAX_OPTIONS, MIN_OPTIONS
+from bot.core.models import SOURCE_LANGUAGE, Level
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("empty text: write the text, or remove the key")
+    return value
+
+
+def _https(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.netloc or " " in value:
+        raise ValueError(f"'{value}' is not an absolute https URL (https://host/path)")
+    return value
+
+
+def _one_or_more(value: Any) -> Any:
+    # The format is `answer: b`. A list is accepted here only so that the checker can say
+    # "several correct options" instead of a type error; the schema shows a single id.
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else value
+
+
+NonEmptyText = Annotated[str, Field(min_length=1), AfterValidator(_not_blank)]
+LangCode = Annotated[
+    str, Field(pattern=r"^[a-z]{2,3}$", description="ISO 639 language code, e.g. fr, wo")
+]
+HttpsUrl = Annotated[
+    str,
+    AfterValidator(_https),
+    WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://[^/\\s]+"}),
+]
+Answer = Annotated[
+    list[str],
+    BeforeValidator(_one_or_more),
+    WithJsonSchema({"type": "string", "description": "id of the one correct option"}),
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class QuestionSource(_Strict):
+    prompt: NonEmptyText = Field(description="The question; `code` in backticks.")
+    options: dict[str, NonEmptyText] = Field(
+        description="Option id -> text, 2 to 10 options (the bot shuffles them).",
+        json_schema_extra={"minProperties": MIN_OPTIONS, "maxProperties": MAX_OPTIONS},
+    )
+    answer: Answer
+    explanation: NonEmptyText = Field(
+        description="Why the answer is right (and, where useful, why a tempting one is wrong)."
+    )
+
+
+class QuizSource(_Strict):
+    """A quiz in English: structure, answer key and source strings."""
+
+    id: str = Field(
+        description="Stable id used in deep links: A-Z a-z 0-9 _ - only, at most 32 characters.",
+        json_schema_extra={"pattern": "^[A-Za-z0-9_-]{1,32}$"},
+    )
+    guide: str = Field(description="Id of a guide path in guides.yaml.")
+    level: Level
+    languages: list[LangCode] = Field(
+        default=[SOURCE_LANGUAGE],
+        description="Languages declared complete: a missing translation in one is an error.",
+    )
+    title: NonEmptyText
+    description: NonEmptyText = Field(description="One line saying what the quiz covers.")
+    questions: dict[str, QuestionSource] = Field(
+        description="Question id -> question, in the order they are asked.",
+        json_schema_extra={"minProperties": 1},
+    )
+
+
+class QuestionTranslation(_Strict):
+    prompt: NonEmptyText | None = None
+    options: dict[str, NonEmptyText] = Field(default_factory=dict)
+    explanation: NonEmptyText | None = None
+
+
+class QuizTranslation(_Strict):
+    """One language of a quiz: the source's keys mapped to translated strings, nothing else."""
+
+    title: NonEmptyText | None = None
+    description: NonEmptyText | None = None
+    questions: dict[str, QuestionTranslation] = Field(default_factory=dict)
+    same_as_source: list[str] = Field(
+        default_factory=list,
+        description="Keys (e.g. questions.q1.options.b) whose text is rightly the same as English.",
+    )
+
+
+class GuideSource(_Strict):
+    title: dict[LangCode, NonEmptyText] = Field(description="Title per language; en required.")
+    url: HttpsUrl = Field(description="The guide's default (English) URL.")
+    urls: dict[LangCode, HttpsUrl] = Field(
+        default_factory=dict, description="Per-language URLs where a translated guide exists."
+    )
+    same_as_source: list[LangCode] = Field(
+        default_factory=list, description="Languages whose title is rightly the same as English."
+    )
+
+
+class GuidesFile(_Strict):
+    guides: dict[str, GuideSource] = Field(description="Guide id -> guide, in display order.")
+
+
+class GlossaryTerm(_Strict):
+    avoid: list[NonEmptyText] = Field(min_length=1, description="Words that mistranslate.")
+    prefer: NonEmptyText
+    note: NonEmptyText | None = None
+
+
+class GlossaryFile(_Strict):
+    terms: dict[LangCode, list[GlossaryTerm]] = Field(description="Language -> terms to avoid.")
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "guides": GuidesFile,
+    "quiz": QuizSource,
+    "quiz-translation": QuizTranslation,
+    "glossary": GlossaryFile,
+}
+
+
+def json_schemas() -> dict[str, str]:
+    """File name -> JSON Schema text, exactly as committed under schema/."""
+    out: dict[str, str] = {}
+    for name, model in SCHEMAS.items():
+        schema = {
+            "$schema": JSON_SCHEMA_DIALECT,
+            "$id": f"https://quizbot.dev/schema/{name}.schema.json",
+            **model.model_json_schema(),
+        }
+        out[f"{name}.schema.json"] = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    return out

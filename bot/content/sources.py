@@ -1,0 +1,145 @@
+"""Find the content directory and read its files into validated models, keeping their lines.
+
+Layout (relative to the content directory):
+    guides.yaml                      guide paths (required)
+    glossary.yaml                    known mistranslations (optional)
+    quizzes/**/<name>.yaml           a quiz in English: structure, answer key, strings
+    quizzes/**/<name>.<lang>.yaml    its translation into <lang>, beside it
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
+
+from bot.content.problems import Problems
+from bot.content.schema import GlossaryFile, GuidesFile, QuizSource, QuizTranslation
+from bot.content.validation import validate
+from bot.content.yaml_nodes import DuplicateKey, YamlDoc, YamlSyntaxError, key_str, parse_yaml
+from bot.core.models import SOURCE_LANGUAGE
+
+M = TypeVar("M", bound=BaseModel)
+
+CONTENT_DIR_ENV = "QUIZBOT_CONTENT_DIR"
+# bot/content/sources.py -> the checkout's root, where content/ and schema/ live.
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_FILE_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_-]+)(?:\.(?P<lang>[a-z]{2,3}))?\.yaml$")
+
+
+def default_content_dir() -> Path:
+    """$QUIZBOT_CONTENT_DIR, else ./content, else the checkout's content/ (run elsewhere)."""
+    if env := os.environ.get(CONTENT_DIR_ENV):
+        return Path(env)
+    here = Path("content")
+    if here.is_dir():
+        return here
+    packaged = PACKAGE_ROOT / "content"
+    return packaged if packaged.is_dir() else here
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed(Generic[M]):
+    """A validated file: its model, and its YAML lines for later checks to point at."""
+
+    path: Path
+    model: M
+    doc: YamlDoc
+
+
+@dataclass(slots=True)
+class QuizFiles:
+    source: Parsed[QuizSource]
+    translations: dict[str, Parsed[QuizTranslation]] = field(default_factory=dict)
+    unreadable: set[str] = field(default_factory=set)  # languages whose file has errors
+
+
+@dataclass(slots=True)
+class Content:
+    root: Path
+    guides: Parsed[GuidesFile] | None = None
+    glossary: Parsed[GlossaryFile] | None = None
+    quizzes: list[QuizFiles] = field(default_factory=list)  # sorted by source path
+
+
+def read_content(root: Path, sink: Problems) -> Content:
+    """Every file that parses and validates; the others are reported in `sink` and left out."""
+    content = Content(root)
+    if not root.is_dir():
+        sink.error(root, 1, "", "content directory not found")
+        return content
+    guides_path = root / "guides.yaml"
+    if guides_path.is_file():
+        content.guides = parse_file(guides_path, GuidesFile, sink)
+    else:
+        sink.error(guides_path, 1, "", "missing guides.yaml: every quiz needs a guide path")
+    glossary_path = root / "glossary.yaml"
+    if glossary_path.is_file():
+        content.glossary = parse_file(glossary_path, GlossaryFile, sink)
+
+    sources: dict[Path, QuizFiles] = {}
+    pending: list[tuple[Path, str, Path]] = []  # (translation, lang, its source)
+    for path in sorted((root / "quizzes").rglob("*.y*ml")):
+        match = _FILE_NAME.match(path.name)
+        if path.suffix == ".yml" or not match:
+            sink.error(
+                path,
+                1,
+                "",
+                "file name must be <name>.yaml or <name>.<lang>.yaml "
+                "(name: letters, digits, _ and -; lang: e.g. fr)",
+            )
+            continue
+        lang = match["lang"]
+        if lang is None:
+            if (source := parse_file(path, QuizSource, sink)) is not None:
+                sources[path] = QuizFiles(source)
+        elif lang == SOURCE_LANGUAGE:
+            sink.error(path, 1, "", f"English lives in {match['name']}.yaml; remove this file")
+        else:
+            pending.append((path, lang, path.with_name(f"{match['name']}.yaml")))
+    for path, lang, source_path in pending:
+        if not source_path.is_file():
+            sink.error(path, 1, "", f"translation without a source: {source_path.name} not found")
+            continue
+        parsed = parse_file(path, QuizTranslation, sink, translation=True)
+        if source_path in sources:
+            files = sources[source_path]
+            if parsed is None:
+                files.unreadable.add(lang)
+            else:
+                files.translations[lang] = parsed
+    content.quizzes = [sources[p] for p in sorted(sources)]
+    return content
+
+
+def parse_file(
+    path: Path, model: type[M], sink: Problems, *, translation: bool = False
+) -> Parsed[M] | None:
+    """Read, parse and validate one file; None (with problems in `sink`) if it is unusable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.error(path, 1, "", f"cannot read the file: {exc}")
+        return None
+    try:
+        doc = parse_yaml(text)
+    except YamlSyntaxError as exc:
+        sink.error(path, exc.line, "", exc.message)
+        return None
+    for duplicate in doc.duplicates:
+        sink.error(path, duplicate.line, key_str(duplicate.path), _duplicate_message(duplicate))
+    parsed = validate(doc, model, path, sink, translation=translation)
+    return None if parsed is None else Parsed(path, parsed, doc)
+
+
+def _duplicate_message(duplicate: DuplicateKey) -> str:
+    parent = duplicate.path[-2] if len(duplicate.path) > 1 else None
+    what = {"questions": "question id", "options": "option id", "guides": "guide id"}.get(
+        str(parent), "key"
+    )
+    return f"duplicate {what} '{duplicate.path[-1]}' (first at line {duplicate.first_line})"

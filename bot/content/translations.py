@@ -1,0 +1,172 @@
+"""Each translation file against its English source: keys, code spans, leftovers, coverage.
+
+A string key names one translatable string, as in the YAML: `title`, `description`,
+`questions.<id>.prompt`, `questions.<id>.options.<id>`, `questions.<id>.explanation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.content import text_checks
+from bot.content.checks import IDENTICAL, too_long
+from bot.content.problems import Problems
+from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
+from bot.content.sources import Content, Parsed, QuizFiles
+from bot.content.yaml_nodes import KeyPath, key_str
+from bot.core import limits
+from bot.core.models import SOURCE_LANGUAGE
+
+
+@dataclass(frozen=True, slots=True)
+class QuizCoverage:
+    """How much of one quiz one language covers."""
+
+    quiz_id: str
+    lang: str
+    declared: bool  # the source lists the language as complete
+    strings: int
+    translated: int
+
+    @property
+    def complete(self) -> bool:
+        return self.translated == self.strings
+
+
+def source_strings(quiz: QuizSource) -> dict[KeyPath, str]:
+    out: dict[KeyPath, str] = {("title",): quiz.title, ("description",): quiz.description}
+    for qid, question in quiz.questions.items():
+        out["questions", qid, "prompt"] = question.prompt
+        for oid, text in question.options.items():
+            out["questions", qid, "options", oid] = text
+        out["questions", qid, "explanation"] = question.explanation
+    return out
+
+
+def translated_strings(tr: QuizTranslation) -> dict[KeyPath, str]:
+    out: dict[KeyPath, str | None] = {("title",): tr.title, ("description",): tr.description}
+    for qid, question in tr.questions.items():
+        out["questions", qid, "prompt"] = question.prompt
+        for oid, text in question.options.items():
+            out["questions", qid, "options", oid] = text
+        out["questions", qid, "explanation"] = question.explanation
+    return {key: text for key, text in out.items() if text is not None}
+
+
+def check_translations(content: Content, sink: Problems) -> list[QuizCoverage]:
+    terms = content.glossary.model.terms if content.glossary else {}
+    coverage: list[QuizCoverage] = []
+    for files in content.quizzes:
+        source = files.source
+        total = len(source_strings(source.model))
+        coverage.append(QuizCoverage(source.model.id, SOURCE_LANGUAGE, True, total, total))
+        declared = [lang for lang in source.model.languages if lang != SOURCE_LANGUAGE]
+        for index, lang in enumerate(source.model.languages):
+            missing_file = lang not in files.translations and lang not in files.unreadable
+            if lang in declared and missing_file:
+                at = ("languages", index)
+                sink.error(
+                    source.path,
+                    source.doc.line(at),
+                    key_str(at),
+                    f"declares {lang} complete, but {source.path.stem}.{lang}.yaml does not exist",
+                )
+        for lang in sorted(set(files.translations) | set(declared)):
+            parsed = files.translations.get(lang)
+            translated = 0
+            if parsed is not None:
+                translated = check_translation(
+                    files, lang, lang in declared, terms.get(lang, []), sink
+                )
+            coverage.append(
+                QuizCoverage(source.model.id, lang, lang in declared, total, translated)
+            )
+    return coverage
+
+
+def check_translation(
+    files: QuizFiles, lang: str, declared: bool, terms: list[GlossaryTerm], sink: Problems
+) -> int:
+    """Report the file's problems; returns how many source strings it translates."""
+    source, parsed = files.source.model, files.translations[lang]
+    path, doc = parsed.path, parsed.doc
+    english, translated = source_strings(source), translated_strings(parsed.model)
+
+    def report(at: KeyPath, message: str, error: bool = True) -> None:
+        (sink.error if error else sink.warn)(path, doc.line(at), key_str(at), message)
+
+    _check_stale(source, parsed, report)
+    marked: set[str] = set()
+    known = {key_str(key) for key in english}
+    for index, key in enumerate(parsed.model.same_as_source):
+        if key in known:
+            marked.add(key)
+        else:
+            report(("same_as_source", index), f"'{key}' is not a key of the English source")
+    missing: list[KeyPath] = []
+    for at, text in english.items():
+        if at not in translated:
+            missing.append(at)
+            continue
+        mine = translated[at]
+        # Spans cannot be compared while one is unclosed: report only that.
+        errors = text_checks.unclosed_backtick(mine) or text_checks.compare_code(text, mine)
+        warnings = text_checks.glossary_hits(mine, terms)
+        if key_str(at) not in marked:
+            if text_checks.identical_to_source(text, mine):
+                errors.append(IDENTICAL.format(mark="add its key to same_as_source"))
+            else:
+                warnings += text_checks.english_leftovers(mine)
+        for message in errors:
+            report(at, message)
+        for message in warnings:
+            report(at, message, error=False)
+    if declared:
+        for at in missing:
+            report(
+                at,
+                f"missing {lang} translation ({lang} is declared complete in "
+                f"{files.source.path.name})",
+            )
+    elif missing:
+        keys = ", ".join(key_str(at) for at in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        report(
+            (),
+            f"{len(missing)} of {len(english)} strings not translated, English shown "
+            f"instead: {keys}",
+            error=False,
+        )
+    _check_length(source, parsed.model, report)
+    return len(english) - len(missing)
+
+
+def _check_stale(source: QuizSource, parsed: Parsed[QuizTranslation], report: _Report) -> None:
+    for qid, question in parsed.model.questions.items():
+        if qid not in source.questions:
+            report(
+                ("questions", qid),
+                f"question '{qid}' is not in the English source (renamed or removed?)",
+            )
+            continue
+        for oid in question.options:
+            if oid not in source.questions[qid].options:
+                report(
+                    ("questions", qid, "options", oid),
+                    f"option '{oid}' is not in the English source (renamed or removed?)",
+                )
+
+
+def _check_length(source: QuizSource, tr: QuizTranslation, report: _Report) -> None:
+    for qid, question in source.questions.items():
+        mine = tr.questions.get(qid)
+        if mine is None:
+            continue
+        prompt = mine.prompt or question.prompt
+        options = [mine.options.get(oid) or text for oid, text in question.options.items()]
+        if (size := limits.question_chars(prompt, options)) > limits.MESSAGE_MAX_CHARS:
+            report(("questions", qid, "prompt"), too_long(size))
+
+
+class _Report(Protocol):
+    def __call__(self, at: KeyPath, message: str, error: bool = True) -> None: ...

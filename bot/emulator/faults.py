@@ -1,0 +1,114 @@
+"""Fault injection: make the next N matching requests fail the way Telegram or the network can.
+
+Rules are consulted by the server before a request is handled. Kinds:
+
+* "429", "500", "502": an error response (429 carries `retry_after`);
+* "403_blocked", "400_chat_not_found", "not_modified", "query_too_old": Telegram's exact errors;
+* "timeout": the response is held for `delay` seconds (default 60), past any client read timeout;
+* "drop": the connection is closed with no response at all;
+* "delay": the request is handled normally after `delay` seconds (latency).
+
+With `handled=True` the request takes effect first (the message is really sent) and only the
+response is lost: the nastiest real case, where a retry duplicates the message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import errors
+from .errors import ApiError
+
+KINDS = frozenset(
+    {
+        "429", "500", "502", "timeout", "drop", "delay", "403_blocked", "400_chat_not_found",
+        "not_modified", "query_too_old",
+    }
+)  # fmt: skip
+
+
+@dataclass
+class FaultRule:
+    """One injected fault; `times` counts down, `None` means forever."""
+
+    method: str | None
+    kind: str
+    times: int | None = 1
+    chat_id: int | None = None
+    retry_after: int = 1
+    delay: float | None = None
+    handled: bool = False
+    hits: int = 0
+
+    def error(self) -> ApiError | None:
+        """The error response this fault answers with, if it is one."""
+        match self.kind:
+            case "429":
+                return errors.too_many_requests(self.retry_after)
+            case "500":
+                return ApiError(500, "Internal Server Error")
+            case "502":
+                return ApiError(502, "Bad Gateway")
+            case "403_blocked":
+                return errors.forbidden(errors.BLOCKED)
+            case "400_chat_not_found":
+                return errors.bad_request(errors.CHAT_NOT_FOUND)
+            case "not_modified":
+                return errors.bad_request(errors.NOT_MODIFIED)
+            case "query_too_old":
+                return errors.bad_request(errors.QUERY_TOO_OLD)
+        return None
+
+    @property
+    def wait(self) -> float:
+        if self.delay is not None:
+            return self.delay
+        return 60.0 if self.kind == "timeout" else 0.0
+
+
+class Faults:
+    """The registry tests fill with `emu.faults.add(...)`."""
+
+    def __init__(self) -> None:
+        self.rules: list[FaultRule] = []
+
+    def add(
+        self,
+        method: str | None = None,
+        kind: str = "500",
+        *,
+        times: int | None = 1,
+        chat_id: int | None = None,
+        retry_after: int = 1,
+        delay: float | None = None,
+        handled: bool = False,
+    ) -> FaultRule:
+        """Fail the next `times` requests to `method` (any method if None), optionally one chat."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown fault kind {kind!r}; one of {sorted(KINDS)}")
+        rule = FaultRule(
+            method.lower() if method else None, kind, times, chat_id, retry_after, delay, handled
+        )
+        self.rules.append(rule)
+        return rule
+
+    def clear(self) -> None:
+        self.rules.clear()
+
+    def take(self, method: str, params: dict[str, Any]) -> FaultRule | None:
+        """The first rule matching this request, consuming one of its `times`."""
+        if not self.rules:
+            return None
+        for rule in self.rules:
+            if rule.method is not None and rule.method != method:
+                continue
+            if rule.chat_id is not None and str(params.get("chat_id")) != str(rule.chat_id):
+                continue
+            rule.hits += 1
+            if rule.times is not None:
+                rule.times -= 1
+                if rule.times <= 0:
+                    self.rules.remove(rule)
+            return rule
+        return None

@@ -1,0 +1,91 @@
+"""Message content checks: text and parse mode, inline keyboards, rejected as Telegram does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import errors
+from .formatted import FormattedText, trim
+from .html import HtmlError, parse_html
+from .params import Params
+from .state import Button
+
+MAX_TEXT = 4096
+MAX_CALLBACK_DATA_BYTES = 64
+
+
+def message_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, str]:
+    """The visible text and entities of `text`, and `text` as sent (the HTML source)."""
+    raw = p.get_str("text")
+    if not raw:
+        raise errors.bad_request("message text is empty")
+    mode = (p.get_str("parse_mode") or "").lower()
+    if not mode:
+        entities = p.get_json("entities") or []
+        if not isinstance(entities, list):
+            raise errors.bad_request("can't parse entities JSON object")
+        formatted = FormattedText(raw, tuple(entities))
+    elif mode == "html":
+        try:
+            formatted = parse_html(raw, strict_ampersand=strict_ampersand)
+        except HtmlError as err:
+            raise errors.bad_request(str(err)) from None
+    elif mode in ("markdown", "markdownv2"):
+        raise errors.bad_request(f"the emulator does not parse {p.get_str('parse_mode')}; use HTML")
+    else:
+        raise errors.bad_request("unsupported parse_mode")
+    formatted = trim(formatted)
+    if not formatted.text:
+        raise errors.bad_request("message text is empty")
+    if len(formatted.text) > MAX_TEXT:
+        raise errors.bad_request("message is too long")
+    return formatted, raw
+
+
+def _button(raw: Any) -> Button:
+    if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
+        raise errors.bad_request(
+            'can\'t parse inline keyboard button: Field "text" must be of type String'
+        )
+    if not raw["text"]:
+        raise errors.bad_request("BUTTON_TEXT_INVALID")
+    if "callback_data" in raw:
+        data = raw["callback_data"]
+        if (
+            not isinstance(data, str)
+            or not 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
+        ):
+            raise errors.bad_request("BUTTON_DATA_INVALID")
+        return Button(raw["text"], callback_data=data)
+    if "url" in raw:
+        url = raw["url"]
+        if not isinstance(url, str) or not url.startswith(("http://", "https://", "tg://")):
+            raise errors.bad_request(
+                f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL"
+            )
+        return Button(raw["text"], url=url)
+    if len(raw) > 1:  # other kinds (login_url, web_app, switch_inline_query...): kept, not modelled
+        return Button(raw["text"])
+    raise errors.bad_request(
+        "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+    )
+
+
+def reply_markup(p: Params) -> tuple[dict[str, Any] | None, tuple[tuple[Button, ...], ...]]:
+    """The markup as stored (None when absent) and its inline buttons, validated."""
+    markup = p.get_json("reply_markup", "reply keyboard markup")
+    if markup is None:
+        return None, ()
+    if not isinstance(markup, dict):
+        raise errors.bad_request("can't parse reply keyboard markup JSON object")
+    if "inline_keyboard" not in markup:
+        return markup, ()  # reply keyboards, remove_keyboard, force_reply: accepted as they are
+    rows = markup["inline_keyboard"]
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise errors.bad_request(
+            'can\'t parse inline keyboard: Field "inline_keyboard" must be of type Array'
+        )
+    buttons = tuple(tuple(_button(b) for b in row) for row in rows if row)
+    if not buttons:
+        return None, ()  # an empty keyboard is no keyboard, as in Telegram's answers
+    return {"inline_keyboard": [row for row in rows if row]}, buttons

@@ -1,0 +1,132 @@
+"""Bot API JSON shapes (User, Chat, ChatFullInfo, Message, ChatMember) built from the state.
+
+Every shape here round-trips through python-telegram-bot's `de_json` (tests hold it to that).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GROUP_ANONYMOUS_BOT_ID, ChatState, EmuMessage, UserState
+
+ANONYMOUS_ADMIN = UserState(
+    GROUP_ANONYMOUS_BOT_ID, "Group", username="GroupAnonymousBot", is_bot=True, started=True
+)
+
+
+def user_json(user: UserState) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": user.id, "is_bot": user.is_bot, "first_name": user.first_name}
+    if user.last_name:
+        data["last_name"] = user.last_name
+    if user.username:
+        data["username"] = user.username
+    if user.language_code and not user.is_bot:
+        data["language_code"] = user.language_code
+    return data
+
+
+def me_json(bot: UserState) -> dict[str, Any]:
+    """getMe: the bot's User with the capability flags only getMe returns."""
+    return {
+        **user_json(bot),
+        "can_join_groups": True,
+        "can_read_all_group_messages": False,
+        "supports_inline_queries": False,
+        "can_connect_to_business": False,
+        "has_main_web_app": False,
+    }
+
+
+def chat_json(chat: ChatState) -> dict[str, Any]:
+    if chat.type == "private":
+        assert chat.user is not None
+        data: dict[str, Any] = {
+            "id": chat.id,
+            "type": "private",
+            "first_name": chat.user.first_name,
+        }
+        if chat.user.last_name:
+            data["last_name"] = chat.user.last_name
+        if chat.user.username:
+            data["username"] = chat.user.username
+        return data
+    data = {"id": chat.id, "type": chat.type, "title": chat.title or ""}
+    if chat.type == "group":
+        data["all_members_are_administrators"] = False
+    return data
+
+
+def chat_full_json(chat: ChatState) -> dict[str, Any]:
+    """getChat: ChatFullInfo, with the fields Bot API 10 makes required."""
+    return {
+        **{k: v for k, v in chat_json(chat).items() if k != "all_members_are_administrators"},
+        "accent_color_id": chat.id % 7,
+        "max_reaction_count": 11,
+        "accepted_gift_types": {
+            "unlimited_gifts": False,
+            "limited_gifts": False,
+            "unique_gifts": False,
+            "premium_subscription": False,
+            "gifts_from_channels": False,
+        },
+    }
+
+
+def message_json(
+    msg: EmuMessage, chat: ChatState, sender: UserState, *, with_reply: bool = True
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "message_id": msg.message_id,
+        "from": user_json(sender),
+        "date": msg.date,
+        "chat": chat_json(chat),
+    }
+    if msg.sender_chat_id is not None:
+        data["sender_chat"] = chat_json(chat)
+    if msg.edit_date is not None:
+        data["edit_date"] = msg.edit_date
+    if msg.service:
+        data.update(msg.service)
+    else:
+        data["text"] = msg.text
+        if msg.entities:
+            data["entities"] = [dict(e) for e in msg.entities]
+    if msg.reply_markup is not None and "inline_keyboard" in msg.reply_markup:
+        data["reply_markup"] = msg.reply_markup
+    if with_reply and msg.reply_to_message_id is not None:
+        replied = chat.messages.get(msg.reply_to_message_id)
+        if replied is not None and not replied.deleted:
+            data["reply_to_message"] = {"message_id": replied.message_id, "date": replied.date,
+                                        "chat": chat_json(chat), "text": replied.text}  # fmt: skip
+    return data
+
+
+_ADMIN_RIGHTS = (
+    "can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
+    "can_promote_members", "can_change_info", "can_invite_users", "can_post_stories",
+    "can_edit_stories", "can_delete_stories", "can_pin_messages", "can_manage_topics",
+)  # fmt: skip
+_RESTRICTIONS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+    "can_invite_users", "can_pin_messages", "can_manage_topics", "can_edit_tag",
+    "can_react_to_messages",
+)  # fmt: skip
+
+
+def member_json(user: UserState, status: str) -> dict[str, Any]:
+    """A ChatMember of the given status; restricted members may not send (read-only)."""
+    data: dict[str, Any] = {"status": status, "user": user_json(user)}
+    if status == "creator":
+        data["is_anonymous"] = False
+    elif status == "administrator":
+        data.update(can_be_edited=False, is_anonymous=False)
+        data.update(dict.fromkeys(_ADMIN_RIGHTS, True))
+        data["can_promote_members"] = False
+    elif status == "restricted":
+        data.update(is_member=True, until_date=0)
+        data.update(dict.fromkeys(_RESTRICTIONS, False))
+    elif status == "kicked":
+        data["until_date"] = 0
+    return data

@@ -1,0 +1,237 @@
+"""The emulated Telegram: state shared by the HTTP handlers (the bot's side) and the driver (users).
+
+Everything users do goes through here and becomes the update Telegram would send the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+from . import errors
+from .faults import Faults
+from .flood import FloodControl, FloodLimits
+from .serialize import ANONYMOUS_ADMIN, chat_json, member_json, message_json, user_json
+from .state import PRESENT, ChatState, EmuMessage, UserState
+from .updates import UpdateQueue
+
+_COMMAND = re.compile(r"/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
+
+
+@dataclass(frozen=True)
+class CallbackAnswer:
+    """What the bot answered to a tap: the toast or alert text, and an optional URL."""
+
+    text: str | None
+    show_alert: bool = False
+    url: str | None = None
+    cache_time: int = 0
+
+
+@dataclass
+class PendingQuery:
+    id: str
+    user_id: int
+    created: float
+    answer: asyncio.Future[CallbackAnswer]
+
+
+@dataclass
+class Stats:
+    """Counters the benchmark reads: requests per method, 429s sent, errors per (method, code)."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    flood_errors: int = 0
+    errors: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+
+class RequestRecord(NamedTuple):
+    time: float
+    method: str
+    params: dict[str, Any]
+
+
+class World:
+    def __init__(
+        self,
+        *,
+        token: str,
+        bot: UserState,
+        flood: FloodLimits | None,
+        clock: Callable[[], float],
+        strict_ampersand: bool = True,
+        privacy_mode: bool = True,
+        callback_answer_window: float = 15.0,
+        request_log_size: int = 10_000,
+    ) -> None:
+        self.token = token
+        self.bot = bot
+        self.clock = clock
+        self.strict_ampersand = strict_ampersand
+        self.privacy_mode = privacy_mode
+        self.callback_answer_window = callback_answer_window
+        self.users: dict[int, UserState] = {bot.id: bot}
+        self.chats: dict[int, ChatState] = {}
+        self.updates = UpdateQueue()
+        self.flood = FloodControl(flood, clock)
+        self.faults = Faults()
+        self.stats = Stats()
+        self.requests: deque[RequestRecord] = deque(maxlen=request_log_size)
+        self.hooks: list[Callable[[str, dict[str, Any], float], None]] = []
+        self.commands: dict[tuple[tuple[tuple[str, Any], ...], str], list[dict[str, str]]] = {}
+        self.descriptions: dict[str, str] = {}
+        self.short_descriptions: dict[str, str] = {}
+        self.menu_buttons: dict[int | None, dict[str, Any]] = {}
+        self.webhook: dict[str, Any] | None = None
+        self.queries: dict[str, PendingQuery] = {}
+        self._next_query = 4_000_000_000_000_000_000
+
+    def now(self) -> int:
+        return int(self.clock())
+
+    # --- lookups the handlers share -------------------------------------------------------
+
+    def chat(self, chat_id: int) -> ChatState:
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise errors.bad_request(errors.CHAT_NOT_FOUND)
+        return chat
+
+    def sender(self, msg: EmuMessage) -> UserState:
+        if msg.from_bot:
+            return self.bot
+        return self.users.get(msg.sender_id, ANONYMOUS_ADMIN)
+
+    def message_json(self, msg: EmuMessage) -> dict[str, Any]:
+        return message_json(msg, self.chats[msg.chat_id], self.sender(msg))
+
+    # --- what users do --------------------------------------------------------------------
+
+    def add_user(self, user: UserState) -> UserState:
+        self.users[user.id] = user
+        self.chats.setdefault(
+            user.id, ChatState(user.id, "private", user=user, bot_status="member")
+        )
+        return user
+
+    def user_message(
+        self,
+        user: UserState,
+        chat: ChatState,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        anonymous: bool = False,
+    ) -> EmuMessage:
+        """A user (or, anonymous, the group itself) writes `text` in `chat`."""
+        if chat.migrated_to is not None:
+            raise ValueError(f"chat {chat.id} was migrated to {chat.migrated_to}; post there")
+        if chat.type == "private":
+            if user.blocked:
+                self.set_blocked(user, False)  # writing to a blocked bot means unblocking it
+            user.started = True
+        elif not anonymous and chat.members.get(user.id) not in PRESENT:
+            raise ValueError(f"user {user.id} is not a member of chat {chat.id}")
+        entities: tuple[dict[str, Any], ...] = ()
+        command = _COMMAND.match(text)
+        if command:
+            entities = ({"offset": 0, "length": command.end(), "type": "bot_command"},)
+        msg = chat.store(
+            EmuMessage(
+                chat.id, chat.new_message_id(), text, None, False,
+                ANONYMOUS_ADMIN.id if anonymous else user.id, self.now(), entities,
+                sender_chat_id=chat.id if anonymous else None, reply_to_message_id=reply_to,
+            )
+        )  # fmt: skip
+        if self._bot_sees(chat, msg):
+            self.updates.push("message", self.message_json(msg))
+        return msg
+
+    def _bot_sees(self, chat: ChatState, msg: EmuMessage) -> bool:
+        """Privacy mode: in groups a bot gets commands and replies to it, unless it is admin."""
+        if chat.type == "private":
+            return True
+        if chat.bot_status not in PRESENT:
+            return False
+        if not self.privacy_mode or chat.bot_status in ("administrator", "creator"):
+            return True
+        if msg.text.startswith("/"):
+            command = msg.text.split(maxsplit=1)[0]
+            addressee = command.partition("@")[2]
+            return not addressee or addressee.lower() == (self.bot.username or "").lower()
+        replied = chat.messages.get(msg.reply_to_message_id or 0)
+        return replied is not None and replied.from_bot
+
+    def tap(self, user: UserState, msg: EmuMessage, data: str) -> PendingQuery:
+        """A user presses an inline button: a callback_query update carrying `data`."""
+        self._next_query += 1
+        query = PendingQuery(
+            str(self._next_query), user.id, self.clock(), asyncio.get_running_loop().create_future()
+        )
+        self.queries[query.id] = query
+        self.updates.push(
+            "callback_query",
+            {
+                "id": query.id,
+                "from": user_json(user),
+                "message": self.message_json(msg),
+                "chat_instance": str(abs(msg.chat_id) * 7919 % 10**18),
+                "data": data,
+            },
+        )
+        return query
+
+    def answer(self, query_id: str | None, answer: CallbackAnswer) -> None:
+        """answerCallbackQuery: once per query, within the answer window."""
+        query = self.queries.pop(query_id or "", None)
+        if query is None or self.clock() - query.created > self.callback_answer_window:
+            raise errors.bad_request(errors.QUERY_TOO_OLD)
+        if not query.answer.done():
+            query.answer.set_result(answer)
+
+    # --- membership -----------------------------------------------------------------------
+
+    def set_bot_status(self, chat: ChatState, status: str, by: UserState) -> None:
+        """The bot's membership changes: Telegram sends my_chat_member."""
+        old = chat.bot_status
+        chat.bot_status = status
+        self.updates.push(
+            "my_chat_member",
+            {
+                "chat": chat_json(chat),
+                "from": user_json(by),
+                "date": self.now(),
+                "old_chat_member": member_json(self.bot, old),
+                "new_chat_member": member_json(self.bot, status),
+            },
+        )
+
+    def set_blocked(self, user: UserState, blocked: bool) -> None:
+        chat = self.chats[user.id]
+        user.blocked = blocked
+        self.set_bot_status(chat, "kicked" if blocked else "member", user)
+
+    def service_message(self, chat: ChatState, by: UserState, service: dict[str, Any]) -> None:
+        msg = chat.store(
+            EmuMessage(chat.id, chat.new_message_id(), "", None, by.id == self.bot.id, by.id,
+                       self.now(), service=service)
+        )  # fmt: skip
+        self.updates.push("message", self.message_json(msg))
+
+    def migrate(self, chat: ChatState, by: UserState) -> ChatState:
+        """Group -> supergroup, in Telegram's order of service messages."""
+        new_id = -1_000_000_000_000 - abs(chat.id)
+        new = ChatState(new_id, "supergroup", chat.title, members=dict(chat.members),
+                        bot_status=chat.bot_status, migrated_from=chat.id)  # fmt: skip
+        self.chats[new_id] = new
+        self.service_message(chat, by, {"migrate_to_chat_id": new_id})
+        chat.migrated_to = new_id
+        self.service_message(new, by, {"migrate_from_chat_id": chat.id})
+        return new
+
+    def delete(self, chat: ChatState, msg: EmuMessage) -> None:
+        chat.store(replace(msg, deleted=True))

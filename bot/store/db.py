@@ -1,0 +1,190 @@
+"""The SQLite file: opening it safely, migrating it, and the single writer every write goes through.
+
+aiosqlite gives each connection one thread and one transaction, so two coroutines writing on a
+shared connection would share a transaction. All writes therefore go through `Database.write`,
+served by one writer task that commits queued writes together (group commit): one fsync for a
+burst of answers, and each write still awaits its own commit before the caller replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
+
+MAX_BATCH = 256
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (corrupt, unwritable, newer than this code)."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) of every migration shipped in the package, in order."""
+    found = []
+    for item in resources.files("bot.store").joinpath("migrations").iterdir():
+        if item.name.endswith(".sql"):
+            number = int(item.name.split("_", 1)[0])
+            found.append((number, item.name, item.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Database:
+    """A reader connection for queries and a writer task for every change."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._reader: aiosqlite.Connection | None = None
+        self._writer_conn: aiosqlite.Connection | None = None
+        self._queue: asyncio.Queue[tuple[WriteFn, asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._writer_task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        try:
+            await self._open()
+        except (sqlite3.DatabaseError, OSError) as exc:
+            await self.close()
+            raise StoreError(f"cannot use database {self.path}: {exc}") from exc
+
+    async def _open(self) -> None:
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                # Answers are personal data: the file is readable by the bot's user only.
+                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                os.close(fd)
+        self._writer_conn = await self._connect()
+        await self._writer_conn.execute("PRAGMA journal_mode=WAL")
+        await self._check_integrity(self._writer_conn)
+        await self._migrate(self._writer_conn)
+        self._reader = await self._connect()
+        self._writer_task = asyncio.create_task(self._writer_loop(), name="sqlite-writer")
+
+    async def _connect(self) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+            await conn.execute(f"PRAGMA {pragma}")
+        return conn
+
+    @staticmethod
+    async def _check_integrity(conn: aiosqlite.Connection) -> None:
+        async with conn.execute("PRAGMA quick_check") as cur:
+            row = await cur.fetchone()
+        if row is None or row[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
+
+    @staticmethod
+    async def _migrate(conn: aiosqlite.Connection) -> None:
+        async with conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        shipped = migrations()
+        latest = shipped[-1][0] if shipped else 0
+        if current > latest:
+            raise sqlite3.DatabaseError(
+                f"database schema version {current} is newer than this quizbot ({latest})"
+            )
+        for number, name, sql in shipped:
+            if number <= current:
+                continue
+            log.info("applying migration %s", name)
+            await conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreError("database is not open")
+        return self._reader
+
+    async def write(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run `fn` inside a committed transaction and return its result once it is durable."""
+        if self._writer_task is None or self._writer_task.done():
+            raise StoreError("database is not open")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((fn, future))
+        return await future
+
+    async def _writer_loop(self) -> None:
+        conn = self._writer_conn
+        assert conn is not None
+        while True:
+            item = await self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                nxt = self._queue.get_nowait()
+                if nxt is None:
+                    self._queue.put_nowait(None)  # stop after this batch
+                    break
+                batch.append(nxt)
+            await self._run_batch(conn, batch)
+
+    @staticmethod
+    async def _run_batch(
+        conn: aiosqlite.Connection, batch: list[tuple[WriteFn, asyncio.Future[Any]]]
+    ) -> None:
+        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            for fn, future in batch:
+                # A savepoint per write: one failing write must not undo its neighbours.
+                await conn.execute("SAVEPOINT w")
+                try:
+                    value = await fn(conn)
+                except Exception as exc:
+                    await conn.execute("ROLLBACK TO w")
+                    await conn.execute("RELEASE w")
+                    results.append((future, False, exc))
+                else:
+                    await conn.execute("RELEASE w")
+                    results.append((future, True, value))
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                await conn.execute("ROLLBACK")
+            log.error("write batch of %d failed: %s", len(batch), exc)
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(StoreError(f"write failed: {exc}"))
+            return
+        for future, ok, value in results:
+            if future.done():
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    async def close(self) -> None:
+        if self._writer_task is not None:
+            self._queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await self._writer_task
+            self._writer_task = None
+        for conn in (self._reader, self._writer_conn):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self._reader = self._writer_conn = None
+
+    async def backup(self, target: Path) -> None:
+        """Copy the live database with SQLite's online backup API (safe under WAL)."""
+        dest = await aiosqlite.connect(target)
+        try:
+            await self.reader.backup(dest)
+        finally:
+            await dest.close()

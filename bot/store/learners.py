@@ -1,0 +1,184 @@
+"""Queries for learners and their private attempts. Every write goes through the single writer."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.core.engine import Attempt, OptionOrders, Status
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    first_name: str
+    language: str | None
+    telegram_language: str | None
+    started_private: bool
+
+
+def _user(row: aiosqlite.Row) -> User:
+    return User(
+        id=row["id"],
+        first_name=row["first_name"],
+        language=row["language"],
+        telegram_language=row["telegram_language"],
+        started_private=bool(row["started_private"]),
+    )
+
+
+def encode_orders(orders: OptionOrders) -> str:
+    return json.dumps(orders, separators=(",", ":"))
+
+
+def decode_orders(text: str) -> OptionOrders:
+    return tuple(tuple(int(i) for i in order) for order in json.loads(text))
+
+
+class LearnerStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def user(self, user_id: int) -> User | None:
+        async with self.db.reader.execute("SELECT * FROM users WHERE id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return _user(row) if row else None
+
+    async def touch_user(
+        self, user_id: int, first_name: str, telegram_language: str | None, now: float,
+        *, private: bool,
+    ) -> User:
+        """Create or refresh a user from an update; `private` marks that they wrote to the bot."""
+
+        async def upsert(conn: aiosqlite.Connection) -> User:
+            async with conn.execute(
+                """INSERT INTO users (id, first_name, telegram_language, started_private,
+                                      created_at, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET
+                       first_name = excluded.first_name,
+                       telegram_language = excluded.telegram_language,
+                       started_private = max(users.started_private, excluded.started_private),
+                       updated_at = excluded.updated_at
+                   RETURNING *""",
+                (user_id, first_name, telegram_language, int(private), now, now),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _user(row)
+
+        return await self.db.write(upsert)
+
+    async def set_language(self, user_id: int, language: str, now: float) -> None:
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """INSERT INTO users (id, language, created_at, updated_at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET language = excluded.language,
+                                                  updated_at = excluded.updated_at""",
+                (user_id, language, now, now),
+            )
+
+        await self.db.write(update)
+
+    async def start_attempt(
+        self, user_id: int, quiz_id: str, orders: OptionOrders, now: float
+    ) -> int:
+        """Open a new private attempt, abandoning any other one the learner had running."""
+
+        async def insert(conn: aiosqlite.Connection) -> int:
+            await conn.execute(
+                """UPDATE attempts SET status = 'abandoned', finished_at = ?
+                   WHERE kind = 'private' AND user_id = ? AND status = 'active'""",
+                (now, user_id),
+            )
+            async with conn.execute(
+                """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at)
+                   VALUES ('private', ?, ?, ?, ?, ?) RETURNING id""",
+                (user_id, user_id, quiz_id, encode_orders(orders), now),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return int(row[0])
+
+        return await self.db.write(insert)
+
+    async def attempt(self, attempt_id: int) -> Attempt | None:
+        async with self.db.reader.execute(
+            "SELECT * FROM attempts WHERE id = ? AND kind = 'private'", (attempt_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return await self._load(row) if row else None
+
+    async def active_attempt(self, user_id: int) -> Attempt | None:
+        async with self.db.reader.execute(
+            "SELECT * FROM attempts WHERE user_id = ? AND kind = 'private' AND status = 'active'",
+            (user_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return await self._load(row) if row else None
+
+    async def _load(self, row: aiosqlite.Row) -> Attempt:
+        orders = decode_orders(row["option_orders"])
+        answers: list[int | None] = [None] * len(orders)
+        async with self.db.reader.execute(
+            "SELECT question_index, option_index FROM answers WHERE attempt_id = ? AND user_id = ?",
+            (row["id"], row["user_id"]),
+        ) as cur:
+            async for q_index, option in cur:
+                if 0 <= q_index < len(answers):
+                    answers[q_index] = option
+        return Attempt(
+            id=row["id"], user_id=row["user_id"], quiz_id=row["quiz_id"], orders=orders,
+            answers=tuple(answers), status=Status(row["status"]),
+        )
+
+    async def record_answer(
+        self, attempt: Attempt, question_index: int, option_index: int, is_correct: bool,
+        language: str, now: float, *, finishes: bool,
+    ) -> bool:
+        """Store an answer if the attempt is still open and the question unanswered.
+
+        Returns False when it changed nothing (a double tap, or an attempt closed meanwhile);
+        the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
+        """
+
+        async def insert(conn: aiosqlite.Connection) -> bool:
+            try:
+                cur = await conn.execute(
+                    """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
+                                            is_correct, language, answered_at)
+                       SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
+                           SELECT 1 FROM attempts WHERE id = ? AND status = 'active')""",
+                    (attempt.id, question_index, attempt.user_id, option_index, int(is_correct),
+                     language, now, attempt.id),
+                )
+            except sqlite3.IntegrityError:
+                return False
+            if cur.rowcount != 1:
+                return False
+            if finishes:
+                await conn.execute(
+                    "UPDATE attempts SET status = 'finished', finished_at = ? WHERE id = ?",
+                    (now, attempt.id),
+                )
+            return True
+
+        return await self.db.write(insert)
+
+    async def abandon(self, user_id: int, now: float) -> int | None:
+        """Abandon the learner's running attempt; the id of the one abandoned, if any."""
+
+        async def update(conn: aiosqlite.Connection) -> int | None:
+            async with conn.execute(
+                """UPDATE attempts SET status = 'abandoned', finished_at = ?
+                   WHERE kind = 'private' AND user_id = ? AND status = 'active' RETURNING id""",
+                (now, user_id),
+            ) as cur:
+                row = await cur.fetchone()
+            return int(row[0]) if row else None
+
+        return await self.db.write(update)

@@ -1,0 +1,38 @@
+"""The published JSON Schemas stay in step with the pydantic models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.content.cli import SCHEMA_DIR, main
+from bot.content.schema import json_schemas
+
+
+def test_committed_schemas_match_the_models_byte_for_byte() -> None:
+    generated = json_schemas()
+    assert sorted(p.name for p in SCHEMA_DIR.glob("*.json")) == sorted(generated)
+    for name, text in generated.items():
+        assert (SCHEMA_DIR / name).read_bytes() == text.encode("utf-8"), (
+            f"schema/{name} is stale: run `quizbot content schema --write`"
+        )
+
+
+def test_schema_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--check"]) == 0
+    assert main(["schema", "--check", "--dir", str(tmp_path)]) == 1
+    assert main(["schema", "--write", "--dir", str(tmp_path)]) == 0
+    assert main(["schema", "--check", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+
+
+def test_schemas_forbid_unknown_keys_and_hide_the_list_answer() -> None:
+    quiz = json.loads(json_schemas()["quiz.schema.json"])
+    assert quiz["additionalProperties"] is False
+    question = quiz["$defs"]["QuestionSource"]
+    assert question["properties"]["answer"]["type"] == "string"
+    assert question["properties"]["options"]["maxProperties"] == 10
+    translation = json.loads(json_schemas()["quiz-translation.schema.json"])
+    assert "answer" not in translation["$defs"]["QuestionTranslation"]["properties"]

@@ -1,0 +1,84 @@
+"""The shipped quizzes: clean, complete in en/fr/wo, and built into the core catalog."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.content import check, format_report, load_catalog
+from bot.content.cli import main
+from bot.core.markup import code_spans
+from bot.core.models import Level
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+LANGS = ("en", "fr", "wo")
+
+
+def test_shipped_content_is_clean_and_complete() -> None:
+    report = check(CONTENT)
+    assert report.problems == [], format_report(report)
+    rows = {row.lang: row for row in report.languages()}
+    assert tuple(rows) == LANGS
+    for row in rows.values():
+        assert row.declared and row.complete
+        assert row.quizzes_complete == row.quizzes == 2
+    text = format_report(report)
+    assert text.endswith("OK: 0 errors, 0 warnings")
+    assert "Coverage (2 quizzes):" in text
+
+
+def test_cli_check_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(CONTENT)]) == 0
+    assert "wo        yes       2/2" in capsys.readouterr().out
+
+
+def test_python_dash_m_runs_the_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["bot.content", "check", str(CONTENT)])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_module("bot.content", run_name="__main__", alter_sys=True)
+    assert done.value.code == 0
+    assert "OK: 0 errors" in capsys.readouterr().out
+
+
+def test_catalog_holds_both_quizzes_in_three_languages() -> None:
+    catalog = load_catalog(CONTENT)
+    assert list(catalog.quizzes) == ["gradient-accumulation", "gradient-checkpointing"]
+    assert list(catalog.guides) == ["gradient-checkpointing", "gradient-accumulation"]
+    for quiz in catalog:
+        assert quiz.level is Level.INTERMEDIATE
+        assert quiz.guide.id == quiz.id
+        assert quiz.guide.url.get("en").startswith("https://quizbot.dev/guides/")
+        assert quiz.languages == LANGS
+        assert len(quiz) == 8
+        texts = [quiz.title, quiz.description, quiz.guide.title]
+        for question in quiz.questions:
+            assert len(question.options) == 4
+            texts += [question.prompt, question.explanation]
+            texts += [option.text for option in question.options]
+        for text in texts:
+            assert tuple(text.values) == LANGS
+
+
+def test_correct_option_position_varies() -> None:
+    for quiz in load_catalog(CONTENT):
+        positions = [question.correct for question in quiz.questions]
+        assert set(positions) == {0, 1, 2, 3}, quiz.id
+
+
+def test_explanations_are_short_and_code_stays_code() -> None:
+    for quiz in load_catalog(CONTENT):
+        for question in quiz.questions:
+            assert len(question.explanation.get("en")) <= 350
+            for text in [question.prompt, question.explanation]:
+                spans = sorted(code_spans(text.get("en")))
+                assert all(sorted(code_spans(text.get(lang))) == spans for lang in LANGS)
+
+
+def test_french_never_says_degrade() -> None:
+    for path in CONTENT.glob("quizzes/*.fr.yaml"):
+        assert "dégradé" not in path.read_text(encoding="utf-8").casefold()

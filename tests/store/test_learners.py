@@ -1,0 +1,129 @@
+"""The store on a real SQLite file: migrations, constraints, one writer, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from bot.core.engine import Status
+from bot.store import Database, LearnerStore, StoreError
+
+ORDERS = ((1, 0, 2, 3), (3, 2, 1, 0))
+
+
+async def test_file_is_private_and_in_wal(db: Database) -> None:
+    assert stat.S_IMODE(db.path.stat().st_mode) == 0o600
+    async with db.reader.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+
+
+async def test_attempt_round_trip_and_restart(tmp_path: Path) -> None:
+    path = tmp_path / "q.sqlite3"
+    db = Database(path)
+    await db.open()
+    store = LearnerStore(db)
+    await store.touch_user(7, "Awa", "fr", 1.0, private=True)
+    attempt_id = await store.start_attempt(7, "quiz", ORDERS, 2.0)
+    attempt = await store.active_attempt(7)
+    assert attempt is not None and attempt.orders == ORDERS
+    assert await store.record_answer(attempt, 0, 1, True, "fr", 3.0, finishes=False)
+    await db.close()
+
+    db = Database(path)
+    await db.open()
+    try:
+        again = await LearnerStore(db).attempt(attempt_id)
+        assert again is not None
+        assert again.orders == ORDERS and again.answers == (1, None) and again.current == 1
+    finally:
+        await db.close()
+
+
+async def test_one_answer_per_question_even_when_racing(db: Database) -> None:
+    store = LearnerStore(db)
+    await store.start_attempt(7, "quiz", ORDERS, 1.0)
+    attempt = await store.active_attempt(7)
+    assert attempt is not None
+    results = await asyncio.gather(
+        *(store.record_answer(attempt, 0, i % 4, False, "en", 2.0, finishes=False) for i in range(8))
+    )
+    assert results.count(True) == 1
+    async with db.reader.execute("SELECT count(*) FROM answers") as cur:
+        assert (await cur.fetchone())[0] == 1
+
+
+async def test_no_answer_into_an_abandoned_attempt(db: Database) -> None:
+    store = LearnerStore(db)
+    await store.start_attempt(7, "quiz", ORDERS, 1.0)
+    attempt = await store.active_attempt(7)
+    assert attempt is not None
+    assert await store.abandon(7, 2.0) == attempt.id
+    assert not await store.record_answer(attempt, 0, 1, True, "en", 3.0, finishes=False)
+    assert await store.active_attempt(7) is None
+
+
+async def test_starting_again_abandons_the_running_attempt(db: Database) -> None:
+    store = LearnerStore(db)
+    first = await store.start_attempt(7, "quiz", ORDERS, 1.0)
+    second = await store.start_attempt(7, "quiz", ORDERS, 2.0)
+    old = await store.attempt(first)
+    assert old is not None and old.status is Status.ABANDONED
+    current = await store.active_attempt(7)
+    assert current is not None and current.id == second
+
+
+async def test_finishing_answer_closes_the_attempt(db: Database) -> None:
+    store = LearnerStore(db)
+    await store.start_attempt(7, "quiz", ORDERS, 1.0)
+    attempt = await store.active_attempt(7)
+    assert attempt is not None
+    await store.record_answer(attempt, 0, 1, True, "en", 2.0, finishes=False)
+    await store.record_answer(attempt, 1, 0, False, "en", 3.0, finishes=True)
+    done = await store.attempt(attempt.id)
+    assert done is not None and done.status is Status.FINISHED and done.answers == (1, 0)
+
+
+async def test_a_failing_write_does_not_undo_its_neighbours(db: Database) -> None:
+    store = LearnerStore(db)
+
+    async def broken(conn):  # type: ignore[no-untyped-def]
+        await conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    results = await asyncio.gather(
+        store.touch_user(1, "a", None, 1.0, private=True),
+        db.write(broken),
+        store.touch_user(2, "b", None, 1.0, private=True),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], sqlite3.OperationalError)
+    assert await store.user(1) is not None and await store.user(2) is not None
+
+
+async def test_user_language_is_kept(db: Database) -> None:
+    store = LearnerStore(db)
+    await store.touch_user(7, "Awa", "fr-FR", 1.0, private=False)
+    await store.set_language(7, "wo", 2.0)
+    user = await store.touch_user(7, "Awa N.", "fr-FR", 3.0, private=True)
+    assert (user.language, user.first_name, user.started_private) == ("wo", "Awa N.", True)
+
+
+async def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    db = Database(path)
+    with pytest.raises(StoreError, match="cannot use database"):
+        await db.open()
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    db = Database(path)
+    with pytest.raises(StoreError, match="newer"):
+        await db.open()
