@@ -1,0 +1,98 @@
+"""The `quizbot` command line: run the bot, check content, the offline sandbox, the benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot import logs
+from bot.config import ConfigError, Settings
+
+log = logging.getLogger("bot")
+
+NO_TOKEN = """\
+quizbot needs a Telegram bot token to run for real.
+
+  1. In Telegram, talk to @BotFather and send /newbot; it gives you a token.
+  2. Put it in the environment:  export BOT_TOKEN=123456:ABC...   (or in .env for docker compose)
+  3. Run:                        quizbot run
+
+No token at hand? Try the whole bot offline, in this terminal, with no network:
+
+  quizbot sandbox
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quizbot", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    run = sub.add_parser("run", help="run the bot against Telegram (long polling or webhook)")
+    run.add_argument("--api-base-url", help="Bot API server (env QUIZBOT_API_BASE_URL)")
+    run.add_argument("--webhook-url", help="public HTTPS URL; enables webhook mode")
+    run.add_argument("--db", type=Path, help="SQLite file (env QUIZBOT_DB)")
+    run.add_argument("--content", type=Path, help="content folder (env QUIZBOT_CONTENT_DIR)")
+    content = sub.add_parser("content", help="check quiz content, write its JSON Schema")
+    content.add_argument("rest", nargs=argparse.REMAINDER)
+    sandbox = sub.add_parser("sandbox", help="chat with the real bot offline, in this terminal")
+    sandbox.add_argument("rest", nargs=argparse.REMAINDER)
+    bench = sub.add_parser("bench", help="measure the bot against a bare PTB bot, offline")
+    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    export = sub.add_parser("export", help="write answers as CSV")
+    export.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "content":
+            from bot.content.cli import main as content_main
+
+            return content_main(args.rest)
+        if args.command == "sandbox":
+            from bot.sandbox import main as sandbox_main
+
+            return sandbox_main(args.rest)
+        if args.command == "bench":
+            from bot.bench import main as bench_main
+
+            return bench_main(args.rest)
+        if args.command == "export":
+            from bot.export import main as export_main
+
+            return export_main(args.rest)
+        settings = Settings.from_env()
+        if args.command is None and not settings.token:
+            print(NO_TOKEN)
+            return 0
+        return _run(settings, args)
+    except ConfigError as exc:
+        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.runner import run_bot
+
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logs.setup(settings.log_level, settings.token.reveal())
+    return asyncio.run(
+        run_bot(
+            settings,
+            api_base_url=getattr(args, "api_base_url", None),
+            webhook_url=getattr(args, "webhook_url", None),
+            db_path=getattr(args, "db", None),
+            content_dir=getattr(args, "content", None),
+        )
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Settings from the environment, validated once at start-up. The token is never printed."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.i18n import SUPPORTED_LANGUAGES
+
+TELEGRAM_API = "https://api.telegram.org/bot"
+
+
+class Secret:
+    """A string that does not show itself in reprs, logs or tracebacks."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __repr__(self) -> str:
+        return "Secret('**********')" if self._value else "Secret('')"
+
+    __str__ = __repr__
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: Secret = field(default_factory=lambda: Secret(""))
+    db_path: Path = Path("data/quizbot.sqlite3")
+    api_base_url: str = TELEGRAM_API
+    content_dir: Path | None = None  # None: bot.content.default_content_dir()
+    default_language: str = "en"
+    timezone: str = "UTC"
+    webhook_url: str | None = None
+    webhook_secret: Secret = field(default_factory=lambda: Secret(""))
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    admin_chat_id: int | None = None  # where errors are reported, if set
+    log_level: str = "INFO"
+    question_seconds: int = 30  # default seconds per question in groups
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = dict(os.environ if env is None else env)
+
+        def get(name: str) -> str | None:
+            value = e.get(name, "").strip()
+            return value or None
+
+        def integer(name: str, default: int | None) -> int | None:
+            raw = get(name)
+            if raw is None:
+                return default
+            try:
+                return int(raw)
+            except ValueError:
+                raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+
+        language = get("QUIZBOT_DEFAULT_LANGUAGE") or "en"
+        if language not in SUPPORTED_LANGUAGES:
+            raise ConfigError(
+                f"QUIZBOT_DEFAULT_LANGUAGE must be one of {', '.join(SUPPORTED_LANGUAGES)}"
+            )
+        tz = get("QUIZBOT_TIMEZONE") or "UTC"
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"QUIZBOT_TIMEZONE {tz!r} is not a known time zone") from None
+        content = get("QUIZBOT_CONTENT_DIR")
+        return cls(
+            token=Secret(get("BOT_TOKEN") or ""),
+            db_path=Path(get("QUIZBOT_DB") or "data/quizbot.sqlite3"),
+            api_base_url=get("QUIZBOT_API_BASE_URL") or TELEGRAM_API,
+            content_dir=Path(content) if content else None,
+            default_language=language,
+            timezone=tz,
+            webhook_url=get("QUIZBOT_WEBHOOK_URL"),
+            webhook_secret=Secret(get("QUIZBOT_WEBHOOK_SECRET") or ""),
+            webhook_listen=get("QUIZBOT_WEBHOOK_LISTEN") or "0.0.0.0",
+            webhook_port=integer("QUIZBOT_WEBHOOK_PORT", 8443) or 8443,
+            admin_chat_id=integer("QUIZBOT_ADMIN_CHAT_ID", None),
+            log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
+            question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
+        )

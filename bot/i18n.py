@@ -1,0 +1,119 @@
+"""Which language a reply is in, the gettext catalogues, and Babel formatting.
+
+Catalogues are read from the `.po` files at start-up (compiled in memory), so a checkout runs
+without a `pybabel compile` step and a missing or broken catalogue stops the bot at start-up
+instead of silently falling back to English.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from datetime import datetime, tzinfo
+from functools import cache
+from gettext import GNUTranslations
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "wo")
+DOMAIN = "messages"
+
+
+class CatalogueError(RuntimeError):
+    """A locale's catalogue is missing or unreadable."""
+
+
+def locales_dir() -> Path:
+    env = os.environ.get("QUIZBOT_LOCALES_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "locales"
+
+
+def normalize(code: str | None) -> str | None:
+    """'fr-FR' -> 'fr' when supported, else None."""
+    if not code:
+        return None
+    base = code.replace("_", "-").split("-")[0].lower()
+    return base if base in SUPPORTED_LANGUAGES else None
+
+
+def choose_language(
+    *, stored: str | None, telegram_code: str | None = None, default: str = "en"
+) -> str:
+    """The one rule for a reply's language: a stored choice, else Telegram's, else the default.
+
+    For a private chat `stored` is the learner's choice; for a group it is the language an admin
+    set for the group (and `telegram_code` is then not passed).
+    """
+    return normalize(stored) or normalize(telegram_code) or default
+
+
+class Translator:
+    """UI strings and number/date formatting for one language."""
+
+    def __init__(self, lang: str, translations: GNUTranslations | None) -> None:
+        self.lang = lang
+        self.locale = Locale.parse(lang)
+        self._t = translations
+
+    def _(self, message: str, /, **values: object) -> str:
+        text = self._t.gettext(message) if self._t else message
+        return text.format(**values) if values else text
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **values: object) -> str:
+        if self._t:
+            text = self._t.ngettext(singular, plural, n)
+        else:
+            text = singular if n == 1 else plural
+        return text.format(n=self.number(n), **values)
+
+    def number(self, value: float) -> str:
+        return format_decimal(value, locale=self.locale)
+
+    def percent(self, ratio: float) -> str:
+        return format_percent(ratio, locale=self.locale)
+
+    def datetime(self, moment: datetime, tz: tzinfo, fmt: str = "medium") -> str:
+        return format_datetime(moment, format=fmt, tzinfo=tz, locale=self.locale)
+
+    def language_name(self, code: str) -> str:
+        """A language's name in the language itself, as CLDR spells it (capitalized)."""
+        name = Locale.parse(code).get_display_name(code) or code
+        return name[:1].upper() + name[1:]
+
+
+def _load_po(path: Path) -> GNUTranslations:
+    try:
+        with path.open("rb") as fh:
+            catalog = read_po(fh)
+    except OSError as exc:
+        raise CatalogueError(f"cannot read {path}: {exc}") from exc
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return GNUTranslations(buffer)
+
+
+@cache
+def translator(lang: str) -> Translator:
+    """The translator for a supported language, loaded once (English needs no catalogue)."""
+    if lang not in SUPPORTED_LANGUAGES:
+        lang = SUPPORTED_LANGUAGES[0]
+    if lang == "en":
+        path = locales_dir() / "en" / "LC_MESSAGES" / f"{DOMAIN}.po"
+        return Translator(lang, _load_po(path) if path.exists() else None)
+    path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.exists():
+        raise CatalogueError(f"missing catalogue for {lang!r}: {path}")
+    return Translator(lang, _load_po(path))
+
+
+def load_all() -> dict[str, Translator]:
+    """Load every catalogue now, so a broken one fails start-up rather than a reply."""
+    return {lang: translator(lang) for lang in SUPPORTED_LANGUAGES}

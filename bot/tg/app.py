@@ -1,0 +1,164 @@
+"""Wiring: build the PTB Application, register every handler, open and close resources.
+
+`QuizBot` is what `quizbot run`, the end-to-end tests, the sandbox and the benchmark all start:
+the same handlers, store and content, pointed at Telegram or at the local emulator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+    MessageHandler,
+    filters,
+)
+
+from bot.core.models import Catalog
+from bot.i18n import load_all, translator
+from bot.service import Clock, QuizService
+from bot.store import Database, LearnerStore
+from bot.tg.private import PrivateHandlers
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BotOptions:
+    token: str
+    db_path: Path
+    catalog: Catalog
+    base_url: str = "https://api.telegram.org/bot"
+    default_language: str = "en"
+    admin_chat_id: int | None = None
+    clock: Clock = time.time
+    rng: random.Random | None = None
+    rate_limit: bool = True
+    concurrent_updates: int = 64
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class QuizBot:
+    """One running bot: database, services and the PTB application around them."""
+
+    def __init__(self, options: BotOptions) -> None:
+        self.options = options
+        self.db = Database(options.db_path)
+        self.learners = LearnerStore(self.db)
+        self.service = QuizService(
+            options.catalog,
+            self.learners,
+            default_language=options.default_language,
+            clock=options.clock,
+            rng=options.rng,
+        )
+        self.app = self._build()
+
+    def _build(self) -> Application:  # type: ignore[type-arg]
+        builder = (
+            ApplicationBuilder()
+            .token(self.options.token)
+            .base_url(self.options.base_url)
+            .defaults(Defaults(parse_mode=ParseMode.HTML))
+            .concurrent_updates(self.options.concurrent_updates)
+            # One connection per concurrent update, or they queue on the pool.
+            .connection_pool_size(self.options.concurrent_updates)
+            .pool_timeout(10)
+        )
+        if self.options.rate_limit:
+            # Retries a 429 after Telegram's retry_after, so no question or reveal is dropped.
+            builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
+        app = builder.build()
+        private = PrivateHandlers(self.service, self.options.catalog)
+        chat = filters.ChatType.PRIVATE
+        app.add_handler(CommandHandler("start", private.start, filters=chat))
+        app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
+        app.add_handler(CommandHandler("stop", private.stop, filters=chat))
+        app.add_handler(CommandHandler("language", private.language, filters=chat))
+        app.add_handler(CommandHandler("help", private.help, filters=chat))
+        app.add_handler(CallbackQueryHandler(private.callback))
+        # Last: anything else said privately gets a hint rather than silence.
+        app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
+        app.add_error_handler(self._on_error)
+        return app
+
+    async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
+        """Open the store, connect to the Bot API and start receiving updates."""
+        load_all()  # a missing or broken catalogue stops start-up, not a reply
+        await self.db.open()
+        try:
+            await self.app.initialize()
+            await self.app.start()
+            if polling and self.app.updater is not None:
+                await self.app.updater.start_polling(
+                    poll_interval=0, timeout=int(poll_timeout), drop_pending_updates=False
+                )
+        except BaseException:
+            await self.db.close()
+            raise
+
+    async def start_webhook(self, url: str, secret: str, listen: str, port: int) -> None:
+        await self.start(polling=False)
+        assert self.app.updater is not None
+        await self.app.updater.start_webhook(
+            listen=listen, port=port, url_path="telegram", webhook_url=url, secret_token=secret
+        )
+
+    async def stop(self) -> None:
+        try:
+            if self.app.updater is not None and self.app.updater.running:
+                await self.app.updater.stop()
+            if self.app.running:
+                await self.app.stop()
+            await self.app.shutdown()
+        finally:
+            await self.db.close()
+
+    async def run_forever(self) -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.stop()
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log first, then tell the user in their language; never show them a traceback."""
+        log.error("error while handling an update", exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        user = update.effective_user
+        lang = await self._safe_language(user.id, user.language_code) if user else "en"
+        tr = translator(lang)
+        text = tr._("Sorry, something went wrong on my side. Your answers are saved; please try again.")
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(text[:200], show_alert=True)
+            elif update.effective_chat is not None:
+                await context.bot.send_message(update.effective_chat.id, text)
+        except Exception:  # the error path must not raise in turn
+            log.warning("could not tell the user about an error", exc_info=True)
+        if self.options.admin_chat_id is not None:
+            note = f"⚠️ {html.escape(type(context.error).__name__)}: {html.escape(str(context.error))[:500]}"
+            try:
+                await context.bot.send_message(self.options.admin_chat_id, note)
+            except Exception:
+                log.warning("could not notify the admin chat", exc_info=True)
+
+    async def _safe_language(self, user_id: int, code: str | None) -> str:
+        try:
+            return await self.service.language(user_id, code)
+        except Exception:
+            return self.options.default_language

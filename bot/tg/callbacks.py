@@ -1,0 +1,153 @@
+"""Callback data: short, typed, and parsed defensively (anyone can forge any string up to 64 bytes).
+
+Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
+  lang:<code>                 pick a language
+  quiz:<quiz_id>              show a quiz card          go:<quiz_id>   start it
+  list                        the quiz list
+  ans:<attempt>:<q>:<pos>     answer question q of a private attempt with displayed position pos
+  next:<attempt>:<q>          show question q of a private attempt
+  cont:<attempt>              continue a running attempt  stop:<attempt>  abandon it
+  rev:<attempt>               review the mistakes of a finished attempt
+  g:<run>:<q>:<pos>           answer in a group run
+  set:<chat>:<key>[:<value>]  group settings (admins only)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.core.limits import CALLBACK_DATA_MAX_BYTES
+
+_ID = r"(\d{1,12})"
+_SMALL = r"(\d{1,3})"
+_QUIZ = r"([A-Za-z0-9_-]{1,32})"
+_KEY = r"([a-z_]{1,16})"
+_VALUE = r"([A-Za-z0-9_/+-]{1,32})"
+
+
+@dataclass(frozen=True, slots=True)
+class Lang:
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShowQuiz:
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartQuiz:
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuizList:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    attempt_id: int
+    question: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    attempt_id: int
+    question: int
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    attempt_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    attempt_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    attempt_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupAnswer:
+    run_id: int
+    question: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    chat_id: int
+    key: str
+    value: str | None = None
+
+
+Callback = (
+    Lang | ShowQuiz | StartQuiz | QuizList | Answer | Next | Continue | Abandon | Review
+    | GroupAnswer | Setting
+)
+
+_PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
+    (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
+    (re.compile(rf"quiz:{_QUIZ}"), ShowQuiz, (str,)),
+    (re.compile(rf"go:{_QUIZ}"), StartQuiz, (str,)),
+    (re.compile(r"list"), QuizList, ()),
+    (re.compile(rf"ans:{_ID}:{_SMALL}:{_SMALL}"), Answer, (int, int, int)),
+    (re.compile(rf"next:{_ID}:{_SMALL}"), Next, (int, int)),
+    (re.compile(rf"cont:{_ID}"), Continue, (int,)),
+    (re.compile(rf"stop:{_ID}"), Abandon, (int,)),
+    (re.compile(rf"rev:{_ID}"), Review, (int,)),
+    (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
+    (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
+]
+
+
+def parse(data: str | None) -> Callback | None:
+    """The callback a button carried, or None for anything we never produced."""
+    if not data or len(data.encode("utf-8", "surrogatepass")) > CALLBACK_DATA_MAX_BYTES:
+        return None
+    for pattern, kind, converters in _PATTERNS:
+        match = pattern.fullmatch(data)
+        if match:
+            args = [
+                conv(group) if group is not None else None
+                for conv, group in zip(converters, match.groups(), strict=True)
+            ]
+            return kind(*args)  # type: ignore[no-any-return]
+    return None
+
+
+def encode(cb: Callback) -> str:
+    """The button data for a callback; always within Telegram's 64 bytes for valid content."""
+    match cb:
+        case Lang(code):
+            data = f"lang:{code}"
+        case ShowQuiz(quiz_id):
+            data = f"quiz:{quiz_id}"
+        case StartQuiz(quiz_id):
+            data = f"go:{quiz_id}"
+        case QuizList():
+            data = "list"
+        case Answer(a, q, p):
+            data = f"ans:{a}:{q}:{p}"
+        case Next(a, q):
+            data = f"next:{a}:{q}"
+        case Continue(a):
+            data = f"cont:{a}"
+        case Abandon(a):
+            data = f"stop:{a}"
+        case Review(a):
+            data = f"rev:{a}"
+        case GroupAnswer(r, q, p):
+            data = f"g:{r}:{q}:{p}"
+        case Setting(chat, key, value):
+            data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
+    if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
+        raise ValueError(f"callback data too long: {data!r}")
+    return data

@@ -1,0 +1,277 @@
+"""What the learner sees in a private chat: message texts (HTML, everything escaped) and keyboards.
+
+Functions here take core values and a Translator and return a `Screen`; they never call Telegram,
+so every screen can be tested and checked against Telegram's limits on its own.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core.engine import Attempt, Judgement, Score
+from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
+from bot.core.markup import plain, split_code
+from bot.core.models import Catalog, GuidePath, Level, Question, Quiz, Text
+from bot.i18n import SUPPORTED_LANGUAGES, Translator
+from bot.tg import callbacks as cb
+
+LETTERS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    text: str
+    keyboard: InlineKeyboardMarkup | None = None
+
+
+def rich(text: str) -> str:
+    """Content text as Telegram HTML: escaped, `code` spans as <code>."""
+    return "".join(
+        f"<code>{html.escape(piece)}</code>" if is_code else html.escape(piece)
+        for is_code, piece in split_code(text)
+    )
+
+
+def truncate(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def popup(text: str) -> str:
+    """A callback popup: plain text (no HTML there), within Telegram's 200 characters."""
+    return truncate(plain(text), POPUP_MAX_CHARS)
+
+
+def guide_link(guide: GuidePath, lang: str) -> str:
+    url = html.escape(guide.url.get(lang), quote=True)
+    return f'<a href="{url}">{html.escape(guide.title.get(lang))}</a>'
+
+
+def level_name(tr: Translator, level: Level) -> str:
+    names = {
+        Level.BEGINNER: tr._("beginner"),
+        Level.INTERMEDIATE: tr._("intermediate"),
+        Level.ADVANCED: tr._("advanced"),
+    }
+    return names[level]
+
+
+def button(text: str, data: cb.Callback) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=cb.encode(data))
+
+
+def language_picker(tr: Translator, preselected: str | None) -> Screen:
+    """Each language named in itself; Telegram's language, when supported, comes first and ticked."""
+    order = sorted(SUPPORTED_LANGUAGES, key=lambda code: code != preselected)
+    rows = [
+        [button(("✓ " if code == preselected else "") + tr.language_name(code), cb.Lang(code))]
+        for code in order
+    ]
+    # The prompt is shown in every supported language: the learner has not chosen one yet.
+    prompts = {
+        "en": "Choose your language",
+        "fr": "Choisissez votre langue",
+        "wo": "Tànnal sa làkk",
+    }
+    text = "🌍 " + " · ".join(prompts[code] for code in order if code in prompts)
+    return Screen(text, InlineKeyboardMarkup(rows))
+
+
+def welcome(tr: Translator, first_name: str) -> str:
+    return tr._(
+        "👋 Welcome, {name}! Pick a quiz below: one question at a time, with the answer "
+        "explained after each one.",
+        name=html.escape(first_name),
+    )
+
+
+def quiz_list(tr: Translator, catalog: Catalog, lang: str, intro: str = "") -> Screen:
+    lines = [intro] if intro else []
+    lines.append(f"<b>{tr._('📚 Quizzes')}</b>")
+    rows = []
+    for guide, quizzes in catalog.by_guide():
+        lines.append("")
+        lines.append(f"📖 {guide_link(guide, lang)}")
+        for quiz in quizzes:
+            count = tr.ngettext("{n} question", "{n} questions", len(quiz))
+            lines.append(
+                f"• {html.escape(quiz.title.get(lang))} · {level_name(tr, quiz.level)} · {count}"
+            )
+            rows.append([button(quiz.title.get(lang), cb.ShowQuiz(quiz.id))])
+    if not rows:
+        lines.append(tr._("No quizzes are available yet."))
+    return Screen("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
+    count = tr.ngettext("{n} question", "{n} questions", len(quiz))
+    text = "\n".join(
+        [
+            f"<b>{html.escape(quiz.title.get(lang))}</b>",
+            f"{level_name(tr, quiz.level)} · {count}",
+            "",
+            rich(quiz.description.get(lang)),
+            "",
+            tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+        ]
+    )
+    keyboard = InlineKeyboardMarkup(
+        [
+            [button(tr._("▶️ Start"), cb.StartQuiz(quiz.id))],
+            [button(tr._("⬅️ All quizzes"), cb.QuizList())],
+        ]
+    )
+    return Screen(text, keyboard)
+
+
+def _option_lines(question: Question, order: Sequence[int], lang: str, marks: dict[int, str]) -> list[str]:
+    return [
+        f"{marks.get(pos, '')}<b>{LETTERS[pos]}.</b> {rich(question.options[option].text.get(lang))}"
+        for pos, option in enumerate(order)
+    ]
+
+
+def question_header(tr: Translator, quiz: Quiz, index: int, lang: str) -> str:
+    counter = tr._("Question {k}/{n}", k=tr.number(index + 1), n=tr.number(len(quiz)))
+    return f"<b>{counter}</b> · {html.escape(quiz.title.get(lang))}"
+
+
+def question(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -> Screen:
+    """A question with its options lettered in full, and one short button per letter."""
+    q = quiz.questions[index]
+    order = attempt.orders[index]
+    text = "\n".join(
+        [question_header(tr, quiz, index, lang), "", rich(q.prompt.get(lang)), "",
+         *_option_lines(q, order, lang, {})]
+    )
+    buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+
+
+def answered_question(
+    tr: Translator, quiz: Quiz, attempt: Attempt, judgement: Judgement, lang: str
+) -> Screen:
+    """The question as it reads once answered: right option ticked, a wrong choice crossed out."""
+    q = quiz.questions[judgement.question_index]
+    order = attempt.orders[judgement.question_index]
+    marks = {judgement.correct_position: "✅ "}
+    if not judgement.is_correct:
+        marks[judgement.position] = "❌ "
+    text = "\n".join(
+        [question_header(tr, quiz, judgement.question_index, lang), "", rich(q.prompt.get(lang)),
+         "", *_option_lines(q, order, lang, marks)]
+    )
+    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+
+
+def verdict_popup(tr: Translator, judgement: Judgement) -> str:
+    if judgement.is_correct:
+        return tr._("✅ Right!")
+    return tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
+
+
+def explanation(
+    tr: Translator, quiz: Quiz, attempt: Attempt, judgement: Judgement, lang: str
+) -> Screen:
+    """Why the right answer is right, a link to the guide, and the way on."""
+    q = quiz.questions[judgement.question_index]
+    if judgement.is_correct:
+        head = tr._("✅ Right!")
+    else:
+        head = tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
+    text = "\n".join(
+        [f"<b>{head}</b>", "", rich(q.explanation.get(lang)), "",
+         tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    )
+    following = judgement.question_index + 1
+    label = tr._("Next ▶️") if following < len(quiz) else tr._("🏁 See my score")
+    keyboard = InlineKeyboardMarkup([[button(label, cb.Next(attempt.id, following))]])
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+
+
+def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:
+    lines = [
+        f"<b>{tr._('🏁 Quiz finished: {title}', title=html.escape(quiz.title.get(lang)))}</b>",
+        "",
+        tr._(
+            "Score: {correct}/{total} ({percent})",
+            correct=tr.number(final.correct), total=tr.number(final.total),
+            percent=tr.percent(final.ratio),
+        ),
+    ]
+    if final.missed:
+        lines += ["", tr.ngettext("You missed {n} question:", "You missed {n} questions:",
+                                  len(final.missed))]
+        for index in final.missed:
+            prompt = plain(quiz.questions[index].prompt.get(lang))
+            lines.append(f"• {index + 1}. {html.escape(truncate(prompt, 120))}")
+    else:
+        lines += ["", tr._("🎉 A perfect score!")]
+    lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    rows = [[button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))]]
+    if final.missed:
+        rows.append([button(tr._("🔎 Review my mistakes"), cb.Review(attempt.id))])
+    rows.append([button(tr._("📚 Other quizzes"), cb.QuizList())])
+    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+
+
+def review(tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], lang: str) -> Screen:
+    """Every missed question with the learner's answer, the right one and why."""
+    lines = [f"<b>{tr._('🔎 Your mistakes in {title}', title=html.escape(quiz.title.get(lang)))}</b>"]
+    for index in missed:
+        q = quiz.questions[index]
+        chosen = attempt.answers[index]
+        lines += ["", f"<b>{index + 1}.</b> {rich(q.prompt.get(lang))}"]
+        if chosen is not None:
+            lines.append(tr._("Your answer: {answer}", answer=rich(q.options[chosen].text.get(lang))))
+        lines.append(tr._("Right answer: {answer}", answer=rich(q.options[q.correct].text.get(lang))))
+        lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
+    lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_MAX_CHARS:
+        # Never cut through an HTML tag: fall back to the list without explanations.
+        text = "\n".join(line for line in lines if not line.startswith("<i>"))
+    rows = [
+        [button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))],
+        [button(tr._("📚 Other quizzes"), cb.QuizList())],
+    ]
+    return Screen(text[:MESSAGE_MAX_CHARS], InlineKeyboardMarkup(rows))
+
+
+def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Screen:
+    text = tr._(
+        "You have a quiz in progress: <b>{title}</b>, question {k} of {n}.",
+        title=html.escape(quiz.title.get(lang)), k=tr.number(attempt.current + 1),
+        n=tr.number(len(quiz)),
+    )
+    keyboard = InlineKeyboardMarkup(
+        [
+            [button(tr._("▶️ Continue"), cb.Continue(attempt.id))],
+            [button(tr._("✖️ Abandon it"), cb.Abandon(attempt.id))],
+        ]
+    )
+    return Screen(text, keyboard)
+
+
+def localized(text: Text, lang: str) -> str:
+    return html.escape(text.get(lang))
+
+
+def help_text(tr: Translator) -> str:
+    return "\n".join(
+        [
+            f"<b>{tr._('How quizbot works')}</b>",
+            tr._("Pick a quiz, answer each question with the buttons, read the explanation, "
+                 "then go on. Your answers are saved as you go."),
+            "",
+            tr._("/start: welcome and the list of quizzes"),
+            tr._("/quizzes: the list of quizzes"),
+            tr._("/stop: abandon the running quiz"),
+            tr._("/language: change language"),
+            tr._("/help: this help"),
+        ]
+    )

@@ -1,0 +1,73 @@
+"""A running quizbot against the local emulator, for end-to-end tests (real HTTP both ways)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.content import default_content_dir, load_catalog
+from bot.core.models import Catalog
+from bot.emulator import Emulator
+from bot.tg.app import BotOptions, QuizBot
+
+TOKEN = "123456:TEST-token-never-logged"
+
+
+@dataclass
+class FakeClock:
+    """A controllable clock: tests move time forward instead of sleeping."""
+
+    now: float = 1_790_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Harness:
+    emu: Emulator
+    db_path: Path
+    catalog: Catalog
+    clock: FakeClock = field(default_factory=FakeClock)
+    bot: QuizBot | None = None
+
+    def options(self) -> BotOptions:
+        return BotOptions(
+            token=TOKEN, db_path=self.db_path, catalog=self.catalog, base_url=self.emu.base_url,
+            clock=self.clock, rng=random.Random(1234), rate_limit=False,
+        )
+
+    async def start_bot(self) -> QuizBot:
+        self.bot = QuizBot(self.options())
+        await self.bot.start(poll_timeout=1)
+        return self.bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.bot.stop()
+            self.bot = None
+
+    async def restart_bot(self) -> QuizBot:
+        await self.stop_bot()
+        return await self.start_bot()
+
+
+def shipped_catalog() -> Catalog:
+    return load_catalog(default_content_dir())
+
+
+@asynccontextmanager
+async def running(tmp_path: Path, catalog: Catalog | None = None) -> AsyncIterator[Harness]:
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        harness = Harness(emu, tmp_path / "quizbot.sqlite3", catalog or shipped_catalog())
+        await harness.start_bot()
+        try:
+            yield harness
+        finally:
+            await harness.stop_bot()

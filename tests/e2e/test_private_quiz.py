@@ -1,0 +1,74 @@
+"""A learner takes whole quizzes in a private chat, through the emulator, over real HTTP."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.core.models import Quiz
+from tests.e2e.harness import Harness
+
+LETTERS = "ABCD"
+
+
+def rows(h: Harness, sql: str, *args: object) -> list[tuple]:
+    with sqlite3.connect(h.db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+def position_of_correct(text: str, quiz: Quiz, index: int, lang: str) -> int:
+    """Find which letter shows the correct option, reading the question as the user sees it."""
+    q = quiz.questions[index]
+    right = q.options[q.correct].text.get(lang).replace("`", "")
+    lines = [line for line in text.splitlines() if line[:2] in {f"{c}." for c in LETTERS}]
+    for pos, line in enumerate(lines):
+        if line[3:].strip() == right:
+            return pos
+    raise AssertionError(f"correct option {right!r} not shown in:\n{text}")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "wo"])
+async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> None:
+    quiz = harness.catalog.quiz("gradient-accumulation")
+    assert quiz is not None
+    user = harness.emu.user(2001, "Awa <&>", language_code=lang)
+    chat = user.private
+    await user.send("/start")
+    picker = await chat.wait_for(lambda m: bool(m.buttons))
+    names = {"en": "English", "fr": "Français", "wo": "Wolof"}
+    await user.tap(picker, text=f"✓ {names[lang]}")
+    listing = await chat.wait_for(lambda m: quiz.title.get(lang) in m.text and m.edited)
+    await user.tap(listing, text=quiz.title.get(lang))
+    card = await chat.wait_for(lambda m: quiz.description.get(lang).replace("`", "") in m.text)
+    assert quiz.guide.url.get(lang) in card.html
+    mark = chat.mark()
+    await user.tap(card, text=card.buttons[0][0].text)
+
+    expected_correct = 0
+    for index in range(len(quiz)):
+        question = await chat.next_message(after=mark)
+        assert f"{index + 1}/{len(quiz)}" in question.text
+        assert quiz.questions[index].prompt.get(lang).replace("`", "") in question.text
+        right = position_of_correct(question.text, quiz, index, lang)
+        tap = right if index % 3 else (right + 1) % 4  # miss questions 0, 3, 6
+        expected_correct += tap == right
+        mark = chat.mark()
+        answer = await user.tap(question, LETTERS[tap])
+        assert answer.text.startswith("✅" if tap == right else "❌")
+        # The answer is in the DB by the time the popup is shown.
+        stored = rows(harness, "SELECT is_correct FROM answers WHERE question_index = ?", index)
+        assert stored == [(int(tap == right),)]
+        explanation = await chat.next_message(after=mark)
+        assert quiz.questions[index].explanation.get(lang).split("`")[0][:30] in explanation.text
+        edited = chat.message(question.message_id)
+        assert not edited.buttons and "✅" in edited.text
+        assert f'href="{quiz.guide.url.get(lang)}"' in explanation.html
+        mark = chat.mark()
+        await user.tap(explanation, explanation.buttons[0][0].text)
+
+    result = await chat.next_message(after=mark)
+    assert f"{expected_correct}/8" in result.text
+    assert rows(harness, "SELECT count(*), sum(is_correct) FROM answers") == [(8, expected_correct)]
+    assert rows(harness, "SELECT status FROM attempts") == [("finished",)]
+    assert rows(harness, "SELECT language FROM users") == [(lang,)]
