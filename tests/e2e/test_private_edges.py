@@ -1,0 +1,149 @@
+"""Resume after a restart, stale and repeated taps, forged data, deep links, /stop."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.emulator import EmuMessage, SimUser
+from tests.e2e.harness import Harness
+
+
+def count(h: Harness, sql: str = "SELECT count(*) FROM answers") -> int:
+    with sqlite3.connect(h.db_path) as conn:
+        return int(conn.execute(sql).fetchone()[0])
+
+
+async def start_by_link(user: SimUser, quiz_id: str = "gradient-checkpointing") -> EmuMessage:
+    await user.send(f"/start {quiz_id}")
+    return await user.private.wait_for(lambda m: "1/8" in m.text)
+
+
+async def test_deep_link_starts_the_quiz(harness: Harness) -> None:
+    user = harness.emu.user(3001, "Moussa", language_code="wo")
+    question = await start_by_link(user)
+    quiz = harness.catalog.quiz("gradient-checkpointing")
+    assert quiz is not None
+    assert quiz.questions[0].prompt.get("wo").replace("`", "") in question.text
+    assert [b.text for b in question.buttons[0]] == ["A", "B", "C", "D"]
+
+
+async def test_unknown_deep_link_lists_quizzes(harness: Harness) -> None:
+    user = harness.emu.user(3002, "Claire", language_code="fr")
+    await user.send("/start no-such-quiz")
+    listing = await user.private.wait_for(lambda m: bool(m.buttons))
+    assert "Gradient" in listing.text and count(harness, "SELECT count(*) FROM attempts") == 0
+
+
+async def test_repeated_and_stale_taps_change_nothing(harness: Harness) -> None:
+    user = harness.emu.user(3003, "Ada")
+    q1 = await start_by_link(user)
+    first = await user.tap(q1, callback_data=q1.buttons[0][0].callback_data)
+    assert first.text.startswith(("✅", "❌"))
+    # The buttons are gone from the chat, but a slow client can still send the old data.
+    again = await user.tap(q1, callback_data=q1.buttons[0][1].callback_data)
+    assert "already answered" in again.text
+    assert count(harness) == 1
+    # Move on, then tap question 1's data once more: closed, nothing stored.
+    explanation = await user.private.wait_for(lambda m: "▶" in "".join(
+        b.text for row in m.buttons for b in row))
+    await user.tap(explanation, explanation.buttons[0][0].text)
+    await user.private.wait_for(lambda m: "2/8" in m.text)
+    stale = await user.tap(q1, callback_data=q1.buttons[0][2].callback_data)
+    assert "already answered" in stale.text or "closed" in stale.text
+    assert count(harness) == 1
+
+
+async def test_forged_and_foreign_callbacks_are_refused(harness: Harness) -> None:
+    owner = harness.emu.user(3004, "Owner")
+    intruder = harness.emu.user(3005, "Intruder")
+    q1 = await start_by_link(owner)
+    await intruder.send("/help")
+    await intruder.private.wait_for(lambda m: "/quizzes" in m.text)
+    data = q1.buttons[0][0].callback_data
+    # The intruder replays the owner's button data from their own chat.
+    forged = await intruder.tap(q1, callback_data=data)
+    assert "closed" in forged.text
+    for junk in ["ans:1:0:99", "ans:999999:0:0", "ans:x", "💥", "set:1:lang:fr", "g:1:0:0",
+                 "go:../../etc", "lang:zz", "next:1:99"]:
+        reply = await owner.tap(q1, callback_data=junk)
+        assert reply.text, junk
+    assert count(harness) == 0
+
+
+async def test_resume_after_restart(harness: Harness) -> None:
+    user = harness.emu.user(3006, "Fatou", language_code="fr")
+    await user.send("/start")
+    picker = await user.private.wait_for(lambda m: bool(m.buttons))
+    await user.tap(picker, text="✓ Français")
+    q1 = await start_by_link(user)
+    await user.tap(q1, "B")
+    await harness.restart_bot()
+    assert count(harness) == 1
+
+    mark = user.private.mark()
+    await user.send("/start")
+    offer = await user.private.next_message(after=mark)
+    assert "2" in offer.text and len(offer.buttons) == 2
+    mark = user.private.mark()
+    await user.tap(offer, offer.buttons[0][0].text)
+    q2 = await user.private.next_message(after=mark)
+    assert "2/8" in q2.text
+    # Same option order as before the restart: the orders are stored with the attempt.
+    with sqlite3.connect(harness.db_path) as conn:
+        orders = conn.execute("SELECT option_orders FROM attempts").fetchone()[0]
+    quiz = harness.catalog.quiz("gradient-checkpointing")
+    assert quiz is not None
+    import json
+
+    order = json.loads(orders)[1]
+    first_shown = quiz.questions[1].options[order[0]].text.get("fr").replace("`", "")
+    assert f"A. {first_shown}" in q2.text
+    answer = await user.tap(q2, "A")
+    assert answer.text.startswith(("✅", "❌"))
+    assert count(harness) == 2
+
+
+async def test_stop_abandons_and_old_buttons_close(harness: Harness) -> None:
+    user = harness.emu.user(3007, "Ibou")
+    q1 = await start_by_link(user)
+    await user.send("/stop")
+    await user.private.wait_for(lambda m: "abandoned" in m.text.lower())
+    closed = await user.tap(q1, "A")
+    assert "closed" in closed.text
+    assert count(harness) == 0
+    with sqlite3.connect(harness.db_path) as conn:
+        assert conn.execute("SELECT status FROM attempts").fetchall() == [("abandoned",)]
+
+
+async def test_review_of_mistakes_and_retake(harness: Harness) -> None:
+    user = harness.emu.user(3008, "Lamine")
+    chat = user.private
+    question = await start_by_link(user, "gradient-accumulation")
+    for index in range(8):
+        mark = chat.mark()
+        await user.tap(question, "A")
+        explanation = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(explanation, explanation.buttons[0][0].text)
+        question = await chat.next_message(after=mark)
+        if index < 7:
+            assert f"{index + 2}/8" in question.text
+    result = question
+    assert "/8" in result.text
+    labels = [b.text for row in result.buttons for b in row]
+    review = next(label for label in labels if "🔎" in label)
+    mark = chat.mark()
+    await user.tap(result, review)
+    mistakes = await chat.next_message(after=mark)
+    assert mistakes.text.count("\n\n") >= 2
+    mark = chat.mark()
+    await user.tap(result, next(label for label in labels if "🔁" in label))
+    again = await chat.next_message(after=mark)
+    assert "1/8" in again.text
+
+
+async def test_plain_text_gets_a_hint(harness: Harness) -> None:
+    user = harness.emu.user(3009, "Sokhna")
+    await user.send("hello <b>")
+    hint = await user.private.wait_for(lambda m: "/help" in m.text)
+    assert hint.from_bot

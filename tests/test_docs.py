@@ -1,0 +1,26 @@
+"""Files hold each other honest: the README's commands and what CI runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> list[str]:
+    return re.findall(r"```sh\n(.+?)\n```", (ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def test_readme_starts_with_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = text.index("```sh")
+    assert first_block < 40, "the two commands must be the README's first lines"
+    install_and_run, install_and_test = readme_commands()[:2]
+    assert install_and_run.endswith("quizbot sandbox")
+    assert "pytest" in install_and_test
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert readme_commands()[1] in ci
