@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import asyncio
 import logging
 import sys
@@ -20,9 +21,11 @@ quizbot needs a Telegram bot token to run for real.
   2. Put it in the environment:  export BOT_TOKEN=123456:ABC...   (or in .env for docker compose)
   3. Run:                        quizbot run
 
+(From a clone, install first: python3 -m pip install -e .)
+
 No token at hand? Try the whole bot offline, in this terminal, with no network:
 
-  quizbot sandbox
+  quizbot sandbox            (add --fresh to start over)
 """
 
 
@@ -45,25 +48,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Sub-commands with their own argument parsers: handed their arguments untouched.
+DELEGATED = {
+    "content": "bot.content.cli",
+    "sandbox": "bot.sandbox",
+    "bench": "bot.bench",
+    "export": "bot.export",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        if args.command == "content":
-            from bot.content.cli import main as content_main
-
-            return content_main(args.rest)
-        if args.command == "sandbox":
-            from bot.sandbox import main as sandbox_main
-
-            return sandbox_main(args.rest)
-        if args.command == "bench":
-            from bot.bench import main as bench_main
-
-            return bench_main(args.rest)
-        if args.command == "export":
-            from bot.export import main as export_main
-
-            return export_main(args.rest)
+        if argv and argv[0] in DELEGATED:
+            module = importlib.import_module(DELEGATED[argv[0]])
+            return int(module.main(argv[1:]))
+        args = _parser().parse_args(argv)
         settings = Settings.from_env()
         if args.command is None and not settings.token:
             print(NO_TOKEN)

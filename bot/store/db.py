@@ -60,17 +60,32 @@ class Database:
 
     async def _open(self) -> None:
         if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if not self.path.exists():
-                # Answers are personal data: the file is readable by the bot's user only.
-                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
-                os.close(fd)
+            # Check the file with plain sqlite3 first: a failed aiosqlite connect leaves its
+            # worker thread behind, and a clear error is what an operator needs here.
+            await asyncio.to_thread(self._preflight)
         self._writer_conn = await self._connect()
         await self._writer_conn.execute("PRAGMA journal_mode=WAL")
-        await self._check_integrity(self._writer_conn)
         await self._migrate(self._writer_conn)
         self._reader = await self._connect()
         self._writer_task = asyncio.create_task(self._writer_loop(), name="sqlite-writer")
+
+    def _preflight(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            # Answers are personal data: the file is readable by the bot's user only.
+            fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+            os.close(fd)
+        if not self.path.is_file():
+            raise OSError(f"{self.path} is not a file")
+        if not os.access(self.path, os.R_OK | os.W_OK):
+            raise OSError(f"{self.path} is not readable and writable by this user")
+        conn = sqlite3.connect(self.path)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
+        finally:
+            conn.close()
 
     async def _connect(self) -> aiosqlite.Connection:
         conn = await aiosqlite.connect(self.path, isolation_level=None)
@@ -78,13 +93,6 @@ class Database:
         for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
             await conn.execute(f"PRAGMA {pragma}")
         return conn
-
-    @staticmethod
-    async def _check_integrity(conn: aiosqlite.Connection) -> None:
-        async with conn.execute("PRAGMA quick_check") as cur:
-            row = await cur.fetchone()
-        if row is None or row[0] != "ok":
-            raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
 
     @staticmethod
     async def _migrate(conn: aiosqlite.Connection) -> None:

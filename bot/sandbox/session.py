@@ -1,0 +1,212 @@
+"""One sandbox session: the emulator and the real bot in this process, and the person's place in it.
+
+The person acts as a simulated user in a chat (their private chat with the bot, or the study
+group); each line they type becomes a message or a tap. After each action we wait until the bot
+is quiet, so the prompt comes back only once the answer is on screen (what makes a piped
+transcript deterministic).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from bot.content import default_content_dir, load_catalog
+from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
+from bot.sandbox import terminal
+from bot.sandbox.display import Display
+from bot.tg.app import BotOptions, QuizBot
+
+log = logging.getLogger(__name__)
+
+# Not a real token: the emulator accepts only this one, and nothing ever leaves 127.0.0.1.
+TOKEN = "4242424242:sandbox-offline-not-a-real-token"
+BOT_NAME = "Quiz Bot"
+BOT_USERNAME = "quizbot_sandbox_bot"
+GROUP_ID = -4_000_000_001
+GROUP_TITLE = "Study group"
+# Fixed ids, so a second run finds the same people (and their progress) in the SQLite file.
+PEOPLE = {
+    "you": (1001, "You", "en"),
+    "moussa": (1002, "Moussa", "wo"),
+    "claire": (1003, "Claire", "fr"),
+}
+
+
+@dataclass
+class SandboxOptions:
+    db_path: Path
+    language: str = "en"  # the local user's Telegram language_code
+    question_seconds: float | None = None
+    flood: bool = True  # Telegram's limits (1 message/s in a private chat, 20/min in a group)
+    quiet: float = 0.15  # the bot counts as done after this long without a request
+    settle_cap: float = 10.0  # but the prompt never waits longer than this
+
+
+class Session:
+    """The emulator, the bot and who the person is acting as, and where."""
+
+    def __init__(self, options: SandboxOptions, out: TextIO, *, tty: bool, echo: bool) -> None:
+        self.options = options
+        self.echo = echo
+        self.emu = Emulator(
+            token=TOKEN,
+            bot_username=BOT_USERNAME,
+            bot_name=BOT_NAME,
+            flood=FloodLimits() if options.flood else None,
+        )
+        self.display = Display(self.emu, out, tty=tty, bot_name=BOT_NAME)
+        self.bot: QuizBot | None = None
+        self.me: SimUser | None = None
+        self.chat: ChatView | None = None
+        self.group: ChatView | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.emu.start()
+        try:
+            self.bot = QuizBot(self._bot_options())
+            await self.bot.start(poll_timeout=5)
+        except BaseException:
+            await self.emu.stop()
+            raise
+        self.me = self.user("You", self.options.language)
+        self.chat = self.me.private
+        self.display.current_chat = self.chat.id
+
+    def _bot_options(self) -> BotOptions:
+        # The shipped content, as `quizbot run` serves it; rate_limit as in production, since
+        # the emulator answers 429 like Telegram.
+        return BotOptions(
+            token=TOKEN, db_path=self.options.db_path, catalog=load_catalog(default_content_dir()),
+            base_url=self.emu.base_url, rate_limit=True,
+            question_seconds=self.options.question_seconds,
+        )  # fmt: skip
+
+    async def stop(self) -> None:
+        self.display.close()
+        try:
+            if self.bot is not None:
+                await self.bot.stop()
+        finally:
+            await self.emu.stop()
+
+    # --- people and places ----------------------------------------------------------------
+
+    def user(self, name: str, language: str | None = None) -> SimUser:
+        """The simulated user called `name`, created on first use with a stable id."""
+        known = PEOPLE.get(name.lower())
+        if known is not None:
+            user_id, display_name, default_language = known
+        else:
+            user_id = 2000 + zlib.crc32(name.lower().encode()) % 10**6
+            display_name, default_language = name, "en"
+        user = self.emu.user(user_id, display_name, language_code=language or default_language)
+        if language is not None:
+            user.state.language_code = language
+        return user
+
+    def where(self) -> str:
+        assert self.me is not None and self.chat is not None
+        name = self.me.state.first_name
+        return name if self.chat.type == "private" else f"{name} @ {self.chat.title}"
+
+    def switch_user(self, user: SimUser) -> None:
+        """Become `user`, staying in the group if we are in it."""
+        self.me = user
+        if self.chat is not None and self.chat.type != "private":
+            self._join(self.chat, user)
+        else:
+            self._move(user.private)
+
+    async def enter_group(self) -> None:
+        """Into the study group; on first use, create it with its members and add the bot."""
+        assert self.me is not None
+        if self.group is None:
+            self.group = self.emu.group(GROUP_ID, GROUP_TITLE)
+            you = self.user("You")
+            self.group.add_member(you, "creator")
+            for name in ("Moussa", "Claire"):
+                self.group.add_member(self.user(name), "member")
+            self._move(self.group)
+            self.display.emit(terminal.note(
+                f"{GROUP_TITLE}: You (creator), Moussa (wo), Claire (fr); You add {BOT_NAME}"
+            ))  # fmt: skip
+            await self.emu.add_bot_to_group(self.group, by=you)
+        self._join(self.group, self.me)
+        self._move(self.group)
+
+    def enter_private(self) -> None:
+        assert self.me is not None
+        self._move(self.me.private)
+
+    def _join(self, group: ChatView, user: SimUser) -> None:
+        if group.member_status(user) in ("left", "kicked"):
+            group.add_member(user, "member")
+            self.display.emit(terminal.note(f"{user.state.first_name} joins {group.title}"))
+
+    def _move(self, chat: ChatView) -> None:
+        self.chat = chat
+        self.display.current_chat = chat.id
+
+    # --- actions --------------------------------------------------------------------------
+
+    async def say(self, text: str) -> None:
+        assert self.me is not None and self.chat is not None
+        await self.me.send(text, chat=None if self.chat.type == "private" else self.chat)
+
+    def button(self, typed: str) -> tuple[EmuMessage, Button] | None:
+        """The button a typed number (as last numbered) or exact label means, if any."""
+        assert self.chat is not None
+        shown = self.display.keyboards.get(self.chat.id)
+        if shown is None:
+            return None
+        buttons = shown.buttons
+        chosen: Button | None = None
+        if typed.isdigit() and 1 <= int(typed) <= len(buttons):
+            chosen = buttons[int(typed) - 1]
+        else:
+            labels = [b for b in buttons if b.text == typed] or [
+                b for b in buttons if b.text.casefold() == typed.casefold()
+            ]
+            chosen = labels[0] if labels else None
+        if chosen is None:
+            return None
+        return self.chat.message(shown.message_id), chosen
+
+    async def tap(self, message: EmuMessage, button: Button) -> None:
+        assert self.me is not None
+        if button.url is not None:
+            self.display.emit(terminal.note(f"“{button.text}” opens {button.url} in a browser"))
+            return
+        if message.deleted or button not in [b for row in message.buttons for b in row]:
+            self.display.emit(terminal.note("that button is no longer there"))
+            return
+        try:
+            await self.me.tap(message, callback_data=button.callback_data,
+                              timeout=self.options.settle_cap)  # fmt: skip
+        except TapTimeout:
+            self.display.emit(terminal.note("the bot did not answer the tap"))
+
+    async def settle(self) -> None:
+        """Wait until the bot has answered: nothing queued or running, and no request for a
+        moment (the rate limiter may hold a message back, so requests alone are not enough)."""
+        assert self.bot is not None
+        begin = time.perf_counter()
+        processor = self.bot.app.update_processor
+        await asyncio.sleep(0.02)
+        while time.perf_counter() - begin < self.options.settle_cap:
+            busy = (
+                self.emu.pending_updates
+                or self.bot.app.update_queue.qsize()
+                or processor.current_concurrent_updates
+            )
+            if not busy and time.perf_counter() - self.display.last_activity >= self.options.quiet:
+                return
+            await asyncio.sleep(0.02)

@@ -1,0 +1,81 @@
+"""A group run in the sandbox: the local user pushes a quiz as admin, two members answer with them.
+
+Flood limits stay on here (20 messages a minute per group, as on Telegram): a whole run fits.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from telegram.ext import CommandHandler
+
+from bot.content import default_content_dir, load_catalog
+from bot.i18n import load_all, translator
+from bot.tg.app import BotOptions, QuizBot
+from tests.sandbox.driver import Sandbox, correct_number
+
+QUIZ = "gradient-checkpointing"
+
+
+def bot_has_push() -> bool:
+    """Whether the bot registers /push (study groups, issue 5)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        options = BotOptions(
+            token="1:x", db_path=Path(tmp) / "db", catalog=load_catalog(default_content_dir())
+        )
+        handlers = QuizBot(options).app.handlers.values()
+    return any(
+        isinstance(h, CommandHandler) and "push" in h.commands for hs in handlers for h in hs
+    )
+
+
+@pytest.mark.skipif(not bot_has_push(), reason="group runs (/push, issue 5) are not in the bot yet")
+def test_a_group_run_with_two_members(tmp_path: Path) -> None:
+    began = time.monotonic()
+    box = Sandbox(tmp_path, "--fresh", "--question-seconds", "1.5")
+    try:
+        box.prompt()
+        box.type(":group")
+        assert box.wait_output(r"· you are now You @ Study group")
+
+        refused = box.type(":as Moussa /push " + QUIZ)
+        assert "╭─ Quiz Bot · Study group" in refused and "Group quiz" not in refused
+
+        box.send("/push " + QUIZ)
+        box.wait_output(r"Group quiz: Gradient checkpointing.*?seconds per question")
+        for index in range(8):
+            header = rf"╭─ Quiz Bot · Study group\n│ \*Question {index + 1}/8\*"
+            shown = box.wait_output(header + r".*?\[4\] D\n╰─").group(0)
+            right = correct_number(shown, QUIZ, index)
+            box.send(str(right))
+            box.send(f":as Moussa {right}")
+            box.send(f":as Claire {right % 4 + 1}")
+            # Time up: the question is edited to show how many chose what.
+            revealed = box.wait_output(
+                rf"╭─ Quiz Bot · Study group \(edited\)\n│ \*Question {index + 1}/8\*.*?╰─"
+            ).group(0)
+            assert "3 answers" in revealed, revealed
+            assert re.search(r"✅ \*[A-D]\.\*", revealed)
+
+        board = box.wait_output(r"🏁 Quiz finished: Gradient checkpointing\*.*?╰─").group(0)
+        lines = [line for line in board.splitlines() if " · " in line and "/8" in line]
+        # Ties on 8/8 go to the faster: You tapped before Moussa every time.
+        names = [line.split(" · ")[0].split()[-1] for line in lines]
+        assert names == ["You", "Moussa", "Claire"], board
+        assert "8/8" in lines[0] and "8/8" in lines[1] and "0/8" in lines[2]
+
+        # Each member's popup is in their own language.
+        load_all()
+        output = box.output
+        assert output.count("⟨alert⟩ " + translator("en")._("✅ Right!")) == 8
+        assert output.count("⟨alert⟩ " + translator("wo")._("✅ Right!")) == 8
+        french = translator("fr")._("❌ Not quite: the answer is {letter}.", letter="X")[:12]
+        assert output.count("⟨alert⟩ " + french) == 8
+        assert box.quit() == 0
+        assert time.monotonic() - began < 20
+    finally:
+        box.kill()

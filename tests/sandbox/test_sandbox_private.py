@@ -1,0 +1,76 @@
+"""A person runs `quizbot sandbox`, takes a whole quiz by typing, and comes back the next day."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from tests.sandbox.driver import Sandbox, correct_number
+
+QUIZ = "gradient-checkpointing"
+MISSED = 2  # the question (0-based) answered wrong on purpose, to see both popups
+
+
+def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) -> None:
+    began = time.monotonic()
+    intro = sandbox.prompt()
+    assert ":group" in intro and ":user NAME" in intro
+
+    picker = sandbox.type("/start")
+    assert "[1] ✓ English" in picker and "[2] Français" in picker
+
+    listing = sandbox.type("1")
+    assert "⟨popup⟩ Language: English" in listing
+    assert "Quiz Bot (edited)" in listing  # the picker became the list
+    assert "Gradient checkpointing <https://" in listing  # links read as "text <url>"
+    number = re.search(r"\[(\d)\] Gradient checkpointing", listing)
+    assert number is not None, listing
+
+    card = sandbox.type(number.group(1))
+    assert "*Gradient checkpointing*" in card  # bold, in a pipe
+    start = re.search(r"\[(\d)\] ▶️ Start", card)
+    assert start is not None, card
+    shown = sandbox.type(start.group(1))
+
+    for index in range(8):
+        assert f"*Question {index + 1}/8* · Gradient checkpointing" in shown, shown
+        assert "[1] A  [2] B  [3] C  [4] D" in shown
+        right = correct_number(shown, QUIZ, index)
+        tap = right if index != MISSED else right % 4 + 1
+        after = sandbox.type(str(tap))
+        if index == MISSED:
+            assert "⟨popup⟩ ❌ Not quite: the answer is" in after, after
+        else:
+            assert "⟨popup⟩ ✅ Right!" in after, after
+        # The question is shown again as edited, without its buttons, the right option ticked.
+        assert "(edited)" in after and "✅ *" in after
+        label = "Next ▶️" if index < 7 else "🏁 See my score"
+        assert f"[1] {label}" in after, after
+        shown = sandbox.type("1")
+
+    assert "Score: 7/8" in shown, shown
+    assert "You missed 1 question" in shown
+    assert sandbox.quit() == 0
+    assert sandbox.output.endswith("· bye\n")
+    assert "Traceback" not in sandbox.stderr_now()
+    assert time.monotonic() - began < 20
+
+    # A second run, without --fresh, remembers the language chosen: no picker this time.
+    again = Sandbox(tmp_path)
+    try:
+        again.prompt()
+        welcome = again.type("/start")
+        assert "Welcome, You!" in welcome and "Choose your language" not in welcome
+        assert again.quit() == 0
+    finally:
+        again.kill()
+
+
+def test_end_of_input_ends_the_sandbox_cleanly(sandbox: Sandbox) -> None:
+    sandbox.prompt()
+    assert "Unknown" not in sandbox.type(":nonsense")
+    help_text = sandbox.type(":help")
+    assert ":private" in help_text
+    assert sandbox.close_input() == 0
+    assert "· bye" in sandbox.output
