@@ -11,7 +11,16 @@ import pytest
 # PTB warns when RetryAfter.retry_after is read as an int unless this is set; tests run -W error.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
+import functools  # noqa: E402
+import threading  # noqa: E402
+
+import aiosqlite.core  # noqa: E402
+
 from bot.store import Database  # noqa: E402
+
+# A test that fails before its finaliser runs must not leave a non-daemon aiosqlite thread that
+# keeps the interpreter (and CI) waiting forever after the session ends.
+aiosqlite.core.Thread = functools.partial(threading.Thread, daemon=True)  # type: ignore[misc]
 
 
 @pytest.fixture
