@@ -45,6 +45,8 @@ async def run_bot(
             base_url=api_base_url or settings.api_base_url,
             default_language=settings.default_language,
             admin_chat_id=settings.admin_chat_id,
+            group_seconds=settings.question_seconds,
+            group_timezone=settings.timezone,
         )
     )
     webhook = webhook_url or settings.webhook_url

@@ -146,6 +146,10 @@ class Database:
         conn: aiosqlite.Connection, batch: list[tuple[WriteFn, asyncio.Future[Any]]]
     ) -> None:
         results: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        if len(batch) == 1:
+            # A lone write needs no savepoint: its own transaction is the unit that fails.
+            await Database._run_one(conn, *batch[0])
+            return
         try:
             await conn.execute("BEGIN IMMEDIATE")
             for fn, future in batch:
@@ -176,6 +180,30 @@ class Database:
                 future.set_result(value)
             else:
                 future.set_exception(value)
+
+    @staticmethod
+    async def _run_one(
+        conn: aiosqlite.Connection, fn: WriteFn, future: asyncio.Future[Any]
+    ) -> None:
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                value = await fn(conn)
+            except Exception as exc:
+                await conn.execute("ROLLBACK")
+                if not future.done():
+                    future.set_exception(exc)
+                return
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                await conn.execute("ROLLBACK")
+            log.error("write failed: %s", exc)
+            if not future.done():
+                future.set_exception(StoreError(f"write failed: {exc}"))
+            return
+        if not future.done():
+            future.set_result(value)
 
     async def close(self) -> None:
         if self._writer_task is not None:

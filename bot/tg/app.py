@@ -21,6 +21,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Defaults,
@@ -29,9 +30,13 @@ from telegram.ext import (
 )
 
 from bot.core.models import Catalog
+from bot.groups import AdminCache, GroupService
 from bot.i18n import load_all, translator
 from bot.service import Clock, QuizService
-from bot.store import Database, LearnerStore
+from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
+from bot.tg.group import GroupHandlers
+from bot.tg.jobs import GroupRunner
+from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
 
 log = logging.getLogger(__name__)
@@ -49,6 +54,9 @@ class BotOptions:
     rng: random.Random | None = None
     rate_limit: bool = True
     concurrent_updates: int = 64
+    group_seconds: int = 30  # default seconds per question for a newly joined group
+    group_timezone: str = "UTC"  # default time zone of a newly joined group
+    question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -63,6 +71,18 @@ class QuizBot:
             options.catalog,
             self.learners,
             default_language=options.default_language,
+            clock=options.clock,
+            rng=options.rng,
+        )
+        self.groups = GroupService(
+            options.catalog,
+            GroupStore(self.db),
+            ScheduleStore(self.db),
+            self.learners,
+            default_language=options.default_language,
+            default_seconds=options.group_seconds,
+            default_timezone=options.group_timezone,
+            seconds_override=options.question_seconds,
             clock=options.clock,
             rng=options.rng,
         )
@@ -90,11 +110,35 @@ class QuizBot:
         app.add_handler(CommandHandler("stop", private.stop, filters=chat))
         app.add_handler(CommandHandler("language", private.language, filters=chat))
         app.add_handler(CommandHandler("help", private.help, filters=chat))
+        self._add_group_handlers(app)
         app.add_handler(CallbackQueryHandler(private.callback))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
         app.add_error_handler(self._on_error)
         return app
+
+    def _add_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Study groups: every handler filtered to groups, so private chats are unaffected."""
+
+        async def member_status(chat_id: int, user_id: int) -> str:
+            return str((await app.bot.get_chat_member(chat_id, user_id)).status)
+
+        self.admins = AdminCache(member_status, self.options.clock)
+        self.runner = GroupRunner(app, self.groups, self.admins)
+        group = GroupHandlers(self.groups, self.runner, self.admins, self.options.catalog)
+        groups = filters.ChatType.GROUPS
+        app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
+        for name, callback in [
+            ("push", group.push), ("quiz", group.quiz), ("stop", group.stop),
+            ("settings", group.settings), ("timezone", group.timezone),
+            ("schedule", group.schedule), ("schedules", group.schedules),
+            ("unschedule", group.unschedule), ("help", group.help), ("start", group.help),
+        ]:
+            app.add_handler(CommandHandler(name, callback, filters=groups))
+        # Before the private catch-all callback handler, which would otherwise take these.
+        app.add_handler(CallbackQueryHandler(group.answer, pattern=r"^g:"))
+        app.add_handler(CallbackQueryHandler(group.setting, pattern=r"^set:"))
 
     async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
         """Open the store, connect to the Bot API and start receiving updates."""
@@ -102,7 +146,11 @@ class QuizBot:
         await self.db.open()
         try:
             await self.app.initialize()
+            await publish_menus(self.app.bot)
             await self.app.start()
+            # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
+            await self.runner.restore()
+            await self.runner.reschedule()
             if polling and self.app.updater is not None:
                 await self.app.updater.start_polling(
                     poll_interval=0, timeout=int(poll_timeout), drop_pending_updates=False

@@ -1,0 +1,291 @@
+"""Queries for study groups: settings, the live state of group runs, answers and schedules.
+
+Every write goes through the single writer. An answer is only inserted while its question is the
+open one of an active run, in the same statement, so a tap racing the timer can never slip in
+after the reveal counted the answers.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from enum import StrEnum
+
+import aiosqlite
+
+from bot.core.engine import Standing
+from bot.core.group_run import GroupRun
+from bot.store.db import Database
+from bot.store.learners import decode_orders, encode_orders
+
+SETTING_COLUMNS = frozenset({"language", "seconds_per_question", "shuffle", "timezone", "title"})
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSettings:
+    chat_id: int
+    title: str
+    language: str
+    seconds: int
+    shuffle: bool
+    timezone: str
+    member: bool
+
+
+class Stored(StrEnum):
+    STORED = "stored"
+    DUPLICATE = "duplicate"  # this member already answered this question
+    CLOSED = "closed"  # the question is no longer open
+
+
+def _settings(row: aiosqlite.Row) -> GroupSettings:
+    return GroupSettings(
+        chat_id=row["chat_id"], title=row["title"], language=row["language"],
+        seconds=row["seconds_per_question"], shuffle=bool(row["shuffle"]),
+        timezone=row["timezone"], member=bool(row["member"]),
+    )
+
+
+def _run(row: aiosqlite.Row) -> GroupRun:
+    return GroupRun(
+        id=row["attempt_id"], chat_id=row["chat_id"], quiz_id=row["quiz_id"],
+        orders=decode_orders(row["option_orders"]), seconds=row["seconds"],
+        current=row["current_question"], is_open=bool(row["question_open"]),
+        message_id=row["question_message_id"], sent_at=row["question_sent_at"],
+        deadline=row["deadline"],
+    )
+
+
+_RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders FROM group_runs r
+                 JOIN attempts a ON a.id = r.attempt_id"""
+
+
+class GroupStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- settings ---------------------------------------------------------------------------
+
+    async def group(self, chat_id: int) -> GroupSettings | None:
+        async with self.db.reader.execute(
+            "SELECT * FROM groups WHERE chat_id = ?", (chat_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _settings(row) if row else None
+
+    async def ensure_group(
+        self, chat_id: int, title: str, language: str, seconds: int, timezone: str, now: float
+    ) -> GroupSettings:
+        """The group's settings, created with these defaults the first time; marks it joined."""
+
+        async def upsert(conn: aiosqlite.Connection) -> GroupSettings:
+            async with conn.execute(
+                """INSERT INTO groups (chat_id, title, language, seconds_per_question, timezone,
+                                       created_at, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (chat_id) DO UPDATE SET
+                       title = CASE WHEN excluded.title != '' THEN excluded.title
+                                    ELSE groups.title END,
+                       member = 1, updated_at = excluded.updated_at
+                   RETURNING *""",
+                (chat_id, title, language, seconds, timezone, now, now),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _settings(row)
+
+        return await self.db.write(upsert)
+
+    async def update_group(self, chat_id: int, column: str, value: object, now: float) -> None:
+        if column not in SETTING_COLUMNS:
+            raise ValueError(f"not a group setting: {column}")
+
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                f"UPDATE groups SET {column} = ?, updated_at = ? WHERE chat_id = ?",
+                (value, now, chat_id),
+            )
+
+        await self.db.write(update)
+
+    async def left(self, chat_id: int, now: float) -> list[int]:
+        """The bot left the group: abandon its run, drop its schedules; their ids are returned."""
+
+        async def update(conn: aiosqlite.Connection) -> list[int]:
+            await conn.execute("UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?",
+                               (now, chat_id))
+            await conn.execute(
+                """UPDATE attempts SET status = 'abandoned', finished_at = ?
+                   WHERE kind = 'group' AND chat_id = ? AND status = 'active'""", (now, chat_id))
+            await conn.execute("UPDATE group_runs SET question_open = 0 WHERE chat_id = ?",
+                               (chat_id,))
+            async with conn.execute(
+                "DELETE FROM schedules WHERE chat_id = ? RETURNING id", (chat_id,)
+            ) as cur:
+                return [int(r[0]) async for r in cur]
+
+        return await self.db.write(update)
+
+    async def migrate(self, old_id: int, new_id: int, now: float) -> bool:
+        """Move settings, runs, history and schedules of a group upgraded to a supergroup."""
+
+        async def update(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute("SELECT 1 FROM groups WHERE chat_id = ?", (old_id,)) as cur:
+                had_old = await cur.fetchone() is not None
+            if had_old:
+                await conn.execute("DELETE FROM groups WHERE chat_id = ?", (new_id,))
+                await conn.execute(
+                    "UPDATE groups SET chat_id = ?, updated_at = ? WHERE chat_id = ?",
+                    (new_id, now, old_id))
+            await conn.execute(
+                "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
+                (new_id, old_id))
+            for table in ("group_runs", "schedules"):
+                await conn.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?",
+                                   (new_id, old_id))
+            return had_old
+
+        return await self.db.write(update)
+
+    # -- runs -------------------------------------------------------------------------------
+
+    async def start_run(
+        self, chat_id: int, user_id: int | None, quiz_id: str, orders: str, seconds: float,
+        now: float,
+    ) -> int | None:
+        """A new active run, or None when the group already has one (the unique index says)."""
+
+        async def insert(conn: aiosqlite.Connection) -> int | None:
+            try:
+                async with conn.execute(
+                    """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders,
+                                             started_at)
+                       VALUES ('group', ?, ?, ?, ?, ?) RETURNING id""",
+                    (chat_id, user_id, quiz_id, orders, now),
+                ) as cur:
+                    row = await cur.fetchone()
+            except sqlite3.IntegrityError:
+                return None
+            assert row is not None
+            await conn.execute(
+                "INSERT INTO group_runs (attempt_id, chat_id, seconds) VALUES (?, ?, ?)",
+                (row[0], chat_id, seconds))
+            return int(row[0])
+
+        return await self.db.write(insert)
+
+    async def run(self, run_id: int) -> GroupRun | None:
+        async with self.db.reader.execute(
+            f"{_RUN_SELECT} WHERE r.attempt_id = ? AND a.status = 'active'", (run_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _run(row) if row else None
+
+    async def active_runs(self) -> list[GroupRun]:
+        async with self.db.reader.execute(f"{_RUN_SELECT} WHERE a.status = 'active'") as cur:
+            return [_run(row) async for row in cur]
+
+    async def open_question(
+        self, run_id: int, index: int, sent_at: float, deadline: float
+    ) -> None:
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """UPDATE group_runs SET current_question = ?, question_open = 1,
+                       question_message_id = NULL, question_sent_at = ?, deadline = ?
+                   WHERE attempt_id = ?""", (index, sent_at, deadline, run_id))
+
+        await self.db.write(update)
+
+    async def question_sent(self, run_id: int, index: int, message_id: int) -> None:
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """UPDATE group_runs SET question_message_id = ?
+                   WHERE attempt_id = ? AND current_question = ?""", (message_id, run_id, index))
+
+        await self.db.write(update)
+
+    async def close_question(self, run_id: int, index: int) -> bool:
+        """Stop taking answers to question `index`; False if it was not the open one."""
+
+        async def update(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE group_runs SET question_open = 0
+                   WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
+                (run_id, index))
+            return cur.rowcount == 1
+
+        return await self.db.write(update)
+
+    async def finish_run(self, run_id: int, status: str, now: float) -> bool:
+        async def update(conn: aiosqlite.Connection) -> bool:
+            await conn.execute("UPDATE group_runs SET question_open = 0 WHERE attempt_id = ?",
+                               (run_id,))
+            cur = await conn.execute(
+                """UPDATE attempts SET status = ?, finished_at = ?
+                   WHERE id = ? AND status = 'active'""", (status, now, run_id))
+            return cur.rowcount == 1
+
+        return await self.db.write(update)
+
+    async def played_quizzes(self, chat_id: int) -> list[str]:
+        async with self.db.reader.execute(
+            "SELECT quiz_id FROM attempts WHERE chat_id = ? AND kind = 'group' ORDER BY id",
+            (chat_id,),
+        ) as cur:
+            return [row[0] async for row in cur]
+
+    # -- answers ----------------------------------------------------------------------------
+
+    async def record_answer(
+        self, run_id: int, index: int, user_id: int, first_name: str,
+        telegram_language: str | None, option_index: int, is_correct: bool, language: str,
+        now: float, elapsed: int,
+    ) -> Stored:
+        """Store a member's first tap on the open question, and their name for the leaderboard."""
+
+        async def insert(conn: aiosqlite.Connection) -> Stored:
+            try:
+                cur = await conn.execute(
+                    """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
+                                            is_correct, language, answered_at, elapsed_ms)
+                       SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
+                           SELECT 1 FROM group_runs WHERE attempt_id = ?
+                               AND current_question = ? AND question_open = 1)""",
+                    (run_id, index, user_id, option_index, int(is_correct), language, now,
+                     elapsed, run_id, index),
+                )
+            except sqlite3.IntegrityError:
+                return Stored.DUPLICATE
+            if cur.rowcount != 1:
+                return Stored.CLOSED
+            await conn.execute(
+                """INSERT INTO users (id, first_name, telegram_language, created_at, updated_at)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,
+                       telegram_language = excluded.telegram_language,
+                       updated_at = excluded.updated_at""",
+                (user_id, first_name, telegram_language, now, now))
+            return Stored.STORED
+
+        return await self.db.write(insert)
+
+    async def chosen_options(self, run_id: int, index: int) -> list[int]:
+        async with self.db.reader.execute(
+            "SELECT option_index FROM answers WHERE attempt_id = ? AND question_index = ?",
+            (run_id, index),
+        ) as cur:
+            return [int(row[0]) async for row in cur]
+
+    async def standings(self, run_id: int) -> list[Standing]:
+        async with self.db.reader.execute(
+            """SELECT a.user_id, coalesce(u.first_name, '') AS name, sum(a.is_correct),
+                      count(*), coalesce(sum(a.elapsed_ms), 0)
+               FROM answers a LEFT JOIN users u ON u.id = a.user_id
+               WHERE a.attempt_id = ? GROUP BY a.user_id""",
+            (run_id,),
+        ) as cur:
+            return [Standing(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
+                    async for r in cur]
+
+
+__all__ = ["GroupSettings", "GroupStore", "Stored", "encode_orders"]

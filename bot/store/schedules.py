@@ -1,0 +1,67 @@
+"""Scheduled pushes of study groups: what admins typed with /schedule, restored at start-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    id: int
+    chat_id: int
+    quiz: str  # a quiz id, "next" or "random"
+    days: str  # ISO weekdays, 0 = Monday: "0,2,4"
+    at_time: str  # "HH:MM" in the group's time zone
+
+
+def _schedule(row: aiosqlite.Row) -> Schedule:
+    return Schedule(row["id"], row["chat_id"], row["quiz"], row["days"], row["at_time"])
+
+
+class ScheduleStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- schedules --------------------------------------------------------------------------
+
+    async def add_schedule(
+        self, chat_id: int, quiz: str, days: str, at_time: str, user_id: int | None, now: float
+    ) -> Schedule:
+        async def insert(conn: aiosqlite.Connection) -> Schedule:
+            async with conn.execute(
+                """INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at)
+                   VALUES (?, ?, ?, ?, ?, ?) RETURNING *""",
+                (chat_id, quiz, days, at_time, user_id, now),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _schedule(row)
+
+        return await self.db.write(insert)
+
+    async def schedules(self, chat_id: int | None = None) -> list[Schedule]:
+        """A group's schedules in the order /schedules numbers them (every group's if None)."""
+        sql: str = "SELECT * FROM schedules ORDER BY id"
+        args: tuple[int, ...] = ()
+        if chat_id is not None:
+            sql, args = "SELECT * FROM schedules WHERE chat_id = ? ORDER BY id", (chat_id,)
+        async with self.db.reader.execute(sql, args) as cur:
+            return [_schedule(row) async for row in cur]
+
+    async def schedule(self, schedule_id: int) -> Schedule | None:
+        async with self.db.reader.execute(
+            "SELECT * FROM schedules WHERE id = ?", (schedule_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _schedule(row) if row else None
+
+    async def delete_schedule(self, schedule_id: int) -> bool:
+        async def delete(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute("DELETE FROM schedules WHERE id = ?", (schedule_id,))
+            return cur.rowcount == 1
+
+        return await self.db.write(delete)

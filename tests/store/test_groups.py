@@ -1,0 +1,90 @@
+"""The store's guarantees for groups: one run per chat, one answer per member per question and
+only while the question is open, migration moving everything, removal dropping schedules."""
+
+from __future__ import annotations
+
+from bot.store import Database, GroupStore, ScheduleStore, Stored
+
+CHAT, NEW_CHAT = -100, -1000000000100
+
+
+async def _run(store: GroupStore, chat: int = CHAT) -> int:
+    run_id = await store.start_run(chat, 1, "quiz", "[[1,0],[0,1]]", 30.0, 1.0)
+    assert run_id is not None
+    return run_id
+
+
+async def _answer(store: GroupStore, run_id: int, index: int, user: int, option: int = 0) -> Stored:
+    return await store.record_answer(run_id, index, user, f"U{user}", "fr", option, option == 1,
+                                     "fr", 2.0, 500)
+
+
+async def test_settings_defaults_and_updates(db: Database) -> None:
+    store = GroupStore(db)
+    made = await store.ensure_group(CHAT, "Study", "wo", 30, "UTC", 1.0)
+    assert (made.language, made.seconds, made.shuffle, made.timezone) == ("wo", 30, True, "UTC")
+    again = await store.ensure_group(CHAT, "", "en", 10, "UTC", 2.0)
+    assert again.language == "wo" and again.title == "Study"  # first settings are kept
+    await store.update_group(CHAT, "shuffle", 0, 3.0)
+    group = await store.group(CHAT)
+    assert group is not None and not group.shuffle
+
+
+async def test_one_active_run_per_group(db: Database) -> None:
+    store = GroupStore(db)
+    run_id = await _run(store)
+    assert await store.start_run(CHAT, 2, "other", "[]", 30.0, 1.0) is None
+    assert await store.start_run(-200, 2, "other", "[]", 30.0, 1.0) is not None
+    assert await store.finish_run(run_id, "finished", 5.0)
+    assert not await store.finish_run(run_id, "finished", 6.0)
+    assert await store.start_run(CHAT, 2, "other", "[]", 30.0, 7.0) is not None
+
+
+async def test_answers_only_while_the_question_is_open(db: Database) -> None:
+    store = GroupStore(db)
+    run_id = await _run(store)
+    assert await _answer(store, run_id, 0, 10) is Stored.CLOSED  # nothing asked yet
+    await store.open_question(run_id, 0, 1.0, 31.0)
+    await store.question_sent(run_id, 0, 99)
+    assert await _answer(store, run_id, 0, 10, 1) is Stored.STORED
+    assert await _answer(store, run_id, 0, 10, 0) is Stored.DUPLICATE
+    assert await _answer(store, run_id, 0, 11, 0) is Stored.STORED
+    assert await _answer(store, run_id, 1, 12) is Stored.CLOSED  # not the current question
+    assert await store.close_question(run_id, 0)
+    assert not await store.close_question(run_id, 0)
+    assert await _answer(store, run_id, 0, 12) is Stored.CLOSED
+    assert sorted(await store.chosen_options(run_id, 0)) == [0, 1]
+    (run,) = await store.active_runs()
+    assert (run.current, run.is_open, run.message_id, run.deadline) == (0, False, 99, 31.0)
+    standings = {s.user_id: s for s in await store.standings(run_id)}
+    assert standings[10].correct == 1 and standings[10].name == "U10"
+    assert standings[11].total_ms == 500
+
+
+async def test_migration_moves_settings_runs_history_and_schedules(db: Database) -> None:
+    store, schedules = GroupStore(db), ScheduleStore(db)
+    await store.ensure_group(CHAT, "Study", "fr", 20, "Africa/Dakar", 1.0)
+    await store.ensure_group(NEW_CHAT, "", "en", 30, "UTC", 1.5)  # seen first in the new chat
+    run_id = await _run(store)
+    await schedules.add_schedule(CHAT, "next", "0,1", "08:00", 1, 2.0)
+    assert await store.migrate(CHAT, NEW_CHAT, 3.0)
+    moved = await store.group(NEW_CHAT)
+    assert moved is not None and (moved.language, moved.timezone) == ("fr", "Africa/Dakar")
+    assert await store.group(CHAT) is None
+    assert [s.chat_id for s in await schedules.schedules()] == [NEW_CHAT]
+    assert (await store.run(run_id)).chat_id == NEW_CHAT  # type: ignore[union-attr]
+    assert await store.played_quizzes(NEW_CHAT) == ["quiz"]
+    assert not await store.migrate(CHAT, NEW_CHAT, 4.0)  # the second service message: no-op
+
+
+async def test_leaving_abandons_the_run_and_drops_schedules(db: Database) -> None:
+    store, schedules = GroupStore(db), ScheduleStore(db)
+    await store.ensure_group(CHAT, "Study", "en", 30, "UTC", 1.0)
+    run_id = await _run(store)
+    first = await schedules.add_schedule(CHAT, "next", "0", "08:00", 1, 2.0)
+    other = await schedules.add_schedule(-200, "random", "1", "09:00", 1, 2.0)
+    assert await store.left(CHAT, 3.0) == [first.id]
+    assert [s.id for s in await schedules.schedules()] == [other.id]
+    assert await store.run(run_id) is None
+    group = await store.group(CHAT)
+    assert group is not None and not group.member
