@@ -1,4 +1,5 @@
-"""Start the real bot from settings: load and check content, open the store, poll or serve a webhook.
+"""Start the real bot from settings: load and check content, open the store, poll or serve a
+webhook.
 
 Every start-up failure (broken content, unusable database, bad settings) ends here with a clear
 message and a non-zero exit, never with a half-running bot.
@@ -56,7 +57,9 @@ async def run_bot(
                 print("quizbot: webhook mode needs QUIZBOT_WEBHOOK_SECRET", file=sys.stderr)
                 return 2
             await bot.start_webhook(
-                webhook, settings.webhook_secret.reveal(), settings.webhook_listen,
+                webhook,
+                settings.webhook_secret.reveal(),
+                settings.webhook_listen,
                 settings.webhook_port,
             )
         else:

@@ -1,4 +1,4 @@
-"""Use cases of a private quiz, called by the Telegram adapter: pick a language, start, answer, stop.
+"""Use cases of a private quiz, called by the Telegram adapter: language, start, answer, stop.
 
 The service joins the pure core (rules) and the store (what is durable). It keeps the active
 attempts and users' languages in memory after first use: the process is the only writer, so the
@@ -70,6 +70,8 @@ class QuizService:
         self.rng = rng or random.SystemRandom()
         self._languages: dict[int, str | None] = {}
         self._attempts = _Lru()
+        # user -> ids of their attempts cached as active: forgetting them must not scan the cache.
+        self._active_ids: dict[int, set[int]] = {}
 
     # -- learners -------------------------------------------------------------------------
 
@@ -106,12 +108,10 @@ class QuizService:
     async def start(self, user_id: int, quiz: Quiz) -> Attempt:
         """Start `quiz` for the learner, abandoning whatever they had running."""
         probe = new_attempt(0, user_id, quiz, self.rng)
-        attempt_id = await self.learners.start_attempt(
-            user_id, quiz.id, probe.orders, self.clock()
-        )
+        attempt_id = await self.learners.start_attempt(user_id, quiz.id, probe.orders, self.clock())
         attempt = Attempt(attempt_id, user_id, quiz.id, probe.orders, probe.answers)
         self._forget_active(user_id)
-        self._attempts.remember(attempt_id, attempt)
+        self._remember(attempt)
         return attempt
 
     async def attempt(self, attempt_id: int) -> Attempt | None:
@@ -120,7 +120,7 @@ class QuizService:
             return cached
         attempt = await self.learners.attempt(attempt_id)
         if attempt is not None:
-            self._attempts.remember(attempt_id, attempt)
+            self._remember(attempt)
         return attempt
 
     async def active(self, user_id: int) -> tuple[Attempt, Quiz] | None:
@@ -169,7 +169,7 @@ class QuizService:
                 else Verdict.CLOSED
             )
             return TapResult(AnswerOutcome(verdict, fresh or attempt), quiz)
-        self._attempts.remember(attempt_id, outcome.attempt)
+        self._remember(outcome.attempt)
         final = score(quiz, outcome.attempt.answers) if outcome.finished else None
         return TapResult(outcome, quiz, final)
 
@@ -179,11 +179,18 @@ class QuizService:
         self._forget_active(user_id)
         return stopped is not None
 
+    def _remember(self, attempt: Attempt) -> None:
+        self._attempts.remember(attempt.id, attempt)
+        if attempt.status is Status.ACTIVE:
+            self._active_ids.setdefault(attempt.user_id, set()).add(attempt.id)
+        elif attempt.user_id in self._active_ids:
+            self._active_ids[attempt.user_id].discard(attempt.id)
+
     def _forget_active(self, user_id: int) -> None:
-        for key, value in list(self._attempts.items()):
-            if isinstance(value, Attempt) and value.user_id == user_id:
-                if value.status is Status.ACTIVE:
-                    self._attempts.pop(key, None)
+        for key in self._active_ids.pop(user_id, ()):
+            value = self._attempts.get(key)
+            if isinstance(value, Attempt) and value.status is Status.ACTIVE:
+                self._attempts.pop(key, None)
 
 
 def _closed(user_id: int) -> Attempt:

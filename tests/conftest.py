@@ -11,12 +11,12 @@ import pytest
 # PTB warns when RetryAfter.retry_after is read as an int unless this is set; tests run -W error.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-import functools  # noqa: E402
-import threading  # noqa: E402
+import functools
+import threading
 
-import aiosqlite.core  # noqa: E402
+import aiosqlite.core
 
-from bot.store import Database  # noqa: E402
+from bot.store import Database
 
 # A test that fails before its finaliser runs must not leave a non-daemon aiosqlite thread that
 # keeps the interpreter (and CI) waiting forever after the session ends.

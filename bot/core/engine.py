@@ -157,7 +157,9 @@ def score(quiz: Quiz, answers: Sequence[int | None]) -> Score:
         if chosen != q.correct
     )
     missed += tuple(range(len(answers), len(quiz.questions)))
-    return Score(correct=len(quiz.questions) - len(missed), total=len(quiz.questions), missed=missed)
+    return Score(
+        correct=len(quiz.questions) - len(missed), total=len(quiz.questions), missed=missed
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,7 +109,9 @@ class Database:
             if number <= current:
                 continue
             log.info("applying migration %s", name)
-            await conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;")
+            await conn.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;"
+            )
 
     @property
     def reader(self) -> aiosqlite.Connection:

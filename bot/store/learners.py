@@ -49,8 +49,13 @@ class LearnerStore:
         return _user(row) if row else None
 
     async def touch_user(
-        self, user_id: int, first_name: str, telegram_language: str | None, now: float,
-        *, private: bool,
+        self,
+        user_id: int,
+        first_name: str,
+        telegram_language: str | None,
+        now: float,
+        *,
+        private: bool,
     ) -> User:
         """Create or refresh a user from an update; `private` marks that they wrote to the bot."""
 
@@ -132,13 +137,24 @@ class LearnerStore:
                 if 0 <= q_index < len(answers):
                     answers[q_index] = option
         return Attempt(
-            id=row["id"], user_id=row["user_id"], quiz_id=row["quiz_id"], orders=orders,
-            answers=tuple(answers), status=Status(row["status"]),
+            id=row["id"],
+            user_id=row["user_id"],
+            quiz_id=row["quiz_id"],
+            orders=orders,
+            answers=tuple(answers),
+            status=Status(row["status"]),
         )
 
     async def record_answer(
-        self, attempt: Attempt, question_index: int, option_index: int, is_correct: bool,
-        language: str, now: float, *, finishes: bool,
+        self,
+        attempt: Attempt,
+        question_index: int,
+        option_index: int,
+        is_correct: bool,
+        language: str,
+        now: float,
+        *,
+        finishes: bool,
     ) -> bool:
         """Store an answer if the attempt is still open and the question unanswered.
 
@@ -153,8 +169,16 @@ class LearnerStore:
                                             is_correct, language, answered_at)
                        SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
                            SELECT 1 FROM attempts WHERE id = ? AND status = 'active')""",
-                    (attempt.id, question_index, attempt.user_id, option_index, int(is_correct),
-                     language, now, attempt.id),
+                    (
+                        attempt.id,
+                        question_index,
+                        attempt.user_id,
+                        option_index,
+                        int(is_correct),
+                        language,
+                        now,
+                        attempt.id,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 return False

@@ -89,8 +89,17 @@ class Setting:
 
 
 Callback = (
-    Lang | ShowQuiz | StartQuiz | QuizList | Answer | Next | Continue | Abandon | Review
-    | GroupAnswer | Setting
+    Lang
+    | ShowQuiz
+    | StartQuiz
+    | QuizList
+    | Answer
+    | Next
+    | Continue
+    | Abandon
+    | Review
+    | GroupAnswer
+    | Setting
 )
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [

@@ -39,8 +39,13 @@ class Harness:
 
     def options(self) -> BotOptions:
         return BotOptions(
-            token=TOKEN, db_path=self.db_path, catalog=self.catalog, base_url=self.emu.base_url,
-            clock=self.clock, rng=random.Random(1234), rate_limit=False,
+            token=TOKEN,
+            db_path=self.db_path,
+            catalog=self.catalog,
+            base_url=self.emu.base_url,
+            clock=self.clock,
+            rng=random.Random(1234),
+            rate_limit=False,
         )
 
     async def start_bot(self) -> QuizBot:

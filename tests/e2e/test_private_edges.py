@@ -44,8 +44,9 @@ async def test_repeated_and_stale_taps_change_nothing(harness: Harness) -> None:
     assert "already answered" in again.text
     assert count(harness) == 1
     # Move on, then tap question 1's data once more: closed, nothing stored.
-    explanation = await user.private.wait_for(lambda m: "▶" in "".join(
-        b.text for row in m.buttons for b in row))
+    explanation = await user.private.wait_for(
+        lambda m: "▶" in "".join(b.text for row in m.buttons for b in row)
+    )
     await user.tap(explanation, explanation.buttons[0][0].text)
     await user.private.wait_for(lambda m: "2/8" in m.text)
     stale = await user.tap(q1, callback_data=q1.buttons[0][2].callback_data)
@@ -63,8 +64,17 @@ async def test_forged_and_foreign_callbacks_are_refused(harness: Harness) -> Non
     # The intruder replays the owner's button data from their own chat.
     forged = await intruder.tap(q1, callback_data=data)
     assert "closed" in forged.text
-    for junk in ["ans:1:0:99", "ans:999999:0:0", "ans:x", "💥", "set:1:lang:fr", "g:1:0:0",
-                 "go:../../etc", "lang:zz", "next:1:99"]:
+    for junk in [
+        "ans:1:0:99",
+        "ans:999999:0:0",
+        "ans:x",
+        "💥",
+        "set:1:lang:fr",
+        "g:1:0:0",
+        "go:../../etc",
+        "lang:zz",
+        "next:1:99",
+    ]:
         reply = await owner.tap(q1, callback_data=junk)
         assert reply.text, junk
     assert count(harness) == 0

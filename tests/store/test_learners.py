@@ -49,7 +49,10 @@ async def test_one_answer_per_question_even_when_racing(db: Database) -> None:
     attempt = await store.active_attempt(7)
     assert attempt is not None
     results = await asyncio.gather(
-        *(store.record_answer(attempt, 0, i % 4, False, "en", 2.0, finishes=False) for i in range(8))
+        *(
+            store.record_answer(attempt, 0, i % 4, False, "en", 2.0, finishes=False)
+            for i in range(8)
+        )
     )
     assert results.count(True) == 1
     async with db.reader.execute("SELECT count(*) FROM answers") as cur:
