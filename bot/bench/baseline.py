@@ -1,0 +1,72 @@
+"""The framework's ceiling: a bare PTB bot that answers every tap with one popup and one edit.
+
+No content, no storage, no logic beyond flipping between a "question" and a "next" screen so the
+benchmark's learners can drive it exactly as they drive quizbot: `/start <quiz>` shows a question
+with answer buttons (`ans:0:<q>:<pos>`); an answer tap edits it into a screen with a "next" button;
+"next" edits it back into the following question.
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+)
+
+CONCURRENT_UPDATES = 64  # quizbot's BotOptions default: both bots handle updates alike
+
+
+def _question(q: int) -> tuple[str, InlineKeyboardMarkup]:
+    buttons = [
+        InlineKeyboardButton(letter, callback_data=f"ans:0:{q}:{pos}")
+        for pos, letter in enumerate("ABCD")
+    ]
+    return f"<b>Question {q + 1}</b>\nPick one.", InlineKeyboardMarkup([buttons])
+
+
+def _next(q: int) -> tuple[str, InlineKeyboardMarkup]:
+    button = InlineKeyboardButton("Next", callback_data=f"next:0:{q + 1}")
+    return f"<b>Question {q + 1}</b>\nAnswered.", InlineKeyboardMarkup([[button]])
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if update.effective_message is None:
+        return
+    text, keyboard = _question(0)
+    await update.effective_message.reply_text(text, reply_markup=keyboard)
+
+
+async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    if query is None or not query.data:
+        return
+    kind, _, q, *_ = query.data.split(":")
+    await query.answer("✅ Right!")
+    text, keyboard = _next(int(q)) if kind == "ans" else _question(int(q))
+    await query.edit_message_text(text, reply_markup=keyboard)
+
+
+def build(token: str, base_url: str, *, rate_limit: bool, concurrency: int = 0) -> Application:  # type: ignore[type-arg]
+    concurrency = concurrency or CONCURRENT_UPDATES
+    builder = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(base_url)
+        .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .concurrent_updates(concurrency)
+        .connection_pool_size(concurrency)
+        .pool_timeout(10)
+    )
+    if rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
+    app = builder.build()
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CallbackQueryHandler(tap))
+    return app
