@@ -48,10 +48,25 @@ def choose_language(
 ) -> str:
     """The one rule for a reply's language: a stored choice, else Telegram's, else the default.
 
-    For a private chat `stored` is the learner's choice; for a group it is the language an admin
-    set for the group (and `telegram_code` is then not passed).
+    Who is being spoken to decides what is passed:
+
+    - a private chat: `stored` = the learner's choice, `telegram_code` = their Telegram
+      `language_code`;
+    - a message posted in a group (intro, question, reveal, leaderboard, refusal): `stored` = the
+      language an admin set for the group, and no `telegram_code` (a group has none; the member
+      who typed the command does not decide for everyone);
+    - feedback only one member sees in a group (a callback popup): that member, as in a private
+      chat, whatever the group's language.
+
+    Unsupported or empty codes are skipped ('fr-CA' counts as 'fr'); the result is always one of
+    SUPPORTED_LANGUAGES as long as `default` is.
     """
     return normalize(stored) or normalize(telegram_code) or default
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction where it is defined; translate it where it is shown."""
+    return message
 
 
 class Translator:
@@ -67,10 +82,8 @@ class Translator:
         return text.format(**values) if values else text
 
     def ngettext(self, singular: str, plural: str, n: int, /, **values: object) -> str:
-        if self._t:
-            text = self._t.ngettext(singular, plural, n)
-        else:
-            text = singular if n == 1 else plural
+        fallback = singular if n == 1 else plural
+        text = self._t.ngettext(singular, plural, n) if self._t else fallback
         return text.format(n=self.number(n), **values)
 
     def number(self, value: float) -> str:

@@ -16,7 +16,7 @@ from bot.core.engine import Attempt, Judgement, Score
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
 from bot.core.markup import plain, split_code
 from bot.core.models import Catalog, GuidePath, Level, Question, Quiz, Text
-from bot.i18n import SUPPORTED_LANGUAGES, Translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.tg import callbacks as cb
 
 LETTERS = "ABCDEFGHIJ"
@@ -70,13 +70,9 @@ def language_picker(tr: Translator, preselected: str | None) -> Screen:
         [button(("✓ " if code == preselected else "") + tr.language_name(code), cb.Lang(code))]
         for code in order
     ]
-    # The prompt is shown in every supported language: the learner has not chosen one yet.
-    prompts = {
-        "en": "Choose your language",
-        "fr": "Choisissez votre langue",
-        "wo": "Tànnal sa làkk",
-    }
-    text = "🌍 " + " · ".join(prompts[code] for code in order if code in prompts)
+    # The prompt is shown in every supported language (from each one's catalogue): the learner
+    # has not chosen one yet.
+    text = "🌍 " + " · ".join(translator(code)._("Choose your language") for code in order)
     return Screen(text, InlineKeyboardMarkup(rows))
 
 
@@ -90,7 +86,8 @@ def welcome(tr: Translator, first_name: str) -> str:
 
 def quiz_list(tr: Translator, catalog: Catalog, lang: str, intro: str = "") -> Screen:
     lines = [intro] if intro else []
-    lines.append(f"<b>{tr._('📚 Quizzes')}</b>")
+    heading = tr._("📚 Quizzes")
+    lines.append(f"<b>{heading}</b>")
     rows = []
     for guide, quizzes in catalog.by_guide():
         lines.append("")
@@ -194,8 +191,9 @@ def explanation(
 
 
 def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:
+    heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
     lines = [
-        f"<b>{tr._('🏁 Quiz finished: {title}', title=html.escape(quiz.title.get(lang)))}</b>",
+        f"<b>{heading}</b>",
         "",
         tr._(
             "Score: {correct}/{total} ({percent})",
@@ -208,7 +206,7 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
                                   len(final.missed))]
         for index in final.missed:
             prompt = plain(quiz.questions[index].prompt.get(lang))
-            lines.append(f"• {index + 1}. {html.escape(truncate(prompt, 120))}")
+            lines.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
     else:
         lines += ["", tr._("🎉 A perfect score!")]
     lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
@@ -221,11 +219,12 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
 
 def review(tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], lang: str) -> Screen:
     """Every missed question with the learner's answer, the right one and why."""
-    lines = [f"<b>{tr._('🔎 Your mistakes in {title}', title=html.escape(quiz.title.get(lang)))}</b>"]
+    heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz.title.get(lang)))
+    lines = [f"<b>{heading}</b>"]
     for index in missed:
         q = quiz.questions[index]
         chosen = attempt.answers[index]
-        lines += ["", f"<b>{index + 1}.</b> {rich(q.prompt.get(lang))}"]
+        lines += ["", f"<b>{tr.number(index + 1)}.</b> {rich(q.prompt.get(lang))}"]
         if chosen is not None:
             lines.append(tr._("Your answer: {answer}", answer=rich(q.options[chosen].text.get(lang))))
         lines.append(tr._("Right answer: {answer}", answer=rich(q.options[q.correct].text.get(lang))))
@@ -262,9 +261,10 @@ def localized(text: Text, lang: str) -> str:
 
 
 def help_text(tr: Translator) -> str:
+    heading = tr._("How quizbot works")
     return "\n".join(
         [
-            f"<b>{tr._('How quizbot works')}</b>",
+            f"<b>{heading}</b>",
             tr._("Pick a quiz, answer each question with the buttons, read the explanation, "
                  "then go on. Your answers are saved as you go."),
             "",

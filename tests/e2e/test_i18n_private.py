@@ -1,0 +1,176 @@
+"""A learner who picks Français or Wolof meets no English UI string on any private screen."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.emulator import EmuMessage, SimUser
+from bot.i18n import SUPPORTED_LANGUAGES, translator
+from bot.i18n_tools import TEMPLATE, catalogue_path, read_catalogue
+from bot.tg.menus import MENUS, telegram_code
+from tests.e2e.harness import Harness
+
+TRANSLATED = [lang for lang in SUPPORTED_LANGUAGES if lang != "en"]
+# The picker asks in every language on purpose: the learner may not read the current one.
+MULTILINGUAL = {"Choose your language"}
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+def english_patterns(lang: str) -> dict[str, re.Pattern[str]]:
+    """A pattern per English msgid (placeholders as wildcards) that `lang` translates differently.
+
+    Msgids a language keeps as they are ("Question {k}/{n}" in French) or with fewer than four
+    letters of their own (emoji, "{correct}/{total}", "on") cannot tell English from it.
+    """
+    translated = {m.id: m.string for m in read_catalogue(catalogue_path(lang)) if m.id}
+    patterns = {}
+    for message in read_catalogue(TEMPLATE):
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = translated[message.id]
+        strings = [strings] if isinstance(strings, str) else list(strings)
+        for english in ids:
+            letters = sum(ch.isalpha() for ch in PLACEHOLDER.sub("", english))
+            if english in strings or english in MULTILINGUAL or letters < 4:
+                continue
+            parts = [re.escape(p) for p in PLACEHOLDER.split(english)]
+            body = ".+?".join(parts)
+            start = r"(?<!\w)" if english[0].isalnum() else ""
+            end = r"(?!\w)" if english[-1].isalnum() else ""
+            patterns[english] = re.compile(start + body + end)
+    return patterns
+
+
+@dataclass
+class Seen:
+    """Everything the learner was shown: texts (every version), buttons and popups."""
+
+    texts: list[str] = field(default_factory=list)
+
+    def message(self, m: EmuMessage) -> None:
+        for version in (*m.history, m):
+            self.texts.append(version.html or version.text)
+            self.texts += [b.text for row in version.buttons for b in row]
+
+    def popup(self, text: str | None) -> None:
+        if text:
+            self.texts.append(text)
+
+
+async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) -> None:
+    """language picker → list → card → questions, popups, explanations → result → review → /help
+    → resume offer → /stop twice → /language → unknown text → an expired button."""
+    chat = user.private
+    quiz = h.catalog.quiz("gradient-accumulation")
+    assert quiz is not None
+    await user.send("/start")
+    picker = await chat.wait_for(lambda m: bool(m.buttons))
+    name = translator(lang).language_name(lang)
+    seen.popup((await user.tap(picker, text=f"✓ {name}")).text)
+    listing = await chat.wait_for(lambda m: m.edited and quiz.title.get(lang) in m.text)
+    await user.tap(listing, text=quiz.title.get(lang))
+    card = await chat.wait_for(lambda m: quiz.description.get(lang).replace("`", "") in m.text)
+    mark = chat.mark()
+    await user.tap(card, text=card.buttons[0][0].text)
+    for index in range(len(quiz)):
+        question = await chat.next_message(after=mark)
+        mark = chat.mark()
+        seen.popup((await user.tap(question, "A")).text)
+        if index == 0:  # a second tap on the same question
+            again = await user.tap(question, callback_data=question.buttons[0][1].callback_data)
+            seen.popup(again.text)
+        explanation = await chat.next_message(after=mark)
+        mark = chat.mark()
+        seen.popup((await user.tap(explanation, explanation.buttons[0][0].text)).text)
+    result = await chat.next_message(after=mark)
+    assert any("%" in t for t in [result.text])
+    if result.buttons and len(result.buttons) == 3:  # some mistakes: the review
+        mark = chat.mark()
+        seen.popup((await user.tap(result, result.buttons[1][0].text)).text)
+        await chat.next_message(after=mark)
+
+    for command in ("/help", "/stop", "/language", "hello there"):
+        mark = chat.mark()
+        await user.send(command)
+        await chat.next_message(after=mark)
+    # A quiz in progress: /start offers to resume it, /stop abandons it, the offer's buttons
+    # then answer that the quiz is over.
+    mark = chat.mark()
+    await user.send("/start gradient-checkpointing")
+    await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.send("/start")
+    offer = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.send("/stop")
+    await chat.next_message(after=mark)
+    seen.popup((await user.tap(offer, callback_data=offer.buttons[0][0].callback_data)).text)
+    seen.popup((await user.tap(offer, callback_data="zz:nothing")).text)
+    for message in chat.bot_messages:
+        seen.message(message)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+async def test_no_english_on_any_private_screen(harness: Harness, lang: str) -> None:
+    user = harness.emu.user(4100 + len(lang) + ord(lang[0]), "Ndèye <&>", language_code=lang)
+    seen = Seen()
+    await walk_private_flow(harness, user, lang, seen)
+    assert len(seen.texts) > 40  # the walk did reach every screen
+    patterns = english_patterns(lang)
+    leaks = {
+        english: text
+        for text in seen.texts
+        for english, pattern in patterns.items()
+        if pattern.search(text)
+    }
+    assert leaks == {}
+
+
+async def test_french_result_uses_french_number_formatting(harness: Harness) -> None:
+    user = harness.emu.user(4200, "Claire", language_code="fr")
+    await walk_private_flow(harness, user, "fr", Seen())
+    result = await user.private.wait_for(lambda m: "Score" in m.text)
+    assert "\u00a0%" in result.text
+
+
+async def test_menus_differ_per_language_and_scope(harness: Harness) -> None:
+    emu = harness.emu
+    codes = [telegram_code(lang) for lang in SUPPORTED_LANGUAGES]  # "" is the fallback
+    menus = {
+        (scope, code): emu.commands(scope={"type": scope}, language_code=code)
+        for scope in MENUS
+        for code in codes
+    }
+    assert all(menus.values())
+    for scope in MENUS:
+        per_language = [menus[(scope, code)] for code in codes]
+        assert len({tuple(m) for m in per_language}) == len(codes), scope
+        names = {tuple(c for c, _ in m) for m in per_language}
+        assert len(names) == 1, f"{scope}: the same commands in every language"
+    for code in codes:
+        by_scope = {tuple(menus[(scope, code)]) for scope in MENUS}
+        assert len(by_scope) == len(MENUS)
+    assert dict(menus[("all_private_chats", "fr")])["language"] == "Changer de langue"
+    assert set(emu.descriptions) == set(emu.short_descriptions) == set(codes)
+    assert len(set(emu.descriptions.values())) == len(codes)
+
+
+async def test_each_learner_sees_the_menu_in_their_language(harness: Harness) -> None:
+    awa = harness.emu.user(4300, "Awa", language_code="wo")
+    english = harness.emu.user(4301, "Ada", language_code="de")  # unsupported: the fallback
+    visible = dict(harness.emu.visible_commands(awa))
+    assert visible["stop"] == "Bàyyi quiz bi ngay def"
+    assert dict(harness.emu.visible_commands(english))["stop"] == "Abandon the running quiz"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_leak_detector_finds_english(lang: str) -> None:
+    patterns = english_patterns(lang)
+    assert len(patterns) > 30
+    for english, pattern in patterns.items():
+        shown = PLACEHOLDER.sub("X", english)
+        assert pattern.search(f"<b>{shown}</b>"), english
