@@ -48,6 +48,7 @@ async def run_bot(
             admin_chat_id=settings.admin_chat_id,
             group_seconds=settings.question_seconds,
             group_timezone=settings.timezone,
+            timezone=settings.timezone,
         )
     )
     webhook = webhook_url or settings.webhook_url

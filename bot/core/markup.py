@@ -12,6 +12,8 @@ _CODE = re.compile(r"`([^`\n]+)`")
 
 def split_code(text: str) -> list[tuple[bool, str]]:
     """Split into (is_code, piece) runs, code pieces without their backticks."""
+    if "`" not in text:  # most strings: no code at all
+        return [(False, text)] if text else []
     pieces: list[tuple[bool, str]] = []
     pos = 0
     for match in _CODE.finditer(text):
@@ -26,9 +28,13 @@ def split_code(text: str) -> list[tuple[bool, str]]:
 
 def code_spans(text: str) -> list[str]:
     """The code spans of a string, in order."""
+    if "`" not in text:
+        return []
     return _CODE.findall(text)
 
 
 def plain(text: str) -> str:
     """The string with backticks removed, for places that cannot show formatting (popups)."""
+    if "`" not in text:
+        return text
     return "".join(piece for _, piece in split_code(text))

@@ -216,6 +216,27 @@ class GroupStore:
 
         return await self.db.write(update)
 
+    async def close_and_count(self, run_id: int, index: int) -> list[int] | None:
+        """Close question `index` and return the options chosen, read in the same write
+        transaction (None if it was not the open one). The shared reader connection can still
+        hold a snapshot from before the last answers were committed while other reads overlap,
+        so counting there could leave fresh answers out of the reveal."""
+
+        async def update(conn: aiosqlite.Connection) -> list[int] | None:
+            cur = await conn.execute(
+                """UPDATE group_runs SET question_open = 0
+                   WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
+                (run_id, index))
+            if cur.rowcount != 1:
+                return None
+            async with conn.execute(
+                "SELECT option_index FROM answers WHERE attempt_id = ? AND question_index = ?",
+                (run_id, index),
+            ) as chosen:
+                return [int(row[0]) async for row in chosen]
+
+        return await self.db.write(update)
+
     async def finish_run(self, run_id: int, status: str, now: float) -> bool:
         async def update(conn: aiosqlite.Connection) -> bool:
             await conn.execute("UPDATE group_runs SET question_open = 0 WHERE attempt_id = ?",

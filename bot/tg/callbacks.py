@@ -10,6 +10,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rev:<attempt>               review the mistakes of a finished attempt
   g:<run>:<q>:<pos>           answer in a group run
   set:<chat>:<key>[:<value>]  group settings (admins only)
+  rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
+  rvn                         the next due review question
 """
 
 from __future__ import annotations
@@ -88,6 +90,18 @@ class Setting:
     value: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewAnswer:
+    item_id: int
+    order: str  # the displayed order of options, one digit each (at most 10 options)
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewNext:
+    pass
+
+
 Callback = (
     Lang
     | ShowQuiz
@@ -100,6 +114,8 @@ Callback = (
     | Review
     | GroupAnswer
     | Setting
+    | ReviewAnswer
+    | ReviewNext
 )
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
@@ -114,6 +130,8 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rev:{_ID}"), Review, (int,)),
     (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
     (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
+    (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
+    (re.compile(r"rvn"), ReviewNext, ()),
 ]
 
 
@@ -157,6 +175,10 @@ def encode(cb: Callback) -> str:
             data = f"g:{r}:{q}:{p}"
         case Setting(chat, key, value):
             data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
+        case ReviewAnswer(item, order, p):
+            data = f"rva:{item}:{order}:{p}"
+        case ReviewNext():
+            data = "rvn"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data

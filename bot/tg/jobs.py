@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import time as dtime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -36,6 +37,8 @@ class GroupRunner:
         self.service = service
         self.admins = admins
         self._locks: dict[int, asyncio.Lock] = {}
+        # Called as a task with (run id, chat id) once a run's results are posted.
+        self.on_finished: list[Callable[[int, int], Awaitable[object]]] = []
 
     @property
     def bot(self) -> Bot:
@@ -152,6 +155,8 @@ class GroupRunner:
         screen = gr.results(translator(lang), results.quiz, results.top, results.players, lang,
                             stopped=stopped)
         await self.send(results.run.chat_id, screen)
+        for hook in self.on_finished:
+            self.app.create_task(hook(results.run.id, results.run.chat_id))
 
     def _cancel_timers(self, run_id: int) -> None:
         for job in self.jobs.get_jobs_by_name(f"run:{run_id}"):

@@ -88,3 +88,30 @@ async def test_leaving_abandons_the_run_and_drops_schedules(db: Database) -> Non
     assert await store.run(run_id) is None
     group = await store.group(CHAT)
     assert group is not None and not group.member
+
+
+async def test_close_and_count_sees_every_answer_while_reads_overlap(db: Database) -> None:
+    """The reveal counts inside the closing write: the shared reader connection keeps an old
+    snapshot while overlapping reads keep a statement open, and would miss fresh answers."""
+    import asyncio
+
+    store = GroupStore(db)
+    stop = asyncio.Event()
+
+    async def reads() -> None:
+        while not stop.is_set():
+            await store.active_runs()
+
+    readers = [asyncio.create_task(reads()) for _ in range(20)]
+    try:
+        for attempt in range(10):
+            run_id = await store.start_run(CHAT - attempt, 1, "q", "[[0,1,2,3]]", 30.0, 1.0)
+            assert run_id is not None
+            await store.open_question(run_id, 0, 1.0, 31.0)
+            for user in range(5):
+                assert await _answer(store, run_id, 0, 100 + user, user % 4) is Stored.STORED
+            assert sorted(await store.close_and_count(run_id, 0) or []) == [0, 0, 1, 2, 3]
+            assert await store.close_and_count(run_id, 0) is None
+    finally:
+        stop.set()
+        await asyncio.gather(*readers)

@@ -1,0 +1,95 @@
+"""A learner's progress and a group's results, summarised from plain answer rows.
+
+The store hands over counts; the rules of what they mean (a streak, a best score, which wrong
+option a group likes most) live here so they can be tested with tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+
+def streak(active_days: Iterable[date], today: date) -> int:
+    """Consecutive days with activity ending today, or yesterday (today is not over yet)."""
+    days = set(active_days)
+    cursor = today if today in days else today - timedelta(days=1)
+    count = 0
+    while cursor in days:
+        count += 1
+        cursor -= timedelta(days=1)
+    return count
+
+
+@dataclass(frozen=True, slots=True)
+class QuizScore:
+    """Best and last score of one learner on one quiz, over their finished private attempts."""
+
+    quiz_id: str
+    attempts: int
+    best: int
+    last: int
+    total: int
+    last_at: float
+
+
+def quiz_scores(rows: Iterable[tuple[str, float, int, int]]) -> list[QuizScore]:
+    """From (quiz_id, finished_at, correct, total) per finished attempt, most recent quiz first."""
+    by_quiz: dict[str, list[tuple[float, int, int]]] = {}
+    for quiz_id, finished_at, correct, total in rows:
+        by_quiz.setdefault(quiz_id, []).append((finished_at, correct, total))
+    scores = []
+    for quiz_id, attempts in by_quiz.items():
+        attempts.sort()
+        last_at, last, total = attempts[-1]
+        best = max(correct for _, correct, _ in attempts)
+        scores.append(QuizScore(quiz_id, len(attempts), best, last, total, last_at))
+    return sorted(scores, key=lambda s: -s.last_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    right: int = 0
+    total: int = 0
+
+    @property
+    def ratio(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    def plus(self, right: int, total: int) -> Accuracy:
+        return Accuracy(self.right + right, self.total + total)
+
+
+@dataclass
+class QuestionStats:
+    """How a group answered one question: overall, per option chosen, per member language."""
+
+    quiz_id: str
+    index: int
+    overall: Accuracy = field(default_factory=Accuracy)
+    wrong_choices: dict[int, int] = field(default_factory=dict)  # option index -> times chosen
+    by_language: dict[str, Accuracy] = field(default_factory=dict)
+
+    @property
+    def most_chosen_wrong(self) -> int | None:
+        """The wrong option chosen most often (lowest index on a tie), None if nobody erred."""
+        if not self.wrong_choices:
+            return None
+        return min(self.wrong_choices, key=lambda o: (-self.wrong_choices[o], o))
+
+
+def question_stats(
+    rows: Iterable[tuple[str, int, str | None, int, bool, int]], unknown_language: str = "?"
+) -> list[QuestionStats]:
+    """From (quiz_id, question_index, language, option_index, is_correct, count) rows."""
+    stats: dict[tuple[str, int], QuestionStats] = {}
+    for quiz_id, index, language, option, correct, count in rows:
+        entry = stats.setdefault((quiz_id, index), QuestionStats(quiz_id, index))
+        right = count if correct else 0
+        entry.overall = entry.overall.plus(right, count)
+        lang = language or unknown_language
+        entry.by_language[lang] = entry.by_language.get(lang, Accuracy()).plus(right, count)
+        if not correct:
+            entry.wrong_choices[option] = entry.wrong_choices.get(option, 0) + count
+    return [stats[key] for key in sorted(stats)]

@@ -1,0 +1,127 @@
+"""`quizbot export`: every answer of a chat (or of all chats) as CSV, for admins' spreadsheets.
+
+It reads the SQLite file read-only, so it can run next to the live bot (WAL lets a reader in
+while the bot writes). Question and option ids come from the content: they stay meaningful when
+questions or options are reordered, where indexes would not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import sqlite3
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import ConfigError, Settings
+from bot.content import ContentError, default_content_dir, load_catalog
+from bot.core.models import Catalog
+from bot.store.analytics import export_rows
+
+HEADER = (
+    "answered_at",
+    "chat_id",
+    "kind",
+    "attempt_id",
+    "user_id",
+    "quiz_id",
+    "question_index",
+    "question_id",
+    "option_index",
+    "option_id",
+    "is_correct",
+    "language",
+    "elapsed_ms",
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quizbot export", description=__doc__)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--chat", type=int, help="one chat id (a group's, or a learner's)")
+    which.add_argument("--all", action="store_true", help="every chat")
+    parser.add_argument("--format", choices=["csv"], default="csv")
+    parser.add_argument("--db", type=Path, help="SQLite file (default: env QUIZBOT_DB)")
+    parser.add_argument("--content", type=Path, help="content folder, for question/option ids")
+    parser.add_argument("--out", type=Path, help="output file (default: standard output)")
+    return parser
+
+
+def iso_utc(moment: float) -> str:
+    return (
+        datetime.fromtimestamp(moment, UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
+
+
+def csv_rows(
+    conn: sqlite3.Connection, catalog: Catalog, chat: int | None
+) -> Iterator[list[object]]:
+    """The export's rows; ids left empty where the content no longer has that quiz or question."""
+    for at, chat_id, kind, attempt, user, quiz_id, q_index, o_index, right, lang, ms in export_rows(
+        conn, chat
+    ):
+        quiz = catalog.quiz(quiz_id)
+        question = quiz.questions[q_index] if quiz and 0 <= q_index < len(quiz) else None
+        option = (
+            question.options[o_index] if question and 0 <= o_index < len(question.options) else None
+        )
+        yield [
+            iso_utc(at),
+            chat_id,
+            kind,
+            attempt,
+            user,
+            quiz_id,
+            q_index,
+            question.id if question else "",
+            o_index,
+            option.id if option else "",
+            "right" if right else "wrong",
+            lang or "",
+            "" if ms is None else ms,
+        ]
+
+
+def write_csv(out: TextIO, conn: sqlite3.Connection, catalog: Catalog, chat: int | None) -> int:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    count = 0
+    for row in csv_rows(conn, catalog, chat):
+        writer.writerow(row)
+        count += 1
+    return count
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        db_path = args.db or Settings.from_env().db_path
+        catalog = load_catalog(args.content or default_content_dir())
+    except (ConfigError, ContentError) as exc:
+        print(f"quizbot export: {exc}", file=sys.stderr)
+        return 2
+    if not db_path.is_file():
+        print(f"quizbot export: no database at {db_path}", file=sys.stderr)
+        return 1
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        with contextlib.ExitStack() as stack:
+            out = (
+                stack.enter_context(args.out.open("w", encoding="utf-8", newline=""))
+                if args.out
+                else sys.stdout
+            )
+            count = write_csv(out, conn, catalog, None if args.all else args.chat)
+    except sqlite3.Error as exc:
+        print(f"quizbot export: cannot read {db_path}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        conn.close()
+    print(f"quizbot export: {count} answers", file=sys.stderr)
+    return 0

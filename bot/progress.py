@@ -1,0 +1,219 @@
+"""Use cases of learner progress: /stats, the spaced-review queue, reminders, group analytics.
+
+Wrong answers reach the queue through an inbox that a trigger on `answers` fills (migration 003):
+private quizzes, group runs and any future way of answering feed reviews without calling this
+service. `sync` drains the inbox; it runs before anything reads the queue (/review, /stats, a
+reminder, a group-miss notice) and when the bot stops, so question indexes are mapped to ids with
+the catalogue they were answered under.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from bot.core.engine import Judgement, judge
+from bot.core.models import Catalog, GuidePath, Question, Quiz
+from bot.core.progress import (
+    Accuracy,
+    QuestionStats,
+    QuizScore,
+    question_stats,
+    quiz_scores,
+    streak,
+)
+from bot.core.review import (
+    ReviewItem,
+    after_miss,
+    after_review,
+    decode_order,
+    local_day,
+    review_order,
+)
+from bot.service import Clock
+from bot.store.analytics import AnalyticsStore, GroupTotals
+from bot.store.progress import ProgressStore, Reminder
+
+STREAK_LOOKBACK_DAYS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerStats:
+    scores: list[QuizScore]
+    by_guide: list[tuple[GuidePath, Accuracy]]
+    streak: int
+    due: int
+    queued: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewCard:
+    """A due question as served: its options in a fresh order."""
+
+    item_id: int
+    item: ReviewItem
+    quiz: Quiz
+    question: Question
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewResult:
+    card: ReviewCard
+    judgement: Judgement
+    after: ReviewItem | None  # None: mastered, it left the queue
+
+
+@dataclass(frozen=True, slots=True)
+class GroupReport:
+    totals: GroupTotals
+    questions: list[QuestionStats]
+
+
+class ProgressService:
+    def __init__(
+        self,
+        catalog: Catalog,
+        store: ProgressStore,
+        analytics: AnalyticsStore,
+        *,
+        timezone: str = "UTC",
+        clock: Clock = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.analytics = analytics
+        self.tz = ZoneInfo(timezone)
+        self.timezone = timezone
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()
+        self._sync_lock = asyncio.Lock()
+
+    def question(self, quiz_id: str, question_id: str) -> tuple[Quiz, Question] | None:
+        quiz = self.catalog.quiz(quiz_id)
+        found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
+        return (quiz, found) if quiz and found else None
+
+    # -- the inbox of wrong answers ------------------------------------------------------------
+
+    async def sync(self) -> int:
+        """Move every pending wrong answer into its learner's queue; how many were read."""
+        total = 0
+        async with self._sync_lock:
+            while misses := await self.store.pending_misses():
+                items = []
+                for miss in misses:
+                    quiz = self.catalog.quiz(miss.quiz_id)
+                    if quiz is None or not 0 <= miss.question_index < len(quiz):
+                        continue  # content gone since: nothing left to review
+                    qid = quiz.questions[miss.question_index].id
+                    items.append(after_miss(miss.user_id, quiz.id, qid, miss.answered_at, self.tz))
+                items.sort(key=lambda i: i.last_seen_at)  # a later miss of one question wins
+                await self.store.ingest(items, misses)
+                total += len(misses)
+        return total
+
+    # -- /stats -------------------------------------------------------------------------------
+
+    async def stats(self, user_id: int) -> LearnerStats:
+        await self.sync()
+        now = self.clock()
+        scores = quiz_scores(await self.analytics.finished_attempts(user_id))
+        guides: dict[str, Accuracy] = {}
+        for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
+            quiz = self.catalog.quiz(quiz_id)
+            if quiz is not None:
+                guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
+        by_guide = [
+            (self.catalog.guides[g], acc) for g, acc in guides.items() if g in self.catalog.guides
+        ]
+        since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
+        days = {local_day(t, self.tz) for t in await self.analytics.activity_since(user_id, since)}
+        return LearnerStats(
+            scores=[s for s in scores if self.catalog.quiz(s.quiz_id)],
+            by_guide=by_guide,
+            streak=streak(days, local_day(now, self.tz)),
+            due=await self.store.due_count(user_id, now),
+            queued=await self.store.queue_size(user_id),
+        )
+
+    # -- /review ------------------------------------------------------------------------------
+
+    async def next_card(self, user_id: int) -> ReviewCard | None:
+        """The learner's most overdue question, options reshuffled; None when nothing is due."""
+        await self.sync()
+        while found := await self.store.next_due(user_id, self.clock()):
+            item_id, item = found
+            located = self.question(item.quiz_id, item.question_id)
+            if located is None:
+                await self.store.drop(item_id)
+                continue  # the question left the content: drop it from the queue
+            quiz, question = located
+            order = review_order(len(question.options), self.rng)
+            return ReviewCard(item_id, item, quiz, question, order)
+        return None
+
+    async def answer(
+        self, user_id: int, item_id: int, order_text: str, position: int
+    ) -> ReviewResult | None:
+        """Judge a review tap and move the question between boxes; None if it changes nothing
+        (not this learner's, no longer due, already answered, forged)."""
+        item = await self.store.item(item_id)
+        now = self.clock()
+        if item is None or item.user_id != user_id or not item.is_due(now):
+            return None
+        located = self.question(item.quiz_id, item.question_id)
+        if located is None:
+            return None
+        quiz, question = located
+        order = decode_order(order_text, len(question.options))
+        judgement = judge(question, order, 0, position) if order else None
+        if order is None or judgement is None:
+            return None
+        after = after_review(item, judgement.is_correct, now, self.tz)
+        if not await self.store.reviewed(item_id, item, after, judgement.is_correct, now):
+            return None
+        return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
+
+    async def next_due_at(self, user_id: int) -> float | None:
+        return await self.store.next_due_at(user_id)
+
+    async def due_count(self, user_id: int) -> int:
+        await self.sync()
+        return await self.store.due_count(user_id, self.clock())
+
+    # -- group runs ---------------------------------------------------------------------------
+
+    async def group_misses(self, attempt_id: int) -> dict[int, int]:
+        """Members to tell that a run's misses joined their queue: user id -> questions missed.
+
+        Only members who started the bot privately (Telegram forbids writing first) and were
+        not told about this run yet; the caller claims each with `claim_notice` before sending.
+        """
+        await self.sync()
+        return await self.store.run_misses(attempt_id)
+
+    async def claim_notice(self, attempt_id: int, user_id: int) -> bool:
+        return await self.store.mark_notified(attempt_id, user_id, self.clock())
+
+    async def group_report(self, chat_id: int) -> GroupReport:
+        totals = await self.analytics.group_totals(chat_id)
+        rows = await self.analytics.group_answer_counts(chat_id)
+        return GroupReport(totals, question_stats(rows))
+
+    # -- reminders ----------------------------------------------------------------------------
+
+    async def set_reminder(self, user_id: int, at_time: str) -> Reminder:
+        await self.store.set_reminder(user_id, at_time, self.timezone, self.clock())
+        return Reminder(user_id, at_time, self.timezone)
+
+    async def clear_reminder(self, user_id: int) -> bool:
+        return await self.store.clear_reminder(user_id)
+
+    async def reminders(self, user_id: int | None = None) -> list[Reminder]:
+        return await self.store.reminders(user_id)

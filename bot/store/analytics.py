@@ -1,0 +1,153 @@
+"""Read-only queries behind /stats, /groupstats and the CSV export.
+
+Each query starts from an index on who is asking (a user, a chat) so its cost follows that
+learner's or group's own history, not the size of the whole `answers` table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bot.store.db import Database
+
+# (quiz_id, question_index, language, option_index, is_correct, count)
+AnswerCount = tuple[str, int, str | None, int, bool, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTotals:
+    runs: int
+    finished: int
+    members: int  # distinct members who answered at least once
+    answers: int
+    participations: int  # (run, member) pairs: members per run, summed over runs
+
+
+class AnalyticsStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- a learner ----------------------------------------------------------------------------
+
+    async def finished_attempts(self, user_id: int) -> list[tuple[str, float, int, int]]:
+        """(quiz_id, finished_at, correct, answered) of each finished private attempt.
+
+        `+an.user_id` keeps SQLite on the answers' primary key (attempt first) instead of
+        scanning all of the learner's answers once per attempt.
+        """
+        async with self.db.reader.execute(
+            """SELECT a.quiz_id, a.finished_at, coalesce(sum(an.is_correct), 0), count(an.user_id)
+               FROM attempts a
+               LEFT JOIN answers an ON an.attempt_id = a.id AND +an.user_id = a.user_id
+               WHERE a.user_id = ? AND a.kind = 'private' AND a.status = 'finished'
+               GROUP BY a.id""",
+            (user_id,),
+        ) as cur:
+            return [(str(q), float(f), int(c), int(n)) for q, f, c, n in await cur.fetchall()]
+
+    async def accuracy_by_quiz(self, user_id: int) -> list[tuple[str, int, int]]:
+        """(quiz_id, right, answered) over every answer the learner gave, private or in groups."""
+        async with self.db.reader.execute(
+            """SELECT a.quiz_id, sum(an.is_correct), count(*)
+               FROM answers an JOIN attempts a ON a.id = an.attempt_id
+               WHERE an.user_id = ? GROUP BY a.quiz_id""",
+            (user_id,),
+        ) as cur:
+            return [(str(q), int(r), int(n)) for q, r, n in await cur.fetchall()]
+
+    async def activity_since(self, user_id: int, since: float) -> list[float]:
+        """Times of the learner's answers and reviews since `since`, for the streak."""
+        async with self.db.reader.execute(
+            """SELECT answered_at FROM answers WHERE user_id = ?1 AND answered_at >= ?2
+               UNION SELECT answered_at FROM review_log WHERE user_id = ?1 AND answered_at >= ?2""",
+            (user_id, since),
+        ) as cur:
+            return [float(row[0]) for row in await cur.fetchall()]
+
+    # -- a group ------------------------------------------------------------------------------
+
+    async def group_totals(self, chat_id: int) -> GroupTotals:
+        async with self.db.reader.execute(
+            """SELECT count(*), coalesce(sum(status = 'finished'), 0) FROM attempts
+               WHERE chat_id = ? AND kind = 'group'""",
+            (chat_id,),
+        ) as cur:
+            runs_row = await cur.fetchone()
+        async with self.db.reader.execute(
+            """SELECT count(DISTINCT an.user_id), count(*),
+                      count(DISTINCT an.attempt_id || ':' || an.user_id)
+               FROM attempts a JOIN answers an ON an.attempt_id = a.id
+               WHERE a.chat_id = ? AND a.kind = 'group'""",
+            (chat_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        assert runs_row is not None and row is not None
+        return GroupTotals(
+            int(runs_row[0]), int(runs_row[1]), int(row[0]), int(row[1]), int(row[2])
+        )
+
+    async def group_answer_counts(self, chat_id: int) -> list[AnswerCount]:
+        """(quiz_id, question_index, language, option_index, is_correct, count) of a group."""
+        async with self.db.reader.execute(
+            """SELECT a.quiz_id, an.question_index, an.language, an.option_index, an.is_correct,
+                      count(*)
+               FROM attempts a JOIN answers an ON an.attempt_id = a.id
+               WHERE a.chat_id = ? AND a.kind = 'group'
+               GROUP BY 1, 2, 3, 4, 5""",
+            (chat_id,),
+        ) as cur:
+            return [
+                (str(q), int(i), lang, int(o), bool(c), int(n))
+                for q, i, lang, o, c, n in await cur.fetchall()
+            ]
+
+
+EXPORT_COLUMNS = (
+    "answered_at",
+    "chat_id",
+    "kind",
+    "attempt_id",
+    "user_id",
+    "quiz_id",
+    "question_index",
+    "option_index",
+    "is_correct",
+    "language",
+    "elapsed_ms",
+)
+
+
+# answered_at, chat_id, kind, attempt_id, user_id, quiz_id, question_index, option_index,
+# is_correct, language, elapsed_ms
+ExportRow = tuple[float, int, str, int, int, str, int, int, bool, str | None, int | None]
+
+
+def export_rows(conn: sqlite3.Connection, chat_id: int | None) -> Iterator[ExportRow]:
+    """Every answer (of one chat, or all), oldest first, streamed: exports can be large.
+
+    A plain sqlite3 connection: the export is a one-shot command, not part of the running bot.
+    """
+    where, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+    rows = conn.execute(
+        f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
+                   an.question_index, an.option_index, an.is_correct, an.language, an.elapsed_ms
+            FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
+            ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
+        args,
+    )
+    for at, chat, kind, attempt, user, quiz, q_index, o_index, right, lang, ms in rows:
+        yield (
+            float(at),
+            int(chat),
+            str(kind),
+            int(attempt),
+            int(user),
+            str(quiz),
+            int(q_index),
+            int(o_index),
+            bool(right),
+            lang,
+            ms,
+        )

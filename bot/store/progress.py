@@ -1,0 +1,231 @@
+"""Queries for the review queue, its inbox of wrong answers, reminders and group-miss notices.
+
+Every write goes through the single writer. The inbox is filled by a trigger on `answers`
+(migration 003), so this module only drains it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.core.review import ReviewItem
+from bot.store.db import Database
+
+INBOX_BATCH = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """A wrong answer waiting in the inbox, with what its attempt says about it."""
+
+    attempt_id: int
+    question_index: int
+    user_id: int
+    answered_at: float
+    quiz_id: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    user_id: int
+    at_time: str
+    timezone: str
+
+
+def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
+    return row["id"], ReviewItem(
+        row["user_id"],
+        row["quiz_id"],
+        row["question_id"],
+        row["box"],
+        row["due_at"],
+        row["last_seen_at"],
+    )
+
+
+class ProgressStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- the inbox ----------------------------------------------------------------------------
+
+    async def pending_misses(self, limit: int = INBOX_BATCH) -> list[Miss]:
+        """A batch of the inbox in key order (no sort: the inbox can hold a backfilled history)."""
+        async with self.db.reader.execute(
+            """SELECT i.attempt_id, i.question_index, i.user_id, i.answered_at, a.quiz_id, a.kind
+               FROM review_inbox i JOIN attempts a ON a.id = i.attempt_id
+               LIMIT ?""",
+            (limit,),
+        ) as cur:
+            return [Miss(*row) for row in await cur.fetchall()]
+
+    async def ingest(self, items: Sequence[ReviewItem], done: Sequence[Miss]) -> None:
+        """Put missed questions in box 1 and empty those inbox rows, in one transaction.
+
+        A miss older than what the queue last saw of that question (a review answered since)
+        changes nothing: draining late must not undo a review.
+        """
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.executemany(
+                """INSERT INTO review_items (user_id, quiz_id, question_id, box, due_at,
+                                             last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (user_id, quiz_id, question_id) DO UPDATE SET
+                       box = excluded.box, due_at = excluded.due_at,
+                       last_seen_at = excluded.last_seen_at
+                   WHERE excluded.last_seen_at >= review_items.last_seen_at""",
+                [
+                    (i.user_id, i.quiz_id, i.question_id, i.box, i.due_at, i.last_seen_at)
+                    for i in items
+                ],
+            )
+            await conn.executemany(
+                """DELETE FROM review_inbox
+                   WHERE attempt_id = ? AND question_index = ? AND user_id = ?""",
+                [(m.attempt_id, m.question_index, m.user_id) for m in done],
+            )
+
+        await self.db.write(write)
+
+    # -- the queue ----------------------------------------------------------------------------
+
+    async def next_due(self, user_id: int, now: float) -> tuple[int, ReviewItem] | None:
+        async with self.db.reader.execute(
+            """SELECT * FROM review_items WHERE user_id = ? AND due_at <= ?
+               ORDER BY due_at, id LIMIT 1""",
+            (user_id, now),
+        ) as cur:
+            row = await cur.fetchone()
+        return _item(row) if row else None
+
+    async def due_count(self, user_id: int, now: float) -> int:
+        async with self.db.reader.execute(
+            "SELECT count(*) FROM review_items WHERE user_id = ? AND due_at <= ?", (user_id, now)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def queue_size(self, user_id: int) -> int:
+        async with self.db.reader.execute(
+            "SELECT count(*) FROM review_items WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def next_due_at(self, user_id: int) -> float | None:
+        async with self.db.reader.execute(
+            "SELECT min(due_at) FROM review_items WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def item(self, item_id: int) -> ReviewItem | None:
+        async with self.db.reader.execute(
+            "SELECT * FROM review_items WHERE id = ?", (item_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _item(row)[1] if row else None
+
+    async def items(self, user_id: int) -> list[ReviewItem]:
+        async with self.db.reader.execute(
+            "SELECT * FROM review_items WHERE user_id = ? ORDER BY due_at, id", (user_id,)
+        ) as cur:
+            return [_item(row)[1] for row in await cur.fetchall()]
+
+    async def reviewed(
+        self, item_id: int, before: ReviewItem, after: ReviewItem | None, correct: bool, now: float
+    ) -> bool:
+        """Apply a review answer if the item is still as it was served (due, same box).
+
+        False when a double tap or a second device got there first: nothing changes.
+        """
+
+        async def write(conn: aiosqlite.Connection) -> bool:
+            guard = "id = ? AND box = ? AND due_at = ? AND due_at <= ?"
+            args = (item_id, before.box, before.due_at, now)
+            if after is None:
+                cur = await conn.execute(f"DELETE FROM review_items WHERE {guard}", args)
+            else:
+                cur = await conn.execute(
+                    f"UPDATE review_items SET box = ?, due_at = ?, last_seen_at = ? WHERE {guard}",
+                    (after.box, after.due_at, after.last_seen_at, *args),
+                )
+            if cur.rowcount != 1:
+                return False
+            await conn.execute(
+                """INSERT INTO review_log (user_id, quiz_id, question_id, box, is_correct,
+                                           answered_at) VALUES (?, ?, ?, ?, ?, ?)""",
+                (before.user_id, before.quiz_id, before.question_id, before.box, int(correct), now),
+            )
+            return True
+
+        return await self.db.write(write)
+
+    async def drop(self, item_id: int) -> None:
+        """Forget an item whose question left the content."""
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute("DELETE FROM review_items WHERE id = ?", (item_id,))
+
+        await self.db.write(write)
+
+    # -- group misses -------------------------------------------------------------------------
+
+    async def run_misses(self, attempt_id: int) -> dict[int, int]:
+        """Members who missed questions in a group run and started the bot privately, not yet
+        told: user id -> number of questions missed."""
+        async with self.db.reader.execute(
+            """SELECT an.user_id, count(*) FROM answers an
+               JOIN users u ON u.id = an.user_id AND u.started_private = 1
+               WHERE an.attempt_id = ? AND an.is_correct = 0 AND NOT EXISTS (
+                   SELECT 1 FROM review_notices n
+                   WHERE n.attempt_id = an.attempt_id AND n.user_id = an.user_id)
+               GROUP BY an.user_id""",
+            (attempt_id,),
+        ) as cur:
+            return {int(user): int(count) for user, count in await cur.fetchall()}
+
+    async def mark_notified(self, attempt_id: int, user_id: int, now: float) -> bool:
+        """Claim the right to tell this member about this run; False if it was already used."""
+
+        async def write(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """INSERT OR IGNORE INTO review_notices (attempt_id, user_id, sent_at)
+                   VALUES (?, ?, ?)""",
+                (attempt_id, user_id, now),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(write)
+
+    # -- reminders ----------------------------------------------------------------------------
+
+    async def set_reminder(self, user_id: int, at_time: str, timezone: str, now: float) -> None:
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """INSERT INTO reminders (user_id, at_time, timezone, created_at)
+                   VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET
+                   at_time = excluded.at_time, timezone = excluded.timezone""",
+                (user_id, at_time, timezone, now),
+            )
+
+        await self.db.write(write)
+
+    async def clear_reminder(self, user_id: int) -> bool:
+        async def write(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute("DELETE FROM reminders WHERE user_id = ?", (user_id,))
+            return cur.rowcount == 1
+
+        return await self.db.write(write)
+
+    async def reminders(self, user_id: int | None = None) -> list[Reminder]:
+        sql = "SELECT user_id, at_time, timezone FROM reminders"
+        args: tuple[int, ...] = ()
+        if user_id is not None:
+            sql, args = sql + " WHERE user_id = ?", (user_id,)
+        async with self.db.reader.execute(sql, args) as cur:
+            return [Reminder(*row) for row in await cur.fetchall()]

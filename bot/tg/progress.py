@@ -1,0 +1,219 @@
+"""Handlers for /stats, /review, /remind (private) and /groupstats (groups), review buttons,
+daily reminder jobs, and the private notice after a group run.
+
+Reminders are JobQueue jobs, which live in memory only: `restore` rebuilds them from the store
+at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import time as dtime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from telegram import Bot, Message, Update, User
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import Application, CallbackContext, ContextTypes, JobQueue
+
+from bot.core.models import Catalog
+from bot.core.review import parse_clock
+from bot.i18n import Translator, translator
+from bot.progress import ProgressService
+from bot.service import QuizService
+from bot.store.progress import Reminder
+from bot.tg import callbacks as cb
+from bot.tg import progress_render as pr
+from bot.tg.private import drop_keyboard, edit, send
+from bot.tg.render import Screen
+
+log = logging.getLogger(__name__)
+Context = ContextTypes.DEFAULT_TYPE
+Ctx = CallbackContext[Any, Any, Any, Any]
+IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sender chat
+GroupLanguage = Callable[[int], Awaitable[str]]
+DEFAULT_REMINDER = "18:00"
+CALLBACK_PATTERN = r"^rv[an](:|$)"
+
+
+class ProgressHandlers:
+    def __init__(
+        self,
+        app: Application,
+        service: ProgressService,
+        quizzes: QuizService,  # type: ignore[type-arg]
+        catalog: Catalog,
+        is_admin: IsAdmin,
+        group_language: GroupLanguage,
+    ) -> None:
+        self.app = app
+        self.service = service
+        self.quizzes = quizzes
+        self.catalog = catalog
+        self.is_admin = is_admin
+        self.group_language = group_language
+
+    async def _lang(self, user: User) -> tuple[str, Translator]:
+        lang = await self.quizzes.language(user.id, user.language_code)
+        return lang, translator(lang)
+
+    # -- private commands -----------------------------------------------------------------------
+
+    async def stats(self, update: Update, context: Context) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        lang, tr = await self._lang(user)
+        data = await self.service.stats(user.id)
+        await send(message, pr.stats(tr, self.catalog, data, lang))
+
+    async def review(self, update: Update, context: Context) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        await self._serve(message, user)
+
+    async def _serve(self, message: Message, user: User) -> None:
+        lang, tr = await self._lang(user)
+        card = await self.service.next_card(user.id)
+        if card is None:
+            next_at = await self.service.next_due_at(user.id)
+            await send(message, pr.nothing_due(tr, next_at, self.service.tz))
+            return
+        await send(message, pr.review_card(tr, card, lang))
+
+    async def remind(self, update: Update, context: Context) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        _, tr = await self._lang(user)
+        args = [a.lower() for a in context.args or []]
+        if args[:1] == ["off"] and len(args) == 1:
+            had = await self.service.clear_reminder(user.id)
+            self.unregister(user.id)
+            await send(message, Screen(pr.remind_off(tr, had)))
+            return
+        at = parse_clock(args[1]) if len(args) == 2 else DEFAULT_REMINDER
+        if args[:1] != ["on"] or len(args) > 2 or at is None:
+            current = await self.service.reminders(user.id)
+            await send(message, Screen(pr.remind_usage(tr, current[0] if current else None)))
+            return
+        reminder = await self.service.set_reminder(user.id, at)
+        self.register(reminder)
+        await send(message, Screen(pr.remind_on(tr, reminder)))
+
+    # -- review buttons -----------------------------------------------------------------------
+
+    async def callback(self, update: Update, context: Context) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        lang, tr = await self._lang(user)
+        data = cb.parse(query.data)
+        message = query.message if isinstance(query.message, Message) else None
+        if isinstance(data, cb.ReviewNext):
+            await query.answer()
+            await drop_keyboard(query)
+            if message is not None:
+                await self._serve(message, user)
+            return
+        if not isinstance(data, cb.ReviewAnswer):
+            await query.answer(pr.review_stale(tr))
+            return
+        result = await self.service.answer(user.id, data.item_id, data.order, data.position)
+        if result is None:
+            await query.answer(pr.review_stale(tr))
+            return
+        # Stored: now the learner may see the verdict.
+        await query.answer(pr.verdict_popup(tr, result.judgement))
+        await edit(query, pr.answered_card(tr, result.card, result.judgement, lang))
+        if message is not None:
+            await send(message, pr.feedback(tr, result, lang, self.service.tz))
+
+    # -- groups -------------------------------------------------------------------------------
+
+    async def groupstats(self, update: Update, context: Context) -> None:
+        message, chat = update.effective_message, update.effective_chat
+        if message is None or chat is None:
+            return
+        tr = translator(await self.group_language(chat.id))
+        user_id = message.from_user.id if message.from_user else 0
+        sender_chat = message.sender_chat.id if message.sender_chat else None
+        if not await self.is_admin(chat.id, user_id, sender_chat):
+            await send(message, Screen(tr._("Sorry, only the group's admins can do that.")))
+            return
+        report = await self.service.group_report(chat.id)
+        await send(message, pr.group_report(tr, self.catalog, report, tr.lang))
+
+    async def notify_group_misses(self, attempt_id: int, chat_title: str = "") -> int:
+        """Tell each member who missed questions in a finished group run, once, in private,
+        that those questions joined their review queue; how many were told.
+
+        Call it when a group run ends (finished or stopped). Members who never started the bot
+        privately are skipped: Telegram forbids a bot to write first.
+        """
+        told = 0
+        for user_id, missed in (await self.service.group_misses(attempt_id)).items():
+            if not await self.service.claim_notice(attempt_id, user_id):
+                continue  # already told (a second call, or a restart mid-way)
+            lang = await self.quizzes.language(user_id, None)
+            text = pr.group_notice(translator(lang), missed, chat_title)
+            try:
+                await self.bot.send_message(user_id, text)
+                told += 1
+            except Forbidden:
+                log.info("member %s blocked the bot; no review notice", user_id)
+            except TelegramError as exc:
+                log.warning("review notice to %s failed: %s", user_id, exc)
+        return told
+
+    # -- daily reminders ----------------------------------------------------------------------
+
+    @property
+    def bot(self) -> Bot:
+        bot: Bot = self.app.bot
+        return bot
+
+    @property
+    def jobs(self) -> JobQueue[Any]:
+        assert self.app.job_queue is not None, "install python-telegram-bot[job-queue]"
+        return self.app.job_queue
+
+    def register(self, reminder: Reminder) -> None:
+        self.unregister(reminder.user_id)
+        hour, minute = (int(part) for part in reminder.at_time.split(":"))
+        self.jobs.run_daily(
+            self._on_reminder,
+            time=dtime(hour, minute, tzinfo=ZoneInfo(reminder.timezone)),
+            name=f"remind:{reminder.user_id}",
+            data=reminder.user_id,
+        )
+
+    def unregister(self, user_id: int) -> None:
+        for job in self.jobs.get_jobs_by_name(f"remind:{user_id}"):
+            job.schedule_removal()
+
+    async def restore(self) -> None:
+        """Rebuild every reminder job from the store (JobQueue forgets them on restart), and
+        drain the review inbox in the background: after migration 003 it holds every past miss
+        (about 27 s for 300,000 of them), which no learner's first /review should wait for."""
+        for reminder in await self.service.reminders():
+            self.register(reminder)
+        self.app.create_task(self.service.sync())
+
+    async def _on_reminder(self, context: Ctx) -> None:
+        await self.send_reminder(int(context.job.data))  # type: ignore[union-attr, arg-type]
+
+    async def send_reminder(self, user_id: int) -> bool:
+        """Remind one learner if reviews are due; False when nothing was due or sending failed."""
+        due = await self.service.due_count(user_id)
+        if not due:
+            return False
+        lang = await self.quizzes.language(user_id, None)
+        try:
+            await self.bot.send_message(user_id, pr.reminder(translator(lang), due))
+        except TelegramError as exc:
+            log.info("reminder to %s not sent: %s", user_id, exc)
+            return False
+        return True

@@ -1,0 +1,290 @@
+"""What /stats, /review, /remind and /groupstats show: HTML texts and keyboards, never a call.
+
+Numbers, percentages and dates go through Babel in the reader's language; every content string is
+escaped; long reports are cut at a line, never through a tag.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from datetime import tzinfo
+
+from babel.dates import format_date
+from telegram import InlineKeyboardMarkup
+
+from bot.core.engine import Judgement
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.markup import plain
+from bot.core.models import Catalog
+from bot.core.review import LAST_BOX, local_day
+from bot.i18n import Translator
+from bot.progress import GroupReport, LearnerStats, ReviewCard, ReviewResult
+from bot.store.progress import Reminder
+from bot.tg import callbacks as cb
+from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
+
+
+def day(tr: Translator, moment: float, tz: tzinfo) -> str:
+    return format_date(local_day(moment, tz), format="medium", locale=tr.locale)
+
+
+def fit(lines: Sequence[str], limit: int = MESSAGE_MAX_CHARS) -> str:
+    """Whole lines up to Telegram's limit, with an ellipsis line when some had to go."""
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Screen:
+    lines = [f"<b>{tr._('📈 Your progress')}</b>", ""]
+    lines.append(tr._("Quizzes taken: {n}", n=tr.number(len(data.scores))))
+    lines.append(tr.ngettext("Streak: {n} day", "Streak: {n} days", data.streak))
+    lines.append(
+        tr._(
+            "Reviews due now: {due} (in your queue: {queued})",
+            due=tr.number(data.due),
+            queued=tr.number(data.queued),
+        )
+    )
+    if data.scores:
+        lines += ["", f"<b>{tr._('Scores')}</b>"]
+        for score in data.scores:
+            quiz = catalog.quiz(score.quiz_id)
+            title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
+            lines.append(
+                tr._(
+                    "• {title}: best {best}/{total}, last {last}/{total}",
+                    title=title,
+                    best=tr.number(score.best),
+                    last=tr.number(score.last),
+                    total=tr.number(score.total),
+                )
+            )
+    if data.by_guide:
+        lines += ["", f"<b>{tr._('Accuracy by guide')}</b>"]
+        for guide, accuracy in data.by_guide:
+            lines.append(
+                tr._(
+                    "• {guide}: {percent} of {n} answers",
+                    guide=guide_link(guide, lang),
+                    percent=tr.percent(accuracy.ratio),
+                    n=tr.number(accuracy.total),
+                )
+            )
+    if not data.scores and not data.by_guide:
+        lines += ["", tr._("No answers yet. /quizzes to take your first quiz.")]
+    elif data.due:
+        lines += ["", tr._("/review to go over the questions you missed.")]
+    return Screen(fit(lines))
+
+
+def _lines(card: ReviewCard, lang: str, marks: dict[int, str]) -> list[str]:
+    return [
+        f"{marks.get(pos, '')}<b>{LETTERS[pos]}.</b> "
+        f"{rich(card.question.options[option].text.get(lang))}"
+        for pos, option in enumerate(card.order)
+    ]
+
+
+def _head(tr: Translator, card: ReviewCard, lang: str) -> str:
+    label = tr._(
+        "🔁 Review · box {box}/{last}", box=tr.number(card.item.box), last=tr.number(LAST_BOX)
+    )
+    return f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
+
+
+def review_card(tr: Translator, card: ReviewCard, lang: str) -> Screen:
+    """A due question, options in their fresh order, one button per letter."""
+    text = "\n".join(
+        [
+            _head(tr, card, lang),
+            "",
+            rich(card.question.prompt.get(lang)),
+            "",
+            *_lines(card, lang, {}),
+        ]
+    )
+    order = "".join(str(i) for i in card.order)
+    buttons = [
+        button(LETTERS[pos], cb.ReviewAnswer(card.item_id, order, pos))
+        for pos in range(len(card.order))
+    ]
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+
+
+def answered_card(tr: Translator, card: ReviewCard, judgement: Judgement, lang: str) -> Screen:
+    marks = {judgement.correct_position: "✅ "}
+    if not judgement.is_correct:
+        marks[judgement.position] = "❌ "
+    text = "\n".join(
+        [
+            _head(tr, card, lang),
+            "",
+            rich(card.question.prompt.get(lang)),
+            "",
+            *_lines(card, lang, marks),
+        ]
+    )
+    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+
+
+def verdict_popup(tr: Translator, judgement: Judgement) -> str:
+    if judgement.is_correct:
+        return tr._("✅ Right!")
+    return tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
+
+
+def feedback(tr: Translator, result: ReviewResult, lang: str, tz: tzinfo) -> Screen:
+    """The explanation, the guide, where the question goes next, and the way on."""
+    judgement, card = result.judgement, result.card
+    head = verdict_popup(tr, judgement)
+    if result.after is None:
+        where = tr._("🎓 Mastered: this question leaves your review queue.")
+    else:
+        where = tr._("Next review of this question: {date}.", date=day(tr, result.after.due_at, tz))
+    text = "\n".join(
+        [
+            f"<b>{head}</b>",
+            "",
+            rich(card.question.explanation.get(lang)),
+            "",
+            tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
+            "",
+            where,
+        ]
+    )
+    keyboard = InlineKeyboardMarkup([[button(tr._("Next review ▶️"), cb.ReviewNext())]])
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+
+
+def nothing_due(tr: Translator, next_at: float | None, tz: tzinfo) -> Screen:
+    if next_at is None:
+        return Screen(
+            tr._("🎉 No reviews due, and your queue is empty. Questions you miss come back here.")
+        )
+    return Screen(tr._("✅ No reviews due. The next one is on {date}.", date=day(tr, next_at, tz)))
+
+
+def review_stale(tr: Translator) -> str:
+    return tr._("This review question is closed. /review for the next one.")
+
+
+def remind_usage(tr: Translator, current: Reminder | None) -> str:
+    state = (
+        tr._(
+            "Your daily reminder is on, at {time} ({zone}).",
+            time=current.at_time,
+            zone=html.escape(current.timezone),
+        )
+        if current
+        else tr._("Your daily reminder is off.")
+    )
+    return "\n".join(
+        [
+            state,
+            "",
+            tr._("/remind on [HH:MM]: a reminder each day when reviews are due"),
+            tr._("/remind off: no more reminders"),
+        ]
+    )
+
+
+def remind_on(tr: Translator, reminder: Reminder) -> str:
+    return tr._(
+        "⏰ Daily reminder on, at {time} ({zone}), on days when reviews are due.",
+        time=reminder.at_time,
+        zone=html.escape(reminder.timezone),
+    )
+
+
+def remind_off(tr: Translator, had: bool) -> str:
+    return tr._("Daily reminder off.") if had else tr._("You had no reminder set.")
+
+
+def reminder(tr: Translator, due: int) -> str:
+    return tr.ngettext(
+        "⏰ {n} question is due for review. /review to go over it.",
+        "⏰ {n} questions are due for review. /review to go over them.",
+        due,
+    )
+
+
+def group_notice(tr: Translator, missed: int, chat_title: str) -> str:
+    return tr.ngettext(
+        "The question you missed in {group} joined your review queue. /review brings it back "
+        "from tomorrow.",
+        "The {n} questions you missed in {group} joined your review queue. /review brings them "
+        "back from tomorrow.",
+        missed,
+        group=html.escape(chat_title) if chat_title else tr._("your study group"),
+    )
+
+
+def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: str) -> Screen:
+    """Runs, participation, then per question: share right, likeliest wrong option, languages."""
+    t = report.totals
+    lines = [
+        f"<b>{tr._('📊 Group statistics')}</b>",
+        "",
+        tr._(
+            "Runs: {runs} ({finished} finished)",
+            runs=tr.number(t.runs),
+            finished=tr.number(t.finished),
+        ),
+        tr._(
+            "Members who answered: {members} · answers: {answers}",
+            members=tr.number(t.members),
+            answers=tr.number(t.answers),
+        ),
+    ]
+    if t.runs:
+        lines.append(
+            tr._(
+                "Average players per run: {avg}", avg=tr.number(round(t.participations / t.runs, 1))
+            )
+        )
+    quiz_shown = None
+    for q in report.questions:
+        quiz = catalog.quiz(q.quiz_id)
+        if quiz is None or q.index >= len(quiz):
+            continue
+        if quiz_shown != quiz.id:
+            lines += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
+            quiz_shown = quiz.id
+        question = quiz.questions[q.index]
+        prompt = html.escape(truncate(plain(question.prompt.get(lang)), 60))
+        lines.append(
+            tr._(
+                "{k}. {prompt}: {percent} right ({n})",
+                k=tr.number(q.index + 1),
+                prompt=prompt,
+                percent=tr.percent(q.overall.ratio),
+                n=tr.number(q.overall.total),
+            )
+        )
+        wrong = q.most_chosen_wrong
+        if wrong is not None and wrong < len(question.options):
+            option = html.escape(truncate(plain(question.options[wrong].text.get(lang)), 50))
+            lines.append(
+                tr._(
+                    "   most chosen wrong answer: {option} ({n})",
+                    option=option,
+                    n=tr.number(q.wrong_choices[wrong]),
+                )
+            )
+        languages = " · ".join(
+            f"{html.escape(code)} {tr.percent(acc.ratio)} ({tr.number(acc.total)})"
+            for code, acc in sorted(q.by_language.items())
+        )
+        lines.append(tr._("   by language: {languages}", languages=languages))
+    if not report.questions:
+        lines += ["", tr._("No answers in this group yet. /push to start a quiz.")]
+    return Screen(fit(lines))

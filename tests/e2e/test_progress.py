@@ -1,0 +1,198 @@
+"""Progress through the emulator: missed questions come back in /review when due (a controllable
+clock), leave the queue once mastered; /stats; reminders; a restart keeps it all."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.core.models import Quiz
+from bot.core.review import INTERVALS
+from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import Harness
+
+LETTERS = "ABCD"
+QUIZ = "gradient-accumulation"
+DAY = 86_400.0
+
+
+def rows(h: Harness, sql: str, *args: object) -> list[tuple]:
+    with sqlite3.connect(h.db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+def option_lines(text: str) -> list[str]:
+    return [
+        line
+        for line in text.splitlines()
+        if line[:2] in {f"{c}." for c in LETTERS} or line[2:4] in {f"{c}." for c in LETTERS}
+    ]
+
+
+def question_in(message: EmuMessage, quiz: Quiz) -> int:
+    """Which of the quiz's questions a message shows, read from its prompt."""
+    found = [
+        i
+        for i, q in enumerate(quiz.questions)
+        if q.prompt.get("en").replace("`", "") in message.text
+    ]
+    assert len(found) == 1, message.text
+    return found[0]
+
+
+def right_letter(message: EmuMessage, quiz: Quiz, index: int) -> int:
+    q = quiz.questions[index]
+    right = q.options[q.correct].text.get("en").replace("`", "")
+    for pos, line in enumerate(option_lines(message.text)):
+        if line[3:].strip() == right:
+            return pos
+    raise AssertionError(f"{right!r} not in {message.text}")
+
+
+async def take_quiz(
+    user: SimUser, chat: ChatView, quiz: Quiz, miss: set[int], *, first: bool = True
+) -> None:
+    if first:
+        await user.send("/start")
+        picker = await chat.wait_for(lambda m: bool(m.buttons))
+        await user.tap(picker, "✓ English")
+    mark = chat.mark()
+    await user.send(f"/start {QUIZ}")
+    for index in range(len(quiz)):
+        question = await chat.next_message(after=mark)
+        right = right_letter(question, quiz, index)
+        mark = chat.mark()
+        await user.tap(question, LETTERS[(right + 1) % 4 if index in miss else right])
+        explanation = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(explanation, explanation.buttons[0][0].text)
+    await chat.next_message(after=mark)  # the score
+
+
+async def review_once(user: SimUser, chat: ChatView, quiz: Quiz, *, right: bool = True) -> int:
+    """Answer one served review question; return which question it was."""
+    card = await chat.wait_for(lambda m: "Review" in m.text and bool(m.buttons))
+    index = question_in(card, quiz)
+    pos = right_letter(card, quiz, index)
+    mark = chat.mark()
+    answer = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
+    assert answer is not None and (answer.text or "").startswith("✅" if right else "❌")
+    feedback = await chat.next_message(after=mark)
+    assert quiz.guide.url.get("en") in feedback.html
+    assert quiz.questions[index].explanation.get("en").split("`")[0][:25] in feedback.text
+    mark = chat.mark()
+    await user.tap(feedback, feedback.buttons[0][0].text)  # Next review ▶️
+    return index
+
+
+async def test_missed_questions_come_back_until_mastered(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3001, "Fatou", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={1, 4})
+
+    mark = chat.mark()
+    await user.send("/review")
+    empty = await chat.next_message(after=mark)
+    assert "No reviews due" in empty.text and "next one" in empty.text
+    assert not empty.buttons
+
+    harness.clock.advance(DAY)
+    served: list[set[int]] = []
+    for round_number, _ in enumerate(INTERVALS):
+        mark = chat.mark()
+        await user.send("/review")
+        seen = {await review_once(user, chat, quiz), await review_once(user, chat, quiz)}
+        served.append(seen)
+        done = await chat.wait_for(lambda m: "No reviews due" in m.text, after=mark)
+        if round_number < len(INTERVALS) - 1:
+            assert "next one" in done.text
+            # Due when the learner's day (UTC here) begins, `interval` days from today.
+            (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
+            today = harness.clock.now - harness.clock.now % DAY
+            assert due == today + INTERVALS[round_number + 1] * DAY
+            harness.clock.now = due - 1  # one second early: nothing yet
+            mark = chat.mark()
+            await user.send("/review")
+            assert "No reviews due" in (await chat.next_message(after=mark)).text
+            harness.clock.advance(1 + 3600 * round_number)
+        else:
+            assert "queue is empty" in done.text
+    assert served == [{1, 4}] * len(INTERVALS)
+    assert rows(harness, "SELECT count(*) FROM review_items") == [(0,)]
+    assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(10, 10)]
+
+
+async def test_a_wrong_review_goes_back_to_box_one_and_survives_a_restart(
+    harness: Harness,
+) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3002, "Ibou", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={2})
+    harness.clock.advance(DAY)
+    await user.send("/review")
+    assert await review_once(user, chat, quiz) == 2
+    assert rows(harness, "SELECT box FROM review_items") == [(2,)]
+    harness.clock.advance(3 * DAY)
+    await harness.restart_bot()
+    mark = chat.mark()
+    await user.send("/review")
+    await chat.next_message(after=mark)
+    assert await review_once(user, chat, quiz, right=False) == 2
+    assert rows(harness, "SELECT box FROM review_items") == [(1,)]
+    # A forged or replayed review button changes nothing.
+    (item_id,) = rows(harness, "SELECT id FROM review_items")[0]
+    stale = await user.tap(chat.last, callback_data=f"rva:{item_id}:0123:0")
+    assert stale is not None and "closed" in (stale.text or "")
+
+
+async def test_stats_show_scores_accuracy_and_streak(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3003, "Awa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={0, 1})
+    harness.clock.advance(DAY)
+    await take_quiz(user, chat, quiz, miss={0, 1, 2, 3}, first=False)
+    mark = chat.mark()
+    await user.send("/stats")
+    stats = await chat.next_message(after=mark)
+    assert "Quizzes taken: 1" in stats.text
+    assert f"best 6/{len(quiz)}, last 4/{len(quiz)}" in stats.text
+    assert "Streak: 2 days" in stats.text
+    assert "62% of 16 answers" in stats.text  # 10 right of 16: Babel rounds half to even
+    assert quiz.guide.url.get("en") in stats.html
+    # Missed again today: all four are due tomorrow, none now.
+    assert "Reviews due now: 0 (in your queue: 4)" in stats.text
+
+
+async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    user = harness.emu.user(3004, "Moussa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={5})
+    mark = chat.mark()
+    await user.send("/remind on 07:30")
+    assert "07:30" in (await chat.next_message(after=mark)).text
+    jobs = harness.bot.app.job_queue
+    assert jobs is not None and len(jobs.get_jobs_by_name("remind:3004")) == 1
+    assert not await harness.bot.progress_handlers.send_reminder(3004)  # nothing due yet
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    assert await harness.bot.progress_handlers.send_reminder(3004)
+    assert "1 question is due" in (await chat.next_message(after=mark)).text
+
+    bot = await harness.restart_bot()
+    assert bot.app.job_queue is not None
+    assert len(bot.app.job_queue.get_jobs_by_name("remind:3004")) == 1
+    mark = chat.mark()
+    await user.send("/remind off")
+    assert "off" in (await chat.next_message(after=mark)).text
+    assert rows(harness, "SELECT count(*) FROM reminders") == [(0,)]
+    mark = chat.mark()
+    await user.send("/remind sometimes")
+    assert "/remind on" in (await chat.next_message(after=mark)).text

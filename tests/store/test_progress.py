@@ -1,0 +1,130 @@
+"""The review queue in the store: every wrong answer reaches it through the trigger-fed inbox
+(private or group, whoever wrote it), once; stale review taps change nothing."""
+
+from __future__ import annotations
+
+import random
+
+import aiosqlite
+
+from bot.core.engine import option_orders
+from bot.progress import ProgressService
+from bot.store import Database, LearnerStore
+from bot.store.analytics import AnalyticsStore
+from bot.store.learners import encode_orders
+from bot.store.progress import ProgressStore
+from tests.e2e.harness import shipped_catalog
+
+DAY = 86_400.0
+NOW = 1_790_000_000.0
+QUIZ = "gradient-accumulation"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def service(db: Database, clock: Clock) -> ProgressService:
+    return ProgressService(
+        shipped_catalog(),
+        ProgressStore(db),
+        AnalyticsStore(db),
+        timezone="Africa/Dakar",
+        clock=clock,
+        rng=random.Random(1),
+    )
+
+
+async def group_answer(
+    db: Database, chat: int, user: int, index: int, option: int, right: bool, at: float
+) -> int:
+    """A group attempt and one member's answer, written as the group code would."""
+
+    async def write(conn: aiosqlite.Connection) -> int:
+        orders = encode_orders(option_orders(shipped_catalog().quizzes[QUIZ], random.Random(0)))
+        async with conn.execute(
+            """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, status,
+                                     started_at) VALUES ('group', ?, 1, ?, ?, 'finished', ?)
+               RETURNING id""",
+            (chat, QUIZ, orders, at),
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        await conn.execute(
+            """INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
+                                    language, answered_at, elapsed_ms)
+               VALUES (?, ?, ?, ?, ?, 'fr', ?, 1200)""",
+            (row[0], index, user, option, right, at),
+        )
+        return int(row[0])
+
+    return await db.write(write)
+
+
+async def test_private_and_group_misses_join_the_queue_once(db: Database) -> None:
+    clock = Clock()
+    progress = service(db, clock)
+    learners = LearnerStore(db)
+    quiz = shipped_catalog().quizzes[QUIZ]
+    attempt = await learners.start_attempt(5, QUIZ, option_orders(quiz, random.Random(0)), NOW)
+    loaded = await learners.attempt(attempt)
+    assert loaded is not None
+    wrong = (quiz.questions[0].correct + 1) % 4
+    await learners.record_answer(loaded, 0, wrong, False, "en", NOW, finishes=False)
+    await learners.record_answer(
+        loaded, 1, quiz.questions[1].correct, True, "en", NOW, finishes=False
+    )
+    run = await group_answer(db, -100, 5, 2, (quiz.questions[2].correct + 1) % 4, False, NOW)
+    await group_answer(db, -100, 6, 3, quiz.questions[3].correct, True, NOW)
+
+    assert await progress.sync() == 2
+    assert await progress.sync() == 0  # the inbox is drained: nothing counted twice
+    items = await progress.store.items(5)
+    assert {i.question_id for i in items} == {quiz.questions[0].id, quiz.questions[2].id}
+    assert all(i.box == 1 for i in items)
+    assert await progress.store.items(6) == []
+    assert await progress.due_count(5) == 0
+    clock.now += DAY
+    assert await progress.due_count(5) == 2
+    # The group run's misses: member 5 never started the bot privately, so nobody to tell.
+    assert await progress.group_misses(run) == {}
+
+
+async def test_a_stale_tap_changes_nothing_and_late_misses_do_not_undo_reviews(
+    db: Database,
+) -> None:
+    clock = Clock()
+    progress = service(db, clock)
+    quiz = shipped_catalog().quizzes[QUIZ]
+    await group_answer(db, -100, 5, 0, (quiz.questions[0].correct + 1) % 4, False, NOW)
+    clock.now += DAY
+    card = await progress.next_card(5)
+    assert card is not None and card.item.box == 1
+    order = "".join(map(str, card.order))
+    right = card.order.index(card.question.correct)
+    done = await progress.answer(5, card.item_id, order, right)
+    assert done is not None and done.after is not None and done.after.box == 2
+    assert await progress.answer(5, card.item_id, order, right) is None  # double tap
+    assert await progress.answer(6, card.item_id, order, right) is None  # someone else's
+    assert await progress.next_card(5) is None
+    # An old miss arriving late (drained after the review) does not send it back to box 1.
+    await progress.store.ingest([card.item], [])
+    (still,) = await progress.store.items(5)
+    assert still.box == 2
+
+
+async def test_reminders_and_notices(db: Database) -> None:
+    progress = service(db, Clock())
+    await progress.set_reminder(5, "07:30")
+    await progress.set_reminder(5, "08:00")
+    assert [(r.user_id, r.at_time, r.timezone) for r in await progress.reminders()] == [
+        (5, "08:00", "Africa/Dakar")
+    ]
+    assert await progress.clear_reminder(5)
+    assert not await progress.clear_reminder(5)
+    assert await progress.claim_notice(9, 5)
+    assert not await progress.claim_notice(9, 5)

@@ -1,0 +1,62 @@
+"""`quizbot export`: every answer in the CSV, ids from the content; bad calls fail clearly."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from bot import export
+from bot.core.engine import option_orders
+from bot.store import Database, LearnerStore
+from tests.e2e.harness import shipped_catalog
+
+QUIZ = "gradient-checkpointing"
+
+
+async def test_export_all_to_stdout(db: Database, capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = shipped_catalog().quizzes[QUIZ]
+    learners = LearnerStore(db)
+    for user, option in ((7, quiz.questions[0].correct), (8, (quiz.questions[0].correct + 1) % 4)):
+        attempt_id = await learners.start_attempt(
+            user, QUIZ, option_orders(quiz, random.Random(0)), 1_790_000_000.5
+        )
+        attempt = await learners.attempt(attempt_id)
+        assert attempt is not None
+        await learners.record_answer(
+            attempt,
+            0,
+            option,
+            option == quiz.questions[0].correct,
+            "wo",
+            1_790_000_001.25,
+            finishes=False,
+        )
+    assert export.main(["--all", "--db", str(db.path)]) == 0
+    out = capsys.readouterr().out
+    exported = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["user_id"], r["is_correct"], r["language"]) for r in exported] == [
+        ("7", "right", "wo"),
+        ("8", "wrong", "wo"),
+    ]
+    assert exported[0]["answered_at"] == "2026-09-21T14:13:21.250Z"
+    assert (
+        exported[1]["option_id"]
+        == quiz.questions[0].options[(quiz.questions[0].correct + 1) % 4].id
+    )
+    assert exported[0]["chat_id"] == "7" and exported[0]["kind"] == "private"
+    assert exported[0]["elapsed_ms"] == ""
+
+
+def test_export_refuses_a_missing_database(tmp_path: Path) -> None:
+    assert export.main(["--all", "--db", str(tmp_path / "nope.sqlite3")]) == 1
+
+
+def test_export_needs_exactly_one_scope() -> None:
+    with pytest.raises(SystemExit):
+        export.main(["--chat", "1", "--all"])
+    with pytest.raises(SystemExit):
+        export.main(["--format", "csv"])
