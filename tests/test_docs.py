@@ -24,3 +24,18 @@ def test_readme_starts_with_the_two_commands() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert readme_commands()[1] in ci
+
+
+def test_every_menu_command_is_in_the_readme() -> None:
+    from bot.tg.menus import MENUS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for commands in MENUS.values():
+        for command in commands:
+            assert f"`/{command.name}" in text, command.name
+
+
+def test_readme_links_resolve() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#:]+)\)", text):
+        assert (ROOT / target).exists(), target

@@ -18,6 +18,7 @@ from bot.core.markup import plain, split_code
 from bot.core.models import Catalog, GuidePath, Level, Question, Quiz, Text
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.tg import callbacks as cb
+from bot.tg.menus import PRIVATE
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -261,17 +262,15 @@ def localized(text: Text, lang: str) -> str:
 
 
 def help_text(tr: Translator) -> str:
+    """The private help, listing the same commands (and descriptions) as the command menu."""
     heading = tr._("How quizbot works")
-    return "\n".join(
-        [
-            f"<b>{heading}</b>",
-            tr._("Pick a quiz, answer each question with the buttons, read the explanation, "
-                 "then go on. Your answers are saved as you go."),
-            "",
-            tr._("/start: welcome and the list of quizzes"),
-            tr._("/quizzes: the list of quizzes"),
-            tr._("/stop: abandon the running quiz"),
-            tr._("/language: change language"),
-            tr._("/help: this help"),
-        ]
-    )
+    lines = [
+        f"<b>{heading}</b>",
+        tr._(
+            "Pick a quiz, answer each question with the buttons, read the explanation, "
+            "then go on. Your answers are saved as you go."
+        ),
+        "",
+    ]
+    lines += [f"/{command.name}: {html.escape(tr._(command.description))}" for command in PRIVATE]
+    return "\n".join(lines)
