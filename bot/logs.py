@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 NOISY = ("httpx", "httpcore", "apscheduler", "aiohttp.access")
+_FORMATTER = logging.Formatter()
 
 
 class RedactFilter(logging.Filter):
@@ -20,6 +21,14 @@ class RedactFilter(logging.Filter):
             if self.secret in message:
                 record.msg = message.replace(self.secret, "<token>")
                 record.args = None
+            # A traceback is formatted after filters run: format it now, redacted, and let the
+            # formatter use this cached text (an exception can carry a request URL).
+            if record.exc_info and not record.exc_text:
+                record.exc_text = _FORMATTER.formatException(record.exc_info)
+            if record.exc_text:
+                record.exc_text = record.exc_text.replace(self.secret, "<token>")
+            if record.stack_info:
+                record.stack_info = record.stack_info.replace(self.secret, "<token>")
         return True
 
 

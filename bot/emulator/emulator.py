@@ -215,6 +215,16 @@ class Emulator:
         """Updates not yet confirmed by the bot."""
         return len(self.world.updates)
 
+    @property
+    def last_update_id(self) -> int:
+        """The id of the latest update the emulator queued for the bot (0 before any)."""
+        return self.world.updates.last_id
+
+    def redeliver(self, update_id: int | None = None) -> int:
+        """Send the bot an update again, identical and with the same update_id (default: the
+        latest), as Telegram does after a failed webhook call or an unconfirmed getUpdates."""
+        return self.world.updates.redeliver(update_id)
+
     def on_request(self, callback: RequestHook) -> Callable[[], None]:
         """Call `callback(method, params, response_time)` after each successful request;
         response_time is `time.perf_counter()` when the answer was ready. Returns a remover."""

@@ -24,6 +24,7 @@ CONFLICT = ApiError(
 
 
 _NEW, _CONFLICT, _CLOSED = "new", "conflict", "closed"
+RECENT = 1_000  # updates kept for `redeliver`
 
 
 class UpdateQueue:
@@ -34,6 +35,10 @@ class UpdateQueue:
         self._waiter: asyncio.Future[str] | None = None  # the long poll in progress, if any
         self._closed = False
         self.delivered = 0
+        # Updates pushed lately, so a test can have one delivered again (Telegram re-sends an
+        # update when a webhook fails or a poller dies before confirming it).
+        self._recent: dict[int, tuple[str, dict[str, Any]]] = {}
+        self._again: deque[tuple[int, str, dict[str, Any]]] = deque()
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -43,6 +48,22 @@ class UpdateQueue:
         update_id = self._next_id
         self._next_id += 1
         self._pending.append((update_id, kind, payload))
+        self._recent[update_id] = (kind, payload)
+        if len(self._recent) > RECENT:
+            del self._recent[next(iter(self._recent))]
+        self._wake(_NEW)
+        return update_id
+
+    @property
+    def last_id(self) -> int:
+        """The id of the latest update pushed (0 before any)."""
+        return self._next_id - 1
+
+    def redeliver(self, update_id: int | None = None) -> int:
+        """Deliver an update once more, identical (same update_id), even if already confirmed."""
+        update_id = self.last_id if update_id is None else update_id
+        kind, payload = self._recent[update_id]
+        self._again.append((update_id, kind, payload))
         self._wake(_NEW)
         return update_id
 
@@ -75,6 +96,9 @@ class UpdateQueue:
 
     def _take(self, limit: int) -> list[dict[str, Any]]:
         batch: list[dict[str, Any]] = []
+        while self._again and len(batch) < limit:
+            update_id, kind, payload = self._again.popleft()
+            batch.append({"update_id": update_id, kind: payload})
         for update_id, kind, payload in self._pending:
             if len(batch) >= limit:
                 break
@@ -87,7 +111,7 @@ class UpdateQueue:
         self._wake(_CONFLICT)  # an older poller still waiting loses, as on Telegram
         self._confirm(offset)
         deadline = asyncio.get_running_loop().time() + timeout
-        while not self._pending and not self._closed:
+        while not self._pending and not self._again and not self._closed:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 break

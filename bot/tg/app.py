@@ -11,35 +11,45 @@ import html
 import logging
 import random
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from telegram import Update
 from telegram.constants import ParseMode
+from telegram.error import Forbidden
 from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Defaults,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot.core.models import Catalog
 from bot.groups import AdminCache, GroupService
 from bot.i18n import load_all, translator
+from bot.progress import ProgressService
 from bot.service import Clock, QuizService
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
+from bot.store.analytics import AnalyticsStore
+from bot.store.progress import ProgressStore
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
+from bot.tg.progress import CALLBACK_PATTERN as PROGRESS_CALLBACKS
+from bot.tg.progress import ProgressHandlers
 
 log = logging.getLogger(__name__)
+SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
 
 
 @dataclass
@@ -53,10 +63,12 @@ class BotOptions:
     clock: Clock = time.time
     rng: random.Random | None = None
     rate_limit: bool = True
-    concurrent_updates: int = 64
+    # Measured (BENCHMARKS.md): httpcore scans its whole pool per request, so 8 beats 64.
+    concurrent_updates: int = 8
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
+    timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -86,6 +98,11 @@ class QuizBot:
             clock=options.clock,
             rng=options.rng,
         )
+        self.progress = ProgressService(
+            options.catalog, ProgressStore(self.db), AnalyticsStore(self.db),
+            timezone=options.timezone, clock=options.clock, rng=options.rng,
+        )
+        self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self.app = self._build()
 
     def _build(self) -> Application:  # type: ignore[type-arg]
@@ -103,6 +120,9 @@ class QuizBot:
             # Retries a 429 after Telegram's retry_after, so no question or reveal is dropped.
             builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
         app = builder.build()
+        # Group -1 runs before every handler: an update Telegram delivers again (a webhook
+        # retry, a poller that died before confirming it) is handled once.
+        app.add_handler(TypeHandler(Update, self._drop_repeated), group=-1)
         private = PrivateHandlers(self.service, self.options.catalog)
         chat = filters.ChatType.PRIVATE
         app.add_handler(CommandHandler("start", private.start, filters=chat))
@@ -111,6 +131,7 @@ class QuizBot:
         app.add_handler(CommandHandler("language", private.language, filters=chat))
         app.add_handler(CommandHandler("help", private.help, filters=chat))
         self._add_group_handlers(app)
+        self._add_progress_handlers(app)
         app.add_handler(CallbackQueryHandler(private.callback))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -140,6 +161,31 @@ class QuizBot:
         app.add_handler(CallbackQueryHandler(group.answer, pattern=r"^g:"))
         app.add_handler(CallbackQueryHandler(group.setting, pattern=r"^set:"))
 
+    def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+        """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""
+
+        async def group_language(chat_id: int) -> str:
+            return (await self.groups.settings(chat_id)).language
+
+        self.progress_handlers = ProgressHandlers(
+            app, self.progress, self.service, self.options.catalog, self.admins.is_admin,
+            group_language,
+        )
+        handlers = self.progress_handlers
+
+        async def after_run(run_id: int, chat_id: int) -> None:
+            title = (await self.groups.settings(chat_id)).title
+            await handlers.notify_group_misses(run_id, title)
+
+        self.runner.on_finished.append(after_run)  # missed questions join members' queues
+        private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
+        app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
+        app.add_handler(CommandHandler("review", handlers.review, filters=private))
+        app.add_handler(CommandHandler("remind", handlers.remind, filters=private))
+        app.add_handler(CommandHandler("groupstats", handlers.groupstats, filters=groups))
+        # Before the private catch-all callback handler, which would otherwise take these.
+        app.add_handler(CallbackQueryHandler(handlers.callback, pattern=PROGRESS_CALLBACKS))
+
     async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
         """Open the store, connect to the Bot API and start receiving updates."""
         load_all()  # a missing or broken catalogue stops start-up, not a reply
@@ -151,6 +197,7 @@ class QuizBot:
             # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
             await self.runner.restore()
             await self.runner.reschedule()
+            await self.progress_handlers.restore()  # daily review reminders
             if polling and self.app.updater is not None:
                 await self.app.updater.start_polling(
                     poll_interval=0, timeout=int(poll_timeout), drop_pending_updates=False
@@ -182,24 +229,46 @@ class QuizBot:
         finally:
             await self.stop()
 
+    async def _drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Stop an update already seen. No await before the check: concurrent copies of one
+        update cannot both pass."""
+        if update.update_id in self._seen_updates:
+            log.info("update %d delivered again: ignored", update.update_id)
+            raise ApplicationHandlerStop
+        self._seen_updates[update.update_id] = None
+        if len(self._seen_updates) > SEEN_UPDATES:
+            self._seen_updates.popitem(last=False)
+
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log first, then tell the user in their language; never show them a traceback."""
+        if isinstance(context.error, Forbidden):
+            # The user blocked the bot (or left the chat): nobody to tell, nothing to fix.
+            log.info("chat unreachable: %s", context.error)
+            return
         log.error("error while handling an update", exc_info=context.error)
         if not isinstance(update, Update):
             return
         user = update.effective_user
         lang = await self._safe_language(user.id, user.language_code) if user else "en"
         tr = translator(lang)
-        text = tr._("Sorry, something went wrong on my side. Your answers are saved; please try again.")
+        text = tr._(
+            "Sorry, something went wrong on my side. Your answers are saved; please try again."
+        )
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer(text[:200], show_alert=True)
-            elif update.effective_chat is not None:
+                try:
+                    await update.callback_query.answer(text[:200], show_alert=True)
+                    text = ""
+                except Exception:  # already answered, or too old: say it in the chat instead
+                    log.info("could not answer the callback query about an error")
+            if text and update.effective_chat is not None:
                 await context.bot.send_message(update.effective_chat.id, text)
         except Exception:  # the error path must not raise in turn
             log.warning("could not tell the user about an error", exc_info=True)
         if self.options.admin_chat_id is not None:
-            note = f"⚠️ {html.escape(type(context.error).__name__)}: {html.escape(str(context.error))[:500]}"
+            error = context.error
+            detail = str(error).replace(self.options.token, "<token>")  # never in a chat
+            note = f"⚠️ {html.escape(type(error).__name__)}: {html.escape(detail)[:500]}"
             try:
                 await context.bot.send_message(self.options.admin_chat_id, note)
             except Exception:

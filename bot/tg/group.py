@@ -20,7 +20,7 @@ from bot.core.models import Catalog
 from bot.core.schedule import ScheduleError, parse_schedule
 from bot.groups import AdminCache, GroupService
 from bot.groups.service import SECONDS_CHOICES
-from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, choose_language, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
@@ -212,6 +212,8 @@ class GroupHandlers:
         query, user, chat = update.callback_query, update.effective_user, update.effective_chat
         if query is None or user is None:
             return
+        if await self._forged_outside_a_group(query, user.language_code, chat):
+            return
         data = cb.parse(query.data)
         group_lang = (await self.service.settings(chat.id)).language if chat else "en"
         if not isinstance(data, cb.GroupAnswer):
@@ -231,6 +233,8 @@ class GroupHandlers:
         query, user, chat = update.callback_query, update.effective_user, update.effective_chat
         if query is None or user is None or chat is None:
             return
+        if await self._forged_outside_a_group(query, user.language_code, chat):
+            return
         data = cb.parse(query.data)
         settings = await self.service.settings(chat.id)
         tr = translator(settings.language)
@@ -242,6 +246,18 @@ class GroupHandlers:
                                show_alert=True)
             return
         await self._apply(query, data, settings, tr)
+
+    async def _forged_outside_a_group(
+        self, query: CallbackQuery, telegram_language: str | None, chat: Chat | None
+    ) -> bool:
+        """Group buttons exist only in groups: data like `set:` or `g:` tapped elsewhere is
+        forged, and must not record a private chat as a group."""
+        if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
+            return False
+        lang = choose_language(stored=None, telegram_code=telegram_language,
+                               default=self.service.default_language)
+        await query.answer(translator(lang)._("This button has expired."))
+        return True
 
     async def _apply(self, query: CallbackQuery, data: cb.Setting, settings: GroupSettings,
                      tr: Translator) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
-from telegram.error import BadRequest
+from telegram.error import BadRequest, NetworkError, RetryAfter
 from telegram.ext import ContextTypes
 
 from bot.core.engine import Status, Verdict, score
@@ -21,23 +25,68 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 
+T = TypeVar("T")
+TRIES = 4  # a question or a verdict is worth waiting a few seconds for
+FIRST_PAUSE = 0.5  # seconds; doubles after each transient failure
+
+
+async def patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """Run a Telegram call, retrying failures that pass: network errors, timeouts, 5xx, 429.
+
+    PTB's AIORateLimiter retries only 429s; without this a dropped connection would lose the next
+    question and leave the learner in front of a chat with no buttons. A request whose response
+    was lost may have taken effect: a retried send can then show a message twice, which is
+    harmless (its buttons carry the same data), whereas a message never shown is not.
+    """
+    pause = FIRST_PAUSE
+    for attempt in range(1, TRIES + 1):
+        try:
+            return await call()
+        except BadRequest:  # a subclass of NetworkError, but retrying cannot fix it
+            raise
+        except RetryAfter as exc:
+            if attempt == TRIES:
+                raise
+            wait = exc.retry_after
+            seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+            log.info("flood control: retrying in %.1f s", seconds)
+            await asyncio.sleep(seconds)
+        except NetworkError as exc:  # TimedOut included
+            if attempt == TRIES:
+                raise
+            log.info("transient Telegram error, retrying in %.1f s: %s", pause, exc)
+            await asyncio.sleep(pause)
+            pause *= 2
+    raise AssertionError("unreachable")
+
+
 async def send(message: Message, screen: Screen) -> Message:
-    return await message.get_bot().send_message(
-        message.chat_id, screen.text, reply_markup=screen.keyboard
+    bot = message.get_bot()
+    return await patiently(
+        lambda: bot.send_message(message.chat_id, screen.text, reply_markup=screen.keyboard)
     )
+
+
+async def acknowledge(query: CallbackQuery, text: str | None = None) -> None:
+    """Answer a callback query; one Telegram no longer accepts (too old) must not stop the work
+    that follows, such as showing the explanation of an answer already stored."""
+    try:
+        await patiently(lambda: query.answer(text))
+    except BadRequest as exc:
+        log.info("callback answer refused: %s", exc)
 
 
 async def edit(query: CallbackQuery, screen: Screen) -> None:
     """Edit the tapped message; an edit Telegram refuses (gone, unchanged) is not worth failing."""
     try:
-        await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
+        await patiently(lambda: query.edit_message_text(screen.text, reply_markup=screen.keyboard))
     except BadRequest as exc:
         log.info("edit refused: %s", exc)
 
 
 async def drop_keyboard(query: CallbackQuery) -> None:
     try:
-        await query.edit_message_reply_markup(None)
+        await patiently(lambda: query.edit_message_reply_markup(None))
     except BadRequest as exc:
         log.info("keyboard removal refused: %s", exc)
 
@@ -65,13 +114,15 @@ class PrivateHandlers:
         if payload is not None:
             await self._deep_link(message, payload, lang, tr)
             return
-        if not chosen:
-            await send(message, render.language_picker(tr, normalize(user.language_code)))
-            return
+        # A running quiz comes first, even before a language was ever chosen (a learner who came
+        # by a deep link): after a crash or a lost message, /start is the way back to it.
         running = await self.service.active(user.id)
         if running:
             attempt, quiz = running
             await send(message, render.resume_offer(tr, quiz, attempt, lang))
+            return
+        if not chosen:
+            await send(message, render.language_picker(tr, normalize(user.language_code)))
             return
         intro = render.welcome(tr, user.first_name)
         await send(message, render.quiz_list(tr, self.catalog, lang, intro))
@@ -148,20 +199,20 @@ class PrivateHandlers:
             case cb.Lang(code) if code in SUPPORTED_LANGUAGES:
                 await self.service.set_language(user.id, code)
                 lang, tr = code, translator(code)
-                await query.answer(tr._("Language: {name}", name=tr.language_name(code)))
+                await acknowledge(query, tr._("Language: {name}", name=tr.language_name(code)))
                 intro = render.welcome(tr, user.first_name)
                 await edit(query, render.quiz_list(tr, self.catalog, lang, intro))
             case cb.ShowQuiz(quiz_id) if self.catalog.quiz(quiz_id):
-                await query.answer()
+                await acknowledge(query)
                 quiz = self.catalog.quiz(quiz_id)
                 assert quiz is not None
                 await self._reply(query, render.quiz_card(tr, quiz, lang))
             case cb.StartQuiz(quiz_id) if self.catalog.quiz(quiz_id):
-                await query.answer()
+                await acknowledge(query)
                 if query.message is not None and isinstance(query.message, Message):
                     await self._begin(query.message, quiz_id, lang, tr)
             case cb.QuizList():
-                await query.answer()
+                await acknowledge(query)
                 await self._reply(query, render.quiz_list(tr, self.catalog, lang))
             case cb.Next():
                 await self._next(query, user, data, lang, tr)
@@ -171,14 +222,14 @@ class PrivateHandlers:
                 attempt = await self.service.attempt(attempt_id)
                 if attempt and attempt.user_id == user.id and attempt.status is Status.ACTIVE:
                     await self.service.stop(user.id)
-                    await query.answer()
+                    await acknowledge(query)
                     await edit(query, Screen(tr._("Quiz abandoned. /quizzes to pick another.")))
                 else:
-                    await query.answer(tr._("This question is closed."))
+                    await acknowledge(query, tr._("This question is closed."))
             case cb.Review(attempt_id):
                 await self._review(query, user, attempt_id, lang, tr)
             case _:
-                await query.answer(tr._("This button has expired. /quizzes to start again."))
+                await acknowledge(query, tr._("This button has expired. /quizzes to start again."))
 
     async def _reply(self, query: CallbackQuery, screen: Screen) -> None:
         if isinstance(query.message, Message):
@@ -192,13 +243,13 @@ class PrivateHandlers:
         )
         judgement = result.outcome.judgement
         if result.verdict is Verdict.ALREADY_ANSWERED:
-            await query.answer(tr._("You already answered this question."))
+            await acknowledge(query, tr._("You already answered this question."))
             return
         if result.verdict is not Verdict.ACCEPTED or judgement is None or result.quiz is None:
-            await query.answer(tr._("This question is closed."))
+            await acknowledge(query, tr._("This question is closed."))
             return
         # The answer is stored: now the learner may see the verdict.
-        await query.answer(render.verdict_popup(tr, judgement))
+        await acknowledge(query, render.verdict_popup(tr, judgement))
         quiz, attempt = result.quiz, result.outcome.attempt
         await edit(query, render.answered_question(tr, quiz, attempt, judgement, lang))
         await self._reply(query, render.explanation(tr, quiz, attempt, judgement, lang))
@@ -209,29 +260,29 @@ class PrivateHandlers:
         attempt = await self.service.attempt(data.attempt_id)
         quiz = self.catalog.quiz(attempt.quiz_id) if attempt else None
         if attempt is None or quiz is None or attempt.user_id != user.id:
-            await query.answer(tr._("This question is closed."))
+            await acknowledge(query, tr._("This question is closed."))
             return
         if attempt.status is Status.FINISHED and data.question >= len(quiz):
-            await query.answer()
+            await acknowledge(query)
             await drop_keyboard(query)
             final = score(quiz, attempt.answers)
             await self._reply(query, render.result(tr, quiz, attempt, final, lang))
         elif attempt.status is Status.ACTIVE and data.question == attempt.current:
-            await query.answer()
+            await acknowledge(query)
             await drop_keyboard(query)
             await self._reply(query, render.question(tr, quiz, attempt, data.question, lang))
         else:
-            await query.answer(tr._("This question is closed."))
+            await acknowledge(query, tr._("This question is closed."))
 
     async def _continue(
         self, query: CallbackQuery, user: User, attempt_id: int, lang: str, tr: Translator
     ) -> None:
         running = await self.service.active(user.id)
         if running is None or running[0].id != attempt_id:
-            await query.answer(tr._("This quiz is over. /quizzes to start another."))
+            await acknowledge(query, tr._("This quiz is over. /quizzes to start another."))
             return
         attempt, quiz = running
-        await query.answer()
+        await acknowledge(query)
         await drop_keyboard(query)
         await self._reply(query, render.question(tr, quiz, attempt, attempt.current, lang))
 
@@ -241,8 +292,8 @@ class PrivateHandlers:
         attempt = await self.service.attempt(attempt_id)
         quiz = self.catalog.quiz(attempt.quiz_id) if attempt else None
         if attempt is None or quiz is None or attempt.user_id != user.id:
-            await query.answer(tr._("This question is closed."))
+            await acknowledge(query, tr._("This question is closed."))
             return
-        await query.answer()
+        await acknowledge(query)
         final = score(quiz, attempt.answers)
         await self._reply(query, render.review(tr, quiz, attempt, final.missed, lang))

@@ -1,0 +1,122 @@
+"""`quizbot run` with a database or content it cannot use: a clear message naming the problem,
+a non-zero exit, and never a half-running bot (it must not have polled for updates).
+
+The cases run as concurrent subprocesses, each against the same emulator, to keep this quick.
+Simulations: an unwritable file or folder is a mode the bot's user cannot write (run as root,
+the bot process first drops the capabilities that let root ignore modes); a full disk is
+RLIMIT_FSIZE, which makes every write past 16 KiB fail (EFBIG) where ENOSPC would, with no tmpfs,
+mount or root needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import os
+import resource
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.emulator import Emulator
+from tests.e2e.harness import TOKEN
+from tests.reliability.support import BotProcess, content_copy
+
+PR_CAPBSET_DROP = 24
+DAC_CAPABILITIES = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
+
+
+def _tiny_disk() -> None:
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+
+
+def _modes_apply() -> None:
+    """In the child before exec: without these capabilities even root obeys file modes."""
+    if os.geteuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in DAC_CAPABILITIES:
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+@dataclass
+class Case:
+    name: str
+    expect: tuple[str, ...]  # words the message must contain (any of them)
+    db: Path
+    content: Path | None = None
+    preexec: Callable[[], None] | None = None
+    proc: BotProcess | None = field(default=None, repr=False)
+
+
+def cases(tmp: Path) -> list[Case]:
+    out: list[Case] = []
+
+    garbage = tmp / "garbage.sqlite3"
+    garbage.write_bytes(os.urandom(8192))
+    out.append(Case("not a database", ("not a database", "malformed"), garbage))
+
+    damaged = tmp / "damaged.sqlite3"
+    with sqlite3.connect(damaged) as conn:
+        conn.execute("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)")
+        conn.executemany("INSERT INTO t (b) VALUES (?)", [("x" * 200,)] * 200)
+    conn.close()
+    with open(damaged, "r+b") as f:  # trash the table's pages, keep the header
+        f.seek(4096)
+        f.write(os.urandom(4096 * 3))
+    out.append(Case("damaged pages", ("malformed", "integrity", "corrupt"), damaged))
+
+    newer = tmp / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    out.append(Case("schema from a newer quizbot", ("newer",), newer))
+
+    readonly = tmp / "readonly.sqlite3"
+    with sqlite3.connect(readonly) as conn:
+        conn.execute("CREATE TABLE t (a)")
+    conn.close()
+    readonly.chmod(0o444)
+    out.append(Case("unwritable file", ("writable", "readonly", "read-only", "permission"),
+                    readonly, preexec=_modes_apply))  # fmt: skip
+    locked = tmp / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    out.append(Case("unwritable folder", ("permission",), locked / "quizbot.sqlite3",
+                    preexec=_modes_apply))  # fmt: skip
+    out.append(Case("full disk", ("disk", "full", "i/o"), tmp / "full" / "quizbot.sqlite3",
+                    preexec=_tiny_disk))  # fmt: skip
+
+    broken = content_copy(tmp / "broken-content")
+    (broken / "quizzes" / "gradient-accumulation.yaml").write_text(
+        "id: gradient-accumulation\nquestions: [unclosed\n", "utf-8"
+    )
+    out.append(Case("broken content file", ("gradient-accumulation.yaml",),
+                    tmp / "ok.sqlite3", content=broken))  # fmt: skip
+    return out
+
+
+async def test_unusable_database_or_content_stops_start_up(tmp_path: Path) -> None:
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        table = cases(tmp_path)
+        for i, case in enumerate(table):
+            work = tmp_path / f"run{i}"
+            work.mkdir()
+            case.proc = BotProcess(work, emu, case.db, content=case.content, preexec=case.preexec)
+            case.proc.start()
+        codes = await asyncio.gather(*(c.proc.exit_code() for c in table if c.proc))
+        problems = []
+        for case, code in zip(table, codes, strict=True):
+            assert case.proc is not None
+            output = case.proc.output()
+            lowered = output.lower()
+            if code == 0:
+                problems.append(f"{case.name}: exit code 0")
+            if "cannot start" not in lowered or not any(w in lowered for w in case.expect):
+                problems.append(f"{case.name}: unclear message:\n{output}")
+            if "traceback" in lowered or TOKEN in output:
+                problems.append(f"{case.name}: traceback or token shown:\n{output}")
+        assert not problems, "\n".join(problems)
+        assert emu.calls("getUpdates") == [], "a bot polled: it was half running"

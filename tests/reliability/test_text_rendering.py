@@ -1,0 +1,57 @@
+"""Names, quiz content and arguments with `<`, `&`, quotes, emoji and right-to-left text render
+without a Telegram parse error (the emulator parses HTML as Telegram does and refuses bad HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.content import load_catalog
+from bot.content.cli import main as content_main
+from tests.reliability.support import VERDICT, bot_at, buttons, content_copy, handler_errors
+
+NASTY = '<b>Ali & «Bob»</b> 🦊 مرحبا بالعالم שלום &amp; <i x="1">'
+
+
+def spice(path: Path, data: dict[str, Any]) -> None:
+    """Put the nasty string into every quiz text of the English sources."""
+    if path.name.count(".") != 1 or "questions" not in data:
+        return
+    data["title"] = f"{data['title']} {NASTY}"[:80]
+    for question in data["questions"].values():
+        question["prompt"] = f"{question['prompt']} {NASTY}"
+        question["options"] = {k: f"{v} <&> 🦊 עברית" for k, v in question["options"].items()}
+        question["explanation"] = f"{question['explanation']} {NASTY}"
+
+
+async def test_nasty_text_renders_everywhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = content_copy(tmp_path / "content", questions=2, edit=spice)
+    assert content_main(["check", str(content)]) == 0, capsys.readouterr()
+    catalog = load_catalog(content)
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        user = h.emu.user(9001, NASTY, language_code="en")
+        await user.send("/start")
+        picker = await user.private.wait_for(lambda m: bool(m.buttons))
+        await user.tap(picker, buttons(picker)[0])
+        welcome = await user.private.wait_for(lambda m: "<b>Ali & «Bob»</b>" in m.text)
+        assert "مرحبا" in welcome.text  # the name, shown as text, not as markup
+        mark = user.private.mark()
+        await user.send(f"/start {NASTY}")  # a deep link argument no quiz has
+        await user.private.next_message(after=mark)
+        mark = user.private.mark()
+        await user.send("/start gradient-checkpointing")
+        q1 = await user.private.wait_for(lambda m: "1/2" in m.text, after=mark)
+        assert "<b>Ali & «Bob»</b>" in q1.text and "🦊" in q1.text
+        answer = await user.tap(q1, "A")
+        assert answer is not None and (answer.text or "").startswith(VERDICT)
+        explanation = await user.private.wait_for(lambda m: any("▶" in b for b in buttons(m)))
+        assert "שלום" in explanation.text
+        mark = user.private.mark()
+        await user.send(f"hello {NASTY}")
+        await user.private.next_message(after=mark)
+        assert not handler_errors(caplog)
+        assert not [k for k in h.emu.stats.errors if k[1] == 400]  # no parse error anywhere
