@@ -252,7 +252,7 @@ class QuizBot:
         lang = await self._safe_language(user.id, user.language_code) if user else "en"
         tr = translator(lang)
         text = tr._(
-            "Sorry, something went wrong on my side. Your answers are saved; please try again."
+            "Sorry, something went wrong on my side. Please try again."
         )
         try:
             if update.callback_query is not None:
