@@ -26,6 +26,7 @@ from bot.i18n import translator
 from bot.store import Schedule
 from bot.tg import group_render as gr
 from bot.tg.render import Screen
+from bot.tg.retry import patiently
 
 log = logging.getLogger(__name__)
 Ctx = CallbackContext[Any, Any, Any, Any]
@@ -61,11 +62,15 @@ class GroupRunner:
     async def send(self, chat_id: int, screen: Screen) -> Message | None:
         """Post in a group; follow it to its supergroup, or forget it if the bot was removed."""
         try:
-            return await self.bot.send_message(chat_id, screen.text, reply_markup=screen.keyboard)
+            return await patiently(
+                lambda: self.bot.send_message(chat_id, screen.text, reply_markup=screen.keyboard)
+            )
         except ChatMigrated as exc:
-            await self.migrated(chat_id, exc.new_chat_id)
-            return await self.bot.send_message(exc.new_chat_id, screen.text,
-                                               reply_markup=screen.keyboard)
+            new_id = exc.new_chat_id
+            await self.migrated(chat_id, new_id)
+            return await patiently(
+                lambda: self.bot.send_message(new_id, screen.text, reply_markup=screen.keyboard)
+            )
         except Forbidden:
             log.info("removed from chat %s: stopping what ran there", chat_id)
             await self.removed(chat_id)
@@ -75,8 +80,11 @@ class GroupRunner:
         try:
             if message_id is None:
                 raise BadRequest("message to edit not found")
-            await self.bot.edit_message_text(screen.text, chat_id, message_id,
-                                             reply_markup=screen.keyboard)
+            await patiently(
+                lambda: self.bot.edit_message_text(
+                    screen.text, chat_id, message_id, reply_markup=screen.keyboard
+                )
+            )
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)
             await self.send(exc.new_chat_id, screen)

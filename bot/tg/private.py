@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from datetime import timedelta
-from typing import TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
-from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.core.engine import Status, Verdict, score
@@ -20,44 +16,10 @@ from bot.service import QuizService
 from bot.tg import callbacks as cb
 from bot.tg import render
 from bot.tg.render import Screen
+from bot.tg.retry import patiently
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
-
-
-T = TypeVar("T")
-TRIES = 4  # a question or a verdict is worth waiting a few seconds for
-FIRST_PAUSE = 0.5  # seconds; doubles after each transient failure
-
-
-async def patiently(call: Callable[[], Awaitable[T]]) -> T:
-    """Run a Telegram call, retrying failures that pass: network errors, timeouts, 5xx, 429.
-
-    PTB's AIORateLimiter retries only 429s; without this a dropped connection would lose the next
-    question and leave the learner in front of a chat with no buttons. A request whose response
-    was lost may have taken effect: a retried send can then show a message twice, which is
-    harmless (its buttons carry the same data), whereas a message never shown is not.
-    """
-    pause = FIRST_PAUSE
-    for attempt in range(1, TRIES + 1):
-        try:
-            return await call()
-        except BadRequest:  # a subclass of NetworkError, but retrying cannot fix it
-            raise
-        except RetryAfter as exc:
-            if attempt == TRIES:
-                raise
-            wait = exc.retry_after
-            seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-            log.info("flood control: retrying in %.1f s", seconds)
-            await asyncio.sleep(seconds)
-        except NetworkError as exc:  # TimedOut included
-            if attempt == TRIES:
-                raise
-            log.info("transient Telegram error, retrying in %.1f s: %s", pause, exc)
-            await asyncio.sleep(pause)
-            pause *= 2
-    raise AssertionError("unreachable")
 
 
 async def send(message: Message, screen: Screen) -> Message:

@@ -10,7 +10,7 @@ import pytest
 from telegram.error import Forbidden
 
 from bot.emulator import EmuMessage, SimUser
-from bot.tg import private
+from bot.tg import retry
 from tests.reliability.support import (
     VERDICT,
     ReliableHarness,
@@ -24,7 +24,7 @@ from tests.reliability.support import (
 
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(private, "FIRST_PAUSE", 0.05)
+    monkeypatch.setattr(retry, "FIRST_PAUSE", 0.05)
 
 
 async def explanation_after(user: SimUser) -> EmuMessage:
