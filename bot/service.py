@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.core.engine import (
     AnswerOutcome,
@@ -30,10 +31,13 @@ from bot.store import LearnerStore
 
 Clock = Callable[[], float]
 CACHE_SIZE = 10_000
+V = TypeVar("V")
 
 
-class _Lru(OrderedDict[int, object]):
-    def remember(self, key: int, value: object) -> None:
+class _Lru(OrderedDict[int, V]):
+    """A bounded map: the oldest entries go first once it is full."""
+
+    def remember(self, key: int, value: V) -> None:
         self[key] = value
         self.move_to_end(key)
         if len(self) > CACHE_SIZE:
@@ -69,7 +73,8 @@ class QuizService:
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._languages: dict[int, str | None] = {}
-        self._attempts = _Lru()
+        self._attempts: _Lru[Attempt] = _Lru()
+        self._shown: _Lru[int] = _Lru()  # attempt id -> highest question index shown
         # user -> ids of their attempts cached as active: forgetting them must not scan the cache.
         self._active_ids: dict[int, set[int]] = {}
 
@@ -116,7 +121,7 @@ class QuizService:
 
     async def attempt(self, attempt_id: int) -> Attempt | None:
         cached = self._attempts.get(attempt_id)
-        if isinstance(cached, Attempt):
+        if cached is not None:
             return cached
         attempt = await self.learners.attempt(attempt_id)
         if attempt is not None:
@@ -173,6 +178,17 @@ class QuizService:
         final = score(quiz, outcome.attempt.answers) if outcome.finished else None
         return TapResult(outcome, quiz, final)
 
+    def claim_showing(self, attempt_id: int, question_index: int) -> bool:
+        """True the first time a screen of an attempt is asked for; False for a repeat tap.
+
+        Kept in memory only: after a restart a repeated "Next" may show a question twice, which
+        is harmless (its buttons carry the same data).
+        """
+        if self._shown.get(attempt_id, -1) >= question_index:
+            return False
+        self._shown.remember(attempt_id, question_index)
+        return True
+
     async def stop(self, user_id: int) -> bool:
         """Abandon the learner's running attempt; False when there was none."""
         stopped = await self.learners.abandon(user_id, self.clock())
@@ -189,7 +205,7 @@ class QuizService:
     def _forget_active(self, user_id: int) -> None:
         for key in self._active_ids.pop(user_id, ()):
             value = self._attempts.get(key)
-            if isinstance(value, Attempt) and value.status is Status.ACTIVE:
+            if value is not None and value.status is Status.ACTIVE:
                 self._attempts.pop(key, None)
 
 

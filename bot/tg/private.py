@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, Message, Update, User
@@ -213,8 +214,11 @@ class PrivateHandlers:
         # The answer is stored: now the learner may see the verdict.
         await acknowledge(query, render.verdict_popup(tr, judgement))
         quiz, attempt = result.quiz, result.outcome.attempt
-        await edit(query, render.answered_question(tr, quiz, attempt, judgement, lang))
-        await self._reply(query, render.explanation(tr, quiz, attempt, judgement, lang))
+        # Independent messages: edit the question and post the explanation at the same time.
+        await asyncio.gather(
+            edit(query, render.answered_question(tr, quiz, attempt, judgement, lang)),
+            self._reply(query, render.explanation(tr, quiz, attempt, judgement, lang)),
+        )
 
     async def _next(
         self, query: CallbackQuery, user: User, data: cb.Next, lang: str, tr: Translator
@@ -224,14 +228,18 @@ class PrivateHandlers:
         if attempt is None or quiz is None or attempt.user_id != user.id:
             await acknowledge(query, tr._("This question is closed."))
             return
-        if attempt.status is Status.FINISHED and data.question >= len(quiz):
+        finished = attempt.status is Status.FINISHED and data.question >= len(quiz)
+        current = attempt.status is Status.ACTIVE and data.question == attempt.current
+        if (finished or current) and not self.service.claim_showing(attempt.id, data.question):
+            # A second tap on the same "Next": what it shows is already in the chat. Leaving
+            # the button in place saves a request per question (see BENCHMARKS.md).
             await acknowledge(query)
-            await drop_keyboard(query)
+        elif finished:
+            await acknowledge(query)
             final = score(quiz, attempt.answers)
             await self._reply(query, render.result(tr, quiz, attempt, final, lang))
-        elif attempt.status is Status.ACTIVE and data.question == attempt.current:
+        elif current:
             await acknowledge(query)
-            await drop_keyboard(query)
             await self._reply(query, render.question(tr, quiz, attempt, data.question, lang))
         else:
             await acknowledge(query, tr._("This question is closed."))
@@ -246,6 +254,7 @@ class PrivateHandlers:
         attempt, quiz = running
         await acknowledge(query)
         await drop_keyboard(query)
+        self.service.claim_showing(attempt.id, attempt.current)
         await self._reply(query, render.question(tr, quiz, attempt, attempt.current, lang))
 
     async def _review(

@@ -157,3 +157,20 @@ async def test_plain_text_gets_a_hint(harness: Harness) -> None:
     await user.send("hello <b>")
     hint = await user.private.wait_for(lambda m: "/help" in m.text)
     assert hint.from_bot
+
+
+async def test_a_double_tap_on_next_shows_the_question_once(harness: Harness) -> None:
+    user = harness.emu.user(3010, "Binta")
+    q1 = await start_by_link(user)
+    mark = user.private.mark()
+    await user.tap(q1, "A")
+    explanation = await user.private.next_message(after=mark)
+    data = explanation.buttons[0][0].callback_data
+    first = await user.tap(explanation, callback_data=data)
+    second = await user.tap(explanation, callback_data=data)
+    assert first is not None and second is not None
+    await user.private.wait_for(lambda m: "2/8" in m.text)
+    await user.send("/help")  # a marker: everything sent before it has arrived
+    await user.private.wait_for(lambda m: "/quizzes" in m.text)
+    shown = [m for m in user.private.bot_messages if "2/8" in m.text]
+    assert len(shown) == 1
