@@ -45,6 +45,9 @@ async def _serve(args: argparse.Namespace) -> None:
         from bot.content import load_catalog
         from bot.tg.app import BotOptions, QuizBot
 
+        if args.paced_limiter:
+            _pace_limiter(args.paced_limiter)
+
         timings["imports"] = time.time() - T_PROCESS
         t0 = time.time()
         catalog = load_catalog(Path(args.content))
@@ -79,6 +82,23 @@ async def _serve(args: argparse.Namespace) -> None:
     _say(event="stopped")
 
 
+def _pace_limiter(rate: float) -> None:
+    """An experiment, not production: the bot's AIORateLimiter without its burst allowance.
+
+    PTB's limiter is a leaky bucket of 30 per second, so it lets 30 requests through at once and
+    30 a second after that: up to 60 in one second. Capacity 1 leaking every 1/`rate` s spaces
+    the requests evenly instead."""
+    import functools
+
+    from telegram.ext import AIORateLimiter
+
+    import bot.tg.app as quizbot_app
+
+    quizbot_app.AIORateLimiter = functools.partial(  # type: ignore[misc]
+        AIORateLimiter, overall_max_rate=1, overall_time_period=1 / rate
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.botproc")
     parser.add_argument("--kind", choices=("quizbot", "baseline"), required=True)
@@ -92,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="concurrent updates and HTTP connections (default: quizbot's)",
+    )
+    parser.add_argument(
+        "--paced-limiter",
+        type=float,
+        default=0,
+        help="experiment: AIORateLimiter without burst, this many requests/s (with --rate-limit)",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")

@@ -36,6 +36,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--group-members", type=int, default=1000, help="members in the group burst")
     p.add_argument("--groups", type=int, default=500, help="groups in the fan-out")
     p.add_argument(
+        "--paced-limiter",
+        type=float,
+        default=0,
+        help="experiment: fan-out with the bot's AIORateLimiter made burst-free at this rate/s",
+    )
+    p.add_argument(
         "--limits-duration",
         type=float,
         default=10,
@@ -131,15 +137,23 @@ async def run(args: argparse.Namespace, workdir: Path) -> Report:
     if wanted("burst") or wanted("fanout"):
         from bot.bench import groups
 
-        if not groups.available():
-            report.groups_note = groups.UNAVAILABLE
-        else:
-            if wanted("burst"):
-                print(f"… group burst: {args.group_members} members", flush=True)
-                report.burst = await groups.burst(args.group_members, workdir)
-            if wanted("fanout"):
-                print(f"… fan-out: {args.groups} groups", flush=True)
-                report.fanout = await groups.fanout(args.groups, workdir)
+        if wanted("burst"):
+            print(f"… group burst: {args.group_members} members, production limits", flush=True)
+            report.burst = await _guard(
+                report, "group burst", groups.burst(args.group_members, workdir, content=content)
+            )
+        if wanted("fanout"):
+            print(
+                f"… fan-out: {args.groups} groups due at the same minute, production limits",
+                flush=True,
+            )
+            report.fanout = await _guard(
+                report,
+                "fan-out",
+                groups.fanout(
+                    args.groups, workdir, content=content, paced_limiter=args.paced_limiter
+                ),
+            )
     return report
 
 

@@ -48,6 +48,7 @@ class BotProcess:
     content: Path | None = None
     rate_limit: bool = False
     concurrency: int = 0  # 0: the bot's own default
+    paced_limiter: float = 0  # experiment: AIORateLimiter without burst at this rate (0: off)
     ready: dict[str, Any] = field(default_factory=dict)
     peak_rss: float = 0.0
     cpu_total: float = 0.0
@@ -78,6 +79,8 @@ class BotProcess:
             cmd.append("--rate-limit")
         if self.concurrency:
             cmd += ["--concurrency", str(self.concurrency)]
+        if self.paced_limiter:
+            cmd += ["--paced-limiter", str(self.paced_limiter)]
         env = dict(os.environ, PTB_TIMEDELTA="true", PYTHONUNBUFFERED="1")
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
         line = await asyncio.wait_for(self._line(), timeout)

@@ -7,6 +7,8 @@ from typing import Any
 
 from bot.bench.phases import EmulatorCeiling, PrivateResult, StartupResult
 
+GLOBAL_PER_SECOND = 30  # Telegram's messages per second per bot (FloodLimits' default)
+
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
@@ -20,7 +22,6 @@ class Report:
     startup: StartupResult | None = None
     burst: dict[str, Any] | None = None
     fanout: dict[str, Any] | None = None
-    groups_note: str = ""
     failures: list[str] = field(default_factory=list)  # phases that could not run
     wall: float = 0.0
 
@@ -119,13 +120,32 @@ class Report:
                 f"{s.to_polling:.2f} s (imports before that {s.imports:.2f} s); peak RSS "
                 f"{s.peak_rss_mb:.0f} MB"
             )
-        if self.groups_note:
-            out.append(f"group burst, fan-out: {self.groups_note}")
-        for name, part in (("group burst", self.burst), ("fan-out", self.fanout)):
-            if part:
-                out.append(
-                    f"{name}: " + ", ".join(f"{k}={v}" for k, v in part.items() if k != "problems")
-                )
+        if self.burst:
+            b = self.burst
+            p = b["popup_ms"]
+            out.append(
+                f"group burst, {b['members']} members tapping within {b['spread_s']:g} s "
+                f"(production limits): taps answered {b['taps_answered']}/{b['taps_sent']}, "
+                f"all answered {b['all_answered_after_s']:.1f} s after the first tap; tap → popup "
+                f"p50/p95/p99 {p[50]:.0f}/{p[95]:.0f}/{p[99]:.0f} ms; recorded {b['recorded']} "
+                f"({b['recorded_distinct_members']} members, once each); reveal counts "
+                f"{b['reveal_counts']} = DB {b['db_counts']}: "
+                f"{'yes' if b['counts_match'] else 'NO'}; bot CPU {b['bot_cpu_s']:.1f} s, "
+                f"{b['flood_errors']} × 429"
+            )
+        if self.fanout:
+            f = self.fanout
+            fraction = f["fraction_of_fastest"]
+            out.append(
+                f"fan-out, {f['groups']} groups due at the same minute ({f['limiter']} limiter, "
+                f"{f['trigger']}): {f['groups_with_first_question']}/{f['groups']} groups got "
+                f"question 1, the first after {f['first_question_after_s']:.2f} s, all after "
+                f"{f['all_first_questions_after_s']:.1f} s; fastest Telegram allows "
+                f"{f['messages_needed']} messages / {GLOBAL_PER_SECOND} per s = "
+                f"{f['fastest_s']:.1f} s → {fraction if fraction is not None else '—'} of it; "
+                f"{f['flood_errors']} × 429 from the emulator; "
+                f"{f['group_messages_until_last_first_question']} group messages sent meanwhile"
+            )
         problems = self.problems()
         out.append("")
         out.append(
@@ -187,6 +207,5 @@ class Report:
             "startup": asdict(self.startup) if self.startup else None,
             "burst": self.burst,
             "fanout": self.fanout,
-            "groups_note": self.groups_note,
             "problems": self.problems(),
         }

@@ -209,11 +209,13 @@ class GroupService:
         """Stop answers to question `index` and count them; None if it was not open."""
         run = await self.run(run_id)
         quiz = self.quiz_of(run) if run else None
-        if run is None or quiz is None or not await self.store.close_question(run_id, index):
+        if run is None or quiz is None:
+            return None
+        chosen = await self.store.close_and_count(run_id, index)  # one transaction: no stale read
+        if chosen is None:
             return None
         run = replace(run, is_open=False)
         self._runs[run_id] = run
-        chosen = await self.store.chosen_options(run_id, index)
         counts = option_counts(run.orders[index], chosen)
         return Reveal(run, quiz, index, counts, index + 1 >= len(quiz))
 

@@ -10,7 +10,7 @@ import pytest
 from bot.bench.cli import main
 from bot.bench.learners import percentile
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(240)
 
 
 def test_percentiles_are_nearest_rank() -> None:
@@ -58,3 +58,42 @@ def test_tiny_run_counts_every_tap_and_answer(
     assert startup["quizzes"] == 10
     assert 0 < startup["load_catalog"] <= startup["to_polling"]
     assert "counts check: OK" in capsys.readouterr().out
+
+
+def test_tiny_group_burst_and_fanout_count_every_tap_and_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """20 members, 5 groups (the fan-out waits for the next whole minute: up to ~80 s)."""
+    out = tmp_path / "bench.json"
+    code = main(
+        [
+            "--quick",
+            "--only",
+            "burst,fanout",
+            "--json",
+            str(out),
+            "--workdir",
+            str(tmp_path / "work"),
+        ]
+    )
+    report = json.loads(out.read_text())
+    assert code == 0, report["problems"]
+    burst = report["burst"]
+    assert burst["members"] == 20
+    assert burst["taps_sent"] == burst["taps_answered"] == 20  # answerCallbackQuery for each
+    assert burst["recorded"] == burst["recorded_distinct_members"] == 20  # once each
+    assert burst["verdict_popups"] == 20
+    assert burst["counts_match"] and sum(burst["db_counts"]) == 20
+    assert burst["reveal_counts"] == burst["db_counts"]
+    p = burst["popup_ms"]
+    assert 0 < p["50"] <= p["95"] <= p["99"]
+    fanout = report["fanout"]
+    assert fanout["groups"] == fanout["groups_with_first_question"] == 5
+    assert fanout["messages_needed"] == 10
+    assert fanout["fastest_s"] == round(10 / 30, 2)
+    assert fanout["all_first_questions_after_s"] >= fanout["first_question_after_s"] >= 0
+    assert fanout["bot_ready_before_minute_s"] >= 1
+    assert fanout["flood_errors"] >= 0
+    text = capsys.readouterr().out
+    assert "taps answered 20/20" in text and "5/5 groups got question 1" in text
+    assert "counts check: OK" in text
