@@ -130,3 +130,25 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db = Database(path)
     with pytest.raises(StoreError, match="newer"):
         await db.open()
+
+
+async def test_a_read_after_a_write_sees_it_while_other_reads_overlap(db: Database) -> None:
+    """Overlapping reads on the shared reader must not pin an old snapshot."""
+    store = LearnerStore(db)
+    await store.touch_user(1, "a", None, 1.0, private=True)
+    stop = asyncio.Event()
+
+    async def reads() -> None:
+        while not stop.is_set():
+            await store.attempt(1)
+            await store.user(1)
+
+    readers = [asyncio.create_task(reads()) for _ in range(20)]
+    try:
+        for user_id in range(100, 160):
+            await store.set_language(user_id, "fr", 2.0)
+            user = await store.user(user_id)
+            assert user is not None and user.language == "fr", user_id
+    finally:
+        stop.set()
+        await asyncio.gather(*readers)
