@@ -33,7 +33,9 @@ async def run_bot(
 
     content = content_dir or settings.content_dir or default_content_dir()
     try:
-        catalog = load_catalog(content)
+        # The checks' clean result is cached beside the database: a restart with unchanged
+        # content and code skips the text-quality checks (files are still parsed and validated).
+        catalog = load_catalog(content, cache_dir=(db_path or settings.db_path).parent)
         load_all()
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)

@@ -45,12 +45,12 @@ async def _serve(args: argparse.Namespace) -> None:
         from bot.content import load_catalog
         from bot.tg.app import BotOptions, QuizBot
 
-        if args.paced_limiter:
-            _pace_limiter(args.paced_limiter)
-
         timings["imports"] = time.time() - T_PROCESS
         t0 = time.time()
-        catalog = load_catalog(Path(args.content))
+        # As `quizbot run` does: the checks' clean result cached beside the database.
+        catalog = load_catalog(
+            Path(args.content), cache_dir=Path(args.db).parent if args.db else None
+        )
         timings["load_catalog"] = time.time() - t0
         t1 = time.time()
         bot = QuizBot(
@@ -61,6 +61,7 @@ async def _serve(args: argparse.Namespace) -> None:
                 base_url=args.api_base_url,
                 rate_limit=args.rate_limit,
                 **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
+                **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
             )
         )
         await bot.start()
@@ -82,23 +83,6 @@ async def _serve(args: argparse.Namespace) -> None:
     _say(event="stopped")
 
 
-def _pace_limiter(rate: float) -> None:
-    """An experiment, not production: the bot's AIORateLimiter without its burst allowance.
-
-    PTB's limiter is a leaky bucket of 30 per second, so it lets 30 requests through at once and
-    30 a second after that: up to 60 in one second. Capacity 1 leaking every 1/`rate` s spaces
-    the requests evenly instead."""
-    import functools
-
-    from telegram.ext import AIORateLimiter
-
-    import bot.tg.app as quizbot_app
-
-    quizbot_app.AIORateLimiter = functools.partial(  # type: ignore[misc]
-        AIORateLimiter, overall_max_rate=1, overall_time_period=1 / rate
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.botproc")
     parser.add_argument("--kind", choices=("quizbot", "baseline"), required=True)
@@ -117,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         "--paced-limiter",
         type=float,
         default=0,
-        help="experiment: AIORateLimiter without burst, this many requests/s (with --rate-limit)",
+        help="experiment: the limiter's pace, sends and edits/s (default BotOptions.send_rate)",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")

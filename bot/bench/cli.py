@@ -39,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
         "--paced-limiter",
         type=float,
         default=0,
-        help="experiment: fan-out with the bot's AIORateLimiter made burst-free at this rate/s",
+        help="experiment: fan-out with the bot's limiter pacing sends and edits at this rate/s",
     )
     p.add_argument(
         "--limits-duration",

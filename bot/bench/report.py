@@ -118,7 +118,8 @@ class Report:
                 f"start-up, {s.quizzes} quizzes: load_catalog {s.load_catalog:.2f} s + "
                 f"QuizBot start {s.start:.2f} s; load_catalog → first getUpdates "
                 f"{s.to_polling:.2f} s (imports before that {s.imports:.2f} s); peak RSS "
-                f"{s.peak_rss_mb:.0f} MB"
+                f"{s.peak_rss_mb:.0f} MB; restart (checks cached): load_catalog "
+                f"{s.restart_load_catalog:.2f} s, → first getUpdates {s.restart_to_polling:.2f} s"
             )
         if self.burst:
             b = self.burst

@@ -173,8 +173,12 @@ def too_long(size: int) -> str:
 
 
 def _check_english(parsed: Parsed[QuizSource], at: KeyPath, text: str, sink: Problems) -> None:
+    errors = text_checks.unclosed_backtick(text)
+    warnings = text_checks.unmarked_code(text)
+    if not errors and not warnings:  # the usual case: no line lookup, no key string
+        return
     line, key = parsed.doc.line(at), key_str(at)
-    for message in text_checks.unclosed_backtick(text):
+    for message in errors:
         sink.error(parsed.path, line, key, message)
-    for message in text_checks.unmarked_code(text):
+    for message in warnings:
         sink.warn(parsed.path, line, key, message)

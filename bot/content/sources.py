@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -24,6 +25,8 @@ from bot.content.yaml_nodes import DuplicateKey, YamlDoc, YamlSyntaxError, key_s
 from bot.core.models import SOURCE_LANGUAGE
 
 M = TypeVar("M", bound=BaseModel)
+# Told the path and text of every file read, in reading order (the start-up cache's digest).
+OnRead = Callable[[Path, str], None]
 
 CONTENT_DIR_ENV = "QUIZBOT_CONTENT_DIR"
 # bot/content/sources.py -> the checkout's root, where content/ and schema/ live.
@@ -66,20 +69,23 @@ class Content:
     quizzes: list[QuizFiles] = field(default_factory=list)  # sorted by source path
 
 
-def read_content(root: Path, sink: Problems) -> Content:
-    """Every file that parses and validates; the others are reported in `sink` and left out."""
+def read_content(root: Path, sink: Problems, *, on_read: OnRead | None = None) -> Content:
+    """Every file that parses and validates; the others are reported in `sink` and left out.
+
+    `on_read` sees the text of every file as it is read (a file that cannot be read is an error).
+    """
     content = Content(root)
     if not root.is_dir():
         sink.error(root, 1, "", "content directory not found")
         return content
     guides_path = root / "guides.yaml"
     if guides_path.is_file():
-        content.guides = parse_file(guides_path, GuidesFile, sink)
+        content.guides = parse_file(guides_path, GuidesFile, sink, on_read=on_read)
     else:
         sink.error(guides_path, 1, "", "missing guides.yaml: every quiz needs a guide path")
     glossary_path = root / "glossary.yaml"
     if glossary_path.is_file():
-        content.glossary = parse_file(glossary_path, GlossaryFile, sink)
+        content.glossary = parse_file(glossary_path, GlossaryFile, sink, on_read=on_read)
 
     sources: dict[Path, QuizFiles] = {}
     pending: list[tuple[Path, str, Path]] = []  # (translation, lang, its source)
@@ -96,7 +102,7 @@ def read_content(root: Path, sink: Problems) -> Content:
             continue
         lang = match["lang"]
         if lang is None:
-            if (source := parse_file(path, QuizSource, sink)) is not None:
+            if (source := parse_file(path, QuizSource, sink, on_read=on_read)) is not None:
                 sources[path] = QuizFiles(source)
         elif lang == SOURCE_LANGUAGE:
             sink.error(path, 1, "", f"English lives in {match['name']}.yaml; remove this file")
@@ -106,7 +112,7 @@ def read_content(root: Path, sink: Problems) -> Content:
         if not source_path.is_file():
             sink.error(path, 1, "", f"translation without a source: {source_path.name} not found")
             continue
-        parsed = parse_file(path, QuizTranslation, sink, translation=True)
+        parsed = parse_file(path, QuizTranslation, sink, translation=True, on_read=on_read)
         if source_path in sources:
             files = sources[source_path]
             if parsed is None:
@@ -118,7 +124,12 @@ def read_content(root: Path, sink: Problems) -> Content:
 
 
 def parse_file(
-    path: Path, model: type[M], sink: Problems, *, translation: bool = False
+    path: Path,
+    model: type[M],
+    sink: Problems,
+    *,
+    translation: bool = False,
+    on_read: OnRead | None = None,
 ) -> Parsed[M] | None:
     """Read, parse and validate one file; None (with problems in `sink`) if it is unusable."""
     try:
@@ -126,6 +137,8 @@ def parse_file(
     except (OSError, UnicodeDecodeError) as exc:
         sink.error(path, 1, "", f"cannot read the file: {exc}")
         return None
+    if on_read is not None:
+        on_read(path, text)
     try:
         doc = parse_yaml(text)
     except YamlSyntaxError as exc:

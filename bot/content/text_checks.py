@@ -2,6 +2,11 @@
 
 Each returns the messages to report (empty when the string is fine), so the checks module only
 decides where and how loudly to report them.
+
+Start-up runs every check over every string (500 quizzes: ~25,000 pairs), and one string is
+looked at by several checks, so its prose, code spans and words are computed once and memoized
+(bounded caches: a string's analysis never changes). Strings without a backtick skip the span
+splitting entirely.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot.content.schema import GlossaryTerm
 from bot.core.markup import code_spans, split_code
@@ -16,8 +22,13 @@ from bot.core.markup import code_spans, split_code
 # Identifiers that look like code when written without backticks: dotted names, calls.
 _CODE_LIKE = re.compile(r"(?<![\w.`])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\b[A-Za-z_]\w*\(\)")
 # Names that stay English in every language: acronyms (GPU, FSDP) and CamelCase (BatchNorm).
-_NAME = re.compile(r"\b(?:[A-Z0-9]{2,}s?|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\b")
+# Written as \b(?:[A-Z0-9]{2,}s?|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\b, but starting with a character
+# class so that the regex engine skips ahead to candidates instead of testing \b everywhere.
+_NAME = re.compile(r"[A-Z0-9](?<!\w.)(?:[A-Z0-9]+s?|(?<=[A-Z])[a-z]+(?:[A-Z][a-z0-9]*)+)\b")
 _WORD = re.compile(r"[^\W\d_]+")
+# Big enough for a pair's strings to be reused across checks; bounded so a long-lived process
+# that re-checks edited content does not grow without limit.
+_CACHE_SIZE = 1 << 14
 # Function words that occur in English prose but not in French or Wolof prose.
 _ENGLISH_MARKERS = frozenset(
     {"the", "which", "what", "with", "when", "why", "how", "is", "are", "of", "this", "that"}
@@ -25,9 +36,17 @@ _ENGLISH_MARKERS = frozenset(
 )
 
 
+@lru_cache(maxsize=_CACHE_SIZE)
 def prose(text: str) -> str:
     """The text outside code spans."""
+    if "`" not in text:
+        return text
     return " ".join(piece for is_code, piece in split_code(text) if not is_code)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _spans(text: str) -> tuple[str, ...]:
+    return tuple(code_spans(text))
 
 
 def unclosed_backtick(text: str) -> list[str]:
@@ -38,6 +57,8 @@ def unclosed_backtick(text: str) -> list[str]:
 
 def unmarked_code(text: str) -> list[str]:
     """Identifiers written as prose in an English string (they would be translated)."""
+    if "." not in text and "()" not in text:  # every match has a dot or a call
+        return []
     found = [m for m in _CODE_LIKE.findall(prose(text)) if not _is_abbreviation(m)]
     return [f"'{name}' looks like code: write it in backticks, `{name}`" for name in found]
 
@@ -48,7 +69,12 @@ def _is_abbreviation(token: str) -> bool:
 
 def compare_code(source: str, translated: str) -> list[str]:
     """Messages for code spans that the translation lost, changed or added."""
-    want, have = Counter(code_spans(source)), Counter(code_spans(translated))
+    if "`" not in source and "`" not in translated:
+        return []
+    source_spans, translated_spans = _spans(source), _spans(translated)
+    if source_spans == translated_spans:  # the usual case, and always so without backticks
+        return []
+    want, have = Counter(source_spans), Counter(translated_spans)
     missing = list((want - have).elements())
     extra = list((have - want).elements())
     messages: list[str] = []
@@ -77,30 +103,47 @@ def _stem(span: str) -> str:
     return head[: head.rfind(".") + 1] if "." in head else ""
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(_NAME.sub(" ", prose(text)).casefold())
+@lru_cache(maxsize=_CACHE_SIZE)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(_NAME.sub(" ", prose(text)).casefold()))
 
 
 def identical_to_source(source: str, translated: str) -> bool:
     """Same words outside code and names: English left untranslated."""
     words = _words(translated)
-    return bool(words) and words == _words(source)
+    if not words:
+        return False
+    # Every word of the source is a piece of its casefolded text (casefolding maps character by
+    # character), so a translated word missing from it settles the question without splitting
+    # the source into words: the usual case, a real translation.
+    folded = source.casefold()
+    for word in words:
+        if word not in folded:
+            return False
+    return words == _words(source)
 
 
 def english_leftovers(translated: str) -> list[str]:
     """English function words in a non-English string: a sentence probably left in English."""
-    found = sorted({w for w in _words(translated) if w in _ENGLISH_MARKERS})
+    found = _ENGLISH_MARKERS.intersection(_words(translated))
     if len(found) >= 2:
-        return [f"looks partly English ({', '.join(found)}): translate the whole string"]
+        return [f"looks partly English ({', '.join(sorted(found))}): translate the whole string"]
     return []
+
+
+@lru_cache(maxsize=256)
+def _avoid_pattern(avoid: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(avoid)}(?!\w)", re.IGNORECASE)
 
 
 def glossary_hits(translated: str, terms: Sequence[GlossaryTerm]) -> list[str]:
     messages: list[str] = []
+    if not terms:
+        return messages
     text = prose(translated)
     for term in terms:
         for avoid in term.avoid:
-            if re.search(rf"(?<!\w){re.escape(avoid)}(?!\w)", text, re.IGNORECASE):
+            if _avoid_pattern(avoid).search(text):
                 note = f" ({term.note})" if term.note else ""
                 messages.append(f"'{avoid}': write '{term.prefer}' instead{note}")
     return messages

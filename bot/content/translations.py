@@ -98,22 +98,23 @@ def check_translation(
 
     _check_stale(source, parsed, report)
     marked: set[str] = set()
-    known = {key_str(key) for key in english}
-    for index, key in enumerate(parsed.model.same_as_source):
-        if key in known:
-            marked.add(key)
-        else:
-            report(("same_as_source", index), f"'{key}' is not a key of the English source")
+    if parsed.model.same_as_source:
+        known = {key_str(key) for key in english}
+        for index, key in enumerate(parsed.model.same_as_source):
+            if key in known:
+                marked.add(key)
+            else:
+                report(("same_as_source", index), f"'{key}' is not a key of the English source")
     missing: list[KeyPath] = []
     for at, text in english.items():
-        if at not in translated:
+        mine = translated.get(at)
+        if mine is None:
             missing.append(at)
             continue
-        mine = translated[at]
         # Spans cannot be compared while one is unclosed: report only that.
         errors = text_checks.unclosed_backtick(mine) or text_checks.compare_code(text, mine)
         warnings = text_checks.glossary_hits(mine, terms)
-        if key_str(at) not in marked:
+        if not marked or key_str(at) not in marked:
             if text_checks.identical_to_source(text, mine):
                 errors.append(IDENTICAL.format(mark="add its key to same_as_source"))
             else:

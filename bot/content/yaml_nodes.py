@@ -11,7 +11,7 @@ can run code); this module builds dicts, lists and strings from the nodes itself
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -37,20 +37,52 @@ class DuplicateKey:
     first_line: int
 
 
-@dataclass(slots=True)
 class YamlDoc:
-    data: object
-    lines: dict[KeyPath, int] = field(default_factory=dict)
-    duplicates: list[DuplicateKey] = field(default_factory=list)
+    """A parsed document: its data, its duplicate keys, and the line of every key path.
+
+    The line map is built on first use, by composing the text again: a clean file never needs
+    it (lines are only looked up to report a problem), and skipping it is a good part of
+    start-up time. The text is kept rather than the node tree: thousands of live nodes per
+    file would make every garbage collection during start-up slower.
+    """
+
+    __slots__ = ("_lines", "_loader", "_text", "data", "duplicates")
+
+    def __init__(
+        self,
+        data: object,
+        lines: dict[KeyPath, int] | None = None,
+        duplicates: list[DuplicateKey] | None = None,
+        *,
+        text: str | None = None,
+        loader: type[yaml.SafeLoader] | None = None,
+    ) -> None:
+        self.data = data
+        self.duplicates = [] if duplicates is None else duplicates
+        self._lines = lines
+        self._text = text
+        self._loader = loader
+
+    @property
+    def lines(self) -> dict[KeyPath, int]:
+        if self._lines is None:
+            self._lines = {(): 1}
+            if self._text is not None and self._loader is not None:
+                node = _compose(self._loader, self._text)
+                if node is not None:
+                    _index(node, (), self._lines)
+            self._text = None
+        return self._lines
 
     def line(self, path: Sequence[str | int]) -> int:
         """Line of `path`, or of its nearest ancestor that exists (a missing key's parent)."""
+        lines = self.lines
         key = tuple(path)
         while key:
-            if key in self.lines:
-                return self.lines[key]
+            if key in lines:
+                return lines[key]
             key = key[:-1]
-        return self.lines.get((), 1)
+        return lines.get((), 1)
 
 
 def key_str(path: Sequence[str | int]) -> str:
@@ -61,7 +93,37 @@ def key_str(path: Sequence[str | int]) -> str:
     return out
 
 
-_FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _NullOnlyResolver(yaml.resolver.BaseResolver):
+    """Tags only what the builder below asks about: is this plain scalar a null?
+
+    Every scalar is kept as text, so resolving `32` to an int or `yes` to a bool (PyYAML's
+    resolver, one regex per scalar) is wasted work. A plain scalar is null exactly when the
+    YAML 1.1 resolver says so: empty, `~`, `null`, `Null` or `NULL`.
+    """
+
+    def resolve(self, kind: type[Node], value: object, implicit: tuple[bool, bool]) -> str:
+        if kind is ScalarNode:
+            return _NULL_TAG if implicit[0] and value in _NULLS else self.DEFAULT_SCALAR_TAG
+        if kind is SequenceNode:
+            return self.DEFAULT_SEQUENCE_TAG
+        return self.DEFAULT_MAPPING_TAG
+
+    # Path resolvers (never registered here) are tracked around every node the composer
+    # builds: 300,000 calls at start-up. A builtin type taking the same arguments does nothing
+    # useful just as well, without a Python frame per call: slice(parent, index), tuple().
+    descend_resolver = slice  # type: ignore[assignment]
+    ascend_resolver = tuple  # type: ignore[assignment]
+
+
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_CLoader = getattr(yaml, "CSafeLoader", None)
+if _CLoader is not None:
+
+    class _FastLoader(_NullOnlyResolver, _CLoader):  # type: ignore[misc, valid-type]
+        pass
+
+else:
+    _FastLoader = yaml.SafeLoader  # type: ignore[misc, assignment]
 
 
 def parse_yaml(text: str) -> YamlDoc:
@@ -69,34 +131,37 @@ def parse_yaml(text: str) -> YamlDoc:
     # libyaml's composer when the wheel has it (much faster on 500 quizzes): same nodes and
     # marks, still safe (values are built from the node tree here). On a syntax error, parse
     # again with the pure-Python loader, whose messages are the ones authors are shown.
-    if _FastLoader is not yaml.SafeLoader:
-        fast = _FastLoader(text)
+    if _CLoader is not None:
         try:
-            node = fast.get_single_node()
+            node = _compose(_FastLoader, text)
         except yaml.YAMLError:
             pass
         else:
-            return _document(node)
-        finally:
-            fast.dispose()
-    loader = yaml.SafeLoader(text)
+            return _document(node, text, _FastLoader)
     try:
-        node = loader.get_single_node()
+        node = _compose(yaml.SafeLoader, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise YamlSyntaxError(mark.line + 1 if mark else 1, _syntax_message(exc)) from exc
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(1, f"invalid YAML: {exc}") from exc
+    return _document(node, text, yaml.SafeLoader)
+
+
+def _compose(loader_class: type[yaml.SafeLoader], text: str) -> Node | None:
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
     finally:
         loader.dispose()
-    return _document(node)
 
 
-def _document(node: Node | None) -> YamlDoc:
-    doc = YamlDoc(data=None, lines={(): 1})
-    if node is not None:
-        doc.data = _build(node, (), doc, depth=0)
-    return doc
+def _document(node: Node | None, text: str, loader: type[yaml.SafeLoader]) -> YamlDoc:
+    if node is None:
+        return YamlDoc(data=None, lines={(): 1})
+    duplicates: list[DuplicateKey] = []
+    data = _build(node, (), duplicates, depth=0)
+    return YamlDoc(data, duplicates=duplicates, text=text, loader=loader)
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
@@ -112,27 +177,56 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return message
 
 
-def _build(node: Node, path: KeyPath, doc: YamlDoc, depth: int) -> object:
+def _build(node: Node, path: KeyPath, duplicates: list[DuplicateKey], depth: int) -> object:
+    """The data of a node; scalars stay text. Lines are left to `_index` (built on demand)."""
     if depth > _MAX_DEPTH:
         raise YamlSyntaxError(node.start_mark.line + 1, "YAML nested too deeply (recursive alias?)")
-    if isinstance(node, ScalarNode):
+    kind = type(node)
+    if kind is ScalarNode:
         return None if node.tag == _NULL_TAG else str(node.value)
-    if isinstance(node, SequenceNode):
+    inline = depth < _MAX_DEPTH  # a child scalar here cannot be too deep: build it in place
+    if kind is SequenceNode:
         items: list[object] = []
         for index, item in enumerate(node.value):
-            doc.lines[(*path, index)] = item.start_mark.line + 1
-            items.append(_build(item, (*path, index), doc, depth + 1))
+            if inline and type(item) is ScalarNode:
+                items.append(None if item.tag == _NULL_TAG else str(item.value))
+            else:
+                items.append(_build(item, (*path, index), duplicates, depth + 1))
         return items
     assert isinstance(node, MappingNode)
     mapping: dict[str, object] = {}
-    first_lines: dict[str, int] = {}
     for key_node, value_node in node.value:
-        key = str(key_node.value) if isinstance(key_node, ScalarNode) else "<complex key>"
-        line = key_node.start_mark.line + 1
-        if key in first_lines:
-            doc.duplicates.append(DuplicateKey((*path, key), line, first_lines[key]))
+        key = _key(key_node)
+        if key in mapping:
+            first = next(k for k, _ in node.value if _key(k) == key)
+            duplicates.append(
+                DuplicateKey((*path, key), key_node.start_mark.line + 1, first.start_mark.line + 1)
+            )
             continue
-        first_lines[key] = line
-        doc.lines[(*path, key)] = line
-        mapping[key] = _build(value_node, (*path, key), doc, depth + 1)
+        if inline and type(value_node) is ScalarNode:
+            mapping[key] = None if value_node.tag == _NULL_TAG else str(value_node.value)
+        else:
+            mapping[key] = _build(value_node, (*path, key), duplicates, depth + 1)
     return mapping
+
+
+def _key(node: Node) -> str:
+    return str(node.value) if isinstance(node, ScalarNode) else "<complex key>"
+
+
+def _index(node: Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
+    """Record the line of every key path under `node`, as `_build` walked it (first of
+    duplicate keys; `_build` already refused a tree nested too deeply)."""
+    if isinstance(node, SequenceNode):
+        for index, item in enumerate(node.value):
+            lines[(*path, index)] = item.start_mark.line + 1
+            _index(item, (*path, index), lines)
+    elif isinstance(node, MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = _key(key_node)
+            if key in seen:
+                continue
+            seen.add(key)
+            lines[(*path, key)] = key_node.start_mark.line + 1
+            _index(value_node, (*path, key), lines)
