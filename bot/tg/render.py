@@ -86,7 +86,7 @@ def welcome(tr: Translator, first_name: str) -> str:
 
 
 def quiz_list(tr: Translator, catalog: Catalog, lang: str, intro: str = "") -> Screen:
-    lines = [intro] if intro else []
+    lines = [intro, ""] if intro else []
     heading = tr._("📚 Quizzes")
     lines.append(f"<b>{heading}</b>")
     rows = []
