@@ -1,0 +1,311 @@
+"""A rate limiter that paces sends and edits where they count: on the wire.
+
+PTB's `AIORateLimiter` is a leaky bucket that lets 30 requests go at once and 30/s after: up to
+60 in one second, and Telegram (a sliding window of about 30/s) answers the excess with 429, each
+one pausing the whole bot for `retry_after`. Even without that burst, requests admitted 34 ms
+apart reach the server in clumps on a busy event loop with a pool of connections, and a window of
+exactly 30 refuses any clump (BENCHMARKS.md, fan-out).
+
+`PacedRateLimiter` instead:
+
+* counts only what Telegram counts: new messages (`send*` but `sendChatAction`, `copy*`,
+  `forward*`) per chat and globally; message edits (`editMessage*`, `stopPoll`, ...) and deletes
+  globally only. Everything else — `answerCallbackQuery` above all (a popup never waits behind a
+  fan-out), `getChatMember`, `getMe`, `getUpdates` — goes straight through;
+* spaces counted requests evenly at `overall_rate` per second (no burst), with at most
+  `max_in_flight` of them on the wire at once, so the rhythm the limiter releases is the rhythm
+  the server sees;
+* and, as a guarantee rather than a hope, never has more than `overall_limit` counted requests
+  in any `overall_period` *as the server can see them*: a request occupies the window from the
+  moment it is released until `overall_period` after its response came back. The server counted
+  it somewhere in between, so however late a release reaches the wire, the server's own sliding
+  window never holds more than the limit. Per group: the same window, 20 per 60 s. Per private
+  chat: Telegram's 1/s with a burst of 3, one send in flight per chat, and no refill while it
+  flies (the conservative reading of the same rule);
+* on `RetryAfter` for a counted request, pauses every counted request for `retry_after` + 0.1 s
+  (a 429 does not say whether the chat or the bot was over), then retries, up to `max_retries`
+  times (`rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
+
+# Methods that create a message in a chat: they count per chat and globally.
+_NEW_MESSAGE_EXCEPT = frozenset({"sendChatAction"})
+_NEW_MESSAGE_OTHER = frozenset({"copyMessage", "copyMessages", "forwardMessage", "forwardMessages"})
+# Methods that change or remove existing messages: globally only (Telegram documents no per-chat
+# limit for them, and counting them per chat would punish "answer, then edit the question").
+_CHANGE_OTHER = frozenset(
+    {"stopPoll", "stopMessageLiveLocation", "deleteMessage", "deleteMessages"}
+)
+PAUSE_PADDING = 0.1  # seconds added to retry_after, as PTB's AIORateLimiter does
+
+
+def scope(endpoint: str) -> tuple[bool, bool]:
+    """(counts globally, counts per chat) for a Bot API method name."""
+    if endpoint in _NEW_MESSAGE_OTHER or (
+        endpoint.startswith("send") and endpoint not in _NEW_MESSAGE_EXCEPT
+    ):
+        return True, True
+    if endpoint.startswith("editMessage") or endpoint in _CHANGE_OTHER:
+        return True, False
+    return False, False
+
+
+class _WireWindow:
+    """At most `limit` requests in any `period` seconds as the server may have counted them.
+
+    A request holds a place from its release (`take`) until `period` after its response
+    (`done`): the server counted it in between, whenever it really reached the wire."""
+
+    __slots__ = ("answered", "flying", "freed", "limit", "period")
+
+    def __init__(self, limit: int, period: float) -> None:
+        self.limit, self.period = limit, period
+        self.answered: deque[float] = deque()  # response times, ascending
+        self.flying = 0
+        self.freed = asyncio.Event()  # set when a request in flight has been answered
+
+    def wait(self, now: float) -> float | None:
+        """0 if there is room now, else the seconds until there is, or None: after an answer."""
+        while self.answered and self.answered[0] <= now - self.period:
+            self.answered.popleft()
+        if len(self.answered) + self.flying < self.limit:
+            return 0.0
+        if self.answered:
+            return self.answered[0] + self.period - now
+        return None
+
+    def take(self) -> None:
+        self.flying += 1
+
+    def done(self, now: float) -> None:
+        self.flying -= 1
+        self.answered.append(now)
+        self.freed.set()
+
+    def idle(self, now: float) -> bool:
+        return self.flying == 0 and self.wait(now) == 0.0 and not self.answered
+
+
+class _PrivatePace:
+    """Telegram's ~1 message/s per private chat, short bursts tolerated: a token bucket."""
+
+    __slots__ = ("lock", "stamp", "tokens")
+
+    def __init__(self, burst: int, now: float) -> None:
+        self.lock = asyncio.Lock()  # one send in flight per private chat, in order
+        self.tokens, self.stamp = float(burst), now
+
+
+class PacedRateLimiter(BaseRateLimiter[int]):
+    """Telegram's flood limits applied at the wire; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        overall_rate: float = 29.0,
+        overall_limit: int = 30,
+        overall_period: float = 1.0,
+        group_limit: int = 20,
+        group_period: float = 60.0,
+        private_rate: float = 1.0,
+        private_burst: int = 3,
+        max_in_flight: int = 3,
+        max_retries: int = 5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if overall_rate <= 0 or max_in_flight < 1:
+            raise ValueError("overall_rate must be > 0 and max_in_flight ≥ 1")
+        self.interval = 1.0 / overall_rate
+        self.overall_limit, self.overall_period = overall_limit, overall_period
+        self.group_limit, self.group_period = group_limit, group_period
+        self.private_rate, self.private_burst = private_rate, private_burst
+        self.max_in_flight = max_in_flight
+        self.max_retries = max_retries
+        self.clock = clock
+        self._state: _State | None = None
+
+    # -- BaseRateLimiter ------------------------------------------------------------------------
+
+    async def initialize(self) -> None:
+        """Nothing to open; state is created lazily on the running loop."""
+
+    async def shutdown(self) -> None:
+        """Forget every window (a restarted bot starts afresh, as AIORateLimiter does)."""
+        self._state = None
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, JSONResult]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> JSONResult:
+        max_retries = self.max_retries if rate_limit_args is None else rate_limit_args
+        counted, per_chat = scope(endpoint)
+        chat_id = data.get("chat_id") if per_chat else None
+        state = self._ensure_state()
+        for attempt in range(max_retries + 1):
+            try:
+                if not counted:
+                    return await callback(*args, **kwargs)
+                async with state.slot(chat_id):
+                    return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == max_retries:
+                    log.warning("%s: 429 after %d retries, giving up", endpoint, max_retries)
+                    raise
+                seconds = exc._retry_after.total_seconds() + PAUSE_PADDING  # timedelta, no warning
+                log.info("%s: 429, retrying in %.1f s", endpoint, seconds)
+                if counted:  # every counted request waits: the bot may be over, not the chat
+                    state.pause(seconds)
+                else:
+                    await asyncio.sleep(seconds)
+        raise AssertionError("unreachable")
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _ensure_state(self) -> _State:
+        if self._state is None:
+            self._state = _State(self)
+        return self._state
+
+
+class _State:
+    """Windows, locks and events of one running bot (asyncio objects need the running loop)."""
+
+    PRUNE_AT = 2048  # per-chat states kept before idle ones are dropped
+
+    def __init__(self, limiter: PacedRateLimiter) -> None:
+        self.cfg = limiter
+        self.clock = limiter.clock
+        self.admit = asyncio.Lock()  # FIFO: one request at a time waits for the next slot
+        self.window = _WireWindow(limiter.overall_limit, limiter.overall_period)
+        self.next_slot = 0.0
+        self.paused_until = 0.0
+        self.groups: dict[int | str, tuple[asyncio.Lock, _WireWindow]] = {}
+        self.privates: dict[int, _PrivatePace] = {}
+
+    def pause(self, seconds: float) -> None:
+        self.paused_until = max(self.paused_until, self.clock() + seconds)
+
+    @contextlib.asynccontextmanager
+    async def slot(self, chat_id: object) -> AsyncIterator[None]:
+        """Wait for this chat's limit, then for the global pace; hold the places until answered."""
+        async with contextlib.AsyncExitStack() as stack:
+            chat = _chat_key(chat_id)
+            if isinstance(chat, int) and chat > 0:
+                pace = self._private(chat)
+                await stack.enter_async_context(pace.lock)
+                stack.callback(self._private_answered, pace)
+                await self._private_token(pace)
+            elif chat is not None:
+                window = await self._group(chat)
+                stack.callback(lambda: window.done(self.clock()))
+            await self._global()
+            stack.callback(lambda: self.window.done(self.clock()))
+            yield
+
+    async def _global(self) -> None:
+        cfg = self.cfg
+        async with self.admit:
+            while True:
+                now = self.clock()
+                room = self.window.wait(now)
+                if room is None or self.window.flying >= cfg.max_in_flight:
+                    self.window.freed.clear()
+                    await self.window.freed.wait()
+                    continue
+                delay = max(room, self.next_slot - now, self.paused_until - now)
+                if delay <= 0:
+                    break
+                await asyncio.sleep(delay)
+            # Evenly spaced. A release the busy loop woke late for keeps the rhythm (the next one
+            # catches up, by less than one interval); after a pause or an idle line the rhythm
+            # starts afresh from now, so an idle limiter never lets a burst out.
+            if self.next_slot >= now - cfg.interval:
+                self.next_slot += cfg.interval
+            else:
+                self.next_slot = now + cfg.interval
+            self.window.take()
+
+    async def _group(self, chat: int | str) -> _WireWindow:
+        entry = self.groups.get(chat)
+        if entry is None:
+            self._prune()
+            entry = (asyncio.Lock(), _WireWindow(self.cfg.group_limit, self.cfg.group_period))
+            self.groups[chat] = entry
+        lock, window = entry
+        async with lock:  # this group's sends leave in order
+            while (room := window.wait(self.clock())) != 0.0:
+                if room is None:
+                    window.freed.clear()
+                    await window.freed.wait()
+                else:
+                    await asyncio.sleep(room)
+            window.take()
+        return window
+
+    def _private(self, chat: int) -> _PrivatePace:
+        pace = self.privates.get(chat)
+        if pace is None:
+            self._prune()
+            pace = _PrivatePace(self.cfg.private_burst, self.clock())
+            self.privates[chat] = pace
+        return pace
+
+    async def _private_token(self, pace: _PrivatePace) -> None:
+        rate = self.cfg.private_rate
+        while True:
+            now = self.clock()
+            pace.tokens = min(self.cfg.private_burst, pace.tokens + (now - pace.stamp) * rate)
+            pace.stamp = now
+            if pace.tokens >= 1:
+                pace.tokens -= 1
+                return
+            await asyncio.sleep((1 - pace.tokens) / rate)
+
+    def _private_answered(self, pace: _PrivatePace) -> None:
+        # No refill while the send was in flight: as if the server counted it when it answered.
+        pace.stamp = self.clock()
+
+    def _prune(self) -> None:
+        if len(self.groups) + len(self.privates) < self.PRUNE_AT:
+            return
+        now = self.clock()
+        for key, (lock, window) in list(self.groups.items()):
+            if not lock.locked() and window.idle(now):
+                del self.groups[key]
+        burst, rate = self.cfg.private_burst, self.cfg.private_rate
+        for key, pace in list(self.privates.items()):
+            refilled = pace.tokens + (now - pace.stamp) * rate >= burst
+            if not pace.lock.locked() and refilled:
+                del self.privates[key]
+
+
+def _chat_key(chat_id: object) -> int | str | None:
+    """An int for numeric ids (strings included), the string for @usernames, None if absent."""
+    if chat_id is None:
+        return None
+    if isinstance(chat_id, int):
+        return chat_id
+    with contextlib.suppress(TypeError, ValueError):
+        return int(str(chat_id))
+    return str(chat_id)

@@ -1,0 +1,213 @@
+"""PacedRateLimiter: what it counts, the spacing it releases, per-chat limits, 429 retries.
+
+A fake callback records when each request is released (monotonic clock); rates are scaled up so
+the whole file runs in about a second. Lower bounds are exact (never early); upper bounds are
+loose, for a busy machine."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from bot.tg.ratelimit import PacedRateLimiter, scope
+
+EPS = 0.002  # seconds: clock and loop granularity
+
+
+class Wire:
+    """A fake Telegram: records (endpoint, chat_id, start, end) per call; optional latency."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
+        self.calls: list[tuple[str, object, float, float]] = []
+        self.flying = 0
+        self.max_flying = 0
+        self.fail: dict[str, int] = {}  # endpoint -> 429s still to answer
+        self.retry_after = timedelta(milliseconds=50)
+
+    async def __call__(self, endpoint: str, data: dict[str, Any]) -> bool:
+        start = time.monotonic()
+        self.flying += 1
+        self.max_flying = max(self.max_flying, self.flying)
+        try:
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            if self.fail.get(endpoint):
+                self.fail[endpoint] -= 1
+                raise RetryAfter(self.retry_after)
+            return True
+        finally:
+            self.flying -= 1
+            self.calls.append((endpoint, data.get("chat_id"), start, time.monotonic()))
+
+    def starts(self, endpoint: str | None = None) -> list[float]:
+        return sorted(s for e, _, s, _ in self.calls if endpoint in (None, e))
+
+
+async def call(
+    limiter: PacedRateLimiter, wire: Wire, endpoint: str, chat_id: object = None, **extra: Any
+) -> Any:
+    data = {"chat_id": chat_id, **extra} if chat_id is not None else dict(extra)
+    return await limiter.process_request(wire, (endpoint, data), {}, endpoint, data, None)
+
+
+def test_what_counts() -> None:
+    assert scope("sendMessage") == (True, True)
+    assert scope("sendPoll") == (True, True)
+    assert scope("copyMessage") == (True, True)
+    assert scope("editMessageText") == (True, False)
+    assert scope("editMessageReplyMarkup") == (True, False)
+    assert scope("deleteMessage") == (True, False)
+    for free in (
+        "answerCallbackQuery",
+        "getChatMember",
+        "getMe",
+        "getUpdates",
+        "sendChatAction",
+        "setMyCommands",
+        "getChatAdministrators",
+        "editForumTopic",
+    ):
+        assert scope(free) == (False, False), free
+
+
+async def test_sends_are_released_evenly_without_a_burst() -> None:
+    rate, n = 100.0, 25
+    limiter, wire = PacedRateLimiter(overall_rate=rate, overall_limit=1000), Wire()
+    began = time.monotonic()
+    await asyncio.gather(*(call(limiter, wire, "sendMessage", -1000 - i) for i in range(n)))
+    starts = wire.starts()
+    interval = 1 / rate
+    # Never ahead of an even schedule from the first release: no burst, not even after idling.
+    for k, t in enumerate(starts):
+        assert t >= starts[0] + k * interval - EPS, (k, t - starts[0])
+    assert starts[0] - began < 0.1  # the first goes at once
+    assert starts[-1] - starts[0] < (n - 1) * interval + 0.3  # and the pace is kept
+    # After an idle spell the rhythm restarts: two sends are still one interval apart.
+    await asyncio.sleep(0.05)
+    await asyncio.gather(
+        call(limiter, wire, "sendMessage", -1), call(limiter, wire, "sendMessage", -2)
+    )
+    a, b = wire.starts()[-2:]
+    assert b - a >= interval - EPS
+
+
+async def test_edits_count_globally_but_not_per_chat() -> None:
+    limiter = PacedRateLimiter(overall_rate=200, private_rate=1, private_burst=1)
+    wire = Wire()
+    await asyncio.gather(
+        *(call(limiter, wire, "editMessageText", 42, message_id=i) for i in range(6))
+    )
+    starts = wire.starts()
+    assert starts[-1] - starts[0] < 0.5  # 1/s per private chat would take 5 s
+    for k, t in enumerate(starts):
+        assert t >= starts[0] + k / 200 - EPS
+
+
+async def test_popups_never_wait_behind_a_fan_out_nor_a_429_pause() -> None:
+    limiter, wire = PacedRateLimiter(overall_rate=20), Wire()
+    fan_out = [
+        asyncio.create_task(call(limiter, wire, "sendMessage", -5000 - i)) for i in range(20)
+    ]  # one second's worth at 20/s
+    await asyncio.sleep(0.05)
+    t0 = time.monotonic()
+    assert await call(limiter, wire, "answerCallbackQuery", callback_query_id="1") is True
+    assert await call(limiter, wire, "getChatMember", -5000, user_id=7) is True
+    assert time.monotonic() - t0 < 0.03
+    # A 429 pauses every counted request, not the popups.
+    wire.fail["sendMessage"] = 1
+    wire.retry_after = timedelta(seconds=1)
+    await asyncio.sleep(0.1)
+    t1 = time.monotonic()
+    assert await call(limiter, wire, "answerCallbackQuery", callback_query_id="2") is True
+    assert time.monotonic() - t1 < 0.03
+    for task in fan_out:
+        task.cancel()
+    await asyncio.gather(*fan_out, return_exceptions=True)
+
+
+async def test_a_group_gets_at_most_its_limit_per_period_others_go_on() -> None:
+    limit, period = 3, 0.3  # Telegram: 20 per 60 s
+    limiter = PacedRateLimiter(overall_rate=1000, group_limit=limit, group_period=period)
+    wire = Wire(latency=0.005)
+    busy = [asyncio.create_task(call(limiter, wire, "sendMessage", -77)) for _ in range(7)]
+    await asyncio.sleep(0.05)
+    t0 = time.monotonic()
+    await call(limiter, wire, "sendMessage", -88)  # another group is not held up
+    assert time.monotonic() - t0 < 0.05
+    await asyncio.gather(*busy)
+    calls = sorted((s, e) for _, chat, s, e in wire.calls if chat == -77)
+    assert len(calls) == 7
+    for k in range(limit, len(calls)):
+        # The server counted call k-limit by its answer at the latest: a period after that.
+        assert calls[k][0] >= calls[k - limit][1] + period - EPS, k
+    assert calls[0][0] - t0 < 0.01 and calls[2][0] - calls[0][0] < 0.05  # a group's burst of 3
+
+
+async def test_a_private_chat_gets_a_burst_of_3_then_its_pace() -> None:
+    rate = 20.0  # Telegram: 1/s
+    limiter = PacedRateLimiter(overall_rate=1000, private_rate=rate, private_burst=3)
+    wire = Wire(latency=0.002)
+    await asyncio.gather(*(call(limiter, wire, "sendMessage", 4242) for _ in range(6)))
+    calls = sorted((s, e) for *_, s, e in wire.calls)
+    assert calls[2][0] - calls[0][0] < 0.05  # the burst
+    for k in range(3, 6):
+        # One token a 1/rate s, refilling only once the previous send was answered.
+        assert calls[k][0] >= calls[k - 1][1] + (1 / rate) * 0.999 - EPS, k
+
+
+async def test_in_flight_and_the_wire_window_are_bounded() -> None:
+    limiter = PacedRateLimiter(
+        overall_rate=1000, overall_limit=5, overall_period=0.2, max_in_flight=2
+    )
+    wire = Wire(latency=0.02)
+    await asyncio.gather(*(call(limiter, wire, "sendMessage", -i - 1) for i in range(12)))
+    assert wire.max_flying <= 2
+    calls = sorted((s, e) for *_, s, e in wire.calls)
+    for k, (start, _) in enumerate(calls):
+        # However the wire delays them, the server never sees more than 5 in 0.2 s: each earlier
+        # call answered less than 0.2 s before this one left may have been counted just now.
+        assert sum(1 for _, end in calls[:k] if end > start - 0.2) < 5, k
+
+
+async def test_a_429_is_waited_out_and_retried() -> None:
+    limiter, wire = PacedRateLimiter(overall_rate=1000), Wire()
+    wire.fail["sendMessage"] = 2
+    assert await call(limiter, wire, "sendMessage", 7) is True
+    starts = wire.starts("sendMessage")
+    assert len(starts) == 3
+    pause = 0.05 + 0.1  # retry_after + padding
+    assert starts[1] - starts[0] >= pause - EPS and starts[2] - starts[1] >= pause - EPS
+    # Uncounted methods are retried too, after their own wait.
+    wire.fail["getChatMember"] = 1
+    assert await call(limiter, wire, "getChatMember", -3, user_id=1) is True
+    assert len(wire.starts("getChatMember")) == 2
+
+
+async def test_retries_are_bounded() -> None:
+    limiter, wire = PacedRateLimiter(overall_rate=1000, max_retries=1), Wire()
+    wire.fail["sendMessage"] = 5
+    with pytest.raises(RetryAfter):
+        await call(limiter, wire, "sendMessage", 7)
+    assert len(wire.starts()) == 2
+    data = {"chat_id": 8}
+    with pytest.raises(RetryAfter):  # rate_limit_args overrides max_retries, as in PTB
+        await limiter.process_request(wire, ("sendMessage", data), {}, "sendMessage", data, 0)
+    assert len(wire.starts()) == 3
+
+
+async def test_a_429_pauses_other_counted_requests() -> None:
+    limiter, wire = PacedRateLimiter(overall_rate=1000), Wire()
+    wire.fail["sendMessage"] = 1
+    wire.retry_after = timedelta(milliseconds=100)
+    first = asyncio.create_task(call(limiter, wire, "sendMessage", -1))
+    await asyncio.sleep(0.02)
+    await call(limiter, wire, "editMessageText", -2, message_id=1)
+    failed_at = wire.starts("sendMessage")[0]
+    assert wire.starts("editMessageText")[0] >= failed_at + 0.2 - EPS
+    assert await first is True
