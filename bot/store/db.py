@@ -4,6 +4,13 @@ aiosqlite gives each connection one thread and one transaction, so two coroutine
 shared connection would share a transaction. All writes therefore go through `Database.write`,
 served by one writer task that commits queued writes together (group commit): one fsync for a
 burst of answers, and each write still awaits its own commit before the caller replies.
+
+Every `await` on an aiosqlite connection is a trip to its thread and back through the event loop,
+and under load each trip waits for a whole turn of the loop (every ready handler runs first). A
+write of the async kind (`Database.write`) costs at least three such trips in a batch (savepoint,
+statement, release): the writer, which is serial, then runs at the loop's pace, not SQLite's. The
+hot writes (an answer) are therefore plain functions (`Database.write_sync`) run on the writer's
+thread; a batch made of them only (begin, every write in its savepoint, commit) is ONE trip.
 """
 
 from __future__ import annotations
@@ -16,13 +23,16 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
+SyncWriteFn = Callable[[sqlite3.Connection], Any]
+# (write, its future, True when it is a SyncWriteFn run on the writer's thread)
+Item = tuple[WriteFn | SyncWriteFn, "asyncio.Future[Any]", bool]
 
 MAX_BATCH = 256
 
@@ -117,7 +127,7 @@ class Database:
         self.path = path
         self._reader: aiosqlite.Connection | None = None
         self._writer_conn: aiosqlite.Connection | None = None
-        self._queue: asyncio.Queue[tuple[WriteFn, asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[Item | None] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -193,7 +203,16 @@ class Database:
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((fn, future))
+        self._queue.put_nowait((fn, future, False))
+        return await future
+
+    async def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """As `write`, for a plain function run on the writer's thread with its sqlite3
+        connection: no trip through the event loop per statement (see the module's note)."""
+        if self._writer_task is None or self._writer_task.done():
+            raise StoreError("database is not open")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((fn, future, True))
         return await future
 
     async def _writer_loop(self) -> None:
@@ -213,21 +232,26 @@ class Database:
             await self._run_batch(conn, batch)
 
     @staticmethod
-    async def _run_batch(
-        conn: aiosqlite.Connection, batch: list[tuple[WriteFn, asyncio.Future[Any]]]
-    ) -> None:
+    async def _run_batch(conn: aiosqlite.Connection, batch: list[Item]) -> None:
         results: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        if all(is_sync for _, _, is_sync in batch):
+            await Database._run_on_thread(conn, batch)
+            return
         if len(batch) == 1:
             # A lone write needs no savepoint: its own transaction is the unit that fails.
-            await Database._run_one(conn, *batch[0])
+            fn, future, _ = batch[0]
+            await Database._run_one(conn, cast(WriteFn, fn), future)
             return
         try:
             await conn.execute("BEGIN IMMEDIATE")
-            for fn, future in batch:
+            for fn, future, is_sync in batch:
                 # A savepoint per write: one failing write must not undo its neighbours.
                 await conn.execute("SAVEPOINT w")
                 try:
-                    value = await fn(conn)
+                    if is_sync:
+                        value = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
+                    else:
+                        value = await cast(WriteFn, fn)(conn)
                 except Exception as exc:
                     await conn.execute("ROLLBACK TO w")
                     await conn.execute("RELEASE w")
@@ -240,11 +264,56 @@ class Database:
             with contextlib.suppress(Exception):
                 await conn.execute("ROLLBACK")
             log.error("write batch of %d failed: %s", len(batch), exc)
-            for _, future in batch:
+            for _, future, _ in batch:
                 if not future.done():
                     future.set_exception(StoreError(f"write failed: {exc}"))
             return
         for future, ok, value in results:
+            if future.done():
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    @staticmethod
+    async def _run_on_thread(conn: aiosqlite.Connection, batch: list[Item]) -> None:
+        """A batch of `write_sync` writes: one trip to the writer's thread for all of it."""
+
+        def run(raw: sqlite3.Connection) -> list[tuple[bool, Any]]:
+            outcomes: list[tuple[bool, Any]] = []
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                for fn, _, _ in batch:
+                    # A savepoint per write: one failing write must not undo its neighbours.
+                    raw.execute("SAVEPOINT w")
+                    try:
+                        value = cast(SyncWriteFn, fn)(raw)
+                    except Exception as exc:
+                        raw.execute("ROLLBACK TO w")
+                        raw.execute("RELEASE w")
+                        outcomes.append((False, exc))
+                    else:
+                        raw.execute("RELEASE w")
+                        outcomes.append((True, value))
+                raw.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    raw.execute("ROLLBACK")
+                raise
+            return outcomes
+
+        try:
+            # aiosqlite runs `run` on the connection's own thread, the only one that may use it
+            # (`_execute`/`_conn`: aiosqlite's own way to queue a call, private but stable).
+            outcomes = await conn._execute(run, conn._conn)  # type: ignore[no-untyped-call]
+        except Exception as exc:
+            log.error("write batch of %d failed: %s", len(batch), exc)
+            for _, future, _ in batch:
+                if not future.done():
+                    future.set_exception(StoreError(f"write failed: {exc}"))
+            return
+        for (_, future, _), (ok, value) in zip(batch, outcomes, strict=True):
             if future.done():
                 continue
             if ok:

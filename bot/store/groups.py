@@ -264,9 +264,9 @@ class GroupStore:
     ) -> Stored:
         """Store a member's first tap on the open question, and their name for the leaderboard."""
 
-        async def insert(conn: aiosqlite.Connection) -> Stored:
+        def insert(conn: sqlite3.Connection) -> Stored:  # on the writer's thread: one trip
             try:
-                cur = await conn.execute(
+                cur = conn.execute(
                     """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
                                             is_correct, language, answered_at, elapsed_ms)
                        SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
@@ -279,7 +279,7 @@ class GroupStore:
                 return Stored.DUPLICATE
             if cur.rowcount != 1:
                 return Stored.CLOSED
-            await conn.execute(
+            conn.execute(
                 """INSERT INTO users (id, first_name, telegram_language, created_at, updated_at)
                    VALUES (?, ?, ?, ?, ?)
                    ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,
@@ -288,7 +288,7 @@ class GroupStore:
                 (user_id, first_name, telegram_language, now, now))
             return Stored.STORED
 
-        return await self.db.write(insert)
+        return await self.db.write_sync(insert)
 
     async def chosen_options(self, run_id: int, index: int) -> list[int]:
         async with self.db.reader.execute(

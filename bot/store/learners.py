@@ -162,9 +162,9 @@ class LearnerStore:
         the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
         """
 
-        async def insert(conn: aiosqlite.Connection) -> bool:
+        def insert(conn: sqlite3.Connection) -> bool:  # on the writer's thread: one trip
             try:
-                cur = await conn.execute(
+                cur = conn.execute(
                     """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
                                             is_correct, language, answered_at)
                        SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
@@ -185,13 +185,13 @@ class LearnerStore:
             if cur.rowcount != 1:
                 return False
             if finishes:
-                await conn.execute(
+                conn.execute(
                     "UPDATE attempts SET status = 'finished', finished_at = ? WHERE id = ?",
                     (now, attempt.id),
                 )
             return True
 
-        return await self.db.write(insert)
+        return await self.db.write_sync(insert)
 
     async def abandon(self, user_id: int, now: float) -> int | None:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""

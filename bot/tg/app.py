@@ -7,6 +7,7 @@ the same handlers, store and content, pointed at Telegram or at the local emulat
 from __future__ import annotations
 
 import asyncio
+import gc
 import html
 import logging
 import random
@@ -71,6 +72,24 @@ class BotOptions:
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
     timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
     extra: dict[str, object] = field(default_factory=dict)
+
+
+_heap_frozen = False
+
+
+def _freeze_startup_heap() -> None:
+    """Keep what start-up built out of the cyclic collector's full passes, once per process.
+
+    Modules, PTB, pydantic and the catalogue make a heap of ~70,000 tracked objects that live
+    as long as the process; every full (generation 2) collection walked all of it: a 45–120 ms
+    stop of the event loop every ~10 s under load, the whole tail of tap → popup (BENCHMARKS.md).
+    `gc.freeze()` moves them to the permanent generation: collections still run, over what was
+    allocated since. Once per process (tests start many bots), so no later bot's garbage is kept.
+    """
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.freeze()
 
 
 class QuizBot:
@@ -201,6 +220,7 @@ class QuizBot:
             await self.runner.restore()
             await self.runner.reschedule()
             await self.progress_handlers.restore()  # daily review reminders
+            _freeze_startup_heap()
             if polling and self.app.updater is not None:
                 await self.app.updater.start_polling(
                     poll_interval=0, timeout=int(poll_timeout), drop_pending_updates=False
