@@ -20,7 +20,9 @@ from telegram.ext import (
     Defaults,
 )
 
-CONCURRENT_UPDATES = 64  # quizbot's BotOptions default: both bots handle updates alike
+# Both bots handle updates alike: quizbot's BotOptions.concurrent_updates (a test holds them
+# equal; not imported, so the baseline process loads none of quizbot).
+CONCURRENT_UPDATES = 8
 
 
 def _question(q: int) -> tuple[str, InlineKeyboardMarkup]:

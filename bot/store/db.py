@@ -20,90 +20,48 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import aiosqlite
+
+from bot.store.reader import Reader
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
 SyncWriteFn = Callable[[sqlite3.Connection], Any]
-# (write, its future, True when it is a SyncWriteFn run on the writer's thread)
-Item = tuple[WriteFn | SyncWriteFn, "asyncio.Future[Any]", bool]
+
+
+async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Run `fn` on the connection's own thread (the only one that may use it), in one trip.
+
+    aiosqlite queues every call this way (`_execute`, `_conn`); it has no public equivalent,
+    hence the pinned aiosqlite versions in pyproject.toml.
+    """
+    result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """A queued write: statements awaited on the loop, or a plain function run on the thread."""
+
+    future: asyncio.Future[Any]
+    on_loop: WriteFn | None = None
+    on_thread: SyncWriteFn | None = None
+
+    async def run(self, conn: aiosqlite.Connection) -> Any:
+        if self.on_thread is not None:
+            return await on_thread(conn, self.on_thread)
+        assert self.on_loop is not None
+        return await self.on_loop(conn)
+
 
 MAX_BATCH = 256
-
-
-class Rows:
-    """The rows of one finished query, read like an aiosqlite cursor."""
-
-    def __init__(self, rows: list[aiosqlite.Row]) -> None:
-        self._rows = rows
-        self._next = 0
-
-    async def fetchone(self) -> aiosqlite.Row | None:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    async def fetchall(self) -> list[aiosqlite.Row]:
-        rest, self._next = self._rows[self._next :], len(self._rows)
-        return rest
-
-    def __aiter__(self) -> Rows:
-        return self
-
-    async def __anext__(self) -> aiosqlite.Row:
-        row = await self.fetchone()
-        if row is None:
-            raise StopAsyncIteration
-        return row
-
-    async def __aenter__(self) -> Rows:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class _Query:
-    def __init__(self, conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> None:
-        self._conn, self._sql, self._params = conn, sql, params
-
-    async def _run(self) -> Rows:
-        return Rows(list(await self._conn.execute_fetchall(self._sql, self._params)))
-
-    def __await__(self) -> Generator[Any, None, Rows]:
-        return self._run().__await__()
-
-    async def __aenter__(self) -> Rows:
-        return await self._run()
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class Reader:
-    """The read connection, answering each query whole in one trip to its thread.
-
-    A statement left open across an `await` (a cursor read row by row while other coroutines
-    query) keeps its read snapshot, so a read that follows a committed write could miss it.
-    Fetching every row in one call closes the statement before anyone else runs: each query
-    sees the latest commit.
-    """
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Query:
-        return _Query(self.conn, sql, params)
-
-    async def backup(self, target: aiosqlite.Connection) -> None:
-        await self.conn.backup(target)
 
 
 class StoreError(RuntimeError):
@@ -127,7 +85,7 @@ class Database:
         self.path = path
         self._reader: aiosqlite.Connection | None = None
         self._writer_conn: aiosqlite.Connection | None = None
-        self._queue: asyncio.Queue[Item | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -203,7 +161,7 @@ class Database:
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((fn, future, False))
+        self._queue.put_nowait(_Write(future, on_loop=fn))
         return await future
 
     async def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -212,7 +170,7 @@ class Database:
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((fn, future, True))
+        self._queue.put_nowait(_Write(future, on_thread=fn))
         return await future
 
     async def _writer_loop(self) -> None:
@@ -232,118 +190,61 @@ class Database:
             await self._run_batch(conn, batch)
 
     @staticmethod
-    async def _run_batch(conn: aiosqlite.Connection, batch: list[Item]) -> None:
-        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        if all(is_sync for _, _, is_sync in batch):
-            await Database._run_on_thread(conn, batch)
+    async def _run_batch(conn: aiosqlite.Connection, batch: list[_Write]) -> None:
+        plain = [w.on_thread for w in batch if w.on_thread is not None]
+        if len(plain) == len(batch):
+            # Only plain functions (the hot answer writes): the whole batch in one trip.
+            try:
+                settled = await on_thread(conn, lambda raw: _commit_all(raw, plain))
+            except Exception as exc:
+                _fail(batch, exc)
+            else:
+                _settle(batch, settled)
             return
         if len(batch) == 1:
             # A lone write needs no savepoint: its own transaction is the unit that fails.
-            fn, future, _ = batch[0]
-            await Database._run_one(conn, cast(WriteFn, fn), future)
+            await Database._run_one(conn, batch[0])
             return
+        outcomes: list[tuple[bool, Any]] = []
         try:
             await conn.execute("BEGIN IMMEDIATE")
-            for fn, future, is_sync in batch:
+            for write in batch:
                 # A savepoint per write: one failing write must not undo its neighbours.
                 await conn.execute("SAVEPOINT w")
                 try:
-                    if is_sync:
-                        value = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
-                    else:
-                        value = await cast(WriteFn, fn)(conn)
+                    value = await write.run(conn)
                 except Exception as exc:
                     await conn.execute("ROLLBACK TO w")
                     await conn.execute("RELEASE w")
-                    results.append((future, False, exc))
+                    outcomes.append((False, exc))
                 else:
                     await conn.execute("RELEASE w")
-                    results.append((future, True, value))
+                    outcomes.append((True, value))
             await conn.execute("COMMIT")
         except Exception as exc:
             with contextlib.suppress(Exception):
                 await conn.execute("ROLLBACK")
-            log.error("write batch of %d failed: %s", len(batch), exc)
-            for _, future, _ in batch:
-                if not future.done():
-                    future.set_exception(StoreError(f"write failed: {exc}"))
+            _fail(batch, exc)
             return
-        for future, ok, value in results:
-            if future.done():
-                continue
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+        _settle(batch, outcomes)
 
     @staticmethod
-    async def _run_on_thread(conn: aiosqlite.Connection, batch: list[Item]) -> None:
-        """A batch of `write_sync` writes: one trip to the writer's thread for all of it."""
-
-        def run(raw: sqlite3.Connection) -> list[tuple[bool, Any]]:
-            outcomes: list[tuple[bool, Any]] = []
-            raw.execute("BEGIN IMMEDIATE")
-            try:
-                for fn, _, _ in batch:
-                    # A savepoint per write: one failing write must not undo its neighbours.
-                    raw.execute("SAVEPOINT w")
-                    try:
-                        value = cast(SyncWriteFn, fn)(raw)
-                    except Exception as exc:
-                        raw.execute("ROLLBACK TO w")
-                        raw.execute("RELEASE w")
-                        outcomes.append((False, exc))
-                    else:
-                        raw.execute("RELEASE w")
-                        outcomes.append((True, value))
-                raw.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    raw.execute("ROLLBACK")
-                raise
-            return outcomes
-
-        try:
-            # aiosqlite runs `run` on the connection's own thread, the only one that may use it
-            # (`_execute`/`_conn`: aiosqlite's own way to queue a call, private but stable).
-            outcomes = await conn._execute(run, conn._conn)  # type: ignore[no-untyped-call]
-        except Exception as exc:
-            log.error("write batch of %d failed: %s", len(batch), exc)
-            for _, future, _ in batch:
-                if not future.done():
-                    future.set_exception(StoreError(f"write failed: {exc}"))
-            return
-        for (_, future, _), (ok, value) in zip(batch, outcomes, strict=True):
-            if future.done():
-                continue
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
-
-    @staticmethod
-    async def _run_one(
-        conn: aiosqlite.Connection, fn: WriteFn, future: asyncio.Future[Any]
-    ) -> None:
+    async def _run_one(conn: aiosqlite.Connection, write: _Write) -> None:
         try:
             await conn.execute("BEGIN IMMEDIATE")
             try:
-                value = await fn(conn)
+                value = await write.run(conn)
             except Exception as exc:
                 await conn.execute("ROLLBACK")
-                if not future.done():
-                    future.set_exception(exc)
+                _settle([write], [(False, exc)])
                 return
             await conn.execute("COMMIT")
         except Exception as exc:
             with contextlib.suppress(Exception):
                 await conn.execute("ROLLBACK")
-            log.error("write failed: %s", exc)
-            if not future.done():
-                future.set_exception(StoreError(f"write failed: {exc}"))
+            _fail([write], exc)
             return
-        if not future.done():
-            future.set_result(value)
+        _settle([write], [(True, value)])
 
     async def close(self) -> None:
         if self._writer_task is not None:
@@ -364,3 +265,45 @@ class Database:
             await self.reader.backup(dest)
         finally:
             await dest.close()
+
+
+def _commit_all(raw: sqlite3.Connection, fns: list[SyncWriteFn]) -> list[tuple[bool, Any]]:
+    """One transaction, a savepoint per write so one failing write does not undo the others."""
+    outcomes: list[tuple[bool, Any]] = []
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        for fn in fns:
+            raw.execute("SAVEPOINT w")
+            try:
+                value = fn(raw)
+            except Exception as exc:
+                raw.execute("ROLLBACK TO w")
+                raw.execute("RELEASE w")
+                outcomes.append((False, exc))
+            else:
+                raw.execute("RELEASE w")
+                outcomes.append((True, value))
+        raw.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            raw.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _settle(batch: list[_Write], outcomes: list[tuple[bool, Any]]) -> None:
+    for write, (ok, value) in zip(batch, outcomes, strict=True):
+        if write.future.done():
+            continue
+        if ok:
+            write.future.set_result(value)
+        else:
+            write.future.set_exception(value)
+
+
+def _fail(batch: list[_Write], exc: BaseException) -> None:
+    """The transaction itself failed (disk full, I/O error): every write in it failed."""
+    log.error("write batch of %d failed: %s", len(batch), exc)
+    for write in batch:
+        if not write.future.done():
+            write.future.set_exception(StoreError(f"write failed: {exc}"))

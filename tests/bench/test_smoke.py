@@ -97,3 +97,10 @@ def test_tiny_group_burst_and_fanout_count_every_tap_and_group(
     text = capsys.readouterr().out
     assert "taps answered 20/20" in text and "5/5 groups got question 1" in text
     assert "counts check: OK" in text
+
+
+def test_baseline_handles_updates_as_quizbot_does() -> None:
+    from bot.bench.baseline import CONCURRENT_UPDATES
+    from bot.tg.app import BotOptions
+
+    assert BotOptions.__dataclass_fields__["concurrent_updates"].default == CONCURRENT_UPDATES
