@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import time
 from collections import deque
@@ -100,6 +101,47 @@ class _WireWindow:
 
     def idle(self, now: float) -> bool:
         return self.flying == 0 and self.wait(now) == 0.0 and not self.answered
+
+
+class _Gate:
+    """A lock whose next holder is the waiter with the lowest (priority, arrival), not simply
+    the first to arrive: a chat already talking (a run's question right after its intro) goes
+    before chats still waiting for their first message, so no group sits between the two."""
+
+    __slots__ = ("held", "seq", "waiters")
+
+    def __init__(self) -> None:
+        self.held = False
+        self.seq = 0
+        self.waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+
+    async def acquire(self, priority: int) -> None:
+        if not self.held and not self.waiters:
+            self.held = True
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.seq += 1
+        heapq.heappush(self.waiters, (priority, self.seq, future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # handed the gate just as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self.waiters:
+            _, _, future = heapq.heappop(self.waiters)
+            if not future.done():  # skip waiters that were cancelled
+                future.set_result(None)  # the gate passes on, still held
+                return
+        self.held = False
+
+
+# Gate priorities: replies in a private chat, and groups that got a message within RECENT
+# seconds, go before groups still waiting for their first one (a fan-out's intros).
+CONTINUING, NEW = 0, 1
+RECENT = 5.0
 
 
 class _PrivatePace:
@@ -196,7 +238,7 @@ class _State:
     def __init__(self, limiter: PacedRateLimiter) -> None:
         self.cfg = limiter
         self.clock = limiter.clock
-        self.admit = asyncio.Lock()  # FIFO: one request at a time waits for the next slot
+        self.admit = _Gate()  # one request at a time waits for the next slot
         self.window = _WireWindow(limiter.overall_limit, limiter.overall_period)
         self.next_slot = 0.0
         self.paused_until = 0.0
@@ -211,7 +253,9 @@ class _State:
         """Wait for this chat's limit, then for the global pace; hold the places until answered."""
         async with contextlib.AsyncExitStack() as stack:
             chat = _chat_key(chat_id)
+            priority = NEW
             if isinstance(chat, int) and chat > 0:
+                priority = CONTINUING  # a reply to what a learner just did
                 pace = self._private(chat)
                 await stack.enter_async_context(pace.lock)
                 stack.callback(self._private_answered, pace)
@@ -219,13 +263,16 @@ class _State:
             elif chat is not None:
                 window = await self._group(chat)
                 stack.callback(lambda: window.done(self.clock()))
-            await self._global()
+                if window.answered and window.answered[-1] > self.clock() - RECENT:
+                    priority = CONTINUING
+            await self._global(priority)
             stack.callback(lambda: self.window.done(self.clock()))
             yield
 
-    async def _global(self) -> None:
+    async def _global(self, priority: int) -> None:
         cfg = self.cfg
-        async with self.admit:
+        await self.admit.acquire(priority)
+        try:
             while True:
                 now = self.clock()
                 room = self.window.wait(now)
@@ -245,6 +292,8 @@ class _State:
             else:
                 self.next_slot = now + cfg.interval
             self.window.take()
+        finally:
+            self.admit.release()
 
     async def _group(self, chat: int | str) -> _WireWindow:
         entry = self.groups.get(chat)

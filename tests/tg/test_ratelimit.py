@@ -211,3 +211,19 @@ async def test_a_429_pauses_other_counted_requests() -> None:
     failed_at = wire.starts("sendMessage")[0]
     assert wire.starts("editMessageText")[0] >= failed_at + 0.2 - EPS
     assert await first is True
+
+
+async def test_a_chat_already_talking_goes_before_a_queue_of_new_ones() -> None:
+    """At a fan-out, a run's question follows its intro instead of waiting for every intro."""
+    rate = 100.0
+    limiter, wire = PacedRateLimiter(overall_rate=rate, overall_limit=1000), Wire()
+    await call(limiter, wire, "sendMessage", -1)  # group -1 got its intro
+    intros = [asyncio.create_task(call(limiter, wire, "sendMessage", -100 - i)) for i in range(20)]
+    await asyncio.sleep(0)  # the intros queue up first
+    question = asyncio.create_task(call(limiter, wire, "sendMessage", -1))
+    learner = asyncio.create_task(call(limiter, wire, "sendMessage", 42))
+    await asyncio.gather(*intros, question, learner)
+    order = [chat for _, chat, _, _ in sorted(wire.calls, key=lambda c: c[2])]
+    # At most the intro already admitted goes first; then the two waiting on a conversation.
+    assert set(order[1:4]) >= {-1, 42}, order[:5]
+    assert order.count(-1) == 2 and len(order) == 23
