@@ -93,15 +93,22 @@ class QuizService:
         )
         return lang, user.language is not None
 
-    async def language(self, user_id: int, telegram_language: str | None) -> str:
-        """The language to reply to this user in (see `bot.i18n.choose_language`)."""
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language the user picked, if any; read once, then kept (this is the only writer)."""
         if user_id not in self._languages:
             user = await self.learners.user(user_id)
             self._languages[user_id] = user.language if user else None
+        return self._languages[user_id]
+
+    async def language(
+        self, user_id: int, telegram_language: str | None, default: str | None = None
+    ) -> str:
+        """The language to reply to this user in (see `bot.i18n.choose_language`); `default`
+        replaces the configured one, e.g. a group's language for a member's popup."""
         return choose_language(
-            stored=self._languages[user_id],
+            stored=await self.chosen_language(user_id),
             telegram_code=telegram_language,
-            default=self.default_language,
+            default=default or self.default_language,
         )
 
     async def set_language(self, user_id: int, lang: str) -> None:

@@ -53,7 +53,7 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One multiple-choice question; `correct` indexes `options` and is the same for every language."""
+    """One multiple-choice question; `correct` indexes `options`, the same in every language."""
 
     id: str
     prompt: Text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot.core.engine import Judgement, Standing, Verdict, leaderboard, option_counts, option_orders
@@ -17,7 +18,7 @@ from bot.core.models import Catalog, Quiz
 from bot.core.schedule import ScheduleSpec, encode_days, next_quiz
 from bot.i18n import choose_language
 from bot.service import Clock
-from bot.store import GroupSettings, GroupStore, LearnerStore, Schedule, ScheduleStore, Stored
+from bot.store import GroupSettings, GroupStore, Schedule, ScheduleStore, Stored
 from bot.store.learners import encode_orders
 
 SECONDS_CHOICES = (10, 20, 30, 60)
@@ -51,7 +52,9 @@ class RunResults:
 class GroupService:
     def __init__(
         self, catalog: Catalog, store: GroupStore, schedules: ScheduleStore,
-        learners: LearnerStore, *, default_language: str = "en", default_seconds: int = 30,
+        chosen_language: Callable[[int], Awaitable[str | None]],
+        *,
+        default_language: str = "en", default_seconds: int = 30,
         default_timezone: str = "UTC",
         seconds_override: float | None = None, clock: Clock = time.time,
         rng: random.Random | None = None,
@@ -59,7 +62,8 @@ class GroupService:
         self.catalog = catalog
         self.store = store
         self.schedule_store = schedules
-        self.learners = learners
+        # A member's own language choice, as the private side keeps it (cached there).
+        self.chosen_language = chosen_language
         self.default_language = default_language
         self.default_seconds = default_seconds
         self.default_timezone = default_timezone
@@ -178,8 +182,7 @@ class GroupService:
         self, user_id: int, telegram_language: str | None, group_language: str
     ) -> str:
         """A member's own language: their private choice, else Telegram's, else the group's."""
-        user = await self.learners.user(user_id)
-        return choose_language(stored=user.language if user else None,
+        return choose_language(stored=await self.chosen_language(user_id),
                                telegram_code=telegram_language, default=group_language)
 
     async def answer(

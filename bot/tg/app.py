@@ -110,7 +110,7 @@ class QuizBot:
             options.catalog,
             GroupStore(self.db),
             ScheduleStore(self.db),
-            self.learners,
+            self.service.chosen_language,
             default_language=options.default_language,
             default_seconds=options.group_seconds,
             default_timezone=options.group_timezone,

@@ -54,14 +54,19 @@ async def drop_keyboard(query: CallbackQuery) -> None:
         log.info("keyboard removal refused: %s", exc)
 
 
+async def reply_language(service: QuizService, user: User) -> tuple[str, Translator]:
+    """The language to answer this user in, and its translator (one rule: `choose_language`)."""
+    lang = await service.language(user.id, user.language_code)
+    return lang, translator(lang)
+
+
 class PrivateHandlers:
     def __init__(self, service: QuizService, catalog: Catalog) -> None:
         self.service = service
         self.catalog = catalog
 
     async def _lang(self, user: User) -> tuple[str, Translator]:
-        lang = await self.service.language(user.id, user.language_code)
-        return lang, translator(lang)
+        return await reply_language(self.service, user)
 
     # -- commands ---------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from bot.service import QuizService
 from bot.store.progress import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
-from bot.tg.private import drop_keyboard, edit, send
+from bot.tg.private import drop_keyboard, edit, reply_language, send
 from bot.tg.render import Screen
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,7 @@ class ProgressHandlers:
         self.group_language = group_language
 
     async def _lang(self, user: User) -> tuple[str, Translator]:
-        lang = await self.quizzes.language(user.id, user.language_code)
-        return lang, translator(lang)
+        return await reply_language(self.quizzes, user)
 
     # -- private commands -----------------------------------------------------------------------
 

@@ -65,7 +65,7 @@ def button(text: str, data: cb.Callback) -> InlineKeyboardButton:
 
 
 def language_picker(tr: Translator, preselected: str | None) -> Screen:
-    """Each language named in itself; Telegram's language, when supported, comes first and ticked."""
+    """Each language named in itself; Telegram's language, if supported, comes first, ticked."""
     order = sorted(SUPPORTED_LANGUAGES, key=lambda code: code != preselected)
     rows = [
         [button(("✓ " if code == preselected else "") + tr.language_name(code), cb.Lang(code))]
@@ -125,9 +125,12 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
     return Screen(text, keyboard)
 
 
-def _option_lines(question: Question, order: Sequence[int], lang: str, marks: dict[int, str]) -> list[str]:
+def _option_lines(
+    question: Question, order: Sequence[int], lang: str, marks: dict[int, str]
+) -> list[str]:
     return [
-        f"{marks.get(pos, '')}<b>{LETTERS[pos]}.</b> {rich(question.options[option].text.get(lang))}"
+        f"{marks.get(pos, '')}<b>{LETTERS[pos]}.</b> "
+        f"{rich(question.options[option].text.get(lang))}"
         for pos, option in enumerate(order)
     ]
 
@@ -142,8 +145,13 @@ def question(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str
     q = quiz.questions[index]
     order = attempt.orders[index]
     text = "\n".join(
-        [question_header(tr, quiz, index, lang), "", rich(q.prompt.get(lang)), "",
-         *_option_lines(q, order, lang, {})]
+        [
+            question_header(tr, quiz, index, lang),
+            "",
+            rich(q.prompt.get(lang)),
+            "",
+            *_option_lines(q, order, lang, {}),
+        ]
     )
     buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
@@ -160,8 +168,13 @@ def answered_question(
     if not judgement.is_correct:
         marks[judgement.position] = "❌ "
     text = "\n".join(
-        [question_header(tr, quiz, judgement.question_index, lang), "", rich(q.prompt.get(lang)),
-         "", *_option_lines(q, order, lang, marks)]
+        [
+            question_header(tr, quiz, judgement.question_index, lang),
+            "",
+            rich(q.prompt.get(lang)),
+            "",
+            *_option_lines(q, order, lang, marks),
+        ]
     )
     return Screen(truncate(text, MESSAGE_MAX_CHARS))
 
@@ -180,10 +193,17 @@ def explanation(
     if judgement.is_correct:
         head = tr._("✅ Right!")
     else:
-        head = tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
+        head = tr._(
+            "❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position]
+        )
     text = "\n".join(
-        [f"<b>{head}</b>", "", rich(q.explanation.get(lang)), "",
-         tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+        [
+            f"<b>{head}</b>",
+            "",
+            rich(q.explanation.get(lang)),
+            "",
+            tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+        ]
     )
     following = judgement.question_index + 1
     label = tr._("Next ▶️") if following < len(quiz) else tr._("🏁 See my score")
@@ -198,13 +218,16 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
         "",
         tr._(
             "Score: {correct}/{total} ({percent})",
-            correct=tr.number(final.correct), total=tr.number(final.total),
+            correct=tr.number(final.correct),
+            total=tr.number(final.total),
             percent=tr.percent(final.ratio),
         ),
     ]
     if final.missed:
-        lines += ["", tr.ngettext("You missed {n} question:", "You missed {n} questions:",
-                                  len(final.missed))]
+        lines += [
+            "",
+            tr.ngettext("You missed {n} question:", "You missed {n} questions:", len(final.missed)),
+        ]
         for index in final.missed:
             prompt = plain(quiz.questions[index].prompt.get(lang))
             lines.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
@@ -218,7 +241,9 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
 
 
-def review(tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], lang: str) -> Screen:
+def review(
+    tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], lang: str
+) -> Screen:
     """Every missed question with the learner's answer, the right one and why."""
     heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz.title.get(lang)))
     lines = [f"<b>{heading}</b>"]
@@ -227,8 +252,12 @@ def review(tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], 
         chosen = attempt.answers[index]
         lines += ["", f"<b>{tr.number(index + 1)}.</b> {rich(q.prompt.get(lang))}"]
         if chosen is not None:
-            lines.append(tr._("Your answer: {answer}", answer=rich(q.options[chosen].text.get(lang))))
-        lines.append(tr._("Right answer: {answer}", answer=rich(q.options[q.correct].text.get(lang))))
+            lines.append(
+                tr._("Your answer: {answer}", answer=rich(q.options[chosen].text.get(lang)))
+            )
+        lines.append(
+            tr._("Right answer: {answer}", answer=rich(q.options[q.correct].text.get(lang)))
+        )
         lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
     lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     text = "\n".join(lines)
@@ -245,7 +274,8 @@ def review(tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], 
 def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Screen:
     text = tr._(
         "You have a quiz in progress: <b>{title}</b>, question {k} of {n}.",
-        title=html.escape(quiz.title.get(lang)), k=tr.number(attempt.current + 1),
+        title=html.escape(quiz.title.get(lang)),
+        k=tr.number(attempt.current + 1),
         n=tr.number(len(quiz)),
     )
     keyboard = InlineKeyboardMarkup(
