@@ -66,9 +66,11 @@ def build(token: str, base_url: str, *, rate_limit: bool, concurrency: int = 0) 
         .connection_pool_size(concurrency)
         .pool_timeout(10)
     )
-    if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
-    app = builder.build()
+    app = (
+        builder.rate_limiter(AIORateLimiter(max_retries=5)).build()
+        if rate_limit
+        else builder.build()
+    )
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CallbackQueryHandler(tap))
     return app

@@ -37,8 +37,9 @@ def judge_tap(
     """Whether a tap may be recorded: only on the open question, only on a real button."""
     if not run.is_open or question_index != run.current or not 0 <= question_index < len(quiz):
         return Verdict.CLOSED, None
-    judgement = judge(quiz.questions[question_index], run.orders[question_index], question_index,
-                      position)
+    judgement = judge(
+        quiz.questions[question_index], run.orders[question_index], question_index, position
+    )
     if judgement is None:
         return Verdict.INVALID, None
     return Verdict.ACCEPTED, judgement

@@ -51,12 +51,17 @@ class RunResults:
 
 class GroupService:
     def __init__(
-        self, catalog: Catalog, store: GroupStore, schedules: ScheduleStore,
+        self,
+        catalog: Catalog,
+        store: GroupStore,
+        schedules: ScheduleStore,
         chosen_language: Callable[[int], Awaitable[str | None]],
         *,
-        default_language: str = "en", default_seconds: int = 30,
+        default_language: str = "en",
+        default_seconds: int = 30,
         default_timezone: str = "UTC",
-        seconds_override: float | None = None, clock: Clock = time.time,
+        seconds_override: float | None = None,
+        clock: Clock = time.time,
         rng: random.Random | None = None,
     ) -> None:
         self.catalog = catalog
@@ -82,10 +87,12 @@ class GroupService:
         found = await self.store.group(chat_id)
         if found is not None and found.member and (not title or title == found.title):
             return found
-        lang = choose_language(stored=None, telegram_code=telegram_language,
-                               default=self.default_language)
-        return await self.store.ensure_group(chat_id, title, lang, self.default_seconds,
-                                             self.default_timezone, self.clock())
+        lang = choose_language(
+            stored=None, telegram_code=telegram_language, default=self.default_language
+        )
+        return await self.store.ensure_group(
+            chat_id, title, lang, self.default_seconds, self.default_timezone, self.clock()
+        )
 
     async def update(self, chat_id: int, column: str, value: object) -> GroupSettings | None:
         await self.store.update_group(chat_id, column, value, self.clock())
@@ -126,8 +133,9 @@ class GroupService:
         settings = await self.settings(chat_id)
         orders = option_orders(quiz, self.rng, settings.shuffle)
         seconds = self.seconds(settings)
-        run_id = await self.store.start_run(chat_id, user_id, quiz.id, encode_orders(orders),
-                                            seconds, self.clock())
+        run_id = await self.store.start_run(
+            chat_id, user_id, quiz.id, encode_orders(orders), seconds, self.clock()
+        )
         if run_id is None:
             return None
         run = GroupRun(run_id, chat_id, quiz.id, orders, seconds)
@@ -166,8 +174,9 @@ class GroupService:
         now = self.clock()
         deadline = now + run.seconds
         await self.store.open_question(run.id, index, now, deadline)
-        run = replace(run, current=index, is_open=True, message_id=None, sent_at=now,
-                      deadline=deadline)
+        run = replace(
+            run, current=index, is_open=True, message_id=None, sent_at=now, deadline=deadline
+        )
         self._runs[run.id] = run
         return run
 
@@ -182,12 +191,21 @@ class GroupService:
         self, user_id: int, telegram_language: str | None, group_language: str
     ) -> str:
         """A member's own language: their private choice, else Telegram's, else the group's."""
-        return choose_language(stored=await self.chosen_language(user_id),
-                               telegram_code=telegram_language, default=group_language)
+        return choose_language(
+            stored=await self.chosen_language(user_id),
+            telegram_code=telegram_language,
+            default=group_language,
+        )
 
     async def answer(
-        self, run_id: int, index: int, position: int, user_id: int, first_name: str,
-        telegram_language: str | None, group_language: str,
+        self,
+        run_id: int,
+        index: int,
+        position: int,
+        user_id: int,
+        first_name: str,
+        telegram_language: str | None,
+        group_language: str,
     ) -> GroupTap:
         """Judge and store a member's tap; ACCEPTED only once the answer is durable."""
         lang = await self.member_language(user_id, telegram_language, group_language)
@@ -200,8 +218,17 @@ class GroupService:
             return GroupTap(verdict, lang, quiz)
         now = self.clock()
         stored = await self.store.record_answer(
-            run_id, index, user_id, first_name, telegram_language, judgement.option_index,
-            judgement.is_correct, lang, now, elapsed_ms(run.sent_at, now))
+            run_id,
+            index,
+            user_id,
+            first_name,
+            telegram_language,
+            judgement.option_index,
+            judgement.is_correct,
+            lang,
+            now,
+            elapsed_ms(run.sent_at, now),
+        )
         if stored is Stored.DUPLICATE:
             return GroupTap(Verdict.ALREADY_ANSWERED, lang, quiz)
         if stored is Stored.CLOSED:
@@ -227,8 +254,11 @@ class GroupService:
         run = await self.run(run_id)
         quiz = self.quiz_of(run) if run else None
         status = "abandoned" if stopped else "finished"
-        if run is None or quiz is None or not await self.store.finish_run(run_id, status,
-                                                                          self.clock()):
+        if (
+            run is None
+            or quiz is None
+            or not await self.store.finish_run(run_id, status, self.clock())
+        ):
             self._runs.pop(run_id, None)
             return None
         self._runs.pop(run_id, None)
@@ -239,7 +269,8 @@ class GroupService:
 
     async def add_schedule(self, chat_id: int, spec: ScheduleSpec, user_id: int | None) -> Schedule:
         return await self.schedule_store.add_schedule(
-            chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock())
+            chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock()
+        )
 
     async def schedules(self, chat_id: int | None = None) -> list[Schedule]:
         return await self.schedule_store.schedules(chat_id)

@@ -40,18 +40,27 @@ class Stored(StrEnum):
 
 def _settings(row: aiosqlite.Row) -> GroupSettings:
     return GroupSettings(
-        chat_id=row["chat_id"], title=row["title"], language=row["language"],
-        seconds=row["seconds_per_question"], shuffle=bool(row["shuffle"]),
-        timezone=row["timezone"], member=bool(row["member"]),
+        chat_id=row["chat_id"],
+        title=row["title"],
+        language=row["language"],
+        seconds=row["seconds_per_question"],
+        shuffle=bool(row["shuffle"]),
+        timezone=row["timezone"],
+        member=bool(row["member"]),
     )
 
 
 def _run(row: aiosqlite.Row) -> GroupRun:
     return GroupRun(
-        id=row["attempt_id"], chat_id=row["chat_id"], quiz_id=row["quiz_id"],
-        orders=decode_orders(row["option_orders"]), seconds=row["seconds"],
-        current=row["current_question"], is_open=bool(row["question_open"]),
-        message_id=row["question_message_id"], sent_at=row["question_sent_at"],
+        id=row["attempt_id"],
+        chat_id=row["chat_id"],
+        quiz_id=row["quiz_id"],
+        orders=decode_orders(row["option_orders"]),
+        seconds=row["seconds"],
+        current=row["current_question"],
+        is_open=bool(row["question_open"]),
+        message_id=row["question_message_id"],
+        sent_at=row["question_sent_at"],
         deadline=row["deadline"],
     )
 
@@ -112,13 +121,17 @@ class GroupStore:
         """The bot left the group: abandon its run, drop its schedules; their ids are returned."""
 
         async def update(conn: aiosqlite.Connection) -> list[int]:
-            await conn.execute("UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?",
-                               (now, chat_id))
+            await conn.execute(
+                "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
+            )
             await conn.execute(
                 """UPDATE attempts SET status = 'abandoned', finished_at = ?
-                   WHERE kind = 'group' AND chat_id = ? AND status = 'active'""", (now, chat_id))
-            await conn.execute("UPDATE group_runs SET question_open = 0 WHERE chat_id = ?",
-                               (chat_id,))
+                   WHERE kind = 'group' AND chat_id = ? AND status = 'active'""",
+                (now, chat_id),
+            )
+            await conn.execute(
+                "UPDATE group_runs SET question_open = 0 WHERE chat_id = ?", (chat_id,)
+            )
             async with conn.execute(
                 "DELETE FROM schedules WHERE chat_id = ? RETURNING id", (chat_id,)
             ) as cur:
@@ -136,13 +149,16 @@ class GroupStore:
                 await conn.execute("DELETE FROM groups WHERE chat_id = ?", (new_id,))
                 await conn.execute(
                     "UPDATE groups SET chat_id = ?, updated_at = ? WHERE chat_id = ?",
-                    (new_id, now, old_id))
+                    (new_id, now, old_id),
+                )
             await conn.execute(
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
-                (new_id, old_id))
+                (new_id, old_id),
+            )
             for table in ("group_runs", "schedules"):
-                await conn.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?",
-                                   (new_id, old_id))
+                await conn.execute(
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+                )
             return had_old
 
         return await self.db.write(update)
@@ -150,7 +166,12 @@ class GroupStore:
     # -- runs -------------------------------------------------------------------------------
 
     async def start_run(
-        self, chat_id: int, user_id: int | None, quiz_id: str, orders: str, seconds: float,
+        self,
+        chat_id: int,
+        user_id: int | None,
+        quiz_id: str,
+        orders: str,
+        seconds: float,
         now: float,
     ) -> int | None:
         """A new active run, or None when the group already has one (the unique index says)."""
@@ -169,7 +190,8 @@ class GroupStore:
             assert row is not None
             await conn.execute(
                 "INSERT INTO group_runs (attempt_id, chat_id, seconds) VALUES (?, ?, ?)",
-                (row[0], chat_id, seconds))
+                (row[0], chat_id, seconds),
+            )
             return int(row[0])
 
         return await self.db.write(insert)
@@ -185,14 +207,14 @@ class GroupStore:
         async with self.db.reader.execute(f"{_RUN_SELECT} WHERE a.status = 'active'") as cur:
             return [_run(row) async for row in cur]
 
-    async def open_question(
-        self, run_id: int, index: int, sent_at: float, deadline: float
-    ) -> None:
+    async def open_question(self, run_id: int, index: int, sent_at: float, deadline: float) -> None:
         async def update(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 """UPDATE group_runs SET current_question = ?, question_open = 1,
                        question_message_id = NULL, question_sent_at = ?, deadline = ?
-                   WHERE attempt_id = ?""", (index, sent_at, deadline, run_id))
+                   WHERE attempt_id = ?""",
+                (index, sent_at, deadline, run_id),
+            )
 
         await self.db.write(update)
 
@@ -200,7 +222,9 @@ class GroupStore:
         async def update(conn: aiosqlite.Connection) -> None:
             await conn.execute(
                 """UPDATE group_runs SET question_message_id = ?
-                   WHERE attempt_id = ? AND current_question = ?""", (message_id, run_id, index))
+                   WHERE attempt_id = ? AND current_question = ?""",
+                (message_id, run_id, index),
+            )
 
         await self.db.write(update)
 
@@ -211,7 +235,8 @@ class GroupStore:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_open = 0
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
-                (run_id, index))
+                (run_id, index),
+            )
             return cur.rowcount == 1
 
         return await self.db.write(update)
@@ -226,7 +251,8 @@ class GroupStore:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_open = 0
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
-                (run_id, index))
+                (run_id, index),
+            )
             if cur.rowcount != 1:
                 return None
             async with conn.execute(
@@ -239,11 +265,14 @@ class GroupStore:
 
     async def finish_run(self, run_id: int, status: str, now: float) -> bool:
         async def update(conn: aiosqlite.Connection) -> bool:
-            await conn.execute("UPDATE group_runs SET question_open = 0 WHERE attempt_id = ?",
-                               (run_id,))
+            await conn.execute(
+                "UPDATE group_runs SET question_open = 0 WHERE attempt_id = ?", (run_id,)
+            )
             cur = await conn.execute(
                 """UPDATE attempts SET status = ?, finished_at = ?
-                   WHERE id = ? AND status = 'active'""", (status, now, run_id))
+                   WHERE id = ? AND status = 'active'""",
+                (status, now, run_id),
+            )
             return cur.rowcount == 1
 
         return await self.db.write(update)
@@ -258,9 +287,17 @@ class GroupStore:
     # -- answers ----------------------------------------------------------------------------
 
     async def record_answer(
-        self, run_id: int, index: int, user_id: int, first_name: str,
-        telegram_language: str | None, option_index: int, is_correct: bool, language: str,
-        now: float, elapsed: int,
+        self,
+        run_id: int,
+        index: int,
+        user_id: int,
+        first_name: str,
+        telegram_language: str | None,
+        option_index: int,
+        is_correct: bool,
+        language: str,
+        now: float,
+        elapsed: int,
     ) -> Stored:
         """Store a member's first tap on the open question, and their name for the leaderboard."""
 
@@ -272,8 +309,18 @@ class GroupStore:
                        SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
                            SELECT 1 FROM group_runs WHERE attempt_id = ?
                                AND current_question = ? AND question_open = 1)""",
-                    (run_id, index, user_id, option_index, int(is_correct), language, now,
-                     elapsed, run_id, index),
+                    (
+                        run_id,
+                        index,
+                        user_id,
+                        option_index,
+                        int(is_correct),
+                        language,
+                        now,
+                        elapsed,
+                        run_id,
+                        index,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 return Stored.DUPLICATE
@@ -285,7 +332,8 @@ class GroupStore:
                    ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,
                        telegram_language = excluded.telegram_language,
                        updated_at = excluded.updated_at""",
-                (user_id, first_name, telegram_language, now, now))
+                (user_id, first_name, telegram_language, now, now),
+            )
             return Stored.STORED
 
         return await self.db.write_sync(insert)
@@ -305,8 +353,9 @@ class GroupStore:
                WHERE a.attempt_id = ? GROUP BY a.user_id""",
             (run_id,),
         ) as cur:
-            return [Standing(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
-                    async for r in cur]
+            return [
+                Standing(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) async for r in cur
+            ]
 
 
 __all__ = ["GroupSettings", "GroupStore", "Stored", "encode_orders"]

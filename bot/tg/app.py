@@ -119,8 +119,12 @@ class QuizBot:
             rng=options.rng,
         )
         self.progress = ProgressService(
-            options.catalog, ProgressStore(self.db), AnalyticsStore(self.db),
-            timezone=options.timezone, clock=options.clock, rng=options.rng,
+            options.catalog,
+            ProgressStore(self.db),
+            AnalyticsStore(self.db),
+            timezone=options.timezone,
+            clock=options.clock,
+            rng=options.rng,
         )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self.app = self._build()
@@ -136,12 +140,14 @@ class QuizBot:
             .connection_pool_size(self.options.concurrent_updates)
             .pool_timeout(10)
         )
+        app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
             # is still retried after retry_after, so no question or reveal is dropped.
             limiter = PacedRateLimiter(overall_rate=self.options.send_rate, max_retries=5)
-            builder = builder.rate_limiter(limiter)
-        app = builder.build()
+            app = builder.rate_limiter(limiter).build()
+        else:
+            app = builder.build()
         # Group -1 runs before every handler: an update Telegram delivers again (a webhook
         # retry, a poller that died before confirming it) is handled once.
         app.add_handler(TypeHandler(Update, self._drop_repeated), group=-1)
@@ -173,10 +179,16 @@ class QuizBot:
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
         for name, callback in [
-            ("push", group.push), ("quiz", group.quiz), ("stop", group.stop),
-            ("settings", group.settings), ("timezone", group.timezone),
-            ("schedule", group.schedule), ("schedules", group.schedules),
-            ("unschedule", group.unschedule), ("help", group.help), ("start", group.help),
+            ("push", group.push),
+            ("quiz", group.quiz),
+            ("stop", group.stop),
+            ("settings", group.settings),
+            ("timezone", group.timezone),
+            ("schedule", group.schedule),
+            ("schedules", group.schedules),
+            ("unschedule", group.unschedule),
+            ("help", group.help),
+            ("start", group.help),
         ]:
             app.add_handler(CommandHandler(name, callback, filters=groups))
         # Before the private catch-all callback handler, which would otherwise take these.
@@ -190,7 +202,11 @@ class QuizBot:
             return (await self.groups.settings(chat_id)).language
 
         self.progress_handlers = ProgressHandlers(
-            app, self.progress, self.service, self.options.catalog, self.admins.is_admin,
+            app,
+            self.progress,
+            self.service,
+            self.options.catalog,
+            self.admins.is_admin,
             group_language,
         )
         handlers = self.progress_handlers
@@ -274,9 +290,7 @@ class QuizBot:
         user = update.effective_user
         lang = await self._safe_language(user.id, user.language_code) if user else "en"
         tr = translator(lang)
-        text = tr._(
-            "Sorry, something went wrong on my side. Please try again."
-        )
+        text = tr._("Sorry, something went wrong on my side. Please try again.")
         try:
             if update.callback_query is not None:
                 try:

@@ -49,8 +49,9 @@ class GroupHandlers:
         if message is None or chat is None:
             return None
         user = message.from_user
-        settings = await self.service.settings(chat.id, chat.title or "",
-                                               user.language_code if user else None)
+        settings = await self.service.settings(
+            chat.id, chat.title or "", user.language_code if user else None
+        )
         tr = translator(settings.language)
         sender_chat = message.sender_chat.id if message.sender_chat else None
         if not await self.admins.is_admin(chat.id, user.id if user else 0, sender_chat):
@@ -71,8 +72,9 @@ class GroupHandlers:
         was_in = change.old_chat_member.status in IN_GROUP
         now_in = change.new_chat_member.status in IN_GROUP
         if now_in and not was_in:
-            settings = await self.service.settings(chat.id, chat.title or "",
-                                                   change.from_user.language_code)
+            settings = await self.service.settings(
+                chat.id, chat.title or "", change.from_user.language_code
+            )
             await self._say(chat.id, gr.how_to(translator(settings.language)))
         elif was_in and not now_in:
             await self.runner.removed(chat.id)
@@ -101,18 +103,15 @@ class GroupHandlers:
             return
         message, chat, settings, tr = checked
         if not context.args:
-            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id,
-                                                        settings.language))
+            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id, settings.language))
             return
         quiz = await self.service.pick_quiz(chat.id, context.args[0])
         if quiz is None:
             await self._say(chat.id, tr._("I don't know that quiz. /quiz shows the list."))
             return
-        await self._start(chat.id, quiz.id, message.from_user.id if message.from_user else None,
-                          tr)
+        await self._start(chat.id, quiz.id, message.from_user.id if message.from_user else None, tr)
 
-    async def _start(self, chat_id: int, quiz_id: str, user_id: int | None,
-                     tr: Translator) -> bool:
+    async def _start(self, chat_id: int, quiz_id: str, user_id: int | None, tr: Translator) -> bool:
         quiz = self.catalog.quiz(quiz_id)
         if quiz is None:
             return False
@@ -125,8 +124,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
-            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id,
-                                                        settings.language))
+            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id, settings.language))
 
     async def stop(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
@@ -152,9 +150,14 @@ class GroupHandlers:
                 raise ZoneInfoNotFoundError(name)
             ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
-            await self._say(chat.id, tr._(
-                "Usage: /timezone Area/City, for example /timezone Africa/Dakar. "
-                "Current time zone: {zone}", zone=html.escape(settings.timezone)))
+            await self._say(
+                chat.id,
+                tr._(
+                    "Usage: /timezone Area/City, for example /timezone Africa/Dakar. "
+                    "Current time zone: {zone}",
+                    zone=html.escape(settings.timezone),
+                ),
+            )
             return
         await self.service.update(chat.id, "timezone", name)
         await self.runner.reschedule(chat.id)
@@ -197,8 +200,10 @@ class GroupHandlers:
         arg = context.args[0] if context.args and len(context.args) == 1 else ""
         removed = await self.service.remove_schedule(chat.id, int(arg)) if arg.isdigit() else None
         if removed is None:
-            usage = tr._("Usage: /unschedule <n>, where n is a number from /schedules. "
-                         "Example: /unschedule 1")
+            usage = tr._(
+                "Usage: /unschedule <n>, where n is a number from /schedules. "
+                "Example: /unschedule 1"
+            )
             await self._say(chat.id, html.escape(usage, quote=False))
             return
         self.runner.unregister(removed.id)
@@ -219,8 +224,15 @@ class GroupHandlers:
         if not isinstance(data, cb.GroupAnswer):
             await query.answer(translator(group_lang)._("This button has expired."))
             return
-        tap = await self.service.answer(data.run_id, data.question, data.position, user.id,
-                                        user.first_name, user.language_code, group_lang)
+        tap = await self.service.answer(
+            data.run_id,
+            data.question,
+            data.position,
+            user.id,
+            user.first_name,
+            user.language_code,
+            group_lang,
+        )
         tr = translator(tap.lang)
         if tap.verdict is Verdict.ACCEPTED and tap.judgement and tap.quiz:
             await query.answer(gr.popup(tr, tap.quiz, tap.judgement, tap.lang), show_alert=True)
@@ -242,8 +254,7 @@ class GroupHandlers:
             await query.answer(tr._("This button has expired."))
             return
         if not await self.admins.is_admin(chat.id, user.id):
-            await query.answer(tr._("Sorry, only the group's admins can do that."),
-                               show_alert=True)
+            await query.answer(tr._("Sorry, only the group's admins can do that."), show_alert=True)
             return
         await self._apply(query, data, settings, tr)
 
@@ -254,13 +265,15 @@ class GroupHandlers:
         forged, and must not record a private chat as a group."""
         if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
             return False
-        lang = choose_language(stored=None, telegram_code=telegram_language,
-                               default=self.service.default_language)
+        lang = choose_language(
+            stored=None, telegram_code=telegram_language, default=self.service.default_language
+        )
         await query.answer(translator(lang)._("This button has expired."))
         return True
 
-    async def _apply(self, query: CallbackQuery, data: cb.Setting, settings: GroupSettings,
-                     tr: Translator) -> None:
+    async def _apply(
+        self, query: CallbackQuery, data: cb.Setting, settings: GroupSettings, tr: Translator
+    ) -> None:
         key, value, chat_id = data.key, data.value or "", data.chat_id
         if key == "push":
             await query.answer()

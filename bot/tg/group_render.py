@@ -36,19 +36,29 @@ BAR_WIDTH = 8
 
 def how_to(tr: Translator) -> str:
     """Posted when the bot joins a group (plain text: escaped as a whole)."""
-    return html.escape("\n".join([
-        tr._("👋 Hello! I run short quizzes for this group."),
-        tr._("Admins: /quiz to pick a quiz, /push <quiz> to start one, /stop to end it, "
-             "/settings for language and timing, /schedule to run quizzes automatically."),
-        tr._("Everyone: tap A, B, C or D to answer. Only your first tap counts; the answer is "
-             "revealed when time is up."),
-    ]), quote=False)
+    return html.escape(
+        "\n".join(
+            [
+                tr._("👋 Hello! I run short quizzes for this group."),
+                tr._(
+                    "Admins: /quiz to pick a quiz, /push <quiz> to start one, /stop to end it, "
+                    "/settings for language and timing, /schedule to run quizzes automatically."
+                ),
+                tr._(
+                    "Everyone: tap A, B, C or D to answer. Only your first tap counts; "
+                    "the answer is revealed when time is up."
+                ),
+            ]
+        ),
+        quote=False,
+    )
 
 
 def intro(tr: Translator, quiz: Quiz, run: GroupRun, lang: str) -> Screen:
     count = tr.ngettext("{n} question", "{n} questions", len(quiz))
-    seconds = tr.ngettext("{n} second per question", "{n} seconds per question",
-                          max(1, round(run.seconds)))
+    seconds = tr.ngettext(
+        "{n} second per question", "{n} seconds per question", max(1, round(run.seconds))
+    )
     title = tr._("🎯 Group quiz: {title}", title=html.escape(quiz.title.get(lang)))
     guide = tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))
     lines = [f"<b>{title}</b>", f"{level_name(tr, quiz.level)} · {count} · {seconds}", guide]
@@ -65,8 +75,10 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
     prompt = rich(quiz.questions[index].prompt.get(lang))
     lines = [question_header(tr, quiz, index, lang), "", prompt, ""]
     lines += [f"<b>{LETTERS[pos]}.</b> {text}" for pos, text in _options(quiz, run, index, lang)]
-    buttons = [button(LETTERS[pos], cb.GroupAnswer(run.id, index, pos))
-               for pos in range(len(run.orders[index]))]
+    buttons = [
+        button(LETTERS[pos], cb.GroupAnswer(run.id, index, pos))
+        for pos in range(len(run.orders[index]))
+    ]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
 
@@ -86,9 +98,14 @@ def reveal(
         lines.append(f"{mark} <b>{LETTERS[pos]}.</b> {text}")
         lines.append(f"     {bar} {tr.number(counts[pos])}")
     total = sum(counts)
-    lines += ["", tr.ngettext("{n} answer", "{n} answers", total), "",
-              f"<i>{rich(q.explanation.get(lang))}</i>", "",
-              tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    lines += [
+        "",
+        tr.ngettext("{n} answer", "{n} answers", total),
+        "",
+        f"<i>{rich(q.explanation.get(lang))}</i>",
+        "",
+        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+    ]
     text = "\n".join(lines)
     if len(text) > MESSAGE_MAX_CHARS:  # never cut inside a tag: drop the explanation instead
         text = "\n".join(line for line in lines if not line.startswith("<i>"))
@@ -100,14 +117,20 @@ def popup(tr: Translator, quiz: Quiz, judgement: Judgement, lang: str) -> str:
     if judgement.is_correct:
         head = tr._("✅ Right!")
     else:
-        head = tr._("❌ Not quite: the answer is {letter}.",
-                    letter=LETTERS[judgement.correct_position])
+        head = tr._(
+            "❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position]
+        )
     body = plain(quiz.questions[judgement.question_index].explanation.get(lang))
     return fit_popup(plain(head), body)
 
 
 def results(
-    tr: Translator, quiz: Quiz, top: Sequence[Standing], players: int, lang: str, *,
+    tr: Translator,
+    quiz: Quiz,
+    top: Sequence[Standing],
+    players: int,
+    lang: str,
+    *,
     stopped: bool,
 ) -> Screen:
     """Top ten: most correct answers, ties broken by total answer time."""
@@ -122,20 +145,23 @@ def results(
     for rank, standing in enumerate(top, start=1):
         badge = medals[rank - 1] if rank <= len(medals) else f"{tr.number(rank)}."
         name = html.escape(standing.name or "?")
-        score = tr._("{correct}/{total}", correct=tr.number(standing.correct),
-                     total=tr.number(len(quiz)))
+        score = tr._(
+            "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(len(quiz))
+        )
         seconds = tr._("{seconds} s", seconds=tr.number(round(standing.total_ms / 1000, 1)))
         lines.append(f"{badge} {name} · {score} · {seconds}")
     if players > len(top):
-        lines.append(tr.ngettext("…and {n} more player", "…and {n} more players",
-                                 players - len(top)))
+        lines.append(
+            tr.ngettext("…and {n} more player", "…and {n} more players", players - len(top))
+        )
     lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
 
 
 def quiz_picker(tr: Translator, catalog: Catalog, chat_id: int, lang: str) -> Screen:
-    rows = [[button(quiz.title.get(lang), cb.Setting(chat_id, "push", quiz.id))]
-            for quiz in catalog]
+    rows = [
+        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", quiz.id))] for quiz in catalog
+    ]
     if not rows:
         return Screen(tr._("No quizzes are available yet."))
     return Screen(tr._("Which quiz should the group play?"), InlineKeyboardMarkup(rows))
@@ -148,27 +174,45 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
         tr._("Language: {name}", name=tr.language_name(group.language)),
         tr._("Seconds per question: {n}", n=tr.number(group.seconds)),
         tr._("Shuffle options: {state}", state=tr._("on") if group.shuffle else tr._("off")),
-        tr._("Time zone: {zone} (change it with /timezone Area/City)",
-             zone=html.escape(group.timezone)),
+        tr._(
+            "Time zone: {zone} (change it with /timezone Area/City)",
+            zone=html.escape(group.timezone),
+        ),
     ]
     chat = group.chat_id
-    langs = [button(("✓ " if c == group.language else "") + tr.language_name(c),
-                    cb.Setting(chat, "lang", c)) for c in SUPPORTED_LANGUAGES]
-    seconds = [button(("✓ " if s == group.seconds else "") + f"{s}s",
-                      cb.Setting(chat, "seconds", str(s))) for s in (10, 20, 30, 60)]
-    shuffle = [button(("✓ " if group.shuffle else "") + tr._("Shuffle on"),
-                      cb.Setting(chat, "shuffle", "on")),
-               button(("✓ " if not group.shuffle else "") + tr._("Shuffle off"),
-                      cb.Setting(chat, "shuffle", "off"))]
+    langs = [
+        button(
+            ("✓ " if c == group.language else "") + tr.language_name(c), cb.Setting(chat, "lang", c)
+        )
+        for c in SUPPORTED_LANGUAGES
+    ]
+    seconds = [
+        button(("✓ " if s == group.seconds else "") + f"{s}s", cb.Setting(chat, "seconds", str(s)))
+        for s in (10, 20, 30, 60)
+    ]
+    shuffle = [
+        button(
+            ("✓ " if group.shuffle else "") + tr._("Shuffle on"), cb.Setting(chat, "shuffle", "on")
+        ),
+        button(
+            ("✓ " if not group.shuffle else "") + tr._("Shuffle off"),
+            cb.Setting(chat, "shuffle", "off"),
+        ),
+    ]
     return Screen("\n".join(lines), InlineKeyboardMarkup([langs, seconds, shuffle]))
 
 
 def schedule_usage(tr: Translator) -> str:
-    return html.escape("\n".join([
-        tr._("Usage: /schedule <quiz|next|random> <daily|weekdays|mon,wed,...> <HH:MM>"),
-        tr._("Example: /schedule next weekdays 08:30"),
-        tr._("Times are in the group's time zone (see /settings)."),
-    ]), quote=False)
+    return html.escape(
+        "\n".join(
+            [
+                tr._("Usage: /schedule <quiz|next|random> <daily|weekdays|mon,wed,...> <HH:MM>"),
+                tr._("Example: /schedule next weekdays 08:30"),
+                tr._("Times are in the group's time zone (see /settings)."),
+            ]
+        ),
+        quote=False,
+    )
 
 
 def schedule_list(tr: Translator, schedules: Sequence[Schedule], timezone: str) -> str:

@@ -127,8 +127,9 @@ class GroupRunner:
         self._set_timer(run.id, index, run.seconds)
 
     def _set_timer(self, run_id: int, index: int, delay: float) -> None:
-        self.jobs.run_once(self._on_deadline, when=max(0.0, delay), data=(run_id, index),
-                           name=f"run:{run_id}")
+        self.jobs.run_once(
+            self._on_deadline, when=max(0.0, delay), data=(run_id, index), name=f"run:{run_id}"
+        )
 
     async def _on_deadline(self, context: Ctx) -> None:
         assert context.job is not None
@@ -150,8 +151,9 @@ class GroupRunner:
 
     async def _show(self, reveal: Reveal) -> None:
         lang = await self._lang(reveal.run.chat_id)
-        screen = gr.reveal(translator(lang), reveal.quiz, reveal.run, reveal.index, reveal.counts,
-                           lang)
+        screen = gr.reveal(
+            translator(lang), reveal.quiz, reveal.run, reveal.index, reveal.counts, lang
+        )
         await self._edit(reveal.run.chat_id, reveal.run.message_id, screen)
 
     async def _finish(self, run_id: int, *, stopped: bool) -> None:
@@ -160,8 +162,9 @@ class GroupRunner:
         if results is None:
             return
         lang = await self._lang(results.run.chat_id)
-        screen = gr.results(translator(lang), results.quiz, results.top, results.players, lang,
-                            stopped=stopped)
+        screen = gr.results(
+            translator(lang), results.quiz, results.top, results.players, lang, stopped=stopped
+        )
         await self.send(results.run.chat_id, screen)
         for hook in self.on_finished:
             self.app.create_task(hook(results.run.id, results.run.chat_id))
@@ -227,8 +230,10 @@ class GroupRunner:
         self.unregister(schedule.id)
         hour, minute = (int(part) for part in schedule.at_time.split(":"))
         self.jobs.run_daily(
-            self._on_schedule, time=dtime(hour, minute, tzinfo=ZoneInfo(timezone)),
-            days=ptb_days(decode_days(schedule.days)), data=schedule.id,
+            self._on_schedule,
+            time=dtime(hour, minute, tzinfo=ZoneInfo(timezone)),
+            days=ptb_days(decode_days(schedule.days)),
+            data=schedule.id,
             name=f"sched:{schedule.id}",
         )
 
@@ -256,5 +261,7 @@ class GroupRunner:
             return
         if await self.push(schedule.chat_id, quiz, None) is None:
             tr = translator(await self._lang(schedule.chat_id))
-            await self.send(schedule.chat_id, Screen(
-                tr._("⏰ A scheduled quiz was skipped: another quiz is still running.")))
+            await self.send(
+                schedule.chat_id,
+                Screen(tr._("⏰ A scheduled quiz was skipped: another quiz is still running.")),
+            )

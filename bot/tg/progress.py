@@ -40,9 +40,9 @@ CALLBACK_PATTERN = r"^rv[an](:|$)"
 class ProgressHandlers:
     def __init__(
         self,
-        app: Application,
+        app: Application,  # type: ignore[type-arg]
         service: ProgressService,
-        quizzes: QuizService,  # type: ignore[type-arg]
+        quizzes: QuizService,
         catalog: Catalog,
         is_admin: IsAdmin,
         group_language: GroupLanguage,

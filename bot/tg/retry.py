@@ -49,5 +49,3 @@ async def patiently(call: Callable[[], Awaitable[T]]) -> T:
             await asyncio.sleep(pause)
             pause *= 2
     raise AssertionError("unreachable")
-
-

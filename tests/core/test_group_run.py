@@ -12,16 +12,34 @@ from bot.core.models import GuidePath, Level, Option, Question, Quiz, Text
 
 GUIDE = GuidePath("g", Text.plain("Guide"), Text.plain("https://example.org"))
 QUIZ = Quiz(
-    "q", GUIDE, Level.BEGINNER, Text.plain("Quiz"), Text.plain("About"),
+    "q",
+    GUIDE,
+    Level.BEGINNER,
+    Text.plain("Quiz"),
+    Text.plain("About"),
     tuple(
-        Question(f"q{i}", Text.plain(f"Prompt {i}"),
-                 tuple(Option(f"o{j}", Text.plain(f"Option {j}")) for j in range(4)), 1,
-                 Text.plain("Because."))
+        Question(
+            f"q{i}",
+            Text.plain(f"Prompt {i}"),
+            tuple(Option(f"o{j}", Text.plain(f"Option {j}")) for j in range(4)),
+            1,
+            Text.plain("Because."),
+        )
         for i in range(3)
     ),
 )
-RUN = GroupRun(7, -100, "q", ((1, 0, 2, 3), (0, 1, 2, 3), (3, 2, 1, 0)), 30.0, current=0,
-               is_open=True, message_id=11, sent_at=100.0, deadline=130.0)
+RUN = GroupRun(
+    7,
+    -100,
+    "q",
+    ((1, 0, 2, 3), (0, 1, 2, 3), (3, 2, 1, 0)),
+    30.0,
+    current=0,
+    is_open=True,
+    message_id=11,
+    sent_at=100.0,
+    deadline=130.0,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,9 +84,11 @@ def test_elapsed_ms() -> None:
     assert elapsed_ms(None, 99.0) == 0
 
 
-LONG = ("Gradient accumulation sums the gradients of several micro-batches before one step. "
-        "The effective batch is their total. Memory stays that of one micro-batch, "
-        "which is why it fits on small GPUs. " * 3)
+LONG = (
+    "Gradient accumulation sums the gradients of several micro-batches before one step. "
+    "The effective batch is their total. Memory stays that of one micro-batch, "
+    "which is why it fits on small GPUs. " * 3
+)
 
 
 @pytest.mark.parametrize("head", ["✅ Right!", "❌ Not quite: the answer is C."])
@@ -77,7 +97,7 @@ def test_fit_popup_stays_within_200_and_never_cuts_a_word(head: str, body: str) 
     text = fit_popup(head, body)
     assert len(text) <= 200
     assert text.startswith(head)
-    shown = text[len(head) + 1:].rstrip("…")
+    shown = text[len(head) + 1 :].rstrip("…")
     assert body.startswith(shown)
     if shown and len(shown) < len(body) and " " in body:
         assert body[len(shown)] in " .,;:" or shown.endswith(".")

@@ -46,8 +46,13 @@ def test_bad_days(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("08:30", (8, 30)), ("8:05", (8, 5)), ("23:59", (23, 59)), ("00:00", (0, 0)),
-     ("18h15", (18, 15))],
+    [
+        ("08:30", (8, 30)),
+        ("8:05", (8, 5)),
+        ("23:59", (23, 59)),
+        ("00:00", (0, 0)),
+        ("18h15", (18, 15)),
+    ],
 )
 def test_time(text: str, expected: tuple[int, int]) -> None:
     assert parse_time(text) == expected

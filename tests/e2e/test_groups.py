@@ -26,8 +26,9 @@ QUIZ = "gradient-accumulation"
 def short_catalog(questions: int = 2) -> Catalog:
     """The shipped quizzes cut to a few questions, so a whole group run takes seconds."""
     full = shipped_catalog()
-    quizzes = {qid: replace(q, questions=q.questions[:questions])
-               for qid, q in full.quizzes.items()}
+    quizzes = {
+        qid: replace(q, questions=q.questions[:questions]) for qid, q in full.quizzes.items()
+    }
     return Catalog(full.guides, quizzes)
 
 
@@ -37,8 +38,7 @@ class GroupHarness(Harness):
     rate_limit: bool = False
 
     def options(self) -> BotOptions:
-        return replace(super().options(), question_seconds=self.seconds,
-                       rate_limit=self.rate_limit)
+        return replace(super().options(), question_seconds=self.seconds, rate_limit=self.rate_limit)
 
     def rows(self, sql: str, *args: object) -> list[tuple]:
         with sqlite3.connect(self.db_path) as conn:
@@ -47,12 +47,21 @@ class GroupHarness(Harness):
 
 @asynccontextmanager
 async def group_bot(
-    tmp_path: Path, *, seconds: float = 1.0, flood: FloodLimits | None = None,
-    rate_limit: bool = False, questions: int = 2,
+    tmp_path: Path,
+    *,
+    seconds: float = 1.0,
+    flood: FloodLimits | None = None,
+    rate_limit: bool = False,
+    questions: int = 2,
 ) -> AsyncIterator[GroupHarness]:
     async with Emulator(token=TOKEN, flood=flood) as emu:
-        h = GroupHarness(emu, tmp_path / "quizbot.sqlite3", short_catalog(questions),
-                         seconds=seconds, rate_limit=rate_limit)
+        h = GroupHarness(
+            emu,
+            tmp_path / "quizbot.sqlite3",
+            short_catalog(questions),
+            seconds=seconds,
+            rate_limit=rate_limit,
+        )
         await h.start_bot()
         try:
             yield h
@@ -81,16 +90,20 @@ def right_position(message: EmuMessage, quiz: Quiz, index: int, lang: str = "en"
 
 
 def shown_counts(message: EmuMessage) -> list[int]:
-    return [int(line.split()[-1]) for line in message.text.splitlines()
-            if "▓" in line or "░" in line]
+    return [
+        int(line.split()[-1]) for line in message.text.splitlines() if "▓" in line or "░" in line
+    ]
 
 
 def db_counts(h: GroupHarness, run_id: int, index: int) -> list[int]:
     (orders,) = h.rows("SELECT option_orders FROM attempts WHERE id = ?", run_id)[0]
     order = json.loads(orders)[index]
     counts = [0] * len(order)
-    for (option,) in h.rows("SELECT option_index FROM answers WHERE attempt_id = ? "
-                            "AND question_index = ?", run_id, index):
+    for (option,) in h.rows(
+        "SELECT option_index FROM answers WHERE attempt_id = ? AND question_index = ?",
+        run_id,
+        index,
+    ):
         counts[order.index(option)] += 1
     return counts
 
@@ -137,13 +150,20 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(tmp_path: P
         assert again is not None
         assert again.text == translator("fr")._("You already answered this question.")
         assert h.rows("SELECT user_id, language FROM answers ORDER BY user_id") == [
-            (2001, "en"), (2002, "fr"), (2003, "wo")]
+            (2001, "en"),
+            (2002, "fr"),
+            (2003, "wo"),
+        ]
 
-        revealed = await group.wait_for(lambda m: m.message_id == q1.message_id and m.edited,
-                                        timeout=5)
+        revealed = await group.wait_for(
+            lambda m: m.message_id == q1.message_id and m.edited, timeout=5
+        )
         assert not revealed.buttons
-        assert shown_counts(revealed) == db_counts(h, run_id, 0) == [
-            2 if p == right else (1 if p == wrong else 0) for p in range(len(q1.buttons[0]))]
+        assert (
+            shown_counts(revealed)
+            == db_counts(h, run_id, 0)
+            == [2 if p == right else (1 if p == wrong else 0) for p in range(len(q1.buttons[0]))]
+        )
         assert f"✅ {LETTERS[right]}." in revealed.text
         assert quiz.guide.url.get("en") in revealed.html
         late = await cheikh.tap(q1, callback_data=f"g:{run_id}:0:{right}")
@@ -159,7 +179,9 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(tmp_path: P
         expected = h.rows(
             """SELECT u.first_name FROM answers a JOIN users u ON u.id = a.user_id
                WHERE a.attempt_id = ? GROUP BY a.user_id
-               ORDER BY sum(a.is_correct) DESC, sum(a.elapsed_ms), a.user_id""", run_id)
+               ORDER BY sum(a.is_correct) DESC, sum(a.elapsed_ms), a.user_id""",
+            run_id,
+        )
         names = [name for (name,) in expected]
         assert names == ["Cheikh <b>&", "Awa", "Modou"]  # 2/2, then 1/2 faster than 1/2
         positions = [board.text.index(name) for name in names]

@@ -33,15 +33,25 @@ async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> N
         assert h.rows("SELECT language FROM groups") == [("fr",)]
         panel = await group.wait_for(lambda m: m.message_id == panel.message_id and m.edited)
         await admin.tap(panel, "10s")
-        await group.wait_for(lambda m: m.message_id == panel.message_id and "✓ 10s" in
-                             [b.text for row in m.buttons for b in row])
+        await group.wait_for(
+            lambda m: (
+                m.message_id == panel.message_id
+                and "✓ 10s" in [b.text for row in m.buttons for b in row]
+            )
+        )
         # Unchanged ("message is not modified" from Telegram): still answered, no error.
         await admin.tap(panel, callback_data=f"set:{group.id}:shuffle:on")
         assert h.rows("SELECT seconds_per_question, shuffle FROM groups") == [(10, 1)]
 
-        for bad in ("/timezone Mars/Base", "/timezone", "/schedule", "/schedule nope daily 08:00",
-                    "/schedule next someday 08:00", "/schedule next daily 25:00",
-                    "/unschedule x"):
+        for bad in (
+            "/timezone Mars/Base",
+            "/timezone",
+            "/schedule",
+            "/schedule nope daily 08:00",
+            "/schedule next someday 08:00",
+            "/schedule next daily 25:00",
+            "/unschedule x",
+        ):
             mark = group.mark()
             await admin.send(bad, chat=group)
             reply = await group.next_message(after=mark)
@@ -68,8 +78,9 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         await admin.send("/schedule next weekdays 08:30", chat=group)
         listing = await group.next_message(after=mark)
         assert "1. next · weekdays · 08:30" in listing.text
-        assert h.rows("SELECT quiz, days, at_time FROM schedules") == [("next", "0,1,2,3,4",
-                                                                        "08:30")]
+        assert h.rows("SELECT quiz, days, at_time FROM schedules") == [
+            ("next", "0,1,2,3,4", "08:30")
+        ]
         (job,) = schedule_jobs(h.bot)
         assert job.next_t is not None and job.next_t.weekday() < 5
         assert (job.next_t.hour, job.next_t.minute) == (8, 30)
@@ -131,8 +142,9 @@ async def test_unschedule_and_restore_at_start_up(tmp_path: Path) -> None:
 
 async def test_many_groups_due_at_once_all_play_within_flood_limits(tmp_path: Path) -> None:
     groups_count = 36
-    async with group_bot(tmp_path, seconds=1.0, flood=FloodLimits(), rate_limit=True,
-                         questions=1) as h:
+    async with group_bot(
+        tmp_path, seconds=1.0, flood=FloodLimits(), rate_limit=True, questions=1
+    ) as h:
         assert h.bot is not None
         groups = []
         every_day_at_nine = ScheduleSpec("next", tuple(range(7)), 9, 0)
@@ -148,7 +160,8 @@ async def test_many_groups_due_at_once_all_play_within_flood_limits(tmp_path: Pa
             await group.wait_for(lambda m: "finished" in m.text, timeout=30)
             assert any("Question 1/1" in m.text for m in group.bot_messages)
         assert h.rows("SELECT count(*) FROM attempts WHERE status = 'finished'") == [
-            (groups_count,)]
+            (groups_count,)
+        ]
         # The limiter paces sends at the wire: Telegram's limits (enforced by the emulator)
         # were never broken, so no push waited out a 429.
         assert h.emu.stats.flood_errors == 0
