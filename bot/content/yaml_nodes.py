@@ -6,6 +6,11 @@ can run code); this module builds dicts, lists and strings from the nodes itself
 - a duplicate key is reported (PyYAML silently keeps the last one, hiding a duplicate id);
 - every scalar stays the text the author wrote: `32`, `yes` or `1.0` are option texts, never
   numbers or booleans. Only an empty value (or `null`, `~`) becomes None.
+
+It is also the one safe way in for YAML from outside (content files today, uploads later):
+`parse_yaml` bounds the text's size, its nesting and how far aliases may expand, so a hostile
+file (a "billion laughs", a document nested 100,000 levels deep) is refused quickly, as one
+YamlSyntaxError, instead of using gigabytes or ending in a RecursionError.
 """
 
 from __future__ import annotations
@@ -18,7 +23,20 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 KeyPath = tuple[str | int, ...]
 _NULL_TAG = "tag:yaml.org,2002:null"
-_MAX_DEPTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class YamlLimits:
+    """What one document may cost. The defaults are far above any real quiz file (7 KB, ~500
+    values, 6 levels, no aliases) and keep a hostile one to a few megabytes of memory."""
+
+    max_chars: int = 1_000_000
+    max_depth: int = 64
+    max_aliases: int = 100  # references to an anchored list or mapping
+    max_values: int = 200_000  # values built once aliases are expanded
+
+
+DEFAULT_LIMITS = YamlLimits()
 
 
 class YamlSyntaxError(Exception):
@@ -126,8 +144,13 @@ else:
     _FastLoader = yaml.SafeLoader  # type: ignore[misc, assignment]
 
 
-def parse_yaml(text: str) -> YamlDoc:
-    """Parse one YAML document; raises YamlSyntaxError with the line of the first problem."""
+def parse_yaml(text: str, limits: YamlLimits = DEFAULT_LIMITS) -> YamlDoc:
+    """Parse one YAML document within `limits`; raises YamlSyntaxError with the line of the
+    first problem (a limit exceeded is one too)."""
+    if len(text) > limits.max_chars:
+        raise YamlSyntaxError(
+            1, f"file too large ({len(text):,} characters; at most {limits.max_chars:,})"
+        )
     # libyaml's composer when the wheel has it (much faster on 500 quizzes): same nodes and
     # marks, still safe (values are built from the node tree here). On a syntax error, parse
     # again with the pure-Python loader, whose messages are the ones authors are shown.
@@ -137,7 +160,7 @@ def parse_yaml(text: str) -> YamlDoc:
         except yaml.YAMLError:
             pass
         else:
-            return _document(node, text, _FastLoader)
+            return _document(node, text, _FastLoader, limits)
     try:
         node = _compose(yaml.SafeLoader, text)
     except yaml.MarkedYAMLError as exc:
@@ -145,22 +168,63 @@ def parse_yaml(text: str) -> YamlDoc:
         raise YamlSyntaxError(mark.line + 1 if mark else 1, _syntax_message(exc)) from exc
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(1, f"invalid YAML: {exc}") from exc
-    return _document(node, text, yaml.SafeLoader)
+    return _document(node, text, yaml.SafeLoader, limits)
 
 
 def _compose(loader_class: type[yaml.SafeLoader], text: str) -> Node | None:
     loader = loader_class(text)
     try:
         return loader.get_single_node()
+    except RecursionError:
+        # Both composers recurse once per level: Python's recursion limit (about 1,000) is
+        # what stops a document nested deeper, long before memory or time could matter.
+        raise YamlSyntaxError(1, "YAML nested too deeply (hundreds of levels)") from None
     finally:
         loader.dispose()
 
 
-def _document(node: Node | None, text: str, loader: type[yaml.SafeLoader]) -> YamlDoc:
+def _too_deep(depth: int) -> str:
+    return f"YAML nested too deeply (more than {depth} levels, or a recursive alias)"
+
+
+class _Budget:
+    """Counts what building the data costs, so aliases cannot multiply it without bound."""
+
+    __slots__ = ("aliases", "limits", "seen", "values")
+
+    def __init__(self, limits: YamlLimits) -> None:
+        self.limits = limits
+        self.values = 0
+        self.aliases = 0
+        self.seen: set[int] = set()
+
+    def enter(self, node: Node) -> None:
+        """Called once per list or mapping built: a node met twice is an alias expanded."""
+        if id(node) in self.seen:
+            self.aliases += 1
+            if self.aliases > self.limits.max_aliases:
+                raise YamlSyntaxError(
+                    node.start_mark.line + 1,
+                    f"too many aliases (more than {self.limits.max_aliases})",
+                )
+        else:
+            self.seen.add(id(node))
+        self.values += len(node.value)
+        if self.values > self.limits.max_values:
+            raise YamlSyntaxError(
+                node.start_mark.line + 1,
+                f"YAML too large once aliases are expanded "
+                f"(more than {self.limits.max_values:,} values)",
+            )
+
+
+def _document(
+    node: Node | None, text: str, loader: type[yaml.SafeLoader], limits: YamlLimits
+) -> YamlDoc:
     if node is None:
         return YamlDoc(data=None, lines={(): 1})
     duplicates: list[DuplicateKey] = []
-    data = _build(node, (), duplicates, depth=0)
+    data = _build(node, (), duplicates, 0, _Budget(limits))
     return YamlDoc(data, duplicates=duplicates, text=text, loader=loader)
 
 
@@ -177,21 +241,25 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return message
 
 
-def _build(node: Node, path: KeyPath, duplicates: list[DuplicateKey], depth: int) -> object:
+def _build(
+    node: Node, path: KeyPath, duplicates: list[DuplicateKey], depth: int, budget: _Budget
+) -> object:
     """The data of a node; scalars stay text. Lines are left to `_index` (built on demand)."""
-    if depth > _MAX_DEPTH:
-        raise YamlSyntaxError(node.start_mark.line + 1, "YAML nested too deeply (recursive alias?)")
+    max_depth = budget.limits.max_depth
+    if depth > max_depth:
+        raise YamlSyntaxError(node.start_mark.line + 1, _too_deep(max_depth))
     kind = type(node)
     if kind is ScalarNode:
         return None if node.tag == _NULL_TAG else str(node.value)
-    inline = depth < _MAX_DEPTH  # a child scalar here cannot be too deep: build it in place
+    budget.enter(node)
+    inline = depth < max_depth  # a child scalar here cannot be too deep: build it in place
     if kind is SequenceNode:
         items: list[object] = []
         for index, item in enumerate(node.value):
             if inline and type(item) is ScalarNode:
                 items.append(None if item.tag == _NULL_TAG else str(item.value))
             else:
-                items.append(_build(item, (*path, index), duplicates, depth + 1))
+                items.append(_build(item, (*path, index), duplicates, depth + 1, budget))
         return items
     assert isinstance(node, MappingNode)
     mapping: dict[str, object] = {}
@@ -206,7 +274,7 @@ def _build(node: Node, path: KeyPath, duplicates: list[DuplicateKey], depth: int
         if inline and type(value_node) is ScalarNode:
             mapping[key] = None if value_node.tag == _NULL_TAG else str(value_node.value)
         else:
-            mapping[key] = _build(value_node, (*path, key), duplicates, depth + 1)
+            mapping[key] = _build(value_node, (*path, key), duplicates, depth + 1, budget)
     return mapping
 
 

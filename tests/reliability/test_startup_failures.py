@@ -20,11 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.emulator import Emulator
+from tests.content.hostile import HOSTILE, HOSTILE_FILE, hostile_content
 from tests.e2e.harness import TOKEN
 from tests.reliability.support import BotProcess, content_copy
 
 PR_CAPBSET_DROP = 24
 DAC_CAPABILITIES = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
+
+
+def _memory_bound() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
 def _tiny_disk() -> None:
@@ -95,6 +100,11 @@ def cases(tmp: Path) -> list[Case]:
     )
     out.append(Case("broken content file", ("gradient-accumulation.yaml",),
                     tmp / "ok.sqlite3", content=broken))  # fmt: skip
+    for i, (name, text) in enumerate(sorted(HOSTILE.items())):
+        # Under a memory bound: a billion laughs once took gigabytes and never finished.
+        hostile = hostile_content(tmp / f"hostile{i}", text)
+        out.append(Case(f"hostile content: {name}", (HOSTILE_FILE,), tmp / f"h{i}.sqlite3",
+                        content=hostile, preexec=_memory_bound))  # fmt: skip
     return out
 
 
