@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import SUPPORTED_LANGUAGES
 
 TELEGRAM_API = "https://api.telegram.org/bot"
+# What Telegram accepts as setWebhook's secret_token (it refuses anything else).
+WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Secret:
@@ -94,4 +98,26 @@ class Settings:
             admin_chat_id=integer("QUIZBOT_ADMIN_CHAT_ID", None),
             log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
             question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
+        )
+
+
+def check_webhook(url: str, secret: Secret) -> None:
+    """Refuse, before anything starts, a webhook Telegram would refuse or that would leak.
+
+    Telegram only delivers to HTTPS, and an http:// URL would carry every update (and the
+    secret header) in clear; a secret outside `A-Za-z0-9_-` (1-256 characters) makes
+    setWebhook fail. Neither value is echoed: the URL may hold a token of its own.
+    """
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "https" or not parts.hostname:
+        raise ConfigError(
+            "the webhook URL (--webhook-url or QUIZBOT_WEBHOOK_URL) must be an https:// URL "
+            f"with a host; got one starting with {parts.scheme or '(no scheme)'}:"
+        )
+    if not secret:
+        raise ConfigError("webhook mode needs QUIZBOT_WEBHOOK_SECRET")
+    if not WEBHOOK_SECRET.fullmatch(secret.reveal()):
+        raise ConfigError(
+            "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters among A-Z, a-z, 0-9, _ and - "
+            "(Telegram refuses any other)"
         )

@@ -13,7 +13,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config import ConfigError, Settings, check_webhook
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.i18n import CatalogueError, load_all
 from bot.store import StoreError
@@ -31,6 +31,13 @@ async def run_bot(
 ) -> int:
     from bot.tg.app import BotOptions, QuizBot
 
+    webhook = webhook_url or settings.webhook_url
+    if webhook:
+        try:
+            check_webhook(webhook, settings.webhook_secret)
+        except ConfigError as exc:
+            print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+            return 2
     content = content_dir or settings.content_dir or default_content_dir()
     try:
         # The checks' clean result is cached beside the database: a restart with unchanged
@@ -53,12 +60,8 @@ async def run_bot(
             timezone=settings.timezone,
         )
     )
-    webhook = webhook_url or settings.webhook_url
     try:
         if webhook:
-            if not settings.webhook_secret:
-                print("quizbot: webhook mode needs QUIZBOT_WEBHOOK_SECRET", file=sys.stderr)
-                return 2
             await bot.start_webhook(
                 webhook,
                 settings.webhook_secret.reveal(),

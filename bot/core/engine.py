@@ -28,6 +28,7 @@ class Verdict(StrEnum):
     CLOSED = "closed"  # attempt over, or a button of a question that is not the current one
     ALREADY_ANSWERED = "already_answered"
     INVALID = "invalid"  # a position that no button ever carried
+    NOT_YOURS = "not_yours"  # a button of another chat's run, tapped from elsewhere
 
 
 def option_orders(quiz: Quiz, rng: random.Random, shuffle: bool = True) -> OptionOrders:

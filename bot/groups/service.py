@@ -199,6 +199,7 @@ class GroupService:
 
     async def answer(
         self,
+        chat_id: int,
         run_id: int,
         index: int,
         position: int,
@@ -207,12 +208,16 @@ class GroupService:
         telegram_language: str | None,
         group_language: str,
     ) -> GroupTap:
-        """Judge and store a member's tap; ACCEPTED only once the answer is durable."""
+        """Judge and store a member's tap from chat `chat_id`; ACCEPTED only once the answer is
+        durable. A run answers only taps from its own chat: callback data can be forged, and
+        otherwise anyone could play another group's run from their own."""
         lang = await self.member_language(user_id, telegram_language, group_language)
         run = self._runs.get(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
             return GroupTap(Verdict.CLOSED, lang)
+        if run.chat_id != chat_id:
+            return GroupTap(Verdict.NOT_YOURS, lang)
         verdict, judgement = judge_tap(run, quiz, index, position)
         if judgement is None:
             return GroupTap(verdict, lang, quiz)

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from telegram import Update
+from telegram import Update, User
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import (
@@ -35,17 +35,17 @@ from telegram.ext import (
 
 from bot.core.models import Catalog
 from bot.groups import AdminCache, GroupService
-from bot.i18n import load_all, translator
+from bot.i18n import Translator, load_all, translator
 from bot.progress import ProgressService
 from bot.service import Clock, QuizService
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
 from bot.store.progress import ProgressStore
+from bot.tg.buttons import ButtonRouter
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
-from bot.tg.progress import CALLBACK_PATTERN as PROGRESS_CALLBACKS
 from bot.tg.progress import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 
@@ -160,7 +160,9 @@ class QuizBot:
         app.add_handler(CommandHandler("help", private.help, filters=chat))
         self._add_group_handlers(app)
         self._add_progress_handlers(app)
-        app.add_handler(CallbackQueryHandler(private.callback))
+        # Every button, whatever its chat: the router binds each kind to its chat type.
+        router = ButtonRouter(private, self.group_handlers, self.progress_handlers, self._tapper)
+        app.add_handler(CallbackQueryHandler(router))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
         app.add_error_handler(self._on_error)
@@ -175,6 +177,7 @@ class QuizBot:
         self.admins = AdminCache(member_status, self.options.clock)
         self.runner = GroupRunner(app, self.groups, self.admins)
         group = GroupHandlers(self.groups, self.runner, self.admins, self.options.catalog)
+        self.group_handlers = group
         groups = filters.ChatType.GROUPS
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
@@ -191,9 +194,6 @@ class QuizBot:
             ("start", group.help),
         ]:
             app.add_handler(CommandHandler(name, callback, filters=groups))
-        # Before the private catch-all callback handler, which would otherwise take these.
-        app.add_handler(CallbackQueryHandler(group.answer, pattern=r"^g:"))
-        app.add_handler(CallbackQueryHandler(group.setting, pattern=r"^set:"))
 
     def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""
@@ -221,8 +221,6 @@ class QuizBot:
         app.add_handler(CommandHandler("review", handlers.review, filters=private))
         app.add_handler(CommandHandler("remind", handlers.remind, filters=private))
         app.add_handler(CommandHandler("groupstats", handlers.groupstats, filters=groups))
-        # Before the private catch-all callback handler, which would otherwise take these.
-        app.add_handler(CallbackQueryHandler(handlers.callback, pattern=PROGRESS_CALLBACKS))
 
     async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
         """Open the store, connect to the Bot API and start receiving updates."""
@@ -310,6 +308,10 @@ class QuizBot:
                 await context.bot.send_message(self.options.admin_chat_id, note)
             except Exception:
                 log.warning("could not notify the admin chat", exc_info=True)
+
+    async def _tapper(self, user: User) -> Translator:
+        """The translator for a refusal's popup: the tapper's own language."""
+        return translator(await self.service.language(user.id, user.language_code))
 
     async def _safe_language(self, user_id: int, code: str | None) -> str:
         try:

@@ -118,6 +118,14 @@ Callback = (
     | ReviewNext
 )
 
+# Where each kind of button is made, and so the only chat type it is accepted from.
+GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting)
+PRIVATE_ONLY: tuple[type, ...] = (
+    Lang, ShowQuiz, StartQuiz, QuizList, Answer, Next, Continue, Abandon, Review,
+    ReviewAnswer, ReviewNext,
+)  # fmt: skip
+REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
+
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
     (re.compile(rf"quiz:{_QUIZ}"), ShowQuiz, (str,)),

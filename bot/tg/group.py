@@ -11,7 +11,7 @@ import html
 import logging
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from telegram import CallbackQuery, Chat, Message, Update
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
@@ -20,7 +20,7 @@ from bot.core.models import Catalog
 from bot.core.schedule import ScheduleError, parse_schedule
 from bot.groups import AdminCache, GroupService
 from bot.groups.service import SECONDS_CHOICES
-from bot.i18n import SUPPORTED_LANGUAGES, Translator, choose_language, translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
@@ -212,19 +212,15 @@ class GroupHandlers:
 
     # -- buttons ----------------------------------------------------------------------------
 
-    async def answer(self, update: Update, context: Context) -> None:
-        """A member's tap: stored first, then the popup in that member's language."""
-        query, user, chat = update.callback_query, update.effective_user, update.effective_chat
-        if query is None or user is None:
-            return
-        if await self._forged_outside_a_group(query, user.language_code, chat):
-            return
-        data = cb.parse(query.data)
-        group_lang = (await self.service.settings(chat.id)).language if chat else "en"
-        if not isinstance(data, cb.GroupAnswer):
-            await query.answer(translator(group_lang)._("This button has expired."))
-            return
+    async def answer(
+        self, query: CallbackQuery, user: User, chat: Chat, data: cb.GroupAnswer
+    ) -> None:
+        """A member's tap (the router checked it comes from a group): stored first, then the
+        popup in that member's language. Whoever sees the question in the run's own chat may
+        answer; membership is not checked per tap (a Bot API call each, see README)."""
+        group_lang = (await self.service.settings(chat.id)).language
         tap = await self.service.answer(
+            chat.id,
             data.run_id,
             data.question,
             data.position,
@@ -238,38 +234,23 @@ class GroupHandlers:
             await query.answer(gr.popup(tr, tap.quiz, tap.judgement, tap.lang), show_alert=True)
         elif tap.verdict is Verdict.ALREADY_ANSWERED:
             await query.answer(tr._("You already answered this question."))
+        elif tap.verdict is Verdict.NOT_YOURS:
+            await query.answer(tr._("This button belongs to another chat."))
         else:
             await query.answer(tr._("This question is closed."))
 
-    async def setting(self, update: Update, context: Context) -> None:
-        query, user, chat = update.callback_query, update.effective_user, update.effective_chat
-        if query is None or user is None or chat is None:
-            return
-        if await self._forged_outside_a_group(query, user.language_code, chat):
-            return
-        data = cb.parse(query.data)
+    async def setting(self, query: CallbackQuery, user: User, chat: Chat, data: cb.Setting) -> None:
+        """A settings button (the router checked it comes from a group): admins only, and only
+        for the group it was tapped in."""
         settings = await self.service.settings(chat.id)
         tr = translator(settings.language)
-        if not isinstance(data, cb.Setting) or data.chat_id != chat.id:
+        if data.chat_id != chat.id:
             await query.answer(tr._("This button has expired."))
             return
         if not await self.admins.is_admin(chat.id, user.id):
             await query.answer(tr._("Sorry, only the group's admins can do that."), show_alert=True)
             return
         await self._apply(query, data, settings, tr)
-
-    async def _forged_outside_a_group(
-        self, query: CallbackQuery, telegram_language: str | None, chat: Chat | None
-    ) -> bool:
-        """Group buttons exist only in groups: data like `set:` or `g:` tapped elsewhere is
-        forged, and must not record a private chat as a group."""
-        if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
-            return False
-        lang = choose_language(
-            stored=None, telegram_code=telegram_language, default=self.service.default_language
-        )
-        await query.answer(translator(lang)._("This button has expired."))
-        return True
 
     async def _apply(
         self, query: CallbackQuery, data: cb.Setting, settings: GroupSettings, tr: Translator

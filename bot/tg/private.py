@@ -80,7 +80,7 @@ class PrivateHandlers:
         tr = translator(lang)
         payload = context.args[0] if context.args else None
         if payload is not None:
-            await self._deep_link(message, payload, lang, tr)
+            await self._deep_link(message, user.id, payload, lang, tr)
             return
         # A running quiz comes first, even before a language was ever chosen (a learner who came
         # by a deep link): after a crash or a lost message, /start is the way back to it.
@@ -95,20 +95,24 @@ class PrivateHandlers:
         intro = render.welcome(tr, user.first_name)
         await send(message, render.quiz_list(tr, self.catalog, lang, intro))
 
-    async def _deep_link(self, message: Message, payload: str, lang: str, tr: Translator) -> None:
+    async def _deep_link(
+        self, message: Message, user_id: int, payload: str, lang: str, tr: Translator
+    ) -> None:
         quiz = self.catalog.quiz(payload) if DEEP_LINK_PAYLOAD.fullmatch(payload) else None
         if quiz is None:
             intro = tr._("I don't know that quiz. Here are the ones I have:")
             await send(message, render.quiz_list(tr, self.catalog, lang, intro))
             return
-        await self._begin(message, quiz.id, lang, tr)
+        await self._begin(message, user_id, quiz.id, lang, tr)
 
-    async def _begin(self, message: Message, quiz_id: str, lang: str, tr: Translator) -> None:
+    async def _begin(
+        self, message: Message, user_id: int, quiz_id: str, lang: str, tr: Translator
+    ) -> None:
+        """Start a quiz for `user_id`, the user who asked (never the chat: a chat is not a user)."""
         quiz = self.catalog.quiz(quiz_id)
         if quiz is None:
             await send(message, Screen(tr._("That quiz is no longer available.")))
             return
-        user_id = message.chat_id
         attempt = await self.service.start(user_id, quiz)
         await send(message, render.question(tr, quiz, attempt, 0, lang))
 
@@ -155,12 +159,9 @@ class PrivateHandlers:
 
     # -- buttons ----------------------------------------------------------------------------
 
-    async def callback(self, update: Update, context: Context) -> None:
-        query, user = update.callback_query, update.effective_user
-        if query is None or user is None:
-            return
+    async def callback(self, query: CallbackQuery, user: User, data: cb.Callback) -> None:
+        """A private button (the router checked it was tapped in a private chat)."""
         lang, tr = await self._lang(user)
-        data = cb.parse(query.data)
         match data:
             case cb.Answer():
                 await self._answer(query, user, data, lang, tr)
@@ -177,8 +178,8 @@ class PrivateHandlers:
                 await self._reply(query, render.quiz_card(tr, quiz, lang))
             case cb.StartQuiz(quiz_id) if self.catalog.quiz(quiz_id):
                 await acknowledge(query)
-                if query.message is not None and isinstance(query.message, Message):
-                    await self._begin(query.message, quiz_id, lang, tr)
+                if isinstance(query.message, Message):
+                    await self._begin(query.message, user.id, quiz_id, lang, tr)
             case cb.QuizList():
                 await acknowledge(query)
                 await self._reply(query, render.quiz_list(tr, self.catalog, lang))

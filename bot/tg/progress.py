@@ -13,7 +13,7 @@ from datetime import time as dtime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import Bot, Message, Update, User
+from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CallbackContext, ContextTypes, JobQueue
 
@@ -34,7 +34,6 @@ Ctx = CallbackContext[Any, Any, Any, Any]
 IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sender chat
 GroupLanguage = Callable[[int], Awaitable[str]]
 DEFAULT_REMINDER = "18:00"
-CALLBACK_PATTERN = r"^rv[an](:|$)"
 
 
 class ProgressHandlers:
@@ -104,12 +103,9 @@ class ProgressHandlers:
 
     # -- review buttons -----------------------------------------------------------------------
 
-    async def callback(self, update: Update, context: Context) -> None:
-        query, user = update.callback_query, update.effective_user
-        if query is None or user is None:
-            return
+    async def callback(self, query: CallbackQuery, user: User, data: cb.Callback) -> None:
+        """A review button (the router checked it was tapped in a private chat)."""
         lang, tr = await self._lang(user)
-        data = cb.parse(query.data)
         message = query.message if isinstance(query.message, Message) else None
         if isinstance(data, cb.ReviewNext):
             await query.answer()

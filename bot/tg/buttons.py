@@ -1,0 +1,79 @@
+"""One entry for every button tap: parse the data once, bind it to the chat type it was made
+for, then hand it to the handler of its kind.
+
+Callback data is attacker-controlled: any client can send any string from any chat. A group
+button (`g:`, `set:`) is accepted only in a group, a private or review button only in a private
+chat, and anything we never produced gets a popup. A refusal changes nothing and is said in the
+tapper's own language.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import CallbackQuery, Chat, Update, User
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.i18n import Translator
+from bot.tg import callbacks as cb
+from bot.tg.group import GroupHandlers
+from bot.tg.private import PrivateHandlers
+from bot.tg.progress import ProgressHandlers
+
+log = logging.getLogger(__name__)
+GROUPS = (Chat.GROUP, Chat.SUPERGROUP)
+TapperLanguage = Callable[[User], Awaitable[Translator]]
+
+
+class ButtonRouter:
+    def __init__(
+        self,
+        private: PrivateHandlers,
+        group: GroupHandlers,
+        review: ProgressHandlers,
+        tapper_language: TapperLanguage,
+    ) -> None:
+        self.private = private
+        self.group = group
+        self.review = review
+        self.tapper_language = tapper_language
+
+    async def __call__(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query, user, chat = update.callback_query, update.effective_user, update.effective_chat
+        if query is None or user is None:
+            return
+        data = cb.parse(query.data)
+        kind = chat.type if chat is not None else None  # None: an inline message, never ours
+        if data is None:
+            await self._refuse(query, user, private=kind == Chat.PRIVATE)
+        elif isinstance(data, cb.GROUP_ONLY):
+            if chat is None or kind not in GROUPS:
+                await self._refuse(query, user)  # forged: must not record a chat as a group
+            elif isinstance(data, cb.GroupAnswer):
+                await self.group.answer(query, user, chat, data)
+            elif isinstance(data, cb.Setting):
+                await self.group.setting(query, user, chat, data)
+        elif kind != Chat.PRIVATE:
+            tr = await self.tapper_language(user)
+            await _popup(query, tr._("This button works in a private chat with me."))
+        elif isinstance(data, cb.REVIEW_KINDS):
+            await self.review.callback(query, user, data)
+        else:
+            await self.private.callback(query, user, data)
+
+    async def _refuse(self, query: CallbackQuery, user: User, *, private: bool = False) -> None:
+        tr = await self.tapper_language(user)
+        if private:
+            await _popup(query, tr._("This button has expired. /quizzes to start again."))
+        else:
+            await _popup(query, tr._("This button has expired."))
+
+
+async def _popup(query: CallbackQuery, text: str) -> None:
+    """A refusal's popup; one Telegram no longer accepts (too old) is nothing to fail over."""
+    try:
+        await query.answer(text)
+    except BadRequest as exc:
+        log.info("callback answer refused: %s", exc)
