@@ -1,0 +1,1 @@
+"""PostgreSQL: migrations, the shared work queue, timers and send pacing for several workers."""

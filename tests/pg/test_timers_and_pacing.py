@@ -1,0 +1,89 @@
+"""Durable timers fire once across workers; send slots are shared by every worker."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from bot.store.pg.pacing import SendSlots, Workers
+from bot.store.pg.timers import TimerQueue
+
+
+async def test_arming_twice_is_one_timer_and_it_fires_once(pg_pool: asyncpg.Pool) -> None:
+    a, b = TimerQueue(pg_pool, "a"), TimerQueue(pg_pool, "b")
+    await a.arm("reveal:1:0", 100.0, "x")
+    await b.arm("reveal:1:0", 100.0, "x")
+    assert await a.claim_due(now=99.0) == []
+    claims = await asyncio.gather(a.claim_due(now=100.0), b.claim_due(now=100.0))
+    assert sorted(len(c) for c in claims) == [0, 1]
+    [timer] = claims[0] or claims[1]
+    assert (timer.key, timer.payload) == ("reveal:1:0", "x")
+    holder = a if claims[0] else b
+    await holder.fired(timer)
+    assert await a.armed() == {}
+    assert await b.claim_due(now=1e12) == []
+
+
+async def test_a_timer_held_by_a_dead_worker_fires_elsewhere(pg_pool: asyncpg.Pool) -> None:
+    dead, alive = TimerQueue(pg_pool, "dead", lease=0.3), TimerQueue(pg_pool, "alive")
+    await dead.arm("next:1", 5.0)
+    [held] = await dead.claim_due(now=10.0)
+    assert await alive.claim_due(now=10.0) == []
+    while not (again := await alive.claim_due(now=10.0)):
+        await asyncio.sleep(0.05)
+    assert (again[0].key, again[0].tries) == ("next:1", 2)
+    await alive.fired(again[0])
+    await dead.fired(held)  # the dead worker's late word changes nothing
+    assert await alive.armed() == {}
+
+
+async def test_a_timer_moved_while_it_fires_survives_the_old_firing(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    q = TimerQueue(pg_pool, "w")
+    await q.arm("schedule:3", 10.0)
+    [old] = await q.claim_due(now=10.0)
+    await q.arm("schedule:3", 86_410.0)  # the callback re-armed it for tomorrow
+    await q.fired(old)
+    assert await q.armed() == {"schedule:3": 86_410.0}
+    assert await q.next_due() == 86_410.0
+
+
+async def test_cancelling_by_prefix(pg_pool: asyncpg.Pool) -> None:
+    q = TimerQueue(pg_pool, "w")
+    for key in ("run:1:reveal", "run:1:next", "run:12:reveal"):
+        await q.arm(key, 1.0)
+    assert await q.cancel_prefix("run:1:") == 2
+    assert await q.armed() == {"run:12:reveal": 1.0}
+    assert await q.cancel("run:12:reveal")
+    assert not await q.cancel("run:12:reveal")
+
+
+async def test_send_slots_are_booked_in_turn_across_workers(pg_pool: asyncpg.Pool) -> None:
+    # An interval of 100 s makes the booked waits far larger than any delay of the test itself.
+    one, two = SendSlots(pg_pool), SendSlots(pg_pool)
+    waits = [await s.reserve("chat:-5", interval=100.0) for s in (one, two, one)]
+    assert waits[0] == 0.0
+    assert waits[1] == pytest.approx(100.0, abs=5)
+    assert waits[2] == pytest.approx(200.0, abs=5)
+    assert await two.reserve("chat:-6", interval=100.0) == 0.0  # another chat: its own slots
+
+
+async def test_send_slots_allow_a_burst_then_pace(pg_pool: asyncpg.Pool) -> None:
+    slots = SendSlots(pg_pool)
+    waits = [await slots.reserve("chat:-7", interval=100.0, burst=3) for _ in range(5)]
+    assert waits[:3] == [0.0, 0.0, 0.0]
+    assert waits[3] == pytest.approx(100.0, abs=5)
+    assert waits[4] == pytest.approx(200.0, abs=5)
+
+
+async def test_live_workers_are_counted(pg_pool: asyncpg.Pool) -> None:
+    a, b = Workers(pg_pool, "a"), Workers(pg_pool, "b")
+    assert await a.count() == 1  # itself, even before its first beat
+    await a.beat()
+    await b.beat()
+    assert await a.count() == 2
+    await b.leave()
+    assert await a.count() == 1
