@@ -1,0 +1,168 @@
+"""One worker's loop: claim what is free, process it, mark it done, keep its leases alive.
+
+It knows nothing of Telegram: `handle` gets an update's JSON, `fire` a due timer (bot/tg wires
+both to PTB). Up to `slots` updates and timers run at once. The worker sleeps until a NOTIFY (a
+new update or timer), a slot frees (its key's next update may now be free), or `poll` seconds
+(an expired lease of a dead worker, a timer coming due). A heartbeat renews every lease each
+third of it, so only a worker that stopped running loses its claims.
+
+Stopping (`stop`) claims nothing more, gives in-flight work `grace` seconds to finish, and hands
+back what is left so the next free worker takes it at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.store.pg.pacing import Workers
+from bot.store.pg.timers import Timer, TimerQueue
+from bot.store.pg.updates import CHANNEL, Claimed, UpdateQueue
+
+log = logging.getLogger(__name__)
+
+
+class Consumer:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        name: str,
+        handle: Callable[[str], Awaitable[object]],
+        fire: Callable[[Timer], Awaitable[object]] | None = None,
+        *,
+        clock: Callable[[], float],
+        slots: int = 8,
+        lease: float = 10.0,
+        poll: float = 0.5,
+    ) -> None:
+        self.pool, self.name, self.handle, self.fire = pool, name, handle, fire
+        self.clock, self.slots, self.poll = clock, slots, poll
+        self.updates = UpdateQueue(pool, name, lease)
+        self.timers = TimerQueue(pool, name, lease)
+        self.workers = Workers(pool, name, stale=3 * lease)
+        self._lease = lease
+        self._wake = asyncio.Event()
+        self._updates: dict[asyncio.Task[None], Claimed] = {}
+        self._firing: dict[asyncio.Task[None], Timer] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listener: PoolConnectionProxy[asyncpg.Record] | None = None
+        self._stopping = False
+        self.running = False
+
+    async def start(self) -> None:
+        await self.workers.beat()
+        listener = await self.pool.acquire()
+        await listener.add_listener(CHANNEL, self._notified)
+        self._listener = listener
+        self.running = True
+        self._tasks = [
+            asyncio.create_task(self._loop(), name=f"{self.name}-claims"),
+            asyncio.create_task(self._heartbeat(), name=f"{self.name}-heartbeat"),
+        ]
+
+    def _notified(self, *args: object) -> None:
+        self._wake.set()
+
+    def _busy(self) -> int:
+        return len(self._updates) + len(self._firing)
+
+    async def _loop(self) -> None:
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                got = await self._claim_some()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("worker %s: cannot claim work: %s", self.name, exc)
+                got = 0
+            if got:
+                continue  # more may be waiting: claim again before sleeping
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll)
+
+    async def _claim_some(self) -> int:
+        free = self.slots - self._busy()
+        if free <= 0:
+            return 0
+        timers: list[Timer] = []
+        if self.fire is not None:
+            timers = await self.timers.claim_due(self.clock(), limit=free)
+            for timer in timers:
+                task = asyncio.create_task(self._fire(timer))
+                self._firing[task] = timer
+        claimed = await self.updates.claim(free - len(timers))
+        for update in claimed:
+            task = asyncio.create_task(self._process(update))
+            self._updates[task] = update
+        return len(timers) + len(claimed)
+
+    async def _process(self, update: Claimed) -> None:
+        task = asyncio.current_task()
+        try:
+            await self.handle(update.payload)
+        except Exception:
+            # The handler's own error path (PTB's error handler) should have dealt with it: an
+            # exception here is a bug, retried by nobody (it would fail the same way).
+            log.exception("worker %s: update %d failed", self.name, update.update_id)
+        try:
+            await self.updates.done([update.update_id])
+        finally:
+            self._updates.pop(task, None)  # type: ignore[arg-type]
+            self._wake.set()
+
+    async def _fire(self, timer: Timer) -> None:
+        task = asyncio.current_task()
+        assert self.fire is not None
+        try:
+            await self.fire(timer)
+        except Exception:
+            log.exception("worker %s: timer %s failed", self.name, timer.key)
+        try:
+            await self.timers.fired(timer)
+        finally:
+            self._firing.pop(task, None)  # type: ignore[arg-type]
+            self._wake.set()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self._lease / 3)
+            try:
+                await self.updates.renew()
+                await self.timers.renew()
+                await self.workers.beat()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("worker %s: cannot renew leases: %s", self.name, exc)
+
+    async def stop(self, grace: float = 10.0) -> None:
+        """Finish what is in flight within `grace` seconds, hand the rest back, leave."""
+        self._stopping = True
+        self._wake.set()
+        if self._tasks:
+            await asyncio.wait([self._tasks[0]])
+        inflight = list(self._updates) + list(self._firing)
+        if inflight:
+            await asyncio.wait(inflight, timeout=grace)
+        left = dict(self._updates)
+        left_timers = dict(self._firing)
+        for task in (*left, *left_timers):
+            task.cancel()
+        await asyncio.gather(*left, *left_timers, return_exceptions=True)
+        with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            if left:
+                await self.updates.hand_back([u.update_id for u in left.values()])
+            for timer in left_timers.values():
+                await self.timers.hand_back(timer)
+            await self.workers.leave()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.remove_listener(CHANNEL, self._notified)
+            await self.pool.release(self._listener)
+            self._listener = None
+        self.running = False

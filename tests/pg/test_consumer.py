@@ -1,0 +1,178 @@
+"""Worker loops on one database: order per key, timers once, nothing lost to SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import asyncpg
+
+from bot.store.pg.timers import Timer, TimerQueue
+from bot.store.pg.updates import UpdateQueue
+from bot.workers.consumer import Consumer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _eventually(check, what: str) -> None:  # type: ignore[no-untyped-def]
+    """Poll until `check()` is true; the test's timeout bounds the wait."""
+    while not await check():
+        await asyncio.sleep(0.05)
+
+
+async def test_three_workers_keep_each_chats_order(pg_pool: asyncpg.Pool) -> None:
+    log: dict[str, list[int]] = defaultdict(list)
+    running: set[str] = set()
+    overlaps: list[int] = []
+
+    def handler(name: str):  # type: ignore[no-untyped-def]
+        async def handle(payload: str) -> None:
+            update = json.loads(payload)
+            key = update["key"]
+            if key in running:
+                overlaps.append(update["update_id"])
+            running.add(key)
+            await asyncio.sleep(0.002)
+            log[key].append(update["update_id"])
+            running.discard(key)
+
+        return handle
+
+    front = UpdateQueue(pg_pool, "front")
+    expected: dict[str, list[int]] = defaultdict(list)
+    for uid in range(1, 121):
+        key = f"c{uid % 7}"
+        expected[key].append(uid)
+        await front.put(uid, key, json.dumps({"update_id": uid, "key": key}))
+    workers = [
+        Consumer(pg_pool, f"w{i}", handler(f"w{i}"), clock=time.time, slots=4) for i in range(3)
+    ]
+    for w in workers:
+        await w.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "all handled")
+    finally:
+        for w in workers:
+            await w.stop()
+    assert overlaps == []
+    assert dict(log) == dict(expected)
+
+
+async def _none_pending(q: UpdateQueue) -> bool:
+    return await q.pending() == 0
+
+
+async def test_a_due_timer_fires_once_across_workers(pg_pool: asyncpg.Pool) -> None:
+    fired: list[tuple[str, str]] = []
+
+    def firer(name: str):  # type: ignore[no-untyped-def]
+        async def fire(timer: Timer) -> None:
+            fired.append((timer.key, name))
+
+        return fire
+
+    async def nothing(payload: str) -> None:
+        return None
+
+    now = time.time()
+    timers = TimerQueue(pg_pool, "arming")
+    for i in range(20):
+        await timers.arm(f"reveal:{i}", now - 1 + i * 0.01)
+    workers = [
+        Consumer(pg_pool, f"w{i}", nothing, firer(f"w{i}"), clock=time.time) for i in range(3)
+    ]
+    for w in workers:
+        await w.start()
+    try:
+        await _eventually(lambda: _no_timers(timers), "all fired")
+    finally:
+        for w in workers:
+            await w.stop()
+    assert sorted(key for key, _ in fired) == sorted(f"reveal:{i}" for i in range(20))
+
+
+async def _no_timers(q: TimerQueue) -> bool:
+    return await q.armed() == {}
+
+
+async def test_a_graceful_stop_hands_unfinished_work_back(pg_pool: asyncpg.Pool) -> None:
+    started = asyncio.Event()
+
+    async def slow(payload: str) -> None:
+        started.set()
+        await asyncio.Event().wait()
+
+    handled: list[int] = []
+
+    async def quick(payload: str) -> None:
+        handled.append(json.loads(payload)["update_id"])
+
+    front = UpdateQueue(pg_pool, "front")
+    await front.put(1, "c1", '{"update_id": 1}')
+    leaving = Consumer(pg_pool, "leaving", slow, clock=time.time, lease=3600)
+    await leaving.start()
+    await started.wait()
+    await leaving.stop(grace=0.05)
+    # The lease was an hour: only the hand-back lets another worker take it now.
+    staying = Consumer(pg_pool, "staying", quick, clock=time.time)
+    await staying.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "handed back and handled")
+    finally:
+        await staying.stop()
+    assert handled == [1]
+
+
+async def test_an_update_held_by_a_killed_worker_is_processed_by_another(
+    pg_pool: asyncpg.Pool, pg_dsn: str
+) -> None:
+    await pg_pool.execute("CREATE TABLE seen (n BIGSERIAL, update_id BIGINT, worker TEXT)")
+    front = UpdateQueue(pg_pool, "front")
+    await front.put(1, "c1", json.dumps({"update_id": 1, "hang": True}))
+    await front.put(2, "c1", json.dumps({"update_id": 2}))  # waits behind 1: same chat
+    await front.put(3, "c2", json.dumps({"update_id": 3}))
+    victim = subprocess.Popen(
+        [sys.executable, "-m", "tests.pg.consumer_proc", pg_dsn, "victim", "1.0"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+
+        async def victim_holds_1() -> bool:
+            return bool(await pg_pool.fetchval("SELECT count(*) FROM seen WHERE update_id = 1"))
+
+        await _eventually(victim_holds_1, "victim started update 1")
+    finally:
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+
+    async def record(payload: str) -> None:
+        update = json.loads(payload)
+        await pg_pool.execute(
+            "INSERT INTO seen (update_id, worker) VALUES ($1, 'rescuer')", update["update_id"]
+        )
+
+    rescuer = Consumer(pg_pool, "rescuer", record, clock=time.time, poll=0.1)
+    await rescuer.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "all handled")
+    finally:
+        await rescuer.stop()
+    rows = await pg_pool.fetch("SELECT update_id, worker FROM seen ORDER BY update_id, worker")
+    by_update: dict[int, list[str]] = defaultdict(list)
+    for r in rows:
+        by_update[r["update_id"]].append(r["worker"])
+    assert by_update[1] == ["rescuer", "victim"]  # begun by the victim, done by the rescuer
+    assert len(by_update[2]) == 1 and len(by_update[3]) == 1
+    rescued = await pg_pool.fetch(
+        "SELECT update_id FROM seen WHERE worker = 'rescuer' AND update_id IN (1, 2) ORDER BY n"
+    )
+    order = [r["update_id"] for r in rescued]
+    assert order == [1, 2]  # the chat's order held through the kill

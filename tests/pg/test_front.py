@@ -1,0 +1,107 @@
+"""The webhook front: stored before the 200, secret checked, bad bodies refused, health."""
+
+from __future__ import annotations
+
+import json
+
+import asyncpg
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.store.pg.updates import UpdateQueue
+from bot.workers.front import SECRET_HEADER, Front
+from bot.workers.keys import ordering_key
+
+SECRET = "s3cret-token_1"
+
+
+def _tap(update_id: int, chat: int, user: int) -> dict[str, object]:
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": "1",
+            "from": {"id": user, "is_bot": False, "first_name": "A"},
+            "chat_instance": "x",
+            "data": "g:1:0:1",
+            "message": {"message_id": 5, "date": 0, "chat": {"id": chat, "type": "group"}},
+        },
+    }
+
+
+def _message(update_id: int, chat: int, user: int) -> dict[str, object]:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": 0,
+            "chat": {"id": chat, "type": "private" if chat > 0 else "group"},
+            "from": {"id": user, "is_bot": False, "first_name": "A"},
+            "text": "/start",
+        },
+    }
+
+
+def test_ordering_keys() -> None:
+    assert ordering_key(_message(1, 42, 42)) == "c42"
+    assert ordering_key(_tap(2, 42, 42)) == "c42"  # a private tap: the learner's chat
+    assert ordering_key(_message(3, -100, 42)) == "c-100"  # a group's command: the group
+    assert ordering_key(_tap(4, -100, 42)) == "c-100:u42"  # members tap side by side
+    inline = {"update_id": 5, "inline_query": {"id": "q", "from": {"id": 9}, "query": ""}}
+    assert ordering_key(inline) == "u9"
+    assert ordering_key({"update_id": 6}) == "x6"
+
+
+async def test_an_update_is_stored_once_before_the_200(pg_pool: asyncpg.Pool) -> None:
+    queue = UpdateQueue(pg_pool, "front")
+    async with TestClient(TestServer(Front(queue, SECRET).app())) as client:
+        body = json.dumps(_tap(10, -100, 42))
+        for _ in range(2):  # Telegram's retry of the same update
+            resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
+            assert resp.status == 200
+        rows = await pg_pool.fetch("SELECT update_id, chat_key, payload FROM work_updates")
+    assert [(r["update_id"], r["chat_key"], r["payload"]) for r in rows] == [
+        (10, "c-100:u42", body)
+    ]
+
+
+async def test_a_wrong_or_missing_secret_is_refused(pg_pool: asyncpg.Pool) -> None:
+    queue = UpdateQueue(pg_pool, "front")
+    async with TestClient(TestServer(Front(queue, SECRET).app())) as client:
+        body = json.dumps(_message(1, 5, 5))
+        for headers in ({}, {SECRET_HEADER: "wrong"}, {SECRET_HEADER: SECRET + "x"}):
+            resp = await client.post("/telegram", data=body, headers=headers)
+            assert resp.status == 403
+    assert await queue.pending() == 0
+
+
+async def test_bodies_that_are_not_updates_are_refused(pg_pool: asyncpg.Pool) -> None:
+    queue = UpdateQueue(pg_pool, "front")
+    async with TestClient(TestServer(Front(queue, SECRET).app())) as client:
+        for body in (
+            "not json",
+            "[]",
+            '{"message": {}}',
+            '{"update_id": "7"}',
+            '{"update_id": true}',
+        ):
+            resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
+            assert resp.status == 400, body
+    assert await queue.pending() == 0
+
+
+async def test_health_and_readiness(pg_dsn: str) -> None:
+    pool = await asyncpg.create_pool(pg_dsn, min_size=1, max_size=2)
+    state = {"running": True}
+    front = Front(UpdateQueue(pool, "front"), SECRET, running=lambda: state["running"])
+    async with TestClient(TestServer(front.app())) as client:
+        assert (await client.get("/healthz")).status == 200
+        assert (await client.get("/readyz")).status == 200
+        state["running"] = False  # stopping: no new traffic, please
+        assert (await client.get("/readyz")).status == 503
+        state["running"] = True
+        await pool.close()  # the database is gone
+        assert (await client.get("/readyz")).status == 503
+        assert (await client.get("/healthz")).status == 200
+        resp = await client.post(
+            "/telegram", data=json.dumps(_message(1, 5, 5)), headers={SECRET_HEADER: SECRET}
+        )
+        assert resp.status == 503  # not stored: Telegram keeps it and retries
