@@ -130,7 +130,7 @@ async def test_both_engines_build_the_same_schema(tmp_path: Path, pg_dsn: str) -
 async def test_one_answer_per_person_per_question_per_attempt(pg_pool: asyncpg.Pool) -> None:
     attempt = await pg_pool.fetchval(
         """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at)
-           VALUES ('private', 7, 7, 'q', '[]', 0) RETURNING id"""
+           VALUES ('private', 7, 7, 'q', '[[0, 1], [1, 0]]', 0) RETURNING id"""
     )
     insert = """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
                                      is_correct, answered_at) VALUES ($1, 0, 7, $2, 0, 0)"""
