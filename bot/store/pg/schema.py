@@ -16,8 +16,14 @@ from __future__ import annotations
 
 import logging
 from importlib import resources
+from typing import TYPE_CHECKING, TypeAlias
 
 import asyncpg
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+    Conn: TypeAlias = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +47,7 @@ def migrations(part: str) -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-async def version(conn: asyncpg.Connection, part: str) -> int:
+async def version(conn: Conn, part: str) -> int:
     exists = await conn.fetchval("SELECT to_regclass('quizbot_schema') IS NOT NULL")
     if not exists:
         return 0
@@ -49,7 +55,7 @@ async def version(conn: asyncpg.Connection, part: str) -> int:
     return int(value or 0)
 
 
-async def migrate(conn: asyncpg.Connection, parts: tuple[str, ...] = (STORE, WORK)) -> None:
+async def migrate(conn: Conn, parts: tuple[str, ...] = (STORE, WORK)) -> None:
     """Bring every part up to date; refuse a database newer than this code."""
     for part in parts:
         shipped = migrations(part)

@@ -1,0 +1,183 @@
+"""The store on PostgreSQL, behind the interface of the SQLite `Database` (bot/store/db.py).
+
+The query modules (learners, groups, progress, …) hand `write` a function of a connection and
+read through `reader.execute`; here that connection is `PgConn`, which speaks the subset of
+aiosqlite they use (`execute` awaited or as a context, `fetchone`, `fetchall`, `rowcount`, async
+iteration, rows by name or position) over asyncpg, with the SQL translated by `dialect`.
+
+What differs from SQLite, and why it is still the same store:
+
+* SQLite has one writer, so a write function sees no one else's changes until it commits.
+  PostgreSQL runs writes side by side (that is what several workers are for), so each write
+  function runs in a SERIALIZABLE transaction: the database then guarantees the outcome of some
+  one-at-a-time order, and a write that lost a race is run again from the start (it is a plain
+  function of its connection; it has no effects outside the transaction).
+* A constraint violation arrives as `sqlite3.IntegrityError`, which the query modules already
+  catch (a second active run in a group, …). PostgreSQL aborts the transaction at the error; a
+  write function that catches it must not issue further statements (none does: each returns).
+* Reads run on a pool, each statement on its own, and see every committed write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import sqlite3
+from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot.store.pg import schema
+from bot.store.pg.dialect import to_postgres
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+RETRIES = 10  # serialization failures in a row before a write gives up
+_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+
+
+class PgStoreError(RuntimeError):
+    """Raised as bot.store.StoreError by the factory's callers (kept separate to avoid a cycle)."""
+
+
+class Cursor:
+    """The rows of one finished statement, read like an aiosqlite cursor."""
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
+        self._rows, self._next, self.rowcount = rows, 0, rowcount
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        rest, self._next = self._rows[self._next :], len(self._rows)
+        return rest
+
+    def __aiter__(self) -> Cursor:
+        return self
+
+    async def __anext__(self) -> asyncpg.Record:
+        row = await self.fetchone()
+        if row is None:
+            raise StopAsyncIteration
+        return row
+
+    async def __aenter__(self) -> Cursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+async def _run(conn: Any, sql: str, params: Sequence[Any]) -> Cursor:
+    query = to_postgres(sql)
+    try:
+        if _ROWS.search(query):
+            rows = await conn.fetch(query, *params)
+            return Cursor(rows, len(rows))
+        status: str = await conn.execute(query, *params)
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise sqlite3.IntegrityError(str(exc)) from exc
+    last = status.rsplit(" ", 1)[-1]
+    return Cursor([], int(last) if last.isdigit() else -1)
+
+
+class _Statement:
+    """`await conn.execute(...)` and `async with conn.execute(...) as cur` both work."""
+
+    def __init__(self, conn: Any, sql: str, params: Sequence[Any]) -> None:
+        self._conn, self._sql, self._params = conn, sql, params
+
+    def __await__(self) -> Generator[Any, None, Cursor]:
+        return _run(self._conn, self._sql, self._params).__await__()
+
+    async def __aenter__(self) -> Cursor:
+        return await _run(self._conn, self._sql, self._params)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PgConn:
+    """A connection inside one write transaction, read and written like aiosqlite's."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
+        return _Statement(self._conn, sql, params)
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(to_postgres(sql), [tuple(p) for p in params])
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise sqlite3.IntegrityError(str(exc)) from exc
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await (await _run(self._conn, sql, params)).fetchall()
+
+
+class PgReader:
+    """Reads: each statement on a pooled connection, answered whole."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
+        return _Statement(self._pool, sql, params)
+
+
+class PgDatabase:
+    """A pool of connections: reads on any, each write function in its own transaction."""
+
+    def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
+        self.dsn, self.pool_size = dsn, pool_size
+        self._pool: asyncpg.Pool | None = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise PgStoreError("database is not open")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60
+            )
+            async with self._pool.acquire() as conn:
+                await schema.migrate(conn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, schema.SchemaError) as exc:
+            await self.close()
+            raise PgStoreError(f"cannot use database {_redact(self.dsn)}: {exc}") from exc
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pool.close(), 10)
+
+    @property
+    def reader(self) -> PgReader:
+        return PgReader(self.pool)
+
+    async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        """Run `fn` in a committed SERIALIZABLE transaction, again if it lost a race."""
+        for attempt in range(RETRIES):
+            try:
+                async with self.pool.acquire() as conn, conn.transaction(isolation="serializable"):
+                    return await fn(PgConn(conn))
+            except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
+                await asyncio.sleep(0.002 * (attempt + 1))
+        raise PgStoreError(f"write lost {RETRIES} races in a row")
+
+
+def _redact(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", dsn)

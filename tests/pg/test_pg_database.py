@@ -1,0 +1,61 @@
+"""The store's own query modules, unchanged, on PostgreSQL through PgDatabase."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.store import GroupStore, LearnerStore
+from bot.store.pg.database import PgDatabase, PgStoreError
+
+
+@pytest.fixture
+async def pgdb(pg_dsn: str) -> AsyncIterator[PgDatabase]:
+    db = PgDatabase(pg_dsn)
+    await db.open()
+    try:
+        yield db
+    finally:
+        await db.close()
+
+
+async def test_learners_round_trip(pgdb: PgDatabase) -> None:
+    learners = LearnerStore(pgdb)  # type: ignore[arg-type]
+    user = await learners.touch_user(5, "Awa", "fr", 1.0, private=True)
+    assert user.started_private
+    # SQLite's max(a, b) keeps the flag once set.
+    assert (await learners.touch_user(5, "Awa", "fr", 2.0, private=False)).started_private
+    await learners.set_language(5, "wo", 3.0)
+    assert (await learners.user(5)).language == "wo"  # type: ignore[union-attr]
+    first = await learners.start_attempt(5, "quiz", ((0, 1), (1, 0)), 4.0)
+    second = await learners.start_attempt(5, "quiz", ((0, 1), (1, 0)), 5.0)
+    active = await learners.active_attempt(5)
+    assert active is not None and active.id == second != first
+    assert await learners.abandon(5, 6.0) == second
+    assert await learners.active_attempt(5) is None
+
+
+async def test_a_constraint_answers_as_on_sqlite(pgdb: PgDatabase) -> None:
+    groups = GroupStore(pgdb)  # type: ignore[arg-type]
+    assert await groups.start_run(-100, 5, "quiz", "[[0, 1]]", 30.0, 5.0) is not None
+    assert await groups.start_run(-100, 5, "quiz", "[[0, 1]]", 30.0, 5.0) is None
+
+
+async def test_concurrent_writes_lose_nothing(pgdb: PgDatabase) -> None:
+    learners = LearnerStore(pgdb)  # type: ignore[arg-type]
+    await asyncio.gather(
+        *(learners.touch_user(uid, f"u{uid}", "en", 1.0, private=True) for uid in range(40)),
+        *(learners.set_language(uid, "fr", 2.0) for uid in range(40)),
+    )
+    for uid in range(40):
+        user = await learners.user(uid)
+        assert user is not None and user.language == "fr" and user.first_name == f"u{uid}"
+
+
+async def test_an_unreachable_server_is_one_clear_error(tmp_path: object) -> None:
+    db = PgDatabase(f"postgresql://quizbot:hunter2@/nowhere?host={tmp_path}&port=1")
+    with pytest.raises(PgStoreError, match="cannot use database") as caught:
+        await db.open()
+    assert "hunter2" not in str(caught.value)
