@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     export = sub.add_parser("export", help="write answers as CSV")
     export.add_argument("rest", nargs=argparse.REMAINDER)
+    migrate = sub.add_parser("migrate-db", help="copy a SQLite database into PostgreSQL")
+    migrate.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -54,6 +56,7 @@ DELEGATED = {
     "sandbox": "bot.sandbox",
     "bench": "bot.bench",
     "export": "bot.export",
+    "migrate-db": "bot.migrate_db",
 }
 
 
