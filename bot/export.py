@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
-import sqlite3
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -20,6 +19,7 @@ from typing import TextIO
 from bot.config import ConfigError, Settings
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.core.models import Catalog
+from bot.store import StoreError
 from bot.store.analytics import export_rows
 
 HEADER = (
@@ -59,12 +59,10 @@ def iso_utc(moment: float) -> str:
     )
 
 
-def csv_rows(
-    conn: sqlite3.Connection, catalog: Catalog, chat: int | None
-) -> Iterator[list[object]]:
+def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list[object]]:
     """The export's rows; ids left empty where the content no longer has that quiz or question."""
     for at, chat_id, kind, attempt, user, quiz_id, q_index, o_index, right, lang, ms in export_rows(
-        conn, chat
+        db_path, chat
     ):
         quiz = catalog.quiz(quiz_id)
         question = quiz.questions[q_index] if quiz and 0 <= q_index < len(quiz) else None
@@ -88,11 +86,11 @@ def csv_rows(
         ]
 
 
-def write_csv(out: TextIO, conn: sqlite3.Connection, catalog: Catalog, chat: int | None) -> int:
+def write_csv(out: TextIO, db_path: Path, catalog: Catalog, chat: int | None) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     count = 0
-    for row in csv_rows(conn, catalog, chat):
+    for row in csv_rows(db_path, catalog, chat):
         writer.writerow(row)
         count += 1
     return count
@@ -109,7 +107,6 @@ def main(argv: list[str]) -> int:
     if not db_path.is_file():
         print(f"quizbot export: no database at {db_path}", file=sys.stderr)
         return 1
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         with contextlib.ExitStack() as stack:
             out = (
@@ -117,11 +114,9 @@ def main(argv: list[str]) -> int:
                 if args.out
                 else sys.stdout
             )
-            count = write_csv(out, conn, catalog, None if args.all else args.chat)
-    except sqlite3.Error as exc:
-        print(f"quizbot export: cannot read {db_path}: {exc}", file=sys.stderr)
+            count = write_csv(out, db_path, catalog, None if args.all else args.chat)
+    except StoreError as exc:
+        print(f"quizbot export: {exc}", file=sys.stderr)
         return 1
-    finally:
-        conn.close()
     print(f"quizbot export: {count} answers", file=sys.stderr)
     return 0

@@ -9,8 +9,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-from bot.store.db import Database
+from bot.store.db import Database, StoreError
 
 # (quiz_id, question_index, language, option_index, is_correct, count)
 AnswerCount = tuple[str, int, str | None, int, bool, int]
@@ -124,30 +125,42 @@ EXPORT_COLUMNS = (
 ExportRow = tuple[float, int, str, int, int, str, int, int, bool, str | None, int | None]
 
 
-def export_rows(conn: sqlite3.Connection, chat_id: int | None) -> Iterator[ExportRow]:
+def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
     """Every answer (of one chat, or all), oldest first, streamed: exports can be large.
 
-    A plain sqlite3 connection: the export is a one-shot command, not part of the running bot.
+    A plain read-only sqlite3 connection of its own: the export is a one-shot command that may
+    run beside the live bot (WAL lets it read while the bot writes). SQLite errors come out as
+    `StoreError`.
     """
     where, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
-    rows = conn.execute(
-        f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
-                   an.question_index, an.option_index, an.is_correct, an.language, an.elapsed_ms
-            FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
-            ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
-        args,
-    )
-    for at, chat, kind, attempt, user, quiz, q_index, o_index, right, lang, ms in rows:
-        yield (
-            float(at),
-            int(chat),
-            str(kind),
-            int(attempt),
-            int(user),
-            str(quiz),
-            int(q_index),
-            int(o_index),
-            bool(right),
-            lang,
-            ms,
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    try:
+        rows = conn.execute(
+            f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
+                       an.question_index, an.option_index, an.is_correct, an.language,
+                       an.elapsed_ms
+                FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
+                ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
+            args,
         )
+        for at, chat, kind, attempt, user, quiz, q_index, o_index, right, lang, ms in rows:
+            yield (
+                float(at),
+                int(chat),
+                str(kind),
+                int(attempt),
+                int(user),
+                str(quiz),
+                int(q_index),
+                int(o_index),
+                bool(right),
+                lang,
+                ms,
+            )
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    finally:
+        conn.close()

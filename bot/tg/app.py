@@ -33,21 +33,23 @@ from telegram.ext import (
     filters,
 )
 
+from bot.core.clock import Clock
 from bot.core.models import Catalog
-from bot.groups import AdminCache, GroupService
 from bot.i18n import Translator, load_all, translator
-from bot.progress import ProgressService
-from bot.service import Clock, QuizService
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
-from bot.store.progress import ProgressStore
+from bot.store.reviews import ReviewStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
-from bot.tg.progress import ProgressHandlers
+from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
+from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_runs import GroupService
+from bot.usecases.private_quiz import QuizService
+from bot.usecases.spaced_review import ProgressService
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -120,7 +122,7 @@ class QuizBot:
         )
         self.progress = ProgressService(
             options.catalog,
-            ProgressStore(self.db),
+            ReviewStore(self.db),
             AnalyticsStore(self.db),
             timezone=options.timezone,
             clock=options.clock,

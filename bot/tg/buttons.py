@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.group import GroupHandlers
 from bot.tg.private import PrivateHandlers
-from bot.tg.progress import ProgressHandlers
+from bot.tg.progress_handlers import ProgressHandlers
 
 log = logging.getLogger(__name__)
 GROUPS = (Chat.GROUP, Chat.SUPERGROUP)

@@ -18,14 +18,14 @@ from telegram.ext import ContextTypes
 from bot.core.engine import Verdict
 from bot.core.models import Catalog
 from bot.core.schedule import ScheduleError, parse_schedule
-from bot.groups import AdminCache, GroupService
-from bot.groups.service import SECONDS_CHOICES
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
 from bot.tg.jobs import GroupRunner
 from bot.tg.render import Screen
+from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_runs import SECONDS_CHOICES, GroupService
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE

@@ -21,12 +21,13 @@ from telegram.ext import Application, CallbackContext, JobQueue
 from bot.core.group_run import GroupRun, Step, resume_step
 from bot.core.models import Quiz
 from bot.core.schedule import decode_days, ptb_days
-from bot.groups import AdminCache, GroupService, Reveal
 from bot.i18n import translator
 from bot.store import Schedule
 from bot.tg import group_render as gr
 from bot.tg.render import Screen
 from bot.tg.retry import patiently
+from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_runs import GroupService, Reveal
 
 log = logging.getLogger(__name__)
 Ctx = CallbackContext[Any, Any, Any, Any]

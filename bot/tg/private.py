@@ -13,11 +13,11 @@ from bot.core.engine import Status, Verdict, score
 from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
-from bot.service import QuizService
 from bot.tg import callbacks as cb
 from bot.tg import render
 from bot.tg.render import Screen
 from bot.tg.retry import patiently
+from bot.usecases.private_quiz import QuizService
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE

@@ -19,10 +19,10 @@ from bot.core.markup import plain
 from bot.core.models import Catalog
 from bot.core.review import LAST_BOX, local_day
 from bot.i18n import Translator
-from bot.progress import GroupReport, LearnerStats, ReviewCard, ReviewResult
-from bot.store.progress import Reminder
+from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
+from bot.usecases.spaced_review import GroupReport, LearnerStats, ReviewCard, ReviewResult
 
 
 def day(tr: Translator, moment: float, tz: tzinfo) -> str:

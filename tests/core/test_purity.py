@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,80 @@ def test_only_the_adapter_imports_telegram() -> None:
         and p.relative_to(BOT).parts[0] not in {"tg", "bench"}
     ]
     assert not offenders
+
+
+# -- the layers around the core ---------------------------------------------------------------
+
+SQL_DRIVERS = {"aiosqlite", "sqlite3"}
+# Tools that measure or emulate rather than make up the bot: the benchmark reads its databases
+# and runs a bare PTB bot for comparison; the emulator is a Bot API server.
+TOOLS = {"bench", "emulator"}
+SQL_START = re.compile(
+    r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT)\s"
+)
+
+
+SQL_ALONE = ("PRAGMA", "CREATE", "BEGIN", "COMMIT")
+
+
+def modules(*, outside: set[str]) -> list[Path]:
+    return [p for p in sorted(BOT.rglob("*.py")) if p.relative_to(BOT).parts[0] not in outside]
+
+
+def sql_literals(path: Path) -> list[str]:
+    """String constants that read as SQL statements (the constant parts of f-strings too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value  # our SQL is written in capitals; prose is not
+            statement = " FROM " in text or " INTO " in text or " SET " in text
+            if SQL_START.match(text) and (statement or text.lstrip().startswith(SQL_ALONE)):
+                found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_sql_lives_only_in_the_store() -> None:
+    outside = modules(outside={"store"} | TOOLS)
+    drivers = [
+        p.relative_to(BOT)
+        for p in outside
+        if {r.split(".")[0] for r in imported_roots(p)} & SQL_DRIVERS
+    ]
+    assert drivers == []
+    assert [hit for p in outside for hit in sql_literals(p)] == []
+
+
+def test_the_sql_scan_sees_sql(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text('Q = "SELECT id FROM users"\nW = f"UPDATE groups SET x = 1 WHERE {c}"\n'
+                   'OK = "Select a quiz from the list"\n')  # fmt: skip
+    assert len(sql_literals(bad)) == 2  # prose is not SQL
+
+
+@pytest.mark.parametrize("path", sorted((BOT / "usecases").rglob("*.py")), ids=lambda p: p.name)
+def test_use_cases_never_import_the_adapter(path: Path) -> None:
+    roots = imported_roots(path)
+    bad = {r for r in roots if r.split(".")[0] in {"telegram", "aiosqlite", "sqlite3"}}
+    bad |= {r for r in roots if r == "bot.tg" or r.startswith("bot.tg.")}
+    assert not bad, f"{path.name} imports {bad}"
+
+
+def test_only_the_adapter_and_the_entry_points_import_the_adapter() -> None:
+    """`bot/tg` is reached from the outside only by what starts a bot."""
+    starters = {"runner.py", "sandbox", "bench", "tg"}
+    offenders = [
+        p.relative_to(BOT)
+        for p in BOT.rglob("*.py")
+        if any(r == "bot.tg" or r.startswith("bot.tg.") for r in imported_roots(p))
+        and p.relative_to(BOT).parts[0] not in starters
+    ]
+    assert not offenders
+
+
+def test_no_two_modules_share_a_name_across_layers() -> None:
+    """A name says what a module holds: four files called progress.py said nothing."""
+    seen: dict[str, list[Path]] = {}
+    for p in modules(outside=TOOLS | {"sandbox", "content"}):
+        if p.name not in {"__init__.py", "__main__.py", "cli.py"}:
+            seen.setdefault(p.name, []).append(p.relative_to(BOT))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}

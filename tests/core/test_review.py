@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.progress import Accuracy, question_stats, quiz_scores, streak
 from bot.core.review import (
     INTERVALS,
     LAST_BOX,
@@ -21,6 +20,7 @@ from bot.core.review import (
     parse_clock,
     review_order,
 )
+from bot.core.stats import Accuracy, question_stats, quiz_scores, streak
 
 UTC_ZONE = ZoneInfo("UTC")
 

@@ -160,7 +160,7 @@ SQL_INTERPOLATIONS = {
     ("groups.py", "column"),  # checked against SETTING_COLUMNS first
     ("groups.py", "table"),  # from a literal tuple of table names
     ("groups.py", "_RUN_SELECT"),  # a module constant
-    ("progress.py", "guard"),  # a constant WHERE clause; values are parameters
+    ("reviews.py", "guard"),  # a constant WHERE clause; values are parameters
     ("analytics.py", "where"),  # one of two constant clauses; the chat id is a parameter
 }
 

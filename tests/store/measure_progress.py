@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.progress import ProgressService
 from bot.store import Database
 from bot.store.analytics import AnalyticsStore, export_rows
-from bot.store.progress import ProgressStore
+from bot.store.reviews import ReviewStore
+from bot.usecases.spaced_review import ProgressService
 from tests.e2e.harness import shipped_catalog
 
 USERS, GROUPS, QUESTIONS = 20_000, 2_000, 8
@@ -95,7 +95,7 @@ async def measure(answers: int) -> None:
         try:
             analytics = AnalyticsStore(db)
             progress = ProgressService(
-                shipped_catalog(), ProgressStore(db), analytics, clock=lambda: 1_800_000_000.0
+                shipped_catalog(), ReviewStore(db), analytics, clock=lambda: 1_800_000_000.0
             )
             busiest = int(
                 (

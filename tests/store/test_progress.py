@@ -8,11 +8,11 @@ import random
 import aiosqlite
 
 from bot.core.engine import option_orders
-from bot.progress import ProgressService
 from bot.store import Database, LearnerStore
 from bot.store.analytics import AnalyticsStore
 from bot.store.learners import encode_orders
-from bot.store.progress import ProgressStore
+from bot.store.reviews import ReviewStore
+from bot.usecases.spaced_review import ProgressService
 from tests.e2e.harness import shipped_catalog
 
 DAY = 86_400.0
@@ -31,7 +31,7 @@ class Clock:
 def service(db: Database, clock: Clock) -> ProgressService:
     return ProgressService(
         shipped_catalog(),
-        ProgressStore(db),
+        ReviewStore(db),
         AnalyticsStore(db),
         timezone="Africa/Dakar",
         clock=clock,

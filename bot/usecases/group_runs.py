@@ -12,12 +12,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
+from bot.core.clock import Clock
 from bot.core.engine import Judgement, Standing, Verdict, leaderboard, option_counts, option_orders
 from bot.core.group_run import GroupRun, elapsed_ms, judge_tap
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import ScheduleSpec, encode_days, next_quiz
 from bot.i18n import choose_language
-from bot.service import Clock
 from bot.store import GroupSettings, GroupStore, Schedule, ScheduleStore, Stored
 from bot.store.learners import encode_orders
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.service import Clock
+from bot.core.clock import Clock
 
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 GROUP_ANONYMOUS_BOT = 1087968824  # Telegram's stand-in for admins who post as the group

@@ -16,16 +16,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
+from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
 from bot.core.models import Catalog, GuidePath, Question, Quiz
-from bot.core.progress import (
-    Accuracy,
-    QuestionStats,
-    QuizScore,
-    question_stats,
-    quiz_scores,
-    streak,
-)
 from bot.core.review import (
     ReviewItem,
     after_miss,
@@ -34,9 +27,16 @@ from bot.core.review import (
     local_day,
     review_order,
 )
-from bot.service import Clock
+from bot.core.stats import (
+    Accuracy,
+    QuestionStats,
+    QuizScore,
+    question_stats,
+    quiz_scores,
+    streak,
+)
 from bot.store.analytics import AnalyticsStore, GroupTotals
-from bot.store.progress import ProgressStore, Reminder
+from bot.store.reviews import Reminder, ReviewStore
 
 STREAK_LOOKBACK_DAYS = 400
 
@@ -78,7 +78,7 @@ class ProgressService:
     def __init__(
         self,
         catalog: Catalog,
-        store: ProgressStore,
+        store: ReviewStore,
         analytics: AnalyticsStore,
         *,
         timezone: str = "UTC",

@@ -20,13 +20,13 @@ from telegram.ext import Application, CallbackContext, ContextTypes, JobQueue
 from bot.core.models import Catalog
 from bot.core.review import parse_clock
 from bot.i18n import Translator, translator
-from bot.progress import ProgressService
-from bot.service import QuizService
-from bot.store.progress import Reminder
+from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
 from bot.tg.private import drop_keyboard, edit, reply_language, send
 from bot.tg.render import Screen
+from bot.usecases.private_quiz import QuizService
+from bot.usecases.spaced_review import ProgressService
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.core.clock import Clock
 from bot.core.engine import (
     AnswerOutcome,
     Attempt,
@@ -29,7 +29,6 @@ from bot.core.models import Catalog, Quiz
 from bot.i18n import choose_language
 from bot.store import LearnerStore
 
-Clock = Callable[[], float]
 CACHE_SIZE = 10_000
 V = TypeVar("V")
 

@@ -47,7 +47,7 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
     )
 
 
-class ProgressStore:
+class ReviewStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
