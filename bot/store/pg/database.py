@@ -1,6 +1,6 @@
 """The store on PostgreSQL, behind the interface of the SQLite `Database` (bot/store/db.py).
 
-The query modules (learners, groups, progress, …) hand `write` a function of a connection and
+The query modules (learners, groups, reviews, …) hand `write` a function of a connection and
 read through `reader.execute`; here that connection is `PgConn`, which speaks the subset of
 aiosqlite they use (`execute` awaited or as a context, `fetchone`, `fetchall`, `rowcount`, async
 iteration, rows by name or position) over asyncpg, with the SQL translated by `dialect`.
