@@ -87,3 +87,10 @@ async def test_live_workers_are_counted(pg_pool: asyncpg.Pool) -> None:
     assert await a.count() == 2
     await b.leave()
     assert await a.count() == 1
+
+
+async def test_arming_if_absent_keeps_an_armed_timer(pg_pool: asyncpg.Pool) -> None:
+    q = TimerQueue(pg_pool, "w")
+    assert await q.arm_if_absent("run:1", 50.0, "a")
+    assert not await q.arm_if_absent("run:1", 10.0, "b")
+    assert await q.armed() == {"run:1": 50.0}

@@ -51,6 +51,20 @@ class TimerQueue:
             CHANNEL,
         )
 
+    async def arm_if_absent(self, key: str, due_at: float, payload: str = "") -> bool:
+        """Arm `key` unless it is armed already (whatever its due time); True if armed now."""
+        armed = await self.pool.fetchval(
+            """WITH armed AS (
+                   INSERT INTO work_timers (key, due_at, payload) VALUES ($1, $2, $3)
+                   ON CONFLICT (key) DO NOTHING RETURNING key)
+               SELECT count(pg_notify($4, '')) FROM armed""",
+            key,
+            due_at,
+            payload,
+            CHANNEL,
+        )
+        return bool(armed)
+
     async def cancel(self, key: str) -> bool:
         result: str = await self.pool.execute("DELETE FROM work_timers WHERE key = $1", key)
         return result.split()[-1] != "0"

@@ -1,0 +1,158 @@
+"""Timers of group runs, schedules and reminders: in PTB's JobQueue, or durable in PostgreSQL.
+
+One process (SQLite) keeps PTB's JobQueue: jobs live in memory and start-up rebuilds them from
+the store. Several workers (PostgreSQL) share `PgTimers`: a timer is a row keyed `kind:id`
+(bot/store/pg/timers.py), fired by whichever worker claims it once due, again by another if that
+worker died before finishing. Both are driven the same way: handlers registered per kind
+(`on`), then `once`, `daily` and `cancel` by kind and id.
+
+What each firing guarantees differs, and the handlers are written for it:
+* a `once` timer fires at least once: its handler must be idempotent (a group run's handler
+  resumes the run from what the store says, so a second firing finds nothing left to do);
+* a `daily` timer is re-armed for its next day before its handler runs, so a worker dying in
+  the handler skips that day's occurrence rather than running it twice (a scheduled quiz or a
+  reminder is better missed once than doubled).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import time as dtime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from telegram.ext import Application, CallbackContext, JobQueue
+
+from bot.core.recurrence import next_daily
+from bot.core.schedule import ptb_days
+from bot.store.pg.timers import Timer, TimerQueue
+
+log = logging.getLogger(__name__)
+Handler = Callable[..., Awaitable[object]]  # called with the timer's id, then its extra ints
+Ctx = CallbackContext[Any, Any, Any, Any]
+
+
+class Timers:
+    """The interface; `durable` says whether timers outlive the process that armed them."""
+
+    durable = False
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+
+    def on(self, kind: str, handler: Handler) -> None:
+        self._handlers[kind] = handler
+
+    async def _call(self, kind: str, args: Sequence[int]) -> None:
+        handler = self._handlers.get(kind)
+        if handler is None:
+            log.error("timer of unknown kind %r: dropped", kind)
+            return
+        await handler(*args)
+
+    async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        raise NotImplementedError
+
+    async def daily(
+        self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
+    ) -> None:
+        raise NotImplementedError
+
+    async def cancel(self, kind: str, ident: int) -> None:
+        raise NotImplementedError
+
+    async def ensure(self, kind: str, ident: int, *extra: int) -> None:
+        """A `once` timer due now unless one is armed already (start-up: durable timers only)."""
+        raise NotImplementedError
+
+
+class JobTimers(Timers):
+    """PTB's JobQueue: one process, timers in memory."""
+
+    def __init__(self, app: Application) -> None:  # type: ignore[type-arg]
+        super().__init__()
+        self.app = app
+
+    @property
+    def jobs(self) -> JobQueue[Any]:
+        assert self.app.job_queue is not None, "install python-telegram-bot[job-queue]"
+        return self.app.job_queue
+
+    async def _job(self, context: Ctx) -> None:
+        assert context.job is not None
+        data = context.job.data
+        assert isinstance(data, tuple)
+        await self._call(str(data[0]), tuple(data[1]))
+
+    async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        self.jobs.run_once(
+            self._job, when=max(0.0, delay), data=(kind, (ident, *extra)), name=f"{kind}:{ident}"
+        )
+
+    async def daily(
+        self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
+    ) -> None:
+        await self.cancel(kind, ident)
+        self.jobs.run_daily(
+            self._job,
+            time=dtime(at[0], at[1], tzinfo=ZoneInfo(timezone)),
+            days=ptb_days(days),
+            data=(kind, (ident,)),
+            name=f"{kind}:{ident}",
+        )
+
+    async def cancel(self, kind: str, ident: int) -> None:
+        for job in self.jobs.get_jobs_by_name(f"{kind}:{ident}"):
+            job.schedule_removal()
+
+    async def ensure(self, kind: str, ident: int, *extra: int) -> None:
+        if not self.jobs.get_jobs_by_name(f"{kind}:{ident}"):
+            await self.once(kind, ident, 0.0, *extra)
+
+
+class PgTimers(Timers):
+    """Durable timers shared by every worker (fired through bot/workers/consumer.py)."""
+
+    durable = True
+
+    def __init__(self, queue: TimerQueue, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self.queue, self.clock = queue, clock
+
+    async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        payload = json.dumps({"kind": kind, "args": [ident, *extra]})
+        await self.queue.arm(f"{kind}:{ident}", self.clock() + max(0.0, delay), payload)
+
+    async def daily(
+        self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
+    ) -> None:
+        rule = {"at": list(at), "tz": timezone, "days": list(days)}
+        payload = json.dumps({"kind": kind, "args": [ident], "daily": rule})
+        due = next_daily(self.clock(), at[0], at[1], ZoneInfo(timezone), days)
+        await self.queue.arm(f"{kind}:{ident}", due, payload)
+
+    async def cancel(self, kind: str, ident: int) -> None:
+        await self.queue.cancel(f"{kind}:{ident}")
+
+    async def ensure(self, kind: str, ident: int, *extra: int) -> None:
+        payload = json.dumps({"kind": kind, "args": [ident, *extra]})
+        await self.queue.arm_if_absent(f"{kind}:{ident}", self.clock(), payload)
+
+    async def fire(self, timer: Timer) -> None:
+        """Run a due timer's handler (the worker loop deletes the timer afterwards)."""
+        try:
+            spec = json.loads(timer.payload)
+            kind, args = str(spec["kind"]), [int(a) for a in spec["args"]]
+        except (ValueError, KeyError, TypeError):
+            log.error("timer %s has an unreadable payload: dropped", timer.key)
+            return
+        rule = spec.get("daily")
+        if rule is not None:
+            # The next occurrence first: a worker dying in the handler skips a day, never doubles.
+            hour, minute = rule["at"]
+            after = max(self.clock(), timer.due_at)
+            due = next_daily(after, hour, minute, ZoneInfo(rule["tz"]), rule["days"])
+            await self.queue.arm(timer.key, due, timer.payload)
+        await self._call(kind, args)
