@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.store.pg.inbox import CHANNEL, Claimed, UpdateQueue
 from bot.store.pg.pacing import Workers
 from bot.store.pg.timers import Timer, TimerQueue
-from bot.store.pg.updates import CHANNEL, Claimed, UpdateQueue
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import asyncpg
 from aiohttp import web
 
-from bot.store.pg.updates import UpdateQueue
+from bot.store.pg.inbox import UpdateQueue
 from bot.workers.keys import ordering_key
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.timers import Timer, TimerQueue
-from bot.store.pg.updates import UpdateQueue
 from bot.workers.consumer import Consumer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,7 +170,10 @@ async def test_an_update_held_by_a_killed_worker_is_processed_by_another(
     for r in rows:
         by_update[r["update_id"]].append(r["worker"])
     assert by_update[1] == ["rescuer", "victim"]  # begun by the victim, done by the rescuer
-    assert len(by_update[2]) == 1 and len(by_update[3]) == 1
+    assert by_update[2] == ["rescuer"]  # it waited behind 1: the victim never had it
+    # 3 (another chat) may have been handled by the victim and again by the rescuer, if the kill
+    # came between its handling and its `done`: processed again, never lost.
+    assert by_update[3] in (["rescuer"], ["victim"], ["rescuer", "victim"])
     rescued = await pg_pool.fetch(
         "SELECT update_id FROM seen WHERE worker = 'rescuer' AND update_id IN (1, 2) ORDER BY n"
     )

@@ -7,7 +7,7 @@ import json
 import asyncpg
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.store.pg.updates import UpdateQueue
+from bot.store.pg.inbox import UpdateQueue
 from bot.workers.front import SECRET_HEADER, Front
 from bot.workers.keys import ordering_key
 

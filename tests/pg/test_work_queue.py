@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import asyncpg
 
-from bot.store.pg.updates import MAX_TRIES, UpdateQueue
+from bot.store.pg.inbox import MAX_TRIES, UpdateQueue
 
 
 async def _until_claimed(queue: UpdateQueue, limit: int = 10) -> list[int]:

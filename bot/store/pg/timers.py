@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from bot.store.pg.updates import CHANNEL
+from bot.store.pg.inbox import CHANNEL
 
 
 @dataclass(frozen=True, slots=True)
