@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from telegram import Update, User
+from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import (
@@ -35,11 +35,12 @@ from telegram.ext import (
 
 from bot.core.clock import Clock
 from bot.core.models import Catalog
-from bot.i18n import Translator, load_all, translator
+from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
 from bot.store.reviews import ReviewStore
 from bot.tg.buttons import ButtonRouter
+from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
@@ -48,7 +49,8 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupService
-from bot.usecases.private_quiz import QuizService
+from bot.usecases.learner_profile import Learners
+from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.spaced_review import ProgressService
 
 log = logging.getLogger(__name__)
@@ -100,19 +102,17 @@ class QuizBot:
     def __init__(self, options: BotOptions) -> None:
         self.options = options
         self.db = Database(options.db_path)
-        self.learners = LearnerStore(self.db)
-        self.service = QuizService(
-            options.catalog,
-            self.learners,
-            default_language=options.default_language,
-            clock=options.clock,
-            rng=options.rng,
+        learner_store = LearnerStore(self.db)
+        self.learners = Learners(
+            learner_store, default_language=options.default_language, clock=options.clock
+        )
+        self.quiz = PrivateQuiz(
+            options.catalog, learner_store, clock=options.clock, rng=options.rng
         )
         self.groups = GroupService(
             options.catalog,
             GroupStore(self.db),
             ScheduleStore(self.db),
-            self.service.chosen_language,
             default_language=options.default_language,
             default_seconds=options.group_seconds,
             default_timezone=options.group_timezone,
@@ -141,6 +141,7 @@ class QuizBot:
             # One connection per concurrent update, or they queue on the pool.
             .connection_pool_size(self.options.concurrent_updates)
             .pool_timeout(10)
+            .context_types(CONTEXT_TYPES)
         )
         app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:
@@ -150,10 +151,13 @@ class QuizBot:
             app = builder.rate_limiter(limiter).build()
         else:
             app = builder.build()
-        # Group -1 runs before every handler: an update Telegram delivers again (a webhook
+        # Group -2 runs before every handler: an update Telegram delivers again (a webhook
         # retry, a poller that died before confirming it) is handled once.
-        app.add_handler(TypeHandler(Update, self._drop_repeated), group=-1)
-        private = PrivateHandlers(self.service, self.options.catalog)
+        app.add_handler(TypeHandler(Update, self._drop_repeated), group=-2)
+        # Group -1: who sent the update and their language, once for every handler after it
+        # (PTB runs one handler per group, so this needs a group of its own).
+        app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
+        private = PrivateHandlers(self.quiz, self.learners, self.options.catalog)
         chat = filters.ChatType.PRIVATE
         app.add_handler(CommandHandler("start", private.start, filters=chat))
         app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
@@ -163,7 +167,7 @@ class QuizBot:
         self._add_group_handlers(app)
         self._add_progress_handlers(app)
         # Every button, whatever its chat: the router binds each kind to its chat type.
-        router = ButtonRouter(private, self.group_handlers, self.progress_handlers, self._tapper)
+        router = ButtonRouter(private, self.group_handlers, self.progress_handlers)
         app.add_handler(CallbackQueryHandler(router))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -206,7 +210,7 @@ class QuizBot:
         self.progress_handlers = ProgressHandlers(
             app,
             self.progress,
-            self.service,
+            self.learners,
             self.options.catalog,
             self.admins.is_admin,
             group_language,
@@ -311,12 +315,8 @@ class QuizBot:
             except Exception:
                 log.warning("could not notify the admin chat", exc_info=True)
 
-    async def _tapper(self, user: User) -> Translator:
-        """The translator for a refusal's popup: the tapper's own language."""
-        return translator(await self.service.language(user.id, user.language_code))
-
     async def _safe_language(self, user_id: int, code: str | None) -> str:
         try:
-            return await self.service.language(user_id, code)
+            return await self.learners.language(user_id, code)
         except Exception:
             return self.options.default_language

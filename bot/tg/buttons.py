@@ -10,21 +10,19 @@ tapper's own language.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
-from telegram import CallbackQuery, Chat, Update, User
+from telegram import CallbackQuery, Chat, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.context import BotContext
 from bot.tg.group import GroupHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 
 log = logging.getLogger(__name__)
 GROUPS = (Chat.GROUP, Chat.SUPERGROUP)
-TapperLanguage = Callable[[User], Awaitable[Translator]]
 
 
 class ButtonRouter:
@@ -33,42 +31,40 @@ class ButtonRouter:
         private: PrivateHandlers,
         group: GroupHandlers,
         review: ProgressHandlers,
-        tapper_language: TapperLanguage,
     ) -> None:
         self.private = private
         self.group = group
         self.review = review
-        self.tapper_language = tapper_language
 
-    async def __call__(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query, user, chat = update.callback_query, update.effective_user, update.effective_chat
-        if query is None or user is None:
+    async def __call__(self, update: Update, context: BotContext) -> None:
+        query, chat = update.callback_query, update.effective_chat
+        if query is None:
             return
+        tapper, tr = context.learner, context.tr
         data = cb.parse(query.data)
         kind = chat.type if chat is not None else None  # None: an inline message, never ours
         if data is None:
-            await self._refuse(query, user, private=kind == Chat.PRIVATE)
+            await _refuse(query, tr, private=kind == Chat.PRIVATE)
         elif isinstance(data, cb.GROUP_ONLY):
             if chat is None or kind not in GROUPS:
-                await self._refuse(query, user)  # forged: must not record a chat as a group
+                await _refuse(query, tr)  # forged: must not record a chat as a group
             elif isinstance(data, cb.GroupAnswer):
-                await self.group.answer(query, user, chat, data)
+                await self.group.answer(query, tapper, chat, data)
             elif isinstance(data, cb.Setting):
-                await self.group.setting(query, user, chat, data)
+                await self.group.setting(query, tapper, chat, data)
         elif kind != Chat.PRIVATE:
-            tr = await self.tapper_language(user)
             await _popup(query, tr._("This button works in a private chat with me."))
         elif isinstance(data, cb.REVIEW_KINDS):
-            await self.review.callback(query, user, data)
+            await self.review.callback(query, tapper, data)
         else:
-            await self.private.callback(query, user, data)
+            await self.private.callback(query, tapper, data)
 
-    async def _refuse(self, query: CallbackQuery, user: User, *, private: bool = False) -> None:
-        tr = await self.tapper_language(user)
-        if private:
-            await _popup(query, tr._("This button has expired. /quizzes to start again."))
-        else:
-            await _popup(query, tr._("This button has expired."))
+
+async def _refuse(query: CallbackQuery, tr: Translator, *, private: bool = False) -> None:
+    if private:
+        await _popup(query, tr._("This button has expired. /quizzes to start again."))
+    else:
+        await _popup(query, tr._("This button has expired."))
 
 
 async def _popup(query: CallbackQuery, text: str) -> None:

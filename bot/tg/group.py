@@ -11,9 +11,8 @@ import html
 import logging
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bot.core.engine import Verdict
 from bot.core.models import Catalog
@@ -22,13 +21,15 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
+from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
 from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import SECONDS_CHOICES, GroupService
+from bot.usecases.learner_profile import Learner
 
 log = logging.getLogger(__name__)
-Context = ContextTypes.DEFAULT_TYPE
+Context = BotContext
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
 
 
@@ -213,7 +214,7 @@ class GroupHandlers:
     # -- buttons ----------------------------------------------------------------------------
 
     async def answer(
-        self, query: CallbackQuery, user: User, chat: Chat, data: cb.GroupAnswer
+        self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.GroupAnswer
     ) -> None:
         """A member's tap (the router checked it comes from a group): stored first, then the
         popup in that member's language. Whoever sees the question in the run's own chat may
@@ -224,9 +225,7 @@ class GroupHandlers:
             data.run_id,
             data.question,
             data.position,
-            user.id,
-            user.first_name,
-            user.language_code,
+            member,
             group_lang,
         )
         tr = translator(tap.lang)
@@ -239,7 +238,9 @@ class GroupHandlers:
         else:
             await query.answer(tr._("This question is closed."))
 
-    async def setting(self, query: CallbackQuery, user: User, chat: Chat, data: cb.Setting) -> None:
+    async def setting(
+        self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.Setting
+    ) -> None:
         """A settings button (the router checked it comes from a group): admins only, and only
         for the group it was tapped in."""
         settings = await self.service.settings(chat.id)
@@ -247,7 +248,7 @@ class GroupHandlers:
         if data.chat_id != chat.id:
             await query.answer(tr._("This button has expired."))
             return
-        if not await self.admins.is_admin(chat.id, user.id):
+        if not await self.admins.is_admin(chat.id, member.user_id):
             await query.answer(tr._("Sorry, only the group's admins can do that."), show_alert=True)
             return
         await self._apply(query, data, settings, tr)

@@ -13,23 +13,24 @@ from datetime import time as dtime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import Bot, CallbackQuery, Message, Update, User
+from telegram import Bot, CallbackQuery, Message, Update
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import Application, CallbackContext, ContextTypes, JobQueue
+from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.models import Catalog
 from bot.core.review import parse_clock
-from bot.i18n import Translator, translator
+from bot.i18n import translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
-from bot.tg.private import drop_keyboard, edit, reply_language, send
+from bot.tg.context import BotContext
+from bot.tg.private import drop_keyboard, edit, send
 from bot.tg.render import Screen
-from bot.usecases.private_quiz import QuizService
+from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.spaced_review import ProgressService
 
 log = logging.getLogger(__name__)
-Context = ContextTypes.DEFAULT_TYPE
+Context = BotContext
 Ctx = CallbackContext[Any, Any, Any, Any]
 IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sender chat
 GroupLanguage = Callable[[int], Awaitable[str]]
@@ -41,82 +42,75 @@ class ProgressHandlers:
         self,
         app: Application,  # type: ignore[type-arg]
         service: ProgressService,
-        quizzes: QuizService,
+        learners: Learners,
         catalog: Catalog,
         is_admin: IsAdmin,
         group_language: GroupLanguage,
     ) -> None:
         self.app = app
         self.service = service
-        self.quizzes = quizzes
+        self.learners = learners
         self.catalog = catalog
         self.is_admin = is_admin
         self.group_language = group_language
 
-    async def _lang(self, user: User) -> tuple[str, Translator]:
-        return await reply_language(self.quizzes, user)
-
     # -- private commands -----------------------------------------------------------------------
 
     async def stats(self, update: Update, context: Context) -> None:
-        message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        message, learner = update.effective_message, context.learner
+        if message is None:
             return
-        lang, tr = await self._lang(user)
-        data = await self.service.stats(user.id)
-        await send(message, pr.stats(tr, self.catalog, data, lang))
+        data = await self.service.stats(learner.user_id)
+        await send(message, pr.stats(context.tr, self.catalog, data, learner.lang))
 
     async def review(self, update: Update, context: Context) -> None:
-        message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
-            return
-        await self._serve(message, user)
+        if update.effective_message is not None:
+            await self._serve(update.effective_message, context.learner)
 
-    async def _serve(self, message: Message, user: User) -> None:
-        lang, tr = await self._lang(user)
-        card = await self.service.next_card(user.id)
+    async def _serve(self, message: Message, learner: Learner) -> None:
+        lang, tr = learner.lang, translator(learner.lang)
+        card = await self.service.next_card(learner.user_id)
         if card is None:
-            next_at = await self.service.next_due_at(user.id)
+            next_at = await self.service.next_due_at(learner.user_id)
             await send(message, pr.nothing_due(tr, next_at, self.service.tz))
             return
         await send(message, pr.review_card(tr, card, lang))
 
     async def remind(self, update: Update, context: Context) -> None:
-        message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        message, user, tr = update.effective_message, context.learner, context.tr
+        if message is None:
             return
-        _, tr = await self._lang(user)
         args = [a.lower() for a in context.args or []]
         if args[:1] == ["off"] and len(args) == 1:
-            had = await self.service.clear_reminder(user.id)
-            self.unregister(user.id)
+            had = await self.service.clear_reminder(user.user_id)
+            self.unregister(user.user_id)
             await send(message, Screen(pr.remind_off(tr, had)))
             return
         at = parse_clock(args[1]) if len(args) == 2 else DEFAULT_REMINDER
         if args[:1] != ["on"] or len(args) > 2 or at is None:
-            current = await self.service.reminders(user.id)
+            current = await self.service.reminders(user.user_id)
             await send(message, Screen(pr.remind_usage(tr, current[0] if current else None)))
             return
-        reminder = await self.service.set_reminder(user.id, at)
+        reminder = await self.service.set_reminder(user.user_id, at)
         self.register(reminder)
         await send(message, Screen(pr.remind_on(tr, reminder)))
 
     # -- review buttons -----------------------------------------------------------------------
 
-    async def callback(self, query: CallbackQuery, user: User, data: cb.Callback) -> None:
+    async def callback(self, query: CallbackQuery, learner: Learner, data: cb.Callback) -> None:
         """A review button (the router checked it was tapped in a private chat)."""
-        lang, tr = await self._lang(user)
+        lang, tr = learner.lang, translator(learner.lang)
         message = query.message if isinstance(query.message, Message) else None
         if isinstance(data, cb.ReviewNext):
             await query.answer()
             await drop_keyboard(query)
             if message is not None:
-                await self._serve(message, user)
+                await self._serve(message, learner)
             return
         if not isinstance(data, cb.ReviewAnswer):
             await query.answer(pr.review_stale(tr))
             return
-        result = await self.service.answer(user.id, data.item_id, data.order, data.position)
+        result = await self.service.answer(learner.user_id, data.item_id, data.order, data.position)
         if result is None:
             await query.answer(pr.review_stale(tr))
             return
@@ -152,7 +146,7 @@ class ProgressHandlers:
         for user_id, missed in (await self.service.group_misses(attempt_id)).items():
             if not await self.service.claim_notice(attempt_id, user_id):
                 continue  # already told (a second call, or a restart mid-way)
-            lang = await self.quizzes.language(user_id, None)
+            lang = await self.learners.language(user_id)
             text = pr.group_notice(translator(lang), missed, chat_title)
             try:
                 await self.bot.send_message(user_id, text)
@@ -205,7 +199,7 @@ class ProgressHandlers:
         due = await self.service.due_count(user_id)
         if not due:
             return False
-        lang = await self.quizzes.language(user_id, None)
+        lang = await self.learners.language(user_id)
         try:
             await self.bot.send_message(user_id, pr.reminder(translator(lang), due))
         except TelegramError as exc:

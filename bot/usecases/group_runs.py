@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot.core.clock import Clock
@@ -20,6 +19,7 @@ from bot.core.schedule import ScheduleSpec, encode_days, next_quiz
 from bot.i18n import choose_language
 from bot.store import GroupSettings, GroupStore, Schedule, ScheduleStore, Stored
 from bot.store.learners import encode_orders
+from bot.usecases.learner_profile import Learner
 
 SECONDS_CHOICES = (10, 20, 30, 60)
 
@@ -55,7 +55,6 @@ class GroupService:
         catalog: Catalog,
         store: GroupStore,
         schedules: ScheduleStore,
-        chosen_language: Callable[[int], Awaitable[str | None]],
         *,
         default_language: str = "en",
         default_seconds: int = 30,
@@ -67,8 +66,6 @@ class GroupService:
         self.catalog = catalog
         self.store = store
         self.schedule_store = schedules
-        # A member's own language choice, as the private side keeps it (cached there).
-        self.chosen_language = chosen_language
         self.default_language = default_language
         self.default_seconds = default_seconds
         self.default_timezone = default_timezone
@@ -187,31 +184,20 @@ class GroupService:
             self._runs[run.id] = run
         return run
 
-    async def member_language(
-        self, user_id: int, telegram_language: str | None, group_language: str
-    ) -> str:
-        """A member's own language: their private choice, else Telegram's, else the group's."""
-        return choose_language(
-            stored=await self.chosen_language(user_id),
-            telegram_code=telegram_language,
-            default=group_language,
-        )
-
     async def answer(
         self,
         chat_id: int,
         run_id: int,
         index: int,
         position: int,
-        user_id: int,
-        first_name: str,
-        telegram_language: str | None,
+        member: Learner,
         group_language: str,
     ) -> GroupTap:
         """Judge and store a member's tap from chat `chat_id`; ACCEPTED only once the answer is
         durable. A run answers only taps from its own chat: callback data can be forged, and
-        otherwise anyone could play another group's run from their own."""
-        lang = await self.member_language(user_id, telegram_language, group_language)
+        otherwise anyone could play another group's run from their own. The popup speaks the
+        member's language, else the group's."""
+        lang = member.language_in(group_language)
         run = self._runs.get(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
@@ -225,9 +211,9 @@ class GroupService:
         stored = await self.store.record_answer(
             run_id,
             index,
-            user_id,
-            first_name,
-            telegram_language,
+            member.user_id,
+            member.first_name,
+            member.telegram_language,
             judgement.option_index,
             judgement.is_correct,
             lang,

@@ -1,8 +1,10 @@
-"""Use cases of a private quiz, called by the Telegram adapter: language, start, answer, stop.
+"""The private quiz, one use case per tap: start, answer, next, continue, abandon, mistakes.
 
-The service joins the pure core (rules) and the store (what is durable). It keeps the active
-attempts and users' languages in memory after first use: the process is the only writer, so the
-cache cannot go stale, and a tap then costs one SQLite write and no read.
+Each takes plain values and returns a typed outcome the adapter only renders. Ownership of an
+attempt is checked once, in `_owned`; what comes after an answer (the next question or the
+result) is decided here, not in a handler. Active attempts are kept in memory after first use:
+the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
+write and no read.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from typing import TypeVar
 
 from bot.core.clock import Clock
 from bot.core.engine import (
-    AnswerOutcome,
     Attempt,
+    Judgement,
     Score,
     Status,
     Verdict,
@@ -26,7 +28,6 @@ from bot.core.engine import (
     score,
 )
 from bot.core.models import Catalog, Quiz
-from bot.i18n import choose_language
 from bot.store import LearnerStore
 
 CACHE_SIZE = 10_000
@@ -43,99 +44,112 @@ class _Lru(OrderedDict[int, V]):
             self.popitem(last=False)
 
 
+# -- outcomes ---------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
-class TapResult:
-    """What a tap on an answer button did, with what the adapter needs to render it."""
+class Answered:
+    """The answer is durable: the learner may now see the verdict."""
 
-    outcome: AnswerOutcome
-    quiz: Quiz | None
-    score: Score | None = None  # set when this answer finished the attempt
-
-    @property
-    def verdict(self) -> Verdict:
-        return self.outcome.verdict
+    quiz: Quiz
+    attempt: Attempt
+    judgement: Judgement
+    score: Score | None  # set when this answer finished the attempt
 
 
-class QuizService:
+@dataclass(frozen=True, slots=True)
+class AlreadyAnswered:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NotYours:
+    """Another learner's attempt, or an id that never existed: nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The attempt is over, or the button is not the current question's."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowQuestion:
+    quiz: Quiz
+    attempt: Attempt
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowResult:
+    quiz: Quiz
+    attempt: Attempt
+    score: Score
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyShown:
+    """A second tap on the same "Next": what it shows is already in the chat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Mistakes:
+    quiz: Quiz
+    attempt: Attempt
+    missed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownQuiz:
+    pass
+
+
+AnswerOutcome = Answered | AlreadyAnswered | NotYours | Closed
+NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed
+ResumeOutcome = ShowQuestion | Closed
+AbandonOutcome = Abandoned | NotYours | Closed
+MistakesOutcome = Mistakes | NotYours
+StartOutcome = ShowQuestion | UnknownQuiz
+
+
+class PrivateQuiz:
     def __init__(
         self,
         catalog: Catalog,
         learners: LearnerStore,
         *,
-        default_language: str = "en",
         clock: Clock = time.time,
         rng: random.Random | None = None,
     ) -> None:
         self.catalog = catalog
         self.learners = learners
-        self.default_language = default_language
         self.clock = clock
         self.rng = rng or random.SystemRandom()
-        self._languages: dict[int, str | None] = {}
         self._attempts: _Lru[Attempt] = _Lru()
         self._shown: _Lru[int] = _Lru()  # attempt id -> highest question index shown
         # user -> ids of their attempts cached as active: forgetting them must not scan the cache.
         self._active_ids: dict[int, set[int]] = {}
 
-    # -- learners -------------------------------------------------------------------------
+    # -- starting and stopping ----------------------------------------------------------------
 
-    async def greet(
-        self, user_id: int, first_name: str, telegram_language: str | None, *, private: bool
-    ) -> tuple[str, bool]:
-        """Record the user; return their reply language and whether they ever chose one."""
-        user = await self.learners.touch_user(
-            user_id, first_name, telegram_language, self.clock(), private=private
-        )
-        self._languages[user_id] = user.language
-        lang = choose_language(
-            stored=user.language, telegram_code=telegram_language, default=self.default_language
-        )
-        return lang, user.language is not None
-
-    async def chosen_language(self, user_id: int) -> str | None:
-        """The language the user picked, if any; read once, then kept (this is the only writer)."""
-        if user_id not in self._languages:
-            user = await self.learners.user(user_id)
-            self._languages[user_id] = user.language if user else None
-        return self._languages[user_id]
-
-    async def language(
-        self, user_id: int, telegram_language: str | None, default: str | None = None
-    ) -> str:
-        """The language to reply to this user in (see `bot.i18n.choose_language`); `default`
-        replaces the configured one, e.g. a group's language for a member's popup."""
-        return choose_language(
-            stored=await self.chosen_language(user_id),
-            telegram_code=telegram_language,
-            default=default or self.default_language,
-        )
-
-    async def set_language(self, user_id: int, lang: str) -> None:
-        await self.learners.set_language(user_id, lang, self.clock())
-        self._languages[user_id] = lang
-
-    # -- attempts -------------------------------------------------------------------------
-
-    async def start(self, user_id: int, quiz: Quiz) -> Attempt:
-        """Start `quiz` for the learner, abandoning whatever they had running."""
+    async def start(self, user_id: int, quiz_id: str) -> StartOutcome:
+        """Start a quiz for the learner, abandoning whatever they had running."""
+        quiz = self.catalog.quiz(quiz_id)
+        if quiz is None:
+            return UnknownQuiz()
         probe = new_attempt(0, user_id, quiz, self.rng)
         attempt_id = await self.learners.start_attempt(user_id, quiz.id, probe.orders, self.clock())
         attempt = Attempt(attempt_id, user_id, quiz.id, probe.orders, probe.answers)
         self._forget_active(user_id)
         self._remember(attempt)
-        return attempt
+        return ShowQuestion(quiz, attempt, 0)
 
-    async def attempt(self, attempt_id: int) -> Attempt | None:
-        cached = self._attempts.get(attempt_id)
-        if cached is not None:
-            return cached
-        attempt = await self.learners.attempt(attempt_id)
-        if attempt is not None:
-            self._remember(attempt)
-        return attempt
-
-    async def active(self, user_id: int) -> tuple[Attempt, Quiz] | None:
-        """The learner's running attempt, if its quiz still exists and still fits it."""
+    async def running(self, user_id: int) -> ShowQuestion | None:
+        """The learner's running attempt at its current question, if it can still be played."""
         attempt = await self.learners.active_attempt(user_id)
         if attempt is None:
             return None
@@ -144,23 +158,42 @@ class QuizService:
             # The content changed under a running attempt: it cannot be continued faithfully.
             await self.learners.abandon(user_id, self.clock())
             return None
-        cached = await self.attempt(attempt.id)
-        return (cached or attempt), quiz
+        cached = await self._attempt(attempt.id)
+        attempt = cached or attempt
+        return ShowQuestion(quiz, attempt, attempt.current)
+
+    async def stop(self, user_id: int) -> bool:
+        """Abandon the learner's running attempt (/stop); False when there was none."""
+        stopped = await self.learners.abandon(user_id, self.clock())
+        self._forget_active(user_id)
+        return stopped is not None
+
+    async def abandon(self, user_id: int, attempt_id: int) -> AbandonOutcome:
+        """The "Stop" button of one attempt: only its owner, only while it runs."""
+        owned = await self._owned(user_id, attempt_id)
+        if owned is None:
+            return NotYours()
+        attempt, _ = owned
+        if attempt.status is not Status.ACTIVE:
+            return Closed()
+        await self.stop(user_id)
+        return Abandoned()
+
+    # -- taps on a running attempt ------------------------------------------------------------
 
     async def answer(
         self, user_id: int, attempt_id: int, question_index: int, position: int, lang: str
-    ) -> TapResult:
-        """Apply a tap; the answer is durable before this returns ACCEPTED."""
-        attempt = await self.attempt(attempt_id)
-        if attempt is None or attempt.user_id != user_id:
-            # Someone else's attempt, or an id that never existed: nothing to change.
-            return TapResult(AnswerOutcome(Verdict.CLOSED, _closed(user_id)), None)
-        quiz = self.catalog.quiz(attempt.quiz_id)
-        if quiz is None or not orders_match(quiz, attempt.orders):
-            return TapResult(AnswerOutcome(Verdict.CLOSED, attempt), None)
+    ) -> AnswerOutcome:
+        """Apply a tap; the answer is durable before this returns `Answered`."""
+        owned = await self._owned(user_id, attempt_id)
+        if owned is None:
+            return NotYours()
+        attempt, quiz = owned
         outcome = apply_answer(attempt, quiz, question_index, position)
+        if outcome.verdict is Verdict.ALREADY_ANSWERED:
+            return AlreadyAnswered()
         if outcome.verdict is not Verdict.ACCEPTED or outcome.judgement is None:
-            return TapResult(outcome, quiz)
+            return Closed()
         stored = await self.learners.record_answer(
             attempt,
             question_index,
@@ -173,33 +206,75 @@ class QuizService:
         if not stored:
             # Lost a race with a double tap or with /stop: reload the truth from the store.
             self._attempts.pop(attempt_id, None)
-            fresh = await self.attempt(attempt_id)
-            verdict = (
-                Verdict.ALREADY_ANSWERED
-                if fresh and fresh.answers[question_index] is not None
-                else Verdict.CLOSED
-            )
-            return TapResult(AnswerOutcome(verdict, fresh or attempt), quiz)
+            fresh = await self._attempt(attempt_id)
+            answered = fresh is not None and fresh.answers[question_index] is not None
+            return AlreadyAnswered() if answered else Closed()
         self._remember(outcome.attempt)
         final = score(quiz, outcome.attempt.answers) if outcome.finished else None
-        return TapResult(outcome, quiz, final)
+        return Answered(quiz, outcome.attempt, outcome.judgement, final)
 
-    def claim_showing(self, attempt_id: int, question_index: int) -> bool:
-        """True the first time a screen of an attempt is asked for; False for a repeat tap.
+    async def next(self, user_id: int, attempt_id: int, question_index: int) -> NextOutcome:
+        """The "Next" button: the next question, or the result once the last was answered.
 
-        Kept in memory only: after a restart a repeated "Next" may show a question twice, which
-        is harmless (its buttons carry the same data).
+        Shown once per question: a repeated tap is `AlreadyShown` (kept in memory only; after a
+        restart a repeated "Next" may show a question twice, which is harmless).
         """
+        owned = await self._owned(user_id, attempt_id)
+        if owned is None:
+            return NotYours()
+        attempt, quiz = owned
+        finished = attempt.status is Status.FINISHED and question_index >= len(quiz)
+        current = attempt.status is Status.ACTIVE and question_index == attempt.current
+        if not (finished or current):
+            return Closed()
+        if not self._claim_showing(attempt.id, question_index):
+            return AlreadyShown()
+        if finished:
+            return ShowResult(quiz, attempt, score(quiz, attempt.answers))
+        return ShowQuestion(quiz, attempt, question_index)
+
+    async def resume(self, user_id: int, attempt_id: int) -> ResumeOutcome:
+        """The "Continue" button of a running attempt, after a restart or a lost message."""
+        running = await self.running(user_id)
+        if running is None or running.attempt.id != attempt_id:
+            return Closed()
+        self._claim_showing(attempt_id, running.index)
+        return running
+
+    async def mistakes(self, user_id: int, attempt_id: int) -> MistakesOutcome:
+        """The questions the learner missed in one of their attempts, for its review screen."""
+        owned = await self._owned(user_id, attempt_id)
+        if owned is None:
+            return NotYours()
+        attempt, quiz = owned
+        return Mistakes(quiz, attempt, score(quiz, attempt.answers).missed)
+
+    # -- the one ownership check --------------------------------------------------------------
+
+    async def _owned(self, user_id: int, attempt_id: int) -> tuple[Attempt, Quiz] | None:
+        """The attempt and its quiz when `user_id` owns it and its content still fits it."""
+        attempt = await self._attempt(attempt_id)
+        if attempt is None or attempt.user_id != user_id:
+            return None
+        quiz = self.catalog.quiz(attempt.quiz_id)
+        if quiz is None or not orders_match(quiz, attempt.orders):
+            return None
+        return attempt, quiz
+
+    async def _attempt(self, attempt_id: int) -> Attempt | None:
+        cached = self._attempts.get(attempt_id)
+        if cached is not None:
+            return cached
+        attempt = await self.learners.attempt(attempt_id)
+        if attempt is not None:
+            self._remember(attempt)
+        return attempt
+
+    def _claim_showing(self, attempt_id: int, question_index: int) -> bool:
         if self._shown.get(attempt_id, -1) >= question_index:
             return False
         self._shown.remember(attempt_id, question_index)
         return True
-
-    async def stop(self, user_id: int) -> bool:
-        """Abandon the learner's running attempt; False when there was none."""
-        stopped = await self.learners.abandon(user_id, self.clock())
-        self._forget_active(user_id)
-        return stopped is not None
 
     def _remember(self, attempt: Attempt) -> None:
         self._attempts.remember(attempt.id, attempt)
@@ -213,7 +288,3 @@ class QuizService:
             value = self._attempts.get(key)
             if value is not None and value.status is Status.ACTIVE:
                 self._attempts.pop(key, None)
-
-
-def _closed(user_id: int) -> Attempt:
-    return Attempt(0, user_id, "", (), (), Status.ABANDONED)

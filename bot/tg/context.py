@@ -1,0 +1,60 @@
+"""The context every handler receives: the learner behind the update and their translator,
+resolved once per update by `resolve` (a `TypeHandler` in group -1) instead of in each handler.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
+
+from bot.i18n import Translator, translator
+from bot.usecases.learner_profile import Learner, Learners
+
+
+class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """PTB's context plus who sent the update. Jobs get one too, with nobody resolved."""
+
+    def __init__(
+        self,
+        application: Application[Any, Any, Any, Any, Any, Any],
+        chat_id: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        super().__init__(application, chat_id=chat_id, user_id=user_id)
+        self._learner: Learner | None = None
+
+    @property
+    def learner(self) -> Learner:
+        """The sender, resolved before any handler ran; an update without one never gets here
+        (every handler that reads it is for messages and taps, which have a sender)."""
+        if self._learner is None:
+            raise LookupError("no learner resolved for this update")
+        return self._learner
+
+    @learner.setter
+    def learner(self, value: Learner) -> None:
+        self._learner = value
+
+    @property
+    def tr(self) -> Translator:
+        """The translator of the sender's reply language."""
+        return translator(self.learner.lang)
+
+
+CONTEXT_TYPES = ContextTypes(context=BotContext)
+
+
+class LearnerResolver:
+    """Group -1: who sent this update and which language to answer them in, once."""
+
+    def __init__(self, learners: Learners) -> None:
+        self.learners = learners
+
+    async def __call__(self, update: Update, context: BotContext) -> None:
+        user = update.effective_user
+        if user is not None:
+            context.learner = await self.learners.resolve(
+                user.id, user.first_name, user.language_code
+            )
