@@ -14,6 +14,7 @@ from bot.i18n import SUPPORTED_LANGUAGES
 TELEGRAM_API = "https://api.telegram.org/bot"
 # What Telegram accepts as setWebhook's secret_token (it refuses anything else).
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+TRANSPORTS = ("aiohttp", "httpx")  # bot.tg.transport.TRANSPORTS; not imported: no telegram here
 
 
 class Secret:
@@ -55,6 +56,7 @@ class Settings:
     admin_chat_id: int | None = None  # where errors are reported, if set
     log_level: str = "INFO"
     question_seconds: int = 30  # default seconds per question in groups
+    transport: str = "aiohttp"  # HTTP stack to the Bot API: ours, or "httpx" (PTB's default)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -84,6 +86,9 @@ class Settings:
         except (ZoneInfoNotFoundError, ValueError):
             raise ConfigError(f"QUIZBOT_TIMEZONE {tz!r} is not a known time zone") from None
         content = get("QUIZBOT_CONTENT_DIR")
+        transport = (get("QUIZBOT_TRANSPORT") or "aiohttp").lower()
+        if transport not in TRANSPORTS:
+            raise ConfigError(f"QUIZBOT_TRANSPORT must be one of {', '.join(TRANSPORTS)}")
         return cls(
             token=Secret(get("BOT_TOKEN") or ""),
             db_path=Path(get("QUIZBOT_DB") or "data/quizbot.sqlite3"),
@@ -98,6 +103,7 @@ class Settings:
             admin_chat_id=integer("QUIZBOT_ADMIN_CHAT_ID", None),
             log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
             question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
+            transport=transport,
         )
 
 

@@ -58,6 +58,7 @@ async def run_bot(
             group_seconds=settings.question_seconds,
             group_timezone=settings.timezone,
             timezone=settings.timezone,
+            transport=settings.transport,
         )
     )
     try:

@@ -23,6 +23,15 @@ from bot.store import Database
 aiosqlite.core.Thread = functools.partial(threading.Thread, daemon=True)  # type: ignore[misc]
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test asking for `transport` runs on quizbot's default HTTP stack (or the one named by
+    QUIZBOT_TRANSPORT); marked `both_transports`, on PTB's default (httpx) as well."""
+    if "transport" in metafunc.fixturenames:
+        default = os.environ.get("QUIZBOT_TRANSPORT", "aiohttp")
+        both = metafunc.definition.get_closest_marker("both_transports") is not None
+        metafunc.parametrize("transport", ["aiohttp", "httpx"] if both else [default])
+
+
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = Database(tmp_path / "quizbot.sqlite3")

@@ -55,7 +55,16 @@ async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await query.edit_message_text(text, reply_markup=keyboard)
 
 
-def build(token: str, base_url: str, *, rate_limit: bool, concurrency: int = 0) -> Application:  # type: ignore[type-arg]
+def build(
+    token: str,
+    base_url: str,
+    *,
+    rate_limit: bool,
+    concurrency: int = 0,
+    transport: str = "httpx",
+) -> Application:  # type: ignore[type-arg]
+    """`transport`: "httpx" is stock PTB; "aiohttp" the same bot on quizbot's lean transport
+    (the only quizbot module this process loads then is bot.tg.transport)."""
     concurrency = concurrency or CONCURRENT_UPDATES
     builder = (
         ApplicationBuilder()
@@ -63,9 +72,15 @@ def build(token: str, base_url: str, *, rate_limit: bool, concurrency: int = 0) 
         .base_url(base_url)
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .concurrent_updates(concurrency)
-        .connection_pool_size(concurrency)
-        .pool_timeout(10)
     )
+    if transport == "httpx":
+        builder = builder.connection_pool_size(concurrency).pool_timeout(10)
+    else:
+        from bot.tg.transport import use_transport
+
+        builder = use_transport(
+            builder, transport, connection_pool_size=concurrency, pool_timeout=10
+        )
     app = (
         builder.rate_limiter(AIORateLimiter(max_retries=5)).build()
         if rate_limit

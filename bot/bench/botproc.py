@@ -31,7 +31,11 @@ async def _serve(args: argparse.Namespace) -> None:
         from bot.bench.baseline import build
 
         app = build(
-            args.token, args.api_base_url, rate_limit=args.rate_limit, concurrency=args.concurrency
+            args.token,
+            args.api_base_url,
+            rate_limit=args.rate_limit,
+            concurrency=args.concurrency,
+            transport=args.transport or "httpx",
         )
         timings["imports"] = time.time() - T_PROCESS
         t0 = time.time()
@@ -62,6 +66,7 @@ async def _serve(args: argparse.Namespace) -> None:
                 rate_limit=args.rate_limit,
                 **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
                 **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
+                **({"transport": args.transport} if args.transport else {}),
             )
         )
         await bot.start()
@@ -102,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0,
         help="experiment: the limiter's pace, sends and edits/s (default BotOptions.send_rate)",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=("aiohttp", "httpx"),
+        default="",
+        help="HTTP stack (default: quizbot's own, aiohttp; the baseline's stock PTB, httpx)",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")

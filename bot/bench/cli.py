@@ -54,6 +54,12 @@ def parser() -> argparse.ArgumentParser:
         help="concurrent updates / HTTP connections of both bots (default: quizbot's)",
     )
     p.add_argument(
+        "--quizbot-transport",
+        choices=("aiohttp", "httpx"),
+        default="",
+        help="quizbot's HTTP stack (default: its own, aiohttp; httpx is PTB's default)",
+    )
+    p.add_argument(
         "--quick",
         action="store_true",
         help="tiny sizes (a few seconds per phase): a smoke run, not a measurement",
@@ -61,7 +67,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--only",
         default="",
-        help="comma-separated phases: private,baseline,max,limits,startup,emulator,"
+        help="comma-separated phases: private,baseline,lean,max,limits,startup,emulator,"
         "burst,fanout (default: all)",
     )
     p.add_argument("--json", type=Path, help="also write every figure as JSON here")
@@ -99,31 +105,49 @@ async def run(args: argparse.Namespace, workdir: Path) -> Report:
         "concurrency": args.bot_concurrency,
     }
 
-    async def private(kind: str, rate: float | None, duration: float, limits: bool = False) -> None:
+    async def private(
+        kind: str, rate: float | None, duration: float, limits: bool = False, transport: str = ""
+    ) -> None:
+        name = {"aiohttp": "lean baseline"}.get(transport, kind) if kind == "baseline" else kind
         print(
-            f"… {kind}: {f'paced {rate:g} taps/s' if rate else 'closed loop'}"
+            f"… {name}: {f'paced {rate:g} taps/s' if rate else 'closed loop'}"
             f"{' under production limits' if limits else ''}, {duration:g} s",
             flush=True,
         )
         result = await _guard(
             report,
-            f"{kind} {rate or 'max'}",
+            f"{name} {rate or 'max'}",
             phases.private_load(
-                kind, quizzes, workdir, rate=rate, duration=duration, limits=limits, **load
+                kind,
+                quizzes,
+                workdir,
+                rate=rate,
+                duration=duration,
+                limits=limits,
+                transport=transport,
+                **load,
             ),
         )
         if result is not None:
             report.private.append(result)
 
+    # Two baselines: the bare bot on stock PTB (httpx), and the same bot on quizbot's transport,
+    # so the report separates what quizbot's logic costs from what the transport saves.
+    quizbot_transport = args.quizbot_transport
     if wanted("private"):
-        await private("quizbot", args.rate, args.duration)
+        await private("quizbot", args.rate, args.duration, transport=quizbot_transport)
     if wanted("baseline"):
-        await private("baseline", args.rate, args.duration)
+        await private("baseline", args.rate, args.duration, transport="httpx")
+    if wanted("lean"):
+        await private("baseline", args.rate, args.duration, transport="aiohttp")
     if wanted("max"):
-        await private("quizbot", None, args.max_duration)
-        await private("baseline", None, args.max_duration)
+        await private("quizbot", None, args.max_duration, transport=quizbot_transport)
+        await private("baseline", None, args.max_duration, transport="httpx")
+        await private("baseline", None, args.max_duration, transport="aiohttp")
     if wanted("limits") and args.limits_duration > 0:
-        await private("quizbot", None, args.limits_duration, limits=True)
+        await private(
+            "quizbot", None, args.limits_duration, limits=True, transport=quizbot_transport
+        )
     if wanted("emulator"):
         print("… emulator alone, raw HTTP client", flush=True)
         report.emulator = await _guard(

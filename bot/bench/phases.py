@@ -35,6 +35,14 @@ class PrivateResult:
     requests: int  # requests the emulator served inside the window
     flood_errors: int
     db: dict[str, Any] = field(default_factory=dict)
+    transport: str = ""  # "": the bot's default (quizbot: aiohttp, baseline: PTB's httpx)
+
+    @property
+    def name(self) -> str:
+        """quizbot, baseline (stock PTB) or lean baseline (the same bare bot on our transport)."""
+        if self.kind == "baseline":
+            return "lean baseline" if self.transport == "aiohttp" else "baseline"
+        return "quizbot" + (" on httpx" if self.transport == "httpx" else "")
 
     @property
     def answers_per_s(self) -> float:
@@ -96,10 +104,15 @@ async def private_load(
     content: Path,
     limits: bool = False,
     concurrency: int = 0,
+    transport: str = "",
 ) -> PrivateResult:
-    """`limits`: Telegram's flood limits in the emulator and AIORateLimiter in the bot."""
+    """`limits`: Telegram's flood limits in the emulator and the production limiter in the bot.
+    `transport`: "aiohttp" or "httpx"; "" is the bot's default."""
     mode = f"paced {rate:g}/s" if rate else "max"
-    db = workdir / f"{kind}-{'paced' if rate else 'max'}{'-limits' if limits else ''}.sqlite3"
+    db = workdir / (
+        f"{kind}{'-' + transport if transport else ''}-{'paced' if rate else 'max'}"
+        f"{'-limits' if limits else ''}.sqlite3"
+    )
     async with Emulator(token=TOKEN, flood=FloodLimits() if limits else None) as emu:
         proc = BotProcess(
             kind,
@@ -109,6 +122,7 @@ async def private_load(
             content=content,
             rate_limit=limits,
             concurrency=concurrency,
+            transport=transport,
         )
         await proc.start()
         marks: list[tuple[float, float, int, int]] = []
@@ -127,7 +141,16 @@ async def private_load(
             await proc.stop()
     (c0, e0, r0, f0), (c1, e1, r1, f1) = marks
     result = PrivateResult(
-        kind, mode, duration, tally, c1 - c0, e1 - e0, proc.peak_rss, r1 - r0, f1 - f0
+        kind,
+        mode,
+        duration,
+        tally,
+        c1 - c0,
+        e1 - e0,
+        proc.peak_rss,
+        r1 - r0,
+        f1 - f0,
+        transport=transport,
     )
     if kind == "quizbot":
         result.db = db_figures(db) | {"limits": limits}

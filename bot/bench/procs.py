@@ -49,6 +49,7 @@ class BotProcess:
     rate_limit: bool = False
     concurrency: int = 0  # 0: the bot's own default
     paced_limiter: float = 0  # experiment: AIORateLimiter without burst at this rate (0: off)
+    transport: str = ""  # "aiohttp" or "httpx"; "": the bot's default (see botproc --transport)
     ready: dict[str, Any] = field(default_factory=dict)
     peak_rss: float = 0.0
     cpu_total: float = 0.0
@@ -81,6 +82,8 @@ class BotProcess:
             cmd += ["--concurrency", str(self.concurrency)]
         if self.paced_limiter:
             cmd += ["--paced-limiter", str(self.paced_limiter)]
+        if self.transport:
+            cmd += ["--transport", self.transport]
         env = dict(os.environ, PTB_TIMEDELTA="true", PYTHONUNBUFFERED="1")
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
         line = await asyncio.wait_for(self._line(), timeout)

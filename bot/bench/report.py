@@ -31,7 +31,7 @@ class Report:
         """What the run counted wrongly; speed is never a problem here."""
         found = list(self.failures)
         for r in self.private:
-            t, name = r.tally, f"{r.kind} {r.mode}"
+            t, name = r.tally, f"{r.name} {r.mode}"
             if t.answered != t.taps:
                 found.append(f"{name}: {t.taps - t.answered} taps never answered")
             if t.errors:
@@ -75,7 +75,7 @@ class Report:
                 _row(["---"] * 9),
             ]
             for r in self.private:
-                label = f"{r.kind}, {r.mode}" + (", prod. limits" if r.db.get("limits") else "")
+                label = f"{r.name}, {r.mode}" + (", prod. limits" if r.db.get("limits") else "")
                 out.append(
                     _row(
                         [
@@ -155,6 +155,8 @@ class Report:
         return "\n".join(out)
 
     def _ratios(self) -> list[str]:
+        """quizbot against each baseline: stock PTB (what users compare with) and the same bare
+        bot on quizbot's transport (what quizbot's own logic costs)."""
         lines = []
         for mode in ("paced", "max"):
             q = next(
@@ -165,16 +167,19 @@ class Report:
                 ),
                 None,
             )
-            b = next(
-                (r for r in self.private if r.kind == "baseline" and r.mode.startswith(mode)), None
-            )
-            if q and b and b.answers_per_s:
-                lines.append(
-                    f"quizbot / baseline ({mode}): "
-                    f"throughput {q.answers_per_s / b.answers_per_s:.2f}"
-                    f", p99 popup {q.ms('popup', 99) / max(b.ms('popup', 99), 1e-9):.2f}"
-                    f", p99 next screen {q.ms('screen', 99) / max(b.ms('screen', 99), 1e-9):.2f}"
+            for base in ("baseline", "lean baseline"):
+                b = next(
+                    (r for r in self.private if r.name == base and r.mode.startswith(mode)), None
                 )
+                if q and b and b.answers_per_s:
+                    lines.append(
+                        f"{q.name} / {base} ({mode}): "
+                        f"throughput {q.answers_per_s / b.answers_per_s:.2f}"
+                        f", CPU per answer {q.cpu_per_1000 / max(b.cpu_per_1000, 1e-9):.2f}"
+                        f", p99 popup {q.ms('popup', 99) / max(b.ms('popup', 99), 1e-9):.2f}"
+                        ", p99 next screen "
+                        f"{q.ms('screen', 99) / max(b.ms('screen', 99), 1e-9):.2f}"
+                    )
         return lines + ([""] if lines else [])
 
     def as_dict(self) -> dict[str, Any]:
@@ -183,6 +188,8 @@ class Report:
             private.append(
                 {
                     "kind": r.kind,
+                    "name": r.name,
+                    "transport": r.transport,
                     "mode": r.mode,
                     "duration": r.duration,
                     "answers_per_s": r.answers_per_s,

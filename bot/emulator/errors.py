@@ -50,5 +50,9 @@ NOT_MODIFIED = (
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 BLOCKED = "bot was blocked by the user"
 CANT_INITIATE = "bot can't initiate conversation with a user"
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is "
+    "running"
+)
 UNAUTHORIZED = ApiError(401, "Unauthorized")
 NOT_FOUND = ApiError(404, "Not Found")

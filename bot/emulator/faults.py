@@ -4,6 +4,8 @@ Rules are consulted by the server before a request is handled. Kinds:
 
 * "429", "500", "502": an error response (429 carries `retry_after`);
 * "403_blocked", "400_chat_not_found", "not_modified", "query_too_old": Telegram's exact errors;
+* "400_migrated" (the group became a supergroup: `migrate_to_chat_id` in `parameters`),
+  "409_conflict" (another getUpdates or a webhook is active), "401_unauthorized";
 * "timeout": the response is held for `delay` seconds (default 60), past any client read timeout;
 * "drop": the connection is closed with no response at all;
 * "delay": the request is handled normally after `delay` seconds (latency).
@@ -23,9 +25,12 @@ from .errors import ApiError
 KINDS = frozenset(
     {
         "429", "500", "502", "timeout", "drop", "delay", "403_blocked", "400_chat_not_found",
-        "not_modified", "query_too_old",
+        "not_modified", "query_too_old", "400_migrated", "409_conflict", "401_unauthorized",
     }
 )  # fmt: skip
+
+
+MIGRATED_TO = -1_001_234_567_890  # the supergroup a "400_migrated" fault points to
 
 
 @dataclass
@@ -58,6 +63,16 @@ class FaultRule:
                 return errors.bad_request(errors.NOT_MODIFIED)
             case "query_too_old":
                 return errors.bad_request(errors.QUERY_TOO_OLD)
+            case "400_migrated":
+                return errors.ApiError(
+                    400,
+                    "Bad Request: group chat was upgraded to a supergroup chat",
+                    {"migrate_to_chat_id": MIGRATED_TO},
+                )
+            case "409_conflict":
+                return errors.ApiError(409, errors.CONFLICT)
+            case "401_unauthorized":
+                return errors.UNAUTHORIZED
         return None
 
     @property

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import errors
+
+
+class Upload(NamedTuple):
+    """A file part of a multipart request, as the bot sent it."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 class Params:

@@ -87,6 +87,10 @@ def message_json(
         data["edit_date"] = msg.edit_date
     if msg.service:
         data.update(msg.service)
+    elif msg.document is not None:
+        data["document"] = msg.document
+        if msg.text:
+            data["caption"] = msg.text
     else:
         data["text"] = msg.text
         if msg.entities:

@@ -19,7 +19,7 @@ from aiohttp import web
 from .errors import NOT_FOUND, UNAUTHORIZED, ApiError
 from .faults import FaultRule
 from .methods import lookup
-from .params import Params
+from .params import Params, Upload
 from .world import RequestRecord, World
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ async def read_params(request: web.Request) -> dict[str, Any]:
     else:  # application/x-www-form-urlencoded and multipart/form-data
         for name, value in (await request.post()).items():
             if isinstance(value, web.FileField):
-                params[name] = value.file.read()  # uploads are accepted, not inspected
+                params[name] = Upload(value.filename, value.content_type, value.file.read())
             else:
                 params[name] = value if isinstance(value, str) else bytes(value).decode()
     return params
@@ -102,6 +102,8 @@ class Server:
         except ApiError as err:
             return _error(err)
         world.stats.requests[name] += 1
+        if request.transport is not None:  # one peer per connection: keep-alive is visible
+            world.stats.connections.add(request.transport.get_extra_info("peername"))
         world.requests.append(RequestRecord(world.clock(), name, raw))
         fault = world.faults.take(name.lower(), raw) if world.faults.rules else None
         if fault is not None:

@@ -49,6 +49,7 @@ class EmuMessage:
     service: dict[str, Any] | None = None  # e.g. {"migrate_to_chat_id": ...}
     reply_to_message_id: int | None = None
     seq: int = 0  # the chat's change counter when this version appeared
+    document: dict[str, Any] | None = None  # a sent file (sendDocument); `text` is its caption
 
     @property
     def edited(self) -> bool:

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from . import errors
 from .faults import Faults
 from .flood import FloodControl, FloodLimits
+from .params import Upload
 from .serialize import ANONYMOUS_ADMIN, chat_json, member_json, message_json, user_json
 from .state import PRESENT, ChatState, EmuMessage, UserState
 from .updates import UpdateQueue
@@ -47,6 +48,7 @@ class Stats:
     requests: Counter[str] = field(default_factory=Counter)
     flood_errors: int = 0
     errors: Counter[tuple[str, int]] = field(default_factory=Counter)
+    connections: set[Any] = field(default_factory=set)  # client (host, port) pairs seen
 
 
 class RequestRecord(NamedTuple):
@@ -88,6 +90,7 @@ class World:
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.webhook: dict[str, Any] | None = None
         self.queries: dict[str, PendingQuery] = {}
+        self.files: dict[str, Upload] = {}  # file_id -> what the bot uploaded
         self._next_query = 4_000_000_000_000_000_000
 
     def now(self) -> int:

@@ -47,6 +47,7 @@ from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
+from bot.tg.transport import use_transport
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupService
 from bot.usecases.learner_profile import Learners
@@ -71,6 +72,7 @@ class BotOptions:
     send_rate: float = 29.0  # counted requests (sends, edits) per second; see bot/tg/ratelimit.py
     # Measured (BENCHMARKS.md): httpcore scans its whole pool per request, so 8 beats 64.
     concurrent_updates: int = 8
+    transport: str = "aiohttp"  # or "httpx", PTB's default (bot/tg/transport.py)
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
@@ -138,10 +140,14 @@ class QuizBot:
             .base_url(self.options.base_url)
             .defaults(Defaults(parse_mode=ParseMode.HTML))
             .concurrent_updates(self.options.concurrent_updates)
-            # One connection per concurrent update, or they queue on the pool.
-            .connection_pool_size(self.options.concurrent_updates)
-            .pool_timeout(10)
             .context_types(CONTEXT_TYPES)
+        )
+        # One connection per concurrent update, or they queue on the pool.
+        builder = use_transport(
+            builder,
+            self.options.transport,
+            connection_pool_size=self.options.concurrent_updates,
+            pool_timeout=10,
         )
         app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:

@@ -28,7 +28,7 @@ def test_tiny_run_counts_every_tap_and_answer(
         [
             "--quick",
             "--only",
-            "private,baseline,startup",
+            "private,baseline,lean,startup",
             "--json",
             str(out),
             "--workdir",
@@ -38,8 +38,15 @@ def test_tiny_run_counts_every_tap_and_answer(
     report = json.loads(out.read_text())
     assert code == 0, report["problems"]
     assert report["problems"] == []
-    runs = {(r["kind"], r["mode"]): r for r in report["private"]}
-    assert set(runs) == {("quizbot", "paced 20/s"), ("baseline", "paced 20/s")}
+    runs = {(r["name"], r["mode"]): r for r in report["private"]}
+    # Two baselines: the bare bot on stock PTB (httpx) and on quizbot's own transport.
+    assert set(runs) == {
+        ("quizbot", "paced 20/s"),
+        ("baseline", "paced 20/s"),
+        ("lean baseline", "paced 20/s"),
+    }
+    assert runs["baseline", "paced 20/s"]["transport"] == "httpx"
+    assert runs["lean baseline", "paced 20/s"]["transport"] == "aiohttp"
     for run in runs.values():
         tally = run["tally"]
         assert tally["taps"] > 0
@@ -57,7 +64,9 @@ def test_tiny_run_counts_every_tap_and_answer(
     startup = report["startup"]
     assert startup["quizzes"] == 10
     assert 0 < startup["load_catalog"] <= startup["to_polling"]
-    assert "counts check: OK" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "counts check: OK" in text
+    assert "quizbot / baseline (paced)" in text and "quizbot / lean baseline (paced)" in text
 
 
 def test_tiny_group_burst_and_fanout_count_every_tap_and_group(

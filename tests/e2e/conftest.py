@@ -9,6 +9,6 @@ from tests.e2e.harness import Harness, running
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with running(tmp_path) as h:
+async def harness(tmp_path: Path, transport: str) -> AsyncIterator[Harness]:
+    async with running(tmp_path, transport=transport) as h:
         yield h

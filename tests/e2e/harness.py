@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +37,8 @@ class Harness:
     catalog: Catalog
     clock: FakeClock = field(default_factory=FakeClock)
     bot: QuizBot | None = None
+    # quizbot's default; `QUIZBOT_TRANSPORT=httpx python -m pytest tests/e2e` runs them on PTB's.
+    transport: str = field(default_factory=lambda: os.environ.get("QUIZBOT_TRANSPORT", "aiohttp"))
 
     def options(self) -> BotOptions:
         return BotOptions(
@@ -46,6 +49,7 @@ class Harness:
             clock=self.clock,
             rng=random.Random(1234),
             rate_limit=False,
+            transport=self.transport,
         )
 
     async def start_bot(self) -> QuizBot:
@@ -68,9 +72,13 @@ def shipped_catalog() -> Catalog:
 
 
 @asynccontextmanager
-async def running(tmp_path: Path, catalog: Catalog | None = None) -> AsyncIterator[Harness]:
+async def running(
+    tmp_path: Path, catalog: Catalog | None = None, transport: str | None = None
+) -> AsyncIterator[Harness]:
     async with Emulator(token=TOKEN, flood=None) as emu:
         harness = Harness(emu, tmp_path / "quizbot.sqlite3", catalog or shipped_catalog())
+        if transport is not None:
+            harness.transport = transport
         await harness.start_bot()
         try:
             yield harness

@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pytest
+
 from bot.core.markup import plain
 from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator, FloodLimits
@@ -53,6 +55,7 @@ async def group_bot(
     flood: FloodLimits | None = None,
     rate_limit: bool = False,
     questions: int = 2,
+    transport: str | None = None,
 ) -> AsyncIterator[GroupHarness]:
     async with Emulator(token=TOKEN, flood=flood) as emu:
         h = GroupHarness(
@@ -62,6 +65,8 @@ async def group_bot(
             seconds=seconds,
             rate_limit=rate_limit,
         )
+        if transport is not None:
+            h.transport = transport
         await h.start_bot()
         try:
             yield h
@@ -108,8 +113,11 @@ def db_counts(h: GroupHarness, run_id: int, index: int) -> list[int]:
     return counts
 
 
-async def test_push_answer_reveal_and_leaderboard_in_three_languages(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=1.5) as h:
+@pytest.mark.both_transports
+async def test_push_answer_reveal_and_leaderboard_in_three_languages(
+    tmp_path: Path, transport: str
+) -> None:
+    async with group_bot(tmp_path, seconds=1.5, transport=transport) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)

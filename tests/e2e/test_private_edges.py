@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from bot.emulator import EmuMessage, SimUser
 from tests.e2e.harness import Harness
 
@@ -34,6 +36,7 @@ async def test_unknown_deep_link_lists_quizzes(harness: Harness) -> None:
     assert "Gradient" in listing.text and count(harness, "SELECT count(*) FROM attempts") == 0
 
 
+@pytest.mark.both_transports
 async def test_repeated_and_stale_taps_change_nothing(harness: Harness) -> None:
     user = harness.emu.user(3003, "Ada")
     q1 = await start_by_link(user)

@@ -28,6 +28,7 @@ def position_of_correct(text: str, quiz: Quiz, index: int, lang: str) -> int:
     raise AssertionError(f"correct option {right!r} not shown in:\n{text}")
 
 
+@pytest.mark.both_transports
 @pytest.mark.parametrize("lang", ["en", "fr", "wo"])
 async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> None:
     quiz = harness.catalog.quiz("gradient-accumulation")

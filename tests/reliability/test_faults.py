@@ -41,11 +41,12 @@ def all_texts(h: ReliableHarness) -> list[str]:
     return [m.text for chat in h.emu.world.chats.values() for m in chat.messages.values()]
 
 
+@pytest.mark.both_transports
 @pytest.mark.parametrize("rate_limit", [True, False], ids=["rate-limiter", "no-rate-limiter"])
 async def test_429_on_send_and_edit_is_waited_out(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, rate_limit: bool
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, rate_limit: bool, transport: str
 ) -> None:
-    async with bot_at(tmp_path, rate_limit=rate_limit) as h:
+    async with bot_at(tmp_path, rate_limit=rate_limit, transport=transport) as h:
         user = h.emu.user(5001, "Awa")
         h.emu.faults.add("sendMessage", "429", retry_after=1)
         q1 = await start_quiz(user)
@@ -61,11 +62,12 @@ async def test_429_on_send_and_edit_is_waited_out(
         assert not handler_errors(caplog)
 
 
+@pytest.mark.both_transports
 @pytest.mark.parametrize("kind", ["500", "502", "drop"])
 async def test_transient_errors_are_retried_on_every_step(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str, transport: str
 ) -> None:
-    async with bot_at(tmp_path) as h:
+    async with bot_at(tmp_path, transport=transport) as h:
         user = h.emu.user(5002, "Bintou")
         h.emu.faults.add("sendMessage", kind, times=2)
         q1 = await start_quiz(user)  # the first question survives two failures
