@@ -20,6 +20,7 @@ from bot.core.schedule import ScheduleError, parse_schedule
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
+from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
@@ -229,14 +230,16 @@ class GroupHandlers:
             group_lang,
         )
         tr = translator(tap.lang)
+        bot = query.get_bot()
         if tap.verdict is Verdict.ACCEPTED and tap.judgement and tap.quiz:
-            await query.answer(gr.popup(tr, tap.quiz, tap.judgement, tap.lang), show_alert=True)
+            text = gr.popup(tr, tap.quiz, tap.judgement, tap.lang)
+            await calls.answer_query(bot, query.id, text, show_alert=True)
         elif tap.verdict is Verdict.ALREADY_ANSWERED:
-            await query.answer(tr._("You already answered this question."))
+            await calls.answer_query(bot, query.id, tr._("You already answered this question."))
         elif tap.verdict is Verdict.NOT_YOURS:
-            await query.answer(tr._("This button belongs to another chat."))
+            await calls.answer_query(bot, query.id, tr._("This button belongs to another chat."))
         else:
-            await query.answer(tr._("This question is closed."))
+            await calls.answer_query(bot, query.id, tr._("This question is closed."))
 
     async def setting(
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.Setting

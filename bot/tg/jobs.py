@@ -23,6 +23,7 @@ from bot.core.models import Quiz
 from bot.core.schedule import decode_days, ptb_days
 from bot.i18n import translator
 from bot.store import Schedule
+from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg.render import Screen
 from bot.tg.retry import patiently
@@ -81,10 +82,9 @@ class GroupRunner:
         try:
             if message_id is None:
                 raise BadRequest("message to edit not found")
+            bot, shown = self.bot, message_id
             await patiently(
-                lambda: self.bot.edit_message_text(
-                    screen.text, chat_id, message_id, reply_markup=screen.keyboard
-                )
+                lambda: calls.edit_text(bot, chat_id, shown, screen.text, screen.keyboard)
             )
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)

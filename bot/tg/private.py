@@ -12,7 +12,7 @@ from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
-from bot.tg import render
+from bot.tg import calls, render
 from bot.tg.context import BotContext
 from bot.tg.render import Screen
 from bot.tg.retry import patiently
@@ -22,33 +22,45 @@ from bot.usecases.learner_profile import Learner, Learners
 log = logging.getLogger(__name__)
 
 
-async def send(message: Message, screen: Screen) -> Message:
-    bot = message.get_bot()
-    return await patiently(
-        lambda: bot.send_message(message.chat_id, screen.text, reply_markup=screen.keyboard)
-    )
+async def send(message: Message, screen: Screen) -> None:
+    bot, chat_id = message.get_bot(), message.chat_id
+    await patiently(lambda: calls.send_text(bot, chat_id, screen.text, screen.keyboard))
 
 
 async def acknowledge(query: CallbackQuery, text: str | None = None) -> None:
     """Answer a callback query; one Telegram no longer accepts (too old) must not stop the work
     that follows, such as showing the explanation of an answer already stored."""
     try:
-        await patiently(lambda: query.answer(text))
+        await patiently(lambda: calls.answer_query(query.get_bot(), query.id, text))
     except BadRequest as exc:
         log.info("callback answer refused: %s", exc)
 
 
 async def edit(query: CallbackQuery, screen: Screen) -> None:
     """Edit the tapped message; an edit Telegram refuses (gone, unchanged) is not worth failing."""
+    shown = query.message
     try:
-        await patiently(lambda: query.edit_message_text(screen.text, reply_markup=screen.keyboard))
+        if shown is None:  # an inline message: only PTB's wrapper knows its id
+            await patiently(
+                lambda: query.edit_message_text(screen.text, reply_markup=screen.keyboard)
+            )
+        else:
+            bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
+            await patiently(
+                lambda: calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
+            )
     except BadRequest as exc:
         log.info("edit refused: %s", exc)
 
 
 async def drop_keyboard(query: CallbackQuery) -> None:
+    shown = query.message
     try:
-        await patiently(lambda: query.edit_message_reply_markup(None))
+        if shown is None:
+            await patiently(lambda: query.edit_message_reply_markup(None))
+        else:
+            bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
+            await patiently(lambda: calls.drop_keyboard(bot, chat_id, message_id))
     except BadRequest as exc:
         log.info("keyboard removal refused: %s", exc)
 

@@ -45,24 +45,27 @@ log = logging.getLogger(__name__)
 
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 
+# Bot API method names are case-insensitive; quizbot's raw calls (bot/tg/calls.py) use lower
+# case, PTB's wrappers camel case: compared in lower case.
 # Methods that create a message in a chat: they count per chat and globally.
-_NEW_MESSAGE_EXCEPT = frozenset({"sendChatAction"})
-_NEW_MESSAGE_OTHER = frozenset({"copyMessage", "copyMessages", "forwardMessage", "forwardMessages"})
+_NEW_MESSAGE_EXCEPT = frozenset({"sendchataction"})
+_NEW_MESSAGE_OTHER = frozenset({"copymessage", "copymessages", "forwardmessage", "forwardmessages"})
 # Methods that change or remove existing messages: globally only (Telegram documents no per-chat
 # limit for them, and counting them per chat would punish "answer, then edit the question").
 _CHANGE_OTHER = frozenset(
-    {"stopPoll", "stopMessageLiveLocation", "deleteMessage", "deleteMessages"}
+    {"stoppoll", "stopmessagelivelocation", "deletemessage", "deletemessages"}
 )
 PAUSE_PADDING = 0.1  # seconds added to retry_after, as PTB's AIORateLimiter does
 
 
 def scope(endpoint: str) -> tuple[bool, bool]:
-    """(counts globally, counts per chat) for a Bot API method name."""
+    """(counts globally, counts per chat) for a Bot API method name, in any case."""
+    endpoint = endpoint.lower()
     if endpoint in _NEW_MESSAGE_OTHER or (
         endpoint.startswith("send") and endpoint not in _NEW_MESSAGE_EXCEPT
     ):
         return True, True
-    if endpoint.startswith("editMessage") or endpoint in _CHANGE_OTHER:
+    if endpoint.startswith("editmessage") or endpoint in _CHANGE_OTHER:
         return True, False
     return False, False
 
