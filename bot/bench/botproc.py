@@ -114,11 +114,20 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="HTTP stack (default: quizbot's own, aiohttp; the baseline's stock PTB, httpx)",
     )
+    parser.add_argument(
+        "--uvloop", action="store_true", help="experiment: run on uvloop's event loop"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     os.environ.setdefault("PTB_TIMEDELTA", "true")
-    asyncio.run(_serve(args))
+    if args.uvloop:
+        import uvloop  # type: ignore[import-not-found,unused-ignore]  # experiment, not a dependency
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(_serve(args))
+    else:
+        asyncio.run(_serve(args))
     return 0
 
 

@@ -60,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
         help="quizbot's HTTP stack (default: its own, aiohttp; httpx is PTB's default)",
     )
     p.add_argument(
+        "--uvloop",
+        action="store_true",
+        help="experiment: quizbot's process on uvloop (pip install uvloop; see BENCHMARKS.md)",
+    )
+    p.add_argument(
         "--quick",
         action="store_true",
         help="tiny sizes (a few seconds per phase): a smoke run, not a measurement",
@@ -125,6 +130,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> Report:
                 duration=duration,
                 limits=limits,
                 transport=transport,
+                uvloop=args.uvloop and kind == "quizbot",
                 **load,
             ),
         )

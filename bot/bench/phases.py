@@ -105,6 +105,7 @@ async def private_load(
     limits: bool = False,
     concurrency: int = 0,
     transport: str = "",
+    uvloop: bool = False,
 ) -> PrivateResult:
     """`limits`: Telegram's flood limits in the emulator and the production limiter in the bot.
     `transport`: "aiohttp" or "httpx"; "" is the bot's default."""
@@ -123,6 +124,7 @@ async def private_load(
             rate_limit=limits,
             concurrency=concurrency,
             transport=transport,
+            uvloop=uvloop,
         )
         await proc.start()
         marks: list[tuple[float, float, int, int]] = []

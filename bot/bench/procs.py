@@ -50,6 +50,7 @@ class BotProcess:
     concurrency: int = 0  # 0: the bot's own default
     paced_limiter: float = 0  # experiment: AIORateLimiter without burst at this rate (0: off)
     transport: str = ""  # "aiohttp" or "httpx"; "": the bot's default (see botproc --transport)
+    uvloop: bool = False  # experiment: the bot process on uvloop's event loop
     ready: dict[str, Any] = field(default_factory=dict)
     peak_rss: float = 0.0
     cpu_total: float = 0.0
@@ -84,6 +85,8 @@ class BotProcess:
             cmd += ["--paced-limiter", str(self.paced_limiter)]
         if self.transport:
             cmd += ["--transport", self.transport]
+        if self.uvloop:
+            cmd.append("--uvloop")
         env = dict(os.environ, PTB_TIMEDELTA="true", PYTHONUNBUFFERED="1")
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
         line = await asyncio.wait_for(self._line(), timeout)

@@ -12,9 +12,10 @@ Differences from `HTTPXRequest`, each on purpose:
 - Parameters go as one JSON body (Telegram accepts `application/json` for every method but
   uploads), encoded once by orjson instead of `json.dumps` per parameter plus URL-encoding.
   Uploads go as `multipart/form-data`, like PTB's.
-- aiohttp has no per-write timeout. `write_timeout` (or `media_write_timeout` for uploads) bounds
-  the request as part of one deadline of connect + write + read; `connect_timeout` bounds the TCP
-  connect and `read_timeout` the wait for each read once the body is sent, as in httpx.
+- aiohttp has no per-write timeout. For uploads, `media_write_timeout` (or `write_timeout`)
+  bounds the request as part of one deadline of connect + write + read; other bodies are a few
+  KB that the socket buffer takes at once. `connect_timeout` bounds the TCP connect and
+  `read_timeout` the wait for each read once the body is sent, as in httpx.
 - HTTP/1.1 only, no proxy: `QUIZBOT_TRANSPORT=httpx` gives PTB's own class for those.
 """
 
@@ -177,7 +178,11 @@ class AiohttpRequest(BaseRequest):
         else:
             await pool.acquire()  # returns at once: no suspension on a free pool
         try:
-            deadline = None if None in (connect, write, read) else connect + write + read  # type: ignore[operator]
+            # The write timeout, as part of one deadline. Without files the body is a few KB
+            # that the socket's buffer takes at once: no deadline (a timer per request saved).
+            deadline = None
+            if files and None not in (connect, write, read):
+                deadline = connect + write + read  # type: ignore[operator]
             async with asyncio.timeout(deadline):
                 async with session.request(
                     method,
