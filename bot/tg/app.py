@@ -49,7 +49,9 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.transport import use_transport
 from bot.usecases.group_admins import AdminCache
-from bot.usecases.group_runs import GroupService
+from bot.usecases.group_runs import GroupRuns
+from bot.usecases.group_schedules import GroupSchedules
+from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learners
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.spaced_review import ProgressService
@@ -111,16 +113,24 @@ class QuizBot:
         self.quiz = PrivateQuiz(
             options.catalog, learner_store, clock=options.clock, rng=options.rng
         )
-        self.groups = GroupService(
-            options.catalog,
-            GroupStore(self.db),
-            ScheduleStore(self.db),
+        group_store = GroupStore(self.db)
+        self.group_settings = GroupSettingsCases(
+            group_store,
             default_language=options.default_language,
             default_seconds=options.group_seconds,
             default_timezone=options.group_timezone,
+            clock=options.clock,
+        )
+        self.group_runs = GroupRuns(
+            options.catalog,
+            group_store,
+            self.group_settings,
             seconds_override=options.question_seconds,
             clock=options.clock,
             rng=options.rng,
+        )
+        self.group_schedules = GroupSchedules(
+            options.catalog, ScheduleStore(self.db), clock=options.clock
         )
         self.progress = ProgressService(
             options.catalog,
@@ -187,8 +197,17 @@ class QuizBot:
             return str((await app.bot.get_chat_member(chat_id, user_id)).status)
 
         self.admins = AdminCache(member_status, self.options.clock)
-        self.runner = GroupRunner(app, self.groups, self.admins)
-        group = GroupHandlers(self.groups, self.runner, self.admins, self.options.catalog)
+        self.runner = GroupRunner(
+            app, self.group_runs, self.group_settings, self.group_schedules, self.admins
+        )
+        group = GroupHandlers(
+            self.group_settings,
+            self.group_runs,
+            self.group_schedules,
+            self.runner,
+            self.admins,
+            self.options.catalog,
+        )
         self.group_handlers = group
         groups = filters.ChatType.GROUPS
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -211,7 +230,7 @@ class QuizBot:
         """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""
 
         async def group_language(chat_id: int) -> str:
-            return (await self.groups.settings(chat_id)).language
+            return (await self.group_settings.settings(chat_id)).language
 
         self.progress_handlers = ProgressHandlers(
             app,
@@ -224,7 +243,7 @@ class QuizBot:
         handlers = self.progress_handlers
 
         async def after_run(run_id: int, chat_id: int) -> None:
-            title = (await self.groups.settings(chat_id)).title
+            title = (await self.group_settings.settings(chat_id)).title
             await handlers.notify_group_misses(run_id, title)
 
         self.runner.on_finished.append(after_run)  # missed questions join members' queues

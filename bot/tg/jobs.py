@@ -1,8 +1,10 @@
-"""Plays group runs on JobQueue timers and fires scheduled pushes.
+"""Plays group runs on JobQueue timers and fires scheduled pushes: arms timers and sends.
 
-Each question gets a one-shot timer; its deadline is in the store too, so a restart sets the
-timer again (or reveals at once when the deadline passed while the bot was down). Schedules are
-rebuilt from the store at start-up: JobQueue keeps jobs in memory only.
+What happens when a question's time is up, on /stop or after a restart is decided by the use
+case (`bot/usecases/group_runs.py`); this module renders and sends it. Each question gets a
+one-shot timer; its deadline is in the store too, so a restart sets the timer again (or reveals
+at once when the deadline passed while the bot was down). Schedules are rebuilt from the store
+at start-up: JobQueue keeps jobs in memory only.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import Application, CallbackContext, JobQueue
 
-from bot.core.group_run import GroupRun, Step, resume_step
-from bot.core.models import Quiz
+from bot.core.group_run import GroupRun, Step
 from bot.core.schedule import decode_days, ptb_days
 from bot.i18n import translator
 from bot.store import Schedule
@@ -27,17 +28,28 @@ from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg.render import Screen
 from bot.tg.retry import patiently
+from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
-from bot.usecases.group_runs import GroupService, Reveal
+from bot.usecases.group_schedules import GroupSchedules
+from bot.usecases.group_settings import GroupSettingsCases
 
 log = logging.getLogger(__name__)
 Ctx = CallbackContext[Any, Any, Any, Any]
 
 
 class GroupRunner:
-    def __init__(self, app: Application, service: GroupService, admins: AdminCache) -> None:  # type: ignore[type-arg]
+    def __init__(
+        self,
+        app: Application,  # type: ignore[type-arg]
+        runs: runs.GroupRuns,
+        settings: GroupSettingsCases,
+        schedules: GroupSchedules,
+        admins: AdminCache,
+    ) -> None:
         self.app = app
-        self.service = service
+        self.runs = runs
+        self.settings = settings
+        self.schedules = schedules
         self.admins = admins
         self._locks: dict[int, asyncio.Lock] = {}
         # Called as a task with (run id, chat id) once a run's results are posted.
@@ -57,7 +69,7 @@ class GroupRunner:
         return self._locks.setdefault(run_id, asyncio.Lock())
 
     async def _lang(self, chat_id: int) -> str:
-        return (await self.service.settings(chat_id)).language
+        return (await self.settings.settings(chat_id)).language
 
     # -- sending, with the two ways a group can go away --------------------------------------
 
@@ -96,22 +108,20 @@ class GroupRunner:
 
     # -- a run --------------------------------------------------------------------------------
 
-    async def push(self, chat_id: int, quiz: Quiz, user_id: int | None) -> GroupRun | None:
-        """Start `quiz` in the group: intro, then the first question. None if one is running."""
-        run = await self.service.start(chat_id, user_id, quiz)
-        if run is None:
-            return None
-        lang = await self._lang(chat_id)
+    async def play(self, started: runs.Started) -> None:
+        """A run just started: its intro, then the first question."""
+        run, quiz = started.run, started.quiz
+        lang = await self._lang(run.chat_id)
         async with self._lock(run.id):
-            if await self.send(chat_id, gr.intro(translator(lang), quiz, run, lang)) is not None:
+            intro = gr.intro(translator(lang), quiz, run, lang)
+            if await self.send(run.chat_id, intro) is not None:
                 await self._ask(run, 0)
-        return run
 
     async def _ask(self, run: GroupRun, index: int) -> None:
-        quiz = self.service.quiz_of(run)
+        quiz = self.runs.quiz_of(run)
         if quiz is None:
             return
-        run = await self.service.open_question(run, index)
+        run = await self.runs.open_question(run, index)
         lang = await self._lang(run.chat_id)
         screen = gr.question(translator(lang), quiz, run, index, lang)
         try:
@@ -124,7 +134,7 @@ class GroupRunner:
             return
         if message is None:
             return  # the bot was removed: the run is over
-        await self.service.question_sent(run, message.message_id)
+        await self.runs.question_sent(run, message.message_id)
         self._set_timer(run.id, index, run.seconds)
 
     def _set_timer(self, run_id: int, index: int, delay: float) -> None:
@@ -139,29 +149,28 @@ class GroupRunner:
         await self.advance(int(data[0]), int(data[1]))
 
     async def advance(self, run_id: int, index: int) -> None:
-        """Time is up for question `index`: reveal it, then ask the next one or finish."""
+        """Time is up for question `index`: send what the use case decided comes next."""
         async with self._lock(run_id):
-            reveal = await self.service.close_question(run_id, index)
-            if reveal is None:
+            up = await self.runs.time_up(run_id, index)
+            if up is None:
                 return  # already revealed, or the run was stopped meanwhile
-            await self._show(reveal)
-            if reveal.is_last:
-                await self._finish(run_id, stopped=False)
-            else:
-                await self._ask(reveal.run, index + 1)
+            await self._show(up.reveal)
+            if up.results is not None:
+                await self._post_results(up.results, stopped=False)
+            elif up.next_index is not None:
+                await self._ask(up.reveal.run, up.next_index)
 
-    async def _show(self, reveal: Reveal) -> None:
+    async def _show(self, reveal: runs.Reveal) -> None:
         lang = await self._lang(reveal.run.chat_id)
         screen = gr.reveal(
             translator(lang), reveal.quiz, reveal.run, reveal.index, reveal.counts, lang
         )
         await self._edit(reveal.run.chat_id, reveal.run.message_id, screen)
 
-    async def _finish(self, run_id: int, *, stopped: bool) -> None:
-        results = await self.service.finish(run_id, stopped=stopped)
-        self._locks.pop(run_id, None)
+    async def _post_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
         if results is None:
             return
+        self._locks.pop(results.run.id, None)
         lang = await self._lang(results.run.chat_id)
         screen = gr.results(
             translator(lang), results.quiz, results.top, results.players, lang, stopped=stopped
@@ -176,52 +185,52 @@ class GroupRunner:
 
     async def stop(self, chat_id: int) -> bool:
         """/stop: reveal the open question, then post the results so far. False if none ran."""
-        run = await self.service.active_run(chat_id)
+        run = self.runs.active_run(chat_id)
         if run is None:
             return False
         async with self._lock(run.id):
             self._cancel_timers(run.id)
-            current = await self.service.run(run.id)
-            if current is not None and current.is_open:
-                reveal = await self.service.close_question(run.id, current.current)
-                if reveal is not None:
-                    await self._show(reveal)
-            await self._finish(run.id, stopped=True)
+            stopped = await self.runs.stop(run.id)
+            if stopped.reveal is not None:
+                await self._show(stopped.reveal)
+            await self._post_results(stopped.results, stopped=True)
         return True
 
     async def restore(self) -> None:
         """Resume every run the store says is active, each from where it stood."""
-        now = self.service.clock()
-        for run in await self.service.restore():
-            quiz = self.service.quiz_of(run)
-            assert quiz is not None
-            step, index = resume_step(run, quiz, now)
-            log.info("resuming group run %s: %s question %s", run.id, step, index)
-            if step is Step.WAIT:
-                self._set_timer(run.id, index, (run.deadline or now) - now)
-            elif step is Step.REVEAL:
-                self.app.create_task(self.advance(run.id, index))
-            elif step is Step.ASK:
-                self.app.create_task(self._resume_ask(run, index))
+        for plan in await self.runs.resume_plan():
+            log.info("resuming group run %s: %s question %s", plan.run.id, plan.step, plan.index)
+            if plan.step is Step.WAIT:
+                self._set_timer(plan.run.id, plan.index, plan.delay)
+            elif plan.step is Step.REVEAL:
+                self.app.create_task(self.advance(plan.run.id, plan.index))
+            elif plan.step is Step.ASK:
+                self.app.create_task(self._resume_ask(plan.run, plan.index))
             else:
-                self.app.create_task(self._finish(run.id, stopped=False))
+                self.app.create_task(self._finish(plan.run.id))
 
     async def _resume_ask(self, run: GroupRun, index: int) -> None:
         async with self._lock(run.id):
             await self._ask(run, index)
 
+    async def _finish(self, run_id: int) -> None:
+        async with self._lock(run_id):
+            await self._post_results(await self.runs.finish(run_id), stopped=False)
+
     # -- the group itself -----------------------------------------------------------------------
 
     async def removed(self, chat_id: int) -> None:
-        run = await self.service.active_run(chat_id)
+        run = self.runs.active_run(chat_id)
         if run is not None:
             self._cancel_timers(run.id)
-        for schedule_id in await self.service.left(chat_id):
+        self.runs.forget_chat(chat_id)
+        for schedule_id in await self.settings.left(chat_id):
             self.unregister(schedule_id)
         self.admins.forget_chat(chat_id)
 
     async def migrated(self, old_id: int, new_id: int) -> None:
-        await self.service.migrate(old_id, new_id)
+        await self.settings.migrate(old_id, new_id)
+        self.runs.moved(old_id, new_id)
         self.admins.forget_chat(old_id)
         await self.reschedule(new_id)
 
@@ -244,25 +253,24 @@ class GroupRunner:
 
     async def reschedule(self, chat_id: int | None = None) -> None:
         """(Re)build the jobs of a group's schedules, or of every group's at start-up."""
-        for schedule in await self.service.schedules(chat_id):
-            settings = await self.service.settings(schedule.chat_id)
+        for schedule in await self.schedules.listed(chat_id):
+            settings = await self.settings.settings(schedule.chat_id)
             self.register(schedule, settings.timezone)
 
     async def _on_schedule(self, context: Ctx) -> None:
         assert context.job is not None
         data = context.job.data
         assert isinstance(data, int)
-        schedule = await self.service.schedule(data)
+        schedule = await self.schedules.schedule(data)
         if schedule is None:
             context.job.schedule_removal()
             return
-        quiz = await self.service.pick_quiz(schedule.chat_id, schedule.quiz)
-        if quiz is None:
-            log.warning("schedule %s: quiz %r no longer exists", schedule.id, schedule.quiz)
-            return
-        if await self.push(schedule.chat_id, quiz, None) is None:
-            tr = translator(await self._lang(schedule.chat_id))
-            await self.send(
-                schedule.chat_id,
-                Screen(tr._("⏰ A scheduled quiz was skipped: another quiz is still running.")),
-            )
+        match await self.runs.start(schedule.chat_id, None, schedule.quiz):
+            case runs.Started() as started:
+                await self.play(started)
+            case runs.Busy():
+                tr = translator(await self._lang(schedule.chat_id))
+                skipped = tr._("⏰ A scheduled quiz was skipped: another quiz is still running.")
+                await self.send(schedule.chat_id, Screen(skipped))
+            case runs.UnknownQuiz():
+                log.warning("schedule %s: quiz %r no longer exists", schedule.id, schedule.quiz)

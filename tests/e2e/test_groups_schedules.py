@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.core.schedule import ScheduleSpec
 from bot.emulator import FloodLimits
 from bot.tg.app import QuizBot
 from tests.e2e.test_groups import group_bot, make_group
@@ -147,11 +146,11 @@ async def test_many_groups_due_at_once_all_play_within_flood_limits(tmp_path: Pa
     ) as h:
         assert h.bot is not None
         groups = []
-        every_day_at_nine = ScheduleSpec("next", tuple(range(7)), 9, 0)
+        every_day_at_nine = ["next", "daily", "09:00"]
         for i in range(groups_count):
             group, admin = await make_group(h, chat_id=-200000 - i, admin_id=5000 + i)
             groups.append(group)
-            await h.bot.groups.add_schedule(group.id, every_day_at_nine, admin.id)
+            await h.bot.group_schedules.add(group.id, every_day_at_nine, admin.id)
         await h.bot.runner.reschedule()
         jobs = schedule_jobs(h.bot)
         assert len(jobs) == groups_count

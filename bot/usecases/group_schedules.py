@@ -1,0 +1,75 @@
+"""A study group's automatic quizzes: /schedule, /schedules, /unschedule, and what fires.
+
+Arguments arrive as the admin typed them; parsing and checking them against the quizzes that
+exist is the core's rule (`parse_schedule`), numbering follows the list /schedules shows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.core.clock import Clock
+from bot.core.models import Catalog
+from bot.core.schedule import ScheduleError, encode_days, parse_schedule
+from bot.store import Schedule, ScheduleStore
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    added: Schedule
+    listed: list[Schedule]
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    field: str  # quiz, days, time, count
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unscheduled:
+    removed: Schedule
+    listed: list[Schedule]
+
+
+@dataclass(frozen=True, slots=True)
+class NoSuchSchedule:
+    pass
+
+
+class GroupSchedules:
+    def __init__(self, catalog: Catalog, store: ScheduleStore, *, clock: Clock = time.time) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.clock = clock
+
+    async def add(
+        self, chat_id: int, args: Sequence[str], user_id: int | None
+    ) -> Scheduled | Unreadable:
+        try:
+            spec = parse_schedule(args, [quiz.id for quiz in self.catalog])
+        except ScheduleError as exc:
+            return Unreadable(exc.field, exc.value)
+        added = await self.store.add_schedule(
+            chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock()
+        )
+        return Scheduled(added, await self.listed(chat_id))
+
+    async def listed(self, chat_id: int | None = None) -> list[Schedule]:
+        """A group's schedules in /schedules order (every group's with None)."""
+        return await self.store.schedules(chat_id)
+
+    async def schedule(self, schedule_id: int) -> Schedule | None:
+        return await self.store.schedule(schedule_id)
+
+    async def remove(self, chat_id: int, number: str) -> Unscheduled | NoSuchSchedule:
+        """Remove the group's `number`-th schedule as /schedules lists it (1-based)."""
+        listed = await self.listed(chat_id)
+        if not number.isdigit() or not 1 <= int(number) <= len(listed):
+            return NoSuchSchedule()
+        chosen = listed[int(number) - 1]
+        if not await self.store.delete_schedule(chosen.id):
+            return NoSuchSchedule()
+        return Unscheduled(chosen, await self.listed(chat_id))

@@ -1,0 +1,112 @@
+"""A study group's settings and membership: language, seconds per question, shuffle, time zone,
+the bot joining, leaving and following a group that became a supergroup.
+
+Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`); which value each key
+accepts, and where it is kept, is decided here and in the store, never in a handler.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core.clock import Clock
+from bot.i18n import SUPPORTED_LANGUAGES, choose_language
+from bot.store import GroupSettings, GroupStore
+
+SECONDS_CHOICES = (10, 20, 30, 60)
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    settings: GroupSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    """A key or value no button of ours carries (forged or stale): nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownZone:
+    current: str  # the time zone kept
+
+
+def _stored(key: str, value: str) -> tuple[str, str | int] | None:
+    """The column and stored value for a settings key, or None when the pair is not offered."""
+    if key == "lang" and value in SUPPORTED_LANGUAGES:
+        return "language", value
+    if key == "seconds" and value.isdigit() and int(value) in SECONDS_CHOICES:
+        return "seconds_per_question", int(value)
+    if key == "shuffle" and value in ("on", "off"):
+        return "shuffle", int(value == "on")
+    return None
+
+
+def known_zone(name: str) -> bool:
+    """An IANA `Area/City` name (or UTC) that this machine knows."""
+    if not name or ("/" not in name and name != "UTC"):
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+class GroupSettingsCases:
+    def __init__(
+        self,
+        store: GroupStore,
+        *,
+        default_language: str = "en",
+        default_seconds: int = 30,
+        default_timezone: str = "UTC",
+        clock: Clock = time.time,
+    ) -> None:
+        self.store = store
+        self.default_language = default_language
+        self.default_seconds = default_seconds
+        self.default_timezone = default_timezone
+        self.clock = clock
+
+    async def settings(
+        self, chat_id: int, title: str = "", telegram_language: str | None = None
+    ) -> GroupSettings:
+        """The group's settings, recording the group on first sight (its language then follows
+        the member who added the bot or spoke first)."""
+        found = await self.store.group(chat_id)
+        if found is not None and found.member and (not title or title == found.title):
+            return found
+        lang = choose_language(
+            stored=None, telegram_code=telegram_language, default=self.default_language
+        )
+        return await self.store.ensure_group(
+            chat_id, title, lang, self.default_seconds, self.default_timezone, self.clock()
+        )
+
+    async def change(self, chat_id: int, key: str, value: str) -> Saved | Invalid:
+        """A settings button (`set:<chat>:<key>:<value>`), already checked to be an admin's."""
+        stored = _stored(key, value)
+        if stored is None:
+            return Invalid()
+        column, new = stored
+        return Saved(await self._update(chat_id, column, new))
+
+    async def set_timezone(self, chat_id: int, name: str) -> Saved | UnknownZone:
+        if not known_zone(name):
+            return UnknownZone((await self.settings(chat_id)).timezone)
+        return Saved(await self._update(chat_id, "timezone", name))
+
+    async def _update(self, chat_id: int, column: str, value: object) -> GroupSettings:
+        await self.store.update_group(chat_id, column, value, self.clock())
+        return await self.settings(chat_id)
+
+    async def left(self, chat_id: int) -> list[int]:
+        """The bot was removed: the run is abandoned and schedules deleted (their ids returned)."""
+        return await self.store.left(chat_id, self.clock())
+
+    async def migrate(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: settings, schedules and history move with it."""
+        await self.store.migrate(old_id, new_id, self.clock())
