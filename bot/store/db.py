@@ -1,16 +1,15 @@
 """The SQLite file: opening it safely, migrating it, and the single writer every write goes through.
 
 aiosqlite gives each connection one thread and one transaction, so two coroutines writing on a
-shared connection would share a transaction. All writes therefore go through `Database.write`,
-served by one writer task that commits queued writes together (group commit): one fsync for a
-burst of answers, and each write still awaits its own commit before the caller replies.
+shared connection would share a transaction. All writes therefore go through one writer task
+that commits queued writes together (group commit): one commit for a burst of answers, and each
+write still awaits its own commit before the caller replies.
 
 Every `await` on an aiosqlite connection is a trip to its thread and back through the event loop,
-and under load each trip waits for a whole turn of the loop (every ready handler runs first). A
-write of the async kind (`Database.write`) costs at least three such trips in a batch (savepoint,
-statement, release): the writer, which is serial, then runs at the loop's pace, not SQLite's. The
-hot writes (an answer) are therefore plain functions (`Database.write_sync`) run on the writer's
-thread; a batch made of them only (begin, every write in its savepoint, commit) is ONE trip.
+and under load each trip waits for a whole turn of the loop. A write of the general kind
+(`Database.write`) costs several trips (begin, savepoint, statements, release, commit); the hot
+write, an answer (`Database.write_answer`), is data, and a batch of answers is ONE statement in
+autocommit mode, one trip (see `answer_batch`). Only aiosqlite's public API is used.
 """
 
 from __future__ import annotations
@@ -21,42 +20,36 @@ import logging
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.answer_batch import (
+    AnswerRow,
+    NamesWritten,
+    insert_answers,
+    insert_each,
+    store_names,
+)
 from bot.store.reader import Reader
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
-SyncWriteFn = Callable[[sqlite3.Connection], Any]
-
-
-async def on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run `fn` on the connection's own thread (the only one that may use it), in one trip.
-
-    aiosqlite queues every call this way (`_execute`, `_conn`); it has no public equivalent,
-    hence the pinned aiosqlite versions in pyproject.toml.
-    """
-    result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
-    return result
 
 
 @dataclass(frozen=True, slots=True)
 class _Write:
-    """A queued write: statements awaited on the loop, or a plain function run on the thread."""
+    """A queued write: statements awaited on the loop, or an answer (stored in a batch)."""
 
     future: asyncio.Future[Any]
     on_loop: WriteFn | None = None
-    on_thread: SyncWriteFn | None = None
+    answer: AnswerRow | None = field(default=None)
 
     async def run(self, conn: aiosqlite.Connection) -> Any:
-        if self.on_thread is not None:
-            return await on_thread(conn, self.on_thread)
         assert self.on_loop is not None
         return await self.on_loop(conn)
 
@@ -87,6 +80,10 @@ class Database:
         self._writer_conn: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
+        self.names_written = NamesWritten()
+        # Group members' names from answers just stored, written when the writer is idle or
+        # before any other write (a run's finish, whose leaderboard reads them): not per tap.
+        self._pending_names: list[AnswerRow] = []
 
     async def open(self) -> None:
         try:
@@ -164,21 +161,24 @@ class Database:
         self._queue.put_nowait(_Write(future, on_loop=fn))
         return await future
 
-    async def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """As `write`, for a plain function run on the writer's thread with its sqlite3
-        connection: no trip through the event loop per statement (see the module's note)."""
+    async def write_answer(self, row: AnswerRow) -> bool:
+        """Store one answer once it is durable; False if it changed nothing (a duplicate, or
+        its attempt or question closed meanwhile). Answers queued together share one trip."""
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(future, on_thread=fn))
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Write(future, answer=row))
         return await future
 
     async def _writer_loop(self) -> None:
         conn = self._writer_conn
         assert conn is not None
         while True:
+            if self._pending_names and self._queue.empty():
+                await self._store_names(conn)
             item = await self._queue.get()
             if item is None:
+                await self._store_names(conn)
                 return
             batch = [item]
             while len(batch) < MAX_BATCH and not self._queue.empty():
@@ -189,18 +189,14 @@ class Database:
                 batch.append(nxt)
             await self._run_batch(conn, batch)
 
-    @staticmethod
-    async def _run_batch(conn: aiosqlite.Connection, batch: list[_Write]) -> None:
-        plain = [w.on_thread for w in batch if w.on_thread is not None]
-        if len(plain) == len(batch):
-            # Only plain functions (the hot answer writes): the whole batch in one trip.
-            try:
-                settled = await on_thread(conn, lambda raw: _commit_all(raw, plain))
-            except Exception as exc:
-                _fail(batch, exc)
-            else:
-                _settle(batch, settled)
-            return
+    async def _run_batch(self, conn: aiosqlite.Connection, batch: list[_Write]) -> None:
+        answers = [w for w in batch if w.answer is not None]
+        if answers:
+            await self._run_answers(conn, answers)
+            batch = [w for w in batch if w.answer is None]
+            if not batch:
+                return
+        await self._store_names(conn)
         if len(batch) == 1:
             # A lone write needs no savepoint: its own transaction is the unit that fails.
             await Database._run_one(conn, batch[0])
@@ -227,6 +223,35 @@ class Database:
             _fail(batch, exc)
             return
         _settle(batch, outcomes)
+
+    async def _run_answers(self, conn: aiosqlite.Connection, batch: list[_Write]) -> None:
+        rows = [w.answer for w in batch if w.answer is not None]
+        try:
+            stored = await insert_answers(conn, rows)
+        except Exception as exc:
+            # One bad row fails the statement: store the rows one by one, so it fails alone.
+            log.warning("answer batch of %d failed (%s); storing one by one", len(rows), exc)
+            try:
+                outcomes = await insert_each(conn, rows)
+            except Exception as again:
+                _fail(batch, again)
+                return
+            _settle(batch, [(ok, v if ok else _store_error(v)) for ok, v in outcomes])
+            stored = [ok and v is True for ok, v in outcomes]
+        else:
+            _settle(batch, [(True, value) for value in stored])
+        self._pending_names += [
+            row for row, is_new in zip(rows, stored, strict=True) if is_new and row.name is not None
+        ]
+
+    async def _store_names(self, conn: aiosqlite.Connection) -> None:
+        rows, self._pending_names = self._pending_names, []
+        if not rows:
+            return
+        try:
+            await store_names(conn, rows, self.names_written)
+        except Exception as exc:  # the answers are stored; a name is only for display
+            log.warning("names of %d members not stored: %s", len(rows), exc)
 
     @staticmethod
     async def _run_one(conn: aiosqlite.Connection, write: _Write) -> None:
@@ -267,30 +292,6 @@ class Database:
             await dest.close()
 
 
-def _commit_all(raw: sqlite3.Connection, fns: list[SyncWriteFn]) -> list[tuple[bool, Any]]:
-    """One transaction, a savepoint per write so one failing write does not undo the others."""
-    outcomes: list[tuple[bool, Any]] = []
-    raw.execute("BEGIN IMMEDIATE")
-    try:
-        for fn in fns:
-            raw.execute("SAVEPOINT w")
-            try:
-                value = fn(raw)
-            except Exception as exc:
-                raw.execute("ROLLBACK TO w")
-                raw.execute("RELEASE w")
-                outcomes.append((False, exc))
-            else:
-                raw.execute("RELEASE w")
-                outcomes.append((True, value))
-        raw.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            raw.execute("ROLLBACK")
-        raise
-    return outcomes
-
-
 def _settle(batch: list[_Write], outcomes: list[tuple[bool, Any]]) -> None:
     for write, (ok, value) in zip(batch, outcomes, strict=True):
         if write.future.done():
@@ -299,6 +300,12 @@ def _settle(batch: list[_Write], outcomes: list[tuple[bool, Any]]) -> None:
             write.future.set_result(value)
         else:
             write.future.set_exception(value)
+
+
+def _store_error(exc: BaseException) -> StoreError:
+    error = StoreError(f"write failed: {exc}")
+    error.__cause__ = exc
+    return error
 
 
 def _fail(batch: list[_Write], exc: BaseException) -> None:

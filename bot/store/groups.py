@@ -15,6 +15,7 @@ import aiosqlite
 
 from bot.core.engine import Standing
 from bot.core.group_run import GroupRun
+from bot.store.answer_batch import AnswerRow
 from bot.store.db import Database
 from bot.store.learners import decode_orders, encode_orders
 
@@ -301,42 +302,26 @@ class GroupStore:
     ) -> Stored:
         """Store a member's first tap on the open question, and their name for the leaderboard."""
 
-        def insert(conn: sqlite3.Connection) -> Stored:  # on the writer's thread: one trip
-            try:
-                cur = conn.execute(
-                    """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
-                                            is_correct, language, answered_at, elapsed_ms)
-                       SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
-                           SELECT 1 FROM group_runs WHERE attempt_id = ?
-                               AND current_question = ? AND question_open = 1)""",
-                    (
-                        run_id,
-                        index,
-                        user_id,
-                        option_index,
-                        int(is_correct),
-                        language,
-                        now,
-                        elapsed,
-                        run_id,
-                        index,
-                    ),
-                )
-            except sqlite3.IntegrityError:
-                return Stored.DUPLICATE
-            if cur.rowcount != 1:
-                return Stored.CLOSED
-            conn.execute(
-                """INSERT INTO users (id, first_name, telegram_language, created_at, updated_at)
-                   VALUES (?, ?, ?, ?, ?)
-                   ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,
-                       telegram_language = excluded.telegram_language,
-                       updated_at = excluded.updated_at""",
-                (user_id, first_name, telegram_language, now, now),
-            )
+        row = AnswerRow(
+            run_id,
+            index,
+            user_id,
+            option_index,
+            is_correct,
+            language,
+            now,
+            elapsed,
+            group=True,
+            name=(first_name, telegram_language),
+        )
+        if await self.db.write_answer(row):
             return Stored.STORED
-
-        return await self.db.write_sync(insert)
+        # Not stored (rare): a second tap, or too late. The write is committed: a read sees it.
+        async with self.db.reader.execute(
+            "SELECT 1 FROM answers WHERE attempt_id = ? AND question_index = ? AND user_id = ?",
+            (run_id, index, user_id),
+        ) as cur:
+            return Stored.DUPLICATE if await cur.fetchone() else Stored.CLOSED
 
     async def chosen_options(self, run_id: int, index: int) -> list[int]:
         async with self.db.reader.execute(

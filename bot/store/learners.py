@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 
 import aiosqlite
 
 from bot.core.engine import Attempt, OptionOrders, Status
+from bot.store.answer_batch import AnswerRow
 from bot.store.db import Database
 
 
@@ -153,45 +153,24 @@ class LearnerStore:
         is_correct: bool,
         language: str,
         now: float,
-        *,
-        finishes: bool,
     ) -> bool:
-        """Store an answer if the attempt is still open and the question unanswered.
+        """Store an answer if the attempt is still open and the question unanswered; its last
+        answer finishes the attempt (a trigger, in the same statement).
 
         Returns False when it changed nothing (a double tap, or an attempt closed meanwhile);
         the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
         """
-
-        def insert(conn: sqlite3.Connection) -> bool:  # on the writer's thread: one trip
-            try:
-                cur = conn.execute(
-                    """INSERT INTO answers (attempt_id, question_index, user_id, option_index,
-                                            is_correct, language, answered_at)
-                       SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
-                           SELECT 1 FROM attempts WHERE id = ? AND status = 'active')""",
-                    (
-                        attempt.id,
-                        question_index,
-                        attempt.user_id,
-                        option_index,
-                        int(is_correct),
-                        language,
-                        now,
-                        attempt.id,
-                    ),
-                )
-            except sqlite3.IntegrityError:
-                return False
-            if cur.rowcount != 1:
-                return False
-            if finishes:
-                conn.execute(
-                    "UPDATE attempts SET status = 'finished', finished_at = ? WHERE id = ?",
-                    (now, attempt.id),
-                )
-            return True
-
-        return await self.db.write_sync(insert)
+        return await self.db.write_answer(
+            AnswerRow(
+                attempt.id,
+                question_index,
+                attempt.user_id,
+                option_index,
+                is_correct,
+                language,
+                now,
+            )
+        )
 
     async def abandon(self, user_id: int, now: float) -> int | None:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""

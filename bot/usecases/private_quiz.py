@@ -201,7 +201,6 @@ class PrivateQuiz:
             outcome.judgement.is_correct,
             lang,
             self.clock(),
-            finishes=outcome.finished,
         )
         if not stored:
             # Lost a race with a double tap or with /stop: reload the truth from the store.

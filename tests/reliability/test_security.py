@@ -162,6 +162,8 @@ SQL_INTERPOLATIONS = {
     ("groups.py", "_RUN_SELECT"),  # a module constant
     ("reviews.py", "guard"),  # a constant WHERE clause; values are parameters
     ("analytics.py", "where"),  # one of two constant clauses; the chat id is a parameter
+    ("answer_batch.py", "rows"),  # `placeholders()`: question marks only, values are parameters
+    ("answer_batch.py", "names_sql"),  # the same
 }
 
 

@@ -30,7 +30,7 @@ async def test_attempt_round_trip_and_restart(tmp_path: Path) -> None:
     attempt_id = await store.start_attempt(7, "quiz", ORDERS, 2.0)
     attempt = await store.active_attempt(7)
     assert attempt is not None and attempt.orders == ORDERS
-    assert await store.record_answer(attempt, 0, 1, True, "fr", 3.0, finishes=False)
+    assert await store.record_answer(attempt, 0, 1, True, "fr", 3.0)
     await db.close()
 
     db = Database(path)
@@ -49,10 +49,7 @@ async def test_one_answer_per_question_even_when_racing(db: Database) -> None:
     attempt = await store.active_attempt(7)
     assert attempt is not None
     results = await asyncio.gather(
-        *(
-            store.record_answer(attempt, 0, i % 4, False, "en", 2.0, finishes=False)
-            for i in range(8)
-        )
+        *(store.record_answer(attempt, 0, i % 4, False, "en", 2.0) for i in range(8))
     )
     assert results.count(True) == 1
     async with db.reader.execute("SELECT count(*) FROM answers") as cur:
@@ -65,7 +62,7 @@ async def test_no_answer_into_an_abandoned_attempt(db: Database) -> None:
     attempt = await store.active_attempt(7)
     assert attempt is not None
     assert await store.abandon(7, 2.0) == attempt.id
-    assert not await store.record_answer(attempt, 0, 1, True, "en", 3.0, finishes=False)
+    assert not await store.record_answer(attempt, 0, 1, True, "en", 3.0)
     assert await store.active_attempt(7) is None
 
 
@@ -84,10 +81,43 @@ async def test_finishing_answer_closes_the_attempt(db: Database) -> None:
     await store.start_attempt(7, "quiz", ORDERS, 1.0)
     attempt = await store.active_attempt(7)
     assert attempt is not None
-    await store.record_answer(attempt, 0, 1, True, "en", 2.0, finishes=False)
-    await store.record_answer(attempt, 1, 0, False, "en", 3.0, finishes=True)
+    await store.record_answer(attempt, 0, 1, True, "en", 2.0)
+    running = await store.attempt(attempt.id)
+    assert running is not None and running.status is Status.ACTIVE
+    await store.record_answer(attempt, 1, 0, False, "en", 3.0)
     done = await store.attempt(attempt.id)
     assert done is not None and done.status is Status.FINISHED and done.answers == (1, 0)
+    # Closed by its last answer: nothing more goes in.
+    assert not await store.record_answer(attempt, 1, 2, True, "en", 4.0)
+
+
+async def test_answers_in_one_batch_say_which_were_new_and_a_bad_one_fails_alone(
+    db: Database,
+) -> None:
+    store = LearnerStore(db)
+    attempts = []
+    for user in range(1, 5):
+        await store.start_attempt(user, "quiz", ORDERS, 1.0)
+        attempt = await store.active_attempt(user)
+        assert attempt is not None
+        attempts.append(attempt)
+    results = await asyncio.gather(
+        store.record_answer(attempts[0], 0, 1, True, "en", 2.0),
+        store.record_answer(attempts[0], 0, 2, False, "en", 2.0),  # a double tap
+        store.record_answer(attempts[1], 0, -1, False, "en", 2.0),  # breaks a CHECK
+        store.record_answer(attempts[2], 0, 3, False, "en", 2.0),
+        store.record_answer(attempts[3], 0, 0, False, "en", 2.0),
+        store.record_answer(attempts[3], 1, 0, False, "en", 2.0),  # finishes its attempt
+        return_exceptions=True,
+    )
+    assert results[0] is True and results[1] is False
+    assert isinstance(results[2], StoreError)
+    assert results[3:] == [True, True, True]
+    last = await store.attempt(attempts[3].id)
+    assert last is not None and last.status is Status.FINISHED
+    async with db.reader.execute("SELECT count(*) FROM answers") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0] == 4
 
 
 async def test_a_failing_write_does_not_undo_its_neighbours(db: Database) -> None:

@@ -74,10 +74,8 @@ async def test_private_and_group_misses_join_the_queue_once(db: Database) -> Non
     loaded = await learners.attempt(attempt)
     assert loaded is not None
     wrong = (quiz.questions[0].correct + 1) % 4
-    await learners.record_answer(loaded, 0, wrong, False, "en", NOW, finishes=False)
-    await learners.record_answer(
-        loaded, 1, quiz.questions[1].correct, True, "en", NOW, finishes=False
-    )
+    await learners.record_answer(loaded, 0, wrong, False, "en", NOW)
+    await learners.record_answer(loaded, 1, quiz.questions[1].correct, True, "en", NOW)
     run = await group_answer(db, -100, 5, 2, (quiz.questions[2].correct + 1) % 4, False, NOW)
     await group_answer(db, -100, 6, 3, quiz.questions[3].correct, True, NOW)
 
