@@ -19,7 +19,9 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -39,6 +41,10 @@ from bot.store.reader import Reader
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
+# The Telegram update the current task is handling (set by `updates.handling_update`): a write
+# made for it records the id in its own transaction, so a re-delivered update is known as done.
+current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
+HANDLED_UPDATES_KEPT = 10_000  # Telegram re-delivers only recent, unconfirmed updates
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +54,22 @@ class _Write:
     future: asyncio.Future[Any]
     on_loop: WriteFn | None = None
     answer: AnswerRow | None = field(default=None)
+    update_id: int | None = None
 
     async def run(self, conn: aiosqlite.Connection) -> Any:
         assert self.on_loop is not None
-        return await self.on_loop(conn)
+        value = await self.on_loop(conn)
+        if self.update_id is not None:
+            await conn.execute(
+                "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
+                (self.update_id, time.time()),
+            )
+            if self.update_id % 1000 == 0:  # now and then, not a statement per write
+                await conn.execute(
+                    "DELETE FROM handled_updates WHERE update_id < ?",
+                    (self.update_id - HANDLED_UPDATES_KEPT,),
+                )
+        return value
 
 
 MAX_BATCH = 256
@@ -158,7 +176,7 @@ class Database:
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(future, on_loop=fn))
+        self._queue.put_nowait(_Write(future, on_loop=fn, update_id=current_update.get()))
         return await future
 
     async def write_answer(self, row: AnswerRow) -> bool:

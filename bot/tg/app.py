@@ -38,6 +38,7 @@ from bot.core.models import Catalog
 from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
+from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.reviews import ReviewStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
@@ -258,6 +259,7 @@ class QuizBot:
         load_all()  # a missing or broken catalogue stops start-up, not a reply
         await self.db.open()
         try:
+            await self._load_handled_updates()
             await self.app.initialize()
             await publish_menus(self.app.bot)
             await self.app.start()
@@ -299,13 +301,22 @@ class QuizBot:
 
     async def _drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Stop an update already seen. No await before the check: concurrent copies of one
-        update cannot both pass."""
+        update cannot both pass. Ids whose writes were committed before a restart are loaded at
+        start-up (`_load_handled_updates`), so a re-delivered deep link does not act twice."""
         if update.update_id in self._seen_updates:
             log.info("update %d delivered again: ignored", update.update_id)
             raise ApplicationHandlerStop
         self._seen_updates[update.update_id] = None
         if len(self._seen_updates) > SEEN_UPDATES:
             self._seen_updates.popitem(last=False)
+        handling_update(update.update_id)  # its writes record it: durable across a restart
+
+    async def _load_handled_updates(self) -> None:
+        """The ids handled before a restart (no DB read per update: the check stays in memory)."""
+        log_ = UpdateLog(self.db)
+        await log_.prune(SEEN_UPDATES)
+        for update_id in await log_.recent(SEEN_UPDATES):
+            self._seen_updates[update_id] = None
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log first, then tell the user in their language; never show them a traceback."""

@@ -182,3 +182,21 @@ async def test_a_read_after_a_write_sees_it_while_other_reads_overlap(db: Databa
     finally:
         stop.set()
         await asyncio.gather(*readers)
+
+
+async def test_writes_made_for_an_update_record_it_and_old_ids_are_pruned(db: Database) -> None:
+    from bot.store.handled_updates import UpdateLog, handling_update
+
+    store, log = LearnerStore(db), UpdateLog(db)
+
+    async def handle(update_id: int) -> None:  # each update in its own task, as PTB does
+        handling_update(update_id)
+        await store.set_language(update_id, "fr", 1.0)
+
+    for update_id in (5, 6, 7):
+        await asyncio.create_task(handle(update_id))
+    await store.set_language(99, "en", 1.0)  # no update: nothing recorded
+    assert await log.recent(10) == [5, 6, 7]
+    assert await log.recent(2) == [6, 7]
+    await log.prune(1)
+    assert await log.recent(10) == [7]
