@@ -54,8 +54,9 @@ from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learners
+from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.private_quiz import PrivateQuiz
-from bot.usecases.spaced_review import ProgressService
+from bot.usecases.spaced_review import SpacedReview
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -133,13 +134,15 @@ class QuizBot:
         self.group_schedules = GroupSchedules(
             options.catalog, ScheduleStore(self.db), clock=options.clock
         )
-        self.progress = ProgressService(
+        self.review = SpacedReview(
             options.catalog,
             ReviewStore(self.db),
-            AnalyticsStore(self.db),
             timezone=options.timezone,
             clock=options.clock,
             rng=options.rng,
+        )
+        self.learner_stats = LearnerStatsCases(
+            options.catalog, AnalyticsStore(self.db), self.review, clock=options.clock
         )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self.app = self._build()
@@ -235,7 +238,8 @@ class QuizBot:
 
         self.progress_handlers = ProgressHandlers(
             app,
-            self.progress,
+            self.review,
+            self.learner_stats,
             self.learners,
             self.options.catalog,
             self.admins.is_admin,

@@ -18,7 +18,6 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.models import Catalog
-from bot.core.review import parse_clock
 from bot.i18n import translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
@@ -27,28 +26,37 @@ from bot.tg.context import BotContext
 from bot.tg.private import drop_keyboard, edit, send
 from bot.tg.render import Screen
 from bot.usecases.learner_profile import Learner, Learners
-from bot.usecases.spaced_review import ProgressService
+from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.spaced_review import (
+    NothingDue,
+    RemindOff,
+    RemindOn,
+    RemindUsage,
+    ReviewCard,
+    SpacedReview,
+)
 
 log = logging.getLogger(__name__)
 Context = BotContext
 Ctx = CallbackContext[Any, Any, Any, Any]
 IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sender chat
 GroupLanguage = Callable[[int], Awaitable[str]]
-DEFAULT_REMINDER = "18:00"
 
 
 class ProgressHandlers:
     def __init__(
         self,
         app: Application,  # type: ignore[type-arg]
-        service: ProgressService,
+        review: SpacedReview,
+        stats: LearnerStatsCases,
         learners: Learners,
         catalog: Catalog,
         is_admin: IsAdmin,
         group_language: GroupLanguage,
     ) -> None:
         self.app = app
-        self.service = service
+        self.service = review
+        self.stats_cases = stats
         self.learners = learners
         self.catalog = catalog
         self.is_admin = is_admin
@@ -60,7 +68,7 @@ class ProgressHandlers:
         message, learner = update.effective_message, context.learner
         if message is None:
             return
-        data = await self.service.stats(learner.user_id)
+        data = await self.stats_cases.stats(learner.user_id)
         await send(message, pr.stats(context.tr, self.catalog, data, learner.lang))
 
     async def review(self, update: Update, context: Context) -> None:
@@ -69,31 +77,25 @@ class ProgressHandlers:
 
     async def _serve(self, message: Message, learner: Learner) -> None:
         lang, tr = learner.lang, translator(learner.lang)
-        card = await self.service.next_card(learner.user_id)
-        if card is None:
-            next_at = await self.service.next_due_at(learner.user_id)
-            await send(message, pr.nothing_due(tr, next_at, self.service.tz))
-            return
-        await send(message, pr.review_card(tr, card, lang))
+        match await self.service.serve(learner.user_id):
+            case NothingDue(next_at):
+                await send(message, pr.nothing_due(tr, next_at, self.service.tz))
+            case ReviewCard() as card:
+                await send(message, pr.review_card(tr, card, lang))
 
     async def remind(self, update: Update, context: Context) -> None:
-        message, user, tr = update.effective_message, context.learner, context.tr
+        message, user_id, tr = update.effective_message, context.learner.user_id, context.tr
         if message is None:
             return
-        args = [a.lower() for a in context.args or []]
-        if args[:1] == ["off"] and len(args) == 1:
-            had = await self.service.clear_reminder(user.user_id)
-            self.unregister(user.user_id)
-            await send(message, Screen(pr.remind_off(tr, had)))
-            return
-        at = parse_clock(args[1]) if len(args) == 2 else DEFAULT_REMINDER
-        if args[:1] != ["on"] or len(args) > 2 or at is None:
-            current = await self.service.reminders(user.user_id)
-            await send(message, Screen(pr.remind_usage(tr, current[0] if current else None)))
-            return
-        reminder = await self.service.set_reminder(user.user_id, at)
-        self.register(reminder)
-        await send(message, Screen(pr.remind_on(tr, reminder)))
+        match await self.service.remind(user_id, context.args or []):
+            case RemindOff(had_one):
+                self.unregister(user_id)
+                await send(message, Screen(pr.remind_off(tr, had_one)))
+            case RemindUsage(current):
+                await send(message, Screen(pr.remind_usage(tr, current)))
+            case RemindOn(reminder):
+                self.register(reminder)
+                await send(message, Screen(pr.remind_on(tr, reminder)))
 
     # -- review buttons -----------------------------------------------------------------------
 
@@ -132,7 +134,7 @@ class ProgressHandlers:
         if not await self.is_admin(chat.id, user_id, sender_chat):
             await send(message, Screen(tr._("Sorry, only the group's admins can do that.")))
             return
-        report = await self.service.group_report(chat.id)
+        report = await self.stats_cases.group_report(chat.id)
         await send(message, pr.group_report(tr, self.catalog, report, tr.lang))
 
     async def notify_group_misses(self, attempt_id: int, chat_title: str = "") -> int:

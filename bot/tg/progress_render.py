@@ -22,7 +22,8 @@ from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
-from bot.usecases.spaced_review import GroupReport, LearnerStats, ReviewCard, ReviewResult
+from bot.usecases.learner_stats import GroupReport, LearnerStats
+from bot.usecases.spaced_review import ReviewCard, ReviewResult
 
 
 def day(tr: Translator, moment: float, tz: tzinfo) -> str:

@@ -1,4 +1,5 @@
-"""Use cases of learner progress: /stats, the spaced-review queue, reminders, group analytics.
+"""Spaced review: the queue of missed questions, /review and its buttons, daily reminders, and
+the notice after a group run.
 
 Wrong answers reach the queue through an inbox that a trigger on `answers` fills (migration 003):
 private quizzes, group runs and any future way of answering feed reviews without calling this
@@ -12,42 +13,24 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
-from bot.core.models import Catalog, GuidePath, Question, Quiz
+from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
     ReviewItem,
     after_miss,
     after_review,
     decode_order,
-    local_day,
+    parse_clock,
     review_order,
 )
-from bot.core.stats import (
-    Accuracy,
-    QuestionStats,
-    QuizScore,
-    question_stats,
-    quiz_scores,
-    streak,
-)
-from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.store.reviews import Reminder, ReviewStore
 
-STREAK_LOOKBACK_DAYS = 400
-
-
-@dataclass(frozen=True, slots=True)
-class LearnerStats:
-    scores: list[QuizScore]
-    by_guide: list[tuple[GuidePath, Accuracy]]
-    streak: int
-    due: int
-    queued: int
+DEFAULT_REMINDER = "18:00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,17 +52,32 @@ class ReviewResult:
 
 
 @dataclass(frozen=True, slots=True)
-class GroupReport:
-    totals: GroupTotals
-    questions: list[QuestionStats]
+class NothingDue:
+    next_at: float | None  # when the next question falls due; None: the queue is empty
 
 
-class ProgressService:
+@dataclass(frozen=True, slots=True)
+class RemindOn:
+    reminder: Reminder
+
+
+@dataclass(frozen=True, slots=True)
+class RemindOff:
+    had_one: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RemindUsage:
+    """Arguments /remind does not take: show how, with the reminder they have, if any."""
+
+    current: Reminder | None
+
+
+class SpacedReview:
     def __init__(
         self,
         catalog: Catalog,
         store: ReviewStore,
-        analytics: AnalyticsStore,
         *,
         timezone: str = "UTC",
         clock: Clock = time.time,
@@ -87,7 +85,6 @@ class ProgressService:
     ) -> None:
         self.catalog = catalog
         self.store = store
-        self.analytics = analytics
         self.tz = ZoneInfo(timezone)
         self.timezone = timezone
         self.clock = clock
@@ -117,30 +114,6 @@ class ProgressService:
                 await self.store.ingest(items, misses)
                 total += len(misses)
         return total
-
-    # -- /stats -------------------------------------------------------------------------------
-
-    async def stats(self, user_id: int) -> LearnerStats:
-        await self.sync()
-        now = self.clock()
-        scores = quiz_scores(await self.analytics.finished_attempts(user_id))
-        guides: dict[str, Accuracy] = {}
-        for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
-            quiz = self.catalog.quiz(quiz_id)
-            if quiz is not None:
-                guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
-        by_guide = [
-            (self.catalog.guides[g], acc) for g, acc in guides.items() if g in self.catalog.guides
-        ]
-        since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
-        days = {local_day(t, self.tz) for t in await self.analytics.activity_since(user_id, since)}
-        return LearnerStats(
-            scores=[s for s in scores if self.catalog.quiz(s.quiz_id)],
-            by_guide=by_guide,
-            streak=streak(days, local_day(now, self.tz)),
-            due=await self.store.due_count(user_id, now),
-            queued=await self.store.queue_size(user_id),
-        )
 
     # -- /review ------------------------------------------------------------------------------
 
@@ -180,8 +153,10 @@ class ProgressService:
             return None
         return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
 
-    async def next_due_at(self, user_id: int) -> float | None:
-        return await self.store.next_due_at(user_id)
+    async def serve(self, user_id: int) -> ReviewCard | NothingDue:
+        """/review and its "next" button: the most overdue question, or when one falls due."""
+        card = await self.next_card(user_id)
+        return card if card is not None else NothingDue(await self.store.next_due_at(user_id))
 
     async def due_count(self, user_id: int) -> int:
         await self.sync()
@@ -201,12 +176,18 @@ class ProgressService:
     async def claim_notice(self, attempt_id: int, user_id: int) -> bool:
         return await self.store.mark_notified(attempt_id, user_id, self.clock())
 
-    async def group_report(self, chat_id: int) -> GroupReport:
-        totals = await self.analytics.group_totals(chat_id)
-        rows = await self.analytics.group_answer_counts(chat_id)
-        return GroupReport(totals, question_stats(rows))
-
     # -- reminders ----------------------------------------------------------------------------
+
+    async def remind(self, user_id: int, args: Sequence[str]) -> RemindOn | RemindOff | RemindUsage:
+        """/remind on [HH:MM] | off."""
+        words = [a.lower() for a in args]
+        if words == ["off"]:
+            return RemindOff(await self.clear_reminder(user_id))
+        at = parse_clock(words[1]) if len(words) == 2 else DEFAULT_REMINDER
+        if words[:1] != ["on"] or len(words) > 2 or at is None:
+            current = await self.reminders(user_id)
+            return RemindUsage(current[0] if current else None)
+        return RemindOn(await self.set_reminder(user_id, at))
 
     async def set_reminder(self, user_id: int, at_time: str) -> Reminder:
         await self.store.set_reminder(user_id, at_time, self.timezone, self.clock())

@@ -18,7 +18,8 @@ from pathlib import Path
 from bot.store import Database
 from bot.store.analytics import AnalyticsStore, export_rows
 from bot.store.reviews import ReviewStore
-from bot.usecases.spaced_review import ProgressService
+from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
 
 USERS, GROUPS, QUESTIONS = 20_000, 2_000, 8
@@ -94,8 +95,9 @@ async def measure(answers: int) -> None:
         await db.open()
         try:
             analytics = AnalyticsStore(db)
-            progress = ProgressService(
-                shipped_catalog(), ReviewStore(db), analytics, clock=lambda: 1_800_000_000.0
+            review = SpacedReview(shipped_catalog(), ReviewStore(db), clock=lambda: 1_800_000_000.0)
+            progress = LearnerStatsCases(
+                shipped_catalog(), analytics, review, clock=lambda: 1_800_000_000.0
             )
             busiest = int(
                 (
@@ -120,11 +122,11 @@ async def measure(answers: int) -> None:
             (inbox,) = await (
                 await db.reader.execute("SELECT count(*) FROM review_inbox")
             ).fetchone()
-            await timed(f"inbox drain ({inbox:,} misses, backfill)", progress.sync())
+            await timed(f"inbox drain ({inbox:,} misses, backfill)", review.sync())
             for _ in range(2):  # the second round: warm cache
                 await timed(f"/stats user {busiest}", progress.stats(busiest))
                 await timed(f"/groupstats chat {chat}", progress.group_report(chat))
-                await timed("/review next card", progress.next_card(busiest))
+                await timed("/review next card", review.next_card(busiest))
             conn = sqlite3.connect(path)
             start = time.perf_counter()
             count = sum(1 for _ in export_rows(conn, chat))

@@ -9,10 +9,9 @@ import aiosqlite
 
 from bot.core.engine import option_orders
 from bot.store import Database, LearnerStore
-from bot.store.analytics import AnalyticsStore
 from bot.store.learners import encode_orders
 from bot.store.reviews import ReviewStore
-from bot.usecases.spaced_review import ProgressService
+from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
 
 DAY = 86_400.0
@@ -28,11 +27,10 @@ class Clock:
         return self.now
 
 
-def service(db: Database, clock: Clock) -> ProgressService:
-    return ProgressService(
+def service(db: Database, clock: Clock) -> SpacedReview:
+    return SpacedReview(
         shipped_catalog(),
         ReviewStore(db),
-        AnalyticsStore(db),
         timezone="Africa/Dakar",
         clock=clock,
         rng=random.Random(1),

@@ -1,0 +1,77 @@
+"""What a learner and a group have done: /stats and /groupstats, summarised from answer rows.
+
+The store hands over counts; the core (`bot/core/stats.py`) says what they mean; this joins
+them with the content (a guide per quiz) and the learner's days in the configured time zone.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.core.clock import Clock
+from bot.core.models import Catalog, GuidePath
+from bot.core.review import local_day
+from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores, streak
+from bot.store.analytics import AnalyticsStore, GroupTotals
+from bot.usecases.spaced_review import SpacedReview
+
+STREAK_LOOKBACK_DAYS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerStats:
+    scores: list[QuizScore]
+    by_guide: list[tuple[GuidePath, Accuracy]]
+    streak: int
+    due: int
+    queued: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupReport:
+    totals: GroupTotals
+    questions: list[QuestionStats]
+
+
+class LearnerStatsCases:
+    def __init__(
+        self,
+        catalog: Catalog,
+        analytics: AnalyticsStore,
+        review: SpacedReview,
+        *,
+        clock: Clock = time.time,
+    ) -> None:
+        self.catalog = catalog
+        self.analytics = analytics
+        self.review = review  # the queue's counts, after its inbox is drained
+        self.clock = clock
+
+    async def stats(self, user_id: int) -> LearnerStats:
+        await self.review.sync()
+        now, tz = self.clock(), self.review.tz
+        scores = quiz_scores(await self.analytics.finished_attempts(user_id))
+        guides: dict[str, Accuracy] = {}
+        for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
+            quiz = self.catalog.quiz(quiz_id)
+            if quiz is not None:
+                guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
+        by_guide = [
+            (self.catalog.guides[g], acc) for g, acc in guides.items() if g in self.catalog.guides
+        ]
+        since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
+        days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
+        return LearnerStats(
+            scores=[s for s in scores if self.catalog.quiz(s.quiz_id)],
+            by_guide=by_guide,
+            streak=streak(days, local_day(now, tz)),
+            due=await self.review.store.due_count(user_id, now),
+            queued=await self.review.store.queue_size(user_id),
+        )
+
+    async def group_report(self, chat_id: int) -> GroupReport:
+        totals = await self.analytics.group_totals(chat_id)
+        rows = await self.analytics.group_answer_counts(chat_id)
+        return GroupReport(totals, question_stats(rows))
