@@ -48,6 +48,7 @@ from bot.tg.menus import publish_menus
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
+from bot.tg.retry import RetryingLimiter
 from bot.tg.transport import use_transport
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
@@ -167,10 +168,10 @@ class QuizBot:
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
             # is still retried after retry_after, so no question or reveal is dropped.
-            limiter = PacedRateLimiter(overall_rate=self.options.send_rate, max_retries=5)
+            limiter = PacedRateLimiter(overall_rate=self.options.send_rate)
             app = builder.rate_limiter(limiter).build()
-        else:
-            app = builder.build()
+        else:  # no pacing, but the same retries (bot/tg/retry.py): the one retry layer
+            app = builder.rate_limiter(RetryingLimiter()).build()
         # Group -2 runs before every handler: an update Telegram delivers again (a webhook
         # retry, a poller that died before confirming it) is handled once.
         app.add_handler(TypeHandler(Update, self._drop_repeated), group=-2)

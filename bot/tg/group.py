@@ -18,10 +18,10 @@ from bot.core.models import Catalog
 from bot.i18n import Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
-from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
+from bot.tg.private import acknowledge
 from bot.tg.render import Screen
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
@@ -218,19 +218,17 @@ class GroupHandlers:
         outcome = await self.runs.answer(
             chat.id, data.run_id, data.question, data.position, member, group_lang
         )
-        tr, bot = translator(outcome.lang), query.get_bot()
+        tr = translator(outcome.lang)
         match outcome:
             case runs.Answered(lang, quiz, judgement):
                 text = gr.popup(tr, quiz, judgement, lang)
-                await calls.answer_query(bot, query.id, text, show_alert=True)
+                await acknowledge(query, text, show_alert=True)
             case runs.AlreadyAnswered():
-                await calls.answer_query(bot, query.id, tr._("You already answered this question."))
+                await acknowledge(query, tr._("You already answered this question."))
             case runs.NotYours():
-                await calls.answer_query(
-                    bot, query.id, tr._("This button belongs to another chat.")
-                )
+                await acknowledge(query, tr._("This button belongs to another chat."))
             case runs.Closed():
-                await calls.answer_query(bot, query.id, tr._("This question is closed."))
+                await acknowledge(query, tr._("This question is closed."))
 
     async def setting(
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.Setting
@@ -240,21 +238,23 @@ class GroupHandlers:
         settings = await self.settings_.settings(chat.id)
         tr = translator(settings.language)
         if data.chat_id != chat.id:
-            await query.answer(tr._("This button has expired."))
+            await acknowledge(query, tr._("This button has expired."))
             return
         if not await self.admins.is_admin(chat.id, member.user_id):
-            await query.answer(tr._("Sorry, only the group's admins can do that."), show_alert=True)
+            await acknowledge(
+                query, tr._("Sorry, only the group's admins can do that."), show_alert=True
+            )
             return
         if data.key == "push":
-            await query.answer()
+            await acknowledge(query)
             await self._start(chat.id, data.value or "", member.user_id, tr)
             return
         match await self.settings_.change(chat.id, data.key, data.value or ""):
             case gs.Invalid():
-                await query.answer(tr._("This button has expired."))
+                await acknowledge(query, tr._("This button has expired."))
             case gs.Saved(updated):
                 tr = translator(updated.language)
-                await query.answer(tr._("Saved."))
+                await acknowledge(query, tr._("Saved."))
                 screen = gr.settings(tr, updated)
                 try:
                     await query.edit_message_text(screen.text, reply_markup=screen.keyboard)

@@ -27,7 +27,6 @@ from bot.store import Schedule
 from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg.render import Screen
-from bot.tg.retry import patiently
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
@@ -76,15 +75,11 @@ class GroupRunner:
     async def send(self, chat_id: int, screen: Screen) -> Message | None:
         """Post in a group; follow it to its supergroup, or forget it if the bot was removed."""
         try:
-            return await patiently(
-                lambda: self.bot.send_message(chat_id, screen.text, reply_markup=screen.keyboard)
-            )
+            return await self.bot.send_message(chat_id, screen.text, reply_markup=screen.keyboard)
         except ChatMigrated as exc:
             new_id = exc.new_chat_id
             await self.migrated(chat_id, new_id)
-            return await patiently(
-                lambda: self.bot.send_message(new_id, screen.text, reply_markup=screen.keyboard)
-            )
+            return await self.bot.send_message(new_id, screen.text, reply_markup=screen.keyboard)
         except Forbidden:
             log.info("removed from chat %s: stopping what ran there", chat_id)
             await self.removed(chat_id)
@@ -95,9 +90,7 @@ class GroupRunner:
             if message_id is None:
                 raise BadRequest("message to edit not found")
             bot, shown = self.bot, message_id
-            await patiently(
-                lambda: calls.edit_text(bot, chat_id, shown, screen.text, screen.keyboard)
-            )
+            await calls.edit_text(bot, chat_id, shown, screen.text, screen.keyboard)
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)
             await self.send(exc.new_chat_id, screen)

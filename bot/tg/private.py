@@ -15,7 +15,6 @@ from bot.tg import callbacks as cb
 from bot.tg import calls, render
 from bot.tg.context import BotContext
 from bot.tg.render import Screen
-from bot.tg.retry import patiently
 from bot.usecases import private_quiz as pq
 from bot.usecases.learner_profile import Learner, Learners
 
@@ -24,14 +23,18 @@ log = logging.getLogger(__name__)
 
 async def send(message: Message, screen: Screen) -> None:
     bot, chat_id = message.get_bot(), message.chat_id
-    await patiently(lambda: calls.send_text(bot, chat_id, screen.text, screen.keyboard))
+    await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
 
 
-async def acknowledge(query: CallbackQuery, text: str | None = None) -> None:
-    """Answer a callback query; one Telegram no longer accepts (too old) must not stop the work
-    that follows, such as showing the explanation of an answer already stored."""
+async def acknowledge(
+    query: CallbackQuery, text: str | None = None, *, show_alert: bool = False
+) -> None:
+    """Answer a callback query (private, group or review); one Telegram no longer accepts (too
+    old) must not stop the work that follows, such as showing the explanation of an answer
+    already stored, or starting the quiz an admin picked. Retries are the limiter's
+    (`bot/tg/retry.py`)."""
     try:
-        await patiently(lambda: calls.answer_query(query.get_bot(), query.id, text))
+        await calls.answer_query(query.get_bot(), query.id, text, show_alert=show_alert)
     except BadRequest as exc:
         log.info("callback answer refused: %s", exc)
 
@@ -41,14 +44,10 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
     shown = query.message
     try:
         if shown is None:  # an inline message: only PTB's wrapper knows its id
-            await patiently(
-                lambda: query.edit_message_text(screen.text, reply_markup=screen.keyboard)
-            )
+            await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
         else:
             bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
-            await patiently(
-                lambda: calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
-            )
+            await calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
     except BadRequest as exc:
         log.info("edit refused: %s", exc)
 
@@ -57,10 +56,10 @@ async def drop_keyboard(query: CallbackQuery) -> None:
     shown = query.message
     try:
         if shown is None:
-            await patiently(lambda: query.edit_message_reply_markup(None))
+            await query.edit_message_reply_markup(None)
         else:
             bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
-            await patiently(lambda: calls.drop_keyboard(bot, chat_id, message_id))
+            await calls.drop_keyboard(bot, chat_id, message_id)
     except BadRequest as exc:
         log.info("keyboard removal refused: %s", exc)
 

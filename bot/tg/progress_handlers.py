@@ -23,7 +23,7 @@ from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
 from bot.tg.context import BotContext
-from bot.tg.private import drop_keyboard, edit, send
+from bot.tg.private import acknowledge, drop_keyboard, edit, send
 from bot.tg.render import Screen
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -104,20 +104,20 @@ class ProgressHandlers:
         lang, tr = learner.lang, translator(learner.lang)
         message = query.message if isinstance(query.message, Message) else None
         if isinstance(data, cb.ReviewNext):
-            await query.answer()
+            await acknowledge(query)
             await drop_keyboard(query)
             if message is not None:
                 await self._serve(message, learner)
             return
         if not isinstance(data, cb.ReviewAnswer):
-            await query.answer(pr.review_stale(tr))
+            await acknowledge(query, pr.review_stale(tr))
             return
         result = await self.service.answer(learner.user_id, data.item_id, data.order, data.position)
         if result is None:
-            await query.answer(pr.review_stale(tr))
+            await acknowledge(query, pr.review_stale(tr))
             return
         # Stored: now the learner may see the verdict.
-        await query.answer(pr.verdict_popup(tr, result.judgement))
+        await acknowledge(query, pr.verdict_popup(tr, result.judgement))
         await edit(query, pr.answered_card(tr, result.card, result.judgement, lang))
         if message is not None:
             await send(message, pr.feedback(tr, result, lang, self.service.tz))

@@ -23,8 +23,9 @@ exactly 30 refuses any clump (BENCHMARKS.md, fan-out).
   chat: Telegram's 1/s with a burst of 3, one send in flight per chat, and no refill while it
   flies (the conservative reading of the same rule);
 * on `RetryAfter` for a counted request, pauses every counted request for `retry_after` + 0.1 s
-  (a 429 does not say whether the chat or the bot was over), then retries, up to `max_retries`
-  times (`rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`).
+  (a 429 does not say whether the chat or the bot was over), then retries; it is the bot's one
+  retry layer (`bot/tg/retry.py`: 429s, network errors, timeouts and 5xx share one budget of
+  `max_retries`; `rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`).
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
-from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+
+from bot.tg.retry import RETRIES, JSONResult, with_retries
 
 log = logging.getLogger(__name__)
 
-JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 
 # Bot API method names are case-insensitive; quizbot's raw calls (bot/tg/calls.py) use lower
 # case, PTB's wrappers camel case: compared in lower case.
@@ -55,7 +56,6 @@ _NEW_MESSAGE_OTHER = frozenset({"copymessage", "copymessages", "forwardmessage",
 _CHANGE_OTHER = frozenset(
     {"stoppoll", "stopmessagelivelocation", "deletemessage", "deletemessages"}
 )
-PAUSE_PADDING = 0.1  # seconds added to retry_after, as PTB's AIORateLimiter does
 
 
 def scope(endpoint: str) -> tuple[bool, bool]:
@@ -171,7 +171,7 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         private_rate: float = 1.0,
         private_burst: int = 3,
         max_in_flight: int = 3,
-        max_retries: int = 5,
+        max_retries: int = RETRIES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if overall_rate <= 0 or max_in_flight < 1:
@@ -207,23 +207,20 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         counted, per_chat = scope(endpoint)
         chat_id = data.get("chat_id") if per_chat else None
         state = self._ensure_state()
-        for attempt in range(max_retries + 1):
-            try:
-                if not counted:
-                    return await callback(*args, **kwargs)
-                async with state.slot(chat_id):
-                    return await callback(*args, **kwargs)
-            except RetryAfter as exc:
-                if attempt == max_retries:
-                    log.warning("%s: 429 after %d retries, giving up", endpoint, max_retries)
-                    raise
-                seconds = exc._retry_after.total_seconds() + PAUSE_PADDING  # timedelta, no warning
-                log.info("%s: 429, retrying in %.1f s", endpoint, seconds)
-                if counted:  # every counted request waits: the bot may be over, not the chat
-                    state.pause(seconds)
-                else:
-                    await asyncio.sleep(seconds)
-        raise AssertionError("unreachable")
+
+        async def attempt() -> JSONResult:
+            if not counted:
+                return await callback(*args, **kwargs)
+            async with state.slot(chat_id):
+                return await callback(*args, **kwargs)
+
+        async def on_flood(seconds: float) -> None:
+            if counted:  # every counted request waits: the bot may be over, not the chat
+                state.pause(seconds)
+            else:
+                await asyncio.sleep(seconds)
+
+        return await with_retries(attempt, endpoint, max_retries, on_flood)
 
     # -- internals ------------------------------------------------------------------------------
 

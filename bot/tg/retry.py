@@ -1,51 +1,97 @@
-"""Telegram calls that are worth waiting for: a question, a reveal, a verdict.
+"""The one place Bot API requests are retried, with one budget for every request.
 
-PTB's AIORateLimiter retries only 429s; a dropped connection or a 502 would otherwise lose a
-question and leave a chat with nothing to tap. Private and group sends both go through here.
+Every request but `getUpdates` (PTB's updater has its own back-off) passes through the bot's rate
+limiter, so that is where retries live: `PacedRateLimiter` in production, `RetryingLimiter`
+(retries, no pacing) when pacing is off. Nothing above retries again, so a failure is never
+retried N × M times by two stacked layers.
+
+The budget: at most `RETRIES` retries per request, whatever failed —
+- 429: wait its `retry_after` + 0.1 s (the paced limiter holds every counted request meanwhile);
+- network errors, timeouts, 5xx: wait 0.5, 1, 2, 4 s;
+- anything else (400, 403, a migrated chat) is not retried: retrying cannot fix it.
+A request whose response was lost may have taken effect: a retried send can then show a message
+twice, which is harmless (its buttons carry the same data), whereas a message never shown is not.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-TRIES = 4  # a question or a verdict is worth waiting a few seconds for
+RETRIES = 4
 FIRST_PAUSE = 0.5  # seconds; doubles after each transient failure
+PAUSE_PADDING = 0.1  # seconds added to retry_after, as PTB's AIORateLimiter does
+JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 
 
-async def patiently(call: Callable[[], Awaitable[T]]) -> T:
-    """Run a Telegram call, retrying failures that pass: network errors, timeouts, 5xx, 429.
+def retry_after_seconds(exc: RetryAfter) -> float:
+    wait = exc.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
-    PTB's AIORateLimiter retries only 429s; without this a dropped connection would lose the next
-    question and leave the learner in front of a chat with no buttons. A request whose response
-    was lost may have taken effect: a retried send can then show a message twice, which is
-    harmless (its buttons carry the same data), whereas a message never shown is not.
+
+async def with_retries(
+    call: Callable[[], Awaitable[T]],
+    endpoint: str,
+    retries: int = RETRIES,
+    on_flood: Callable[[float], Awaitable[None]] | None = None,
+) -> T:
+    """Run `call`, retrying what passes (429, network errors, timeouts, 5xx) `retries` times.
+
+    `on_flood(seconds)` waits out a 429 (default: sleep); the paced limiter pauses every counted
+    request instead, since a 429 does not say whether the chat or the whole bot was over.
     """
     pause = FIRST_PAUSE
-    for attempt in range(1, TRIES + 1):
+    for attempt in range(retries + 1):
         try:
             return await call()
         except BadRequest:  # a subclass of NetworkError, but retrying cannot fix it
             raise
         except RetryAfter as exc:
-            if attempt == TRIES:
+            if attempt == retries:
+                log.warning("%s: 429 after %d retries, giving up", endpoint, retries)
                 raise
-            wait = exc.retry_after
-            seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-            log.info("flood control: retrying in %.1f s", seconds)
-            await asyncio.sleep(seconds)
-        except NetworkError as exc:  # TimedOut included
-            if attempt == TRIES:
+            seconds = retry_after_seconds(exc) + PAUSE_PADDING
+            log.info("%s: 429, retrying in %.1f s", endpoint, seconds)
+            await (on_flood(seconds) if on_flood is not None else asyncio.sleep(seconds))
+        except NetworkError as exc:  # TimedOut and 5xx included
+            if attempt == retries:
+                log.warning("%s: failed after %d retries: %s", endpoint, retries, exc)
                 raise
-            log.info("transient Telegram error, retrying in %.1f s: %s", pause, exc)
+            log.info("%s: transient error, retrying in %.1f s: %s", endpoint, pause, exc)
             await asyncio.sleep(pause)
             pause *= 2
     raise AssertionError("unreachable")
+
+
+class RetryingLimiter(BaseRateLimiter[int]):
+    """The retry layer alone, for a bot that does not pace its requests (tests, benchmark)."""
+
+    def __init__(self, retries: int = RETRIES) -> None:
+        self.retries = retries
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, JSONResult]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> JSONResult:
+        retries = self.retries if rate_limit_args is None else rate_limit_args
+        return await with_retries(lambda: callback(*args, **kwargs), endpoint, retries)
