@@ -61,6 +61,7 @@ from bot.usecases.spaced_review import SpacedReview
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
+STOP_GRACE = 10.0  # seconds the group steps in flight get to finish on stop
 
 
 @dataclass
@@ -289,10 +290,20 @@ class QuizBot:
         )
 
     async def stop(self) -> None:
+        """Stop taking updates, let the work in flight finish (bounded), then close the store.
+
+        Order matters: no job may fire or still run once the store is closed. The scheduler is
+        paused first (a due timer waits for the next start, which resumes its run from the
+        store); group steps in flight get `STOP_GRACE` seconds (`GroupRunner.drain`); PTB's
+        `stop` then handles the updates already fetched and waits for running jobs."""
         try:
             if self.app.updater is not None and self.app.updater.running:
                 await self.app.updater.stop()
             if self.app.running:
+                jobs = self.app.job_queue
+                if jobs is not None and jobs.scheduler.running:
+                    jobs.scheduler.pause()
+                await self.runner.drain(STOP_GRACE)
                 await self.app.stop()
             await self.app.shutdown()
         finally:

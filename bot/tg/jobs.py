@@ -5,13 +5,18 @@ case (`bot/usecases/group_runs.py`); this module renders and sends it. Each ques
 one-shot timer; its deadline is in the store too, so a restart sets the timer again (or reveals
 at once when the deadline passed while the bot was down). Schedules are rebuilt from the store
 at start-up: JobQueue keeps jobs in memory only.
+
+Shutdown (`drain`): every step of a run (a timer's reveal and next question, a scheduled push,
+a resumed run, the after-run hooks) is a tracked task. On stop no new timer is set, the steps in
+flight get a bounded time to finish, and any still running are cancelled: each step is written
+so that the store says where the run stood, and the next start resumes it from there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import time as dtime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -52,7 +57,9 @@ class GroupRunner:
         self.admins = admins
         self._locks: dict[int, asyncio.Lock] = {}
         # Called as a task with (run id, chat id) once a run's results are posted.
-        self.on_finished: list[Callable[[int, int], Awaitable[object]]] = []
+        self.on_finished: list[Callable[[int, int], Coroutine[Any, Any, object]]] = []
+        self.stopping = False
+        self._steps: set[asyncio.Task[Any]] = set()
 
     @property
     def bot(self) -> Bot:
@@ -130,7 +137,49 @@ class GroupRunner:
         await self.runs.question_sent(run, message.message_id)
         self._set_timer(run.id, index, run.seconds)
 
+    # -- steps in flight, for a clean stop ------------------------------------------------------
+
+    def _spawn(self, step: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a step as a task the stop waits for (errors go to the error handler, as before)."""
+        task: asyncio.Task[Any] = self.app.create_task(step)
+        self._steps.add(task)
+        task.add_done_callback(self._steps.discard)
+        return task
+
+    async def _guarded(self, step: Coroutine[Any, Any, Any]) -> None:
+        """A job's step: if the stop cancels it, the job itself ends quietly (no traceback)."""
+        task = self._spawn(step)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise
+            log.info("a group step was stopped by the shutdown; it resumes at the next start")
+
+    async def drain(self, grace: float) -> None:
+        """Stop: no new timers; let the steps in flight (and those they start) finish within
+        `grace` seconds, then cancel the rest."""
+        self.stopping = True
+        deadline = asyncio.get_running_loop().time() + grace
+        while pending := {t for t in self._steps if not t.done()}:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                log.warning(
+                    "stopping: %d group steps still running after %.0f s, cancelled; "
+                    "they resume at the next start",
+                    len(pending),
+                    grace,
+                )
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+                return
+            log.info("stopping: waiting for %d group steps", len(pending))
+            await asyncio.wait(pending, timeout=remaining)
+
     def _set_timer(self, run_id: int, index: int, delay: float) -> None:
+        if self.stopping:
+            return  # the deadline is in the store: the next start sets the timer
         self.jobs.run_once(
             self._on_deadline, when=max(0.0, delay), data=(run_id, index), name=f"run:{run_id}"
         )
@@ -139,7 +188,7 @@ class GroupRunner:
         assert context.job is not None
         data = context.job.data
         assert isinstance(data, tuple)
-        await self.advance(int(data[0]), int(data[1]))
+        await self._guarded(self.advance(int(data[0]), int(data[1])))
 
     async def advance(self, run_id: int, index: int) -> None:
         """Time is up for question `index`: send what the use case decided comes next."""
@@ -170,7 +219,7 @@ class GroupRunner:
         )
         await self.send(results.run.chat_id, screen)
         for hook in self.on_finished:
-            self.app.create_task(hook(results.run.id, results.run.chat_id))
+            self._spawn(hook(results.run.id, results.run.chat_id))
 
     def _cancel_timers(self, run_id: int) -> None:
         for job in self.jobs.get_jobs_by_name(f"run:{run_id}"):
@@ -196,11 +245,11 @@ class GroupRunner:
             if plan.step is Step.WAIT:
                 self._set_timer(plan.run.id, plan.index, plan.delay)
             elif plan.step is Step.REVEAL:
-                self.app.create_task(self.advance(plan.run.id, plan.index))
+                self._spawn(self.advance(plan.run.id, plan.index))
             elif plan.step is Step.ASK:
-                self.app.create_task(self._resume_ask(plan.run, plan.index))
+                self._spawn(self._resume_ask(plan.run, plan.index))
             else:
-                self.app.create_task(self._finish(plan.run.id))
+                self._spawn(self._finish(plan.run.id))
 
     async def _resume_ask(self, run: GroupRun, index: int) -> None:
         async with self._lock(run.id):
@@ -230,6 +279,8 @@ class GroupRunner:
     # -- schedules ------------------------------------------------------------------------------
 
     def register(self, schedule: Schedule, timezone: str) -> None:
+        if self.stopping:
+            return  # schedules live in the store: the next start registers them
         self.unregister(schedule.id)
         hour, minute = (int(part) for part in schedule.at_time.split(":"))
         self.jobs.run_daily(
@@ -254,6 +305,10 @@ class GroupRunner:
         assert context.job is not None
         data = context.job.data
         assert isinstance(data, int)
+        await self._guarded(self._scheduled(context, data))
+
+    async def _scheduled(self, context: Ctx, data: int) -> None:
+        assert context.job is not None
         schedule = await self.schedules.schedule(data)
         if schedule is None:
             context.job.schedule_removal()
