@@ -3,6 +3,8 @@ only while the question is open, migration moving everything, removal dropping s
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.store import Database, GroupStore, ScheduleStore, Stored
 
 CHAT, NEW_CHAT = -100, -1000000000100
@@ -113,6 +115,32 @@ async def test_close_and_count_sees_every_answer_while_reads_overlap(db: Databas
                 assert await _answer(store, run_id, 0, 100 + user, user % 4) is Stored.STORED
             assert sorted(await store.close_and_count(run_id, 0) or []) == [0, 0, 1, 2, 3]
             assert await store.close_and_count(run_id, 0) is None
+    finally:
+        stop.set()
+        await asyncio.gather(*readers)
+
+
+async def test_schedules_listed_right_after_adding_one_include_it_while_reads_overlap(
+    db: Database,
+) -> None:
+    """/schedules right after /schedule once said "nothing scheduled": overlapping reads on the
+    shared reader kept an old snapshot. Every read must see every write committed before it."""
+    groups, schedules = GroupStore(db), ScheduleStore(db)
+    await groups.ensure_group(CHAT, "G", "en", 30, "UTC", 1.0)
+    stop = asyncio.Event()
+
+    async def reads() -> None:
+        while not stop.is_set():
+            await schedules.schedules()
+            await groups.group(CHAT)
+
+    readers = [asyncio.create_task(reads()) for _ in range(20)]
+    try:
+        for n in range(1, 41):
+            added = await schedules.add_schedule(CHAT, "next", "daily", "18:30", 1, 2.0)
+            listed = await schedules.schedules(CHAT)
+            assert added.id in [s.id for s in listed], n
+            assert len(listed) == n
     finally:
         stop.set()
         await asyncio.gather(*readers)
