@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("rest", nargs=argparse.REMAINDER)
     migrate = sub.add_parser("migrate-db", help="copy a SQLite database into PostgreSQL")
     migrate.add_argument("rest", nargs=argparse.REMAINDER)
+    forget = sub.add_parser("forget", help="delete what the bot keeps about a user")
+    forget.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -57,6 +59,7 @@ DELEGATED = {
     "bench": "bot.bench",
     "export": "bot.export",
     "migrate-db": "bot.migrate_db",
+    "forget": "bot.forget_cli",
 }
 
 

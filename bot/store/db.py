@@ -179,6 +179,11 @@ class Database:
         self._queue.put_nowait(_Write(future, on_loop=fn, update_id=current_update.get()))
         return await future
 
+    def forget_cached(self, user_id: int) -> None:
+        """After forgetting a user: no name of theirs may be written back from memory."""
+        self.names_written.forget(user_id)
+        self._pending_names = [row for row in self._pending_names if row.user_id != user_id]
+
     async def write_answer(self, row: AnswerRow) -> bool:
         """Store one answer once it is durable; False if it changed nothing (a duplicate, or
         its attempt or question closed meanwhile). Answers queued together share one trip."""

@@ -38,10 +38,13 @@ from bot.core.models import Catalog
 from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
+from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.reviews import ReviewStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
+from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
+from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
@@ -50,6 +53,7 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.retry import RetryingLimiter
 from bot.tg.transport import use_transport
+from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
@@ -188,6 +192,18 @@ class QuizBot:
         app.add_handler(CommandHandler("help", private.help, filters=chat))
         self._add_group_handlers(app)
         self._add_progress_handlers(app)
+        forget = ForgetHandlers(
+            Forgetting(
+                ForgetStore(self.db),
+                [
+                    self.quiz.forget_cached,
+                    self.learners.forget_cached,
+                    self.progress_handlers.unregister,
+                ],
+            )
+        )
+        app.add_handler(CommandHandler("forget", forget.command, filters=chat))
+        app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
         router = ButtonRouter(private, self.group_handlers, self.progress_handlers)
         app.add_handler(CallbackQueryHandler(router))

@@ -43,6 +43,7 @@ PRIVATE: tuple[MenuCommand, ...] = (
     MenuCommand("remind", N_("A daily reminder when reviews are due")),
     MenuCommand("stop", N_("Abandon the running quiz")),
     MenuCommand("language", N_("Change language")),
+    MenuCommand("forget", N_("Delete everything I keep about you")),
     MenuCommand("help", N_("How quizbot works")),
 )
 GROUP: tuple[MenuCommand, ...] = (MenuCommand("help", N_("How quizbot works in a group")),)

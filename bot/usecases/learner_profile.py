@@ -76,6 +76,10 @@ class Learners:
             default=self.default_language,
         )
 
+    def forget_cached(self, user_id: int) -> None:
+        """After /forget: their language choice is not kept in memory either."""
+        self._chosen.pop(user_id, None)
+
     async def choose(self, learner: Learner, lang: str) -> Learner:
         await self.store.set_language(learner.user_id, lang, self.clock())
         self._chosen[learner.user_id] = lang

@@ -282,6 +282,13 @@ class PrivateQuiz:
         elif attempt.user_id in self._active_ids:
             self._active_ids[attempt.user_id].discard(attempt.id)
 
+    def forget_cached(self, user_id: int) -> None:
+        """After /forget: none of the user's attempts stays in memory."""
+        self._active_ids.pop(user_id, None)
+        for key in [k for k, attempt in self._attempts.items() if attempt.user_id == user_id]:
+            self._attempts.pop(key, None)
+            self._shown.pop(key, None)
+
     def _forget_active(self, user_id: int) -> None:
         for key in self._active_ids.pop(user_id, ()):
             value = self._attempts.get(key)

@@ -1,0 +1,81 @@
+"""Forgetting a learner (`/forget`, `quizbot forget USER_ID`): one transaction, nothing left that
+names them.
+
+Deleted: their profile (name, languages), every private attempt with its answers, their review
+queue (items, log, pending inbox, notices) and their reminder. Kept, without their identity:
+their answers in group runs, because they are part of the group's history that other members
+and admins see (reveal counts, participation, per-question statistics). Those rows get a
+pseudonym in place of the user id: a random negative number (Telegram user ids are positive), the
+same for all of this person's group answers so a run still counts them once, and stored nowhere
+else, so it cannot be linked back to them. A run they pushed or a schedule they created stays,
+with its author left empty.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What was removed (counts), for the confirmation and the operator's command."""
+
+    profile: bool
+    private_attempts: int
+    private_answers: int
+    review_items: int
+    reminders: int
+    group_answers_kept: int
+
+
+def pseudonym() -> int:
+    """A random negative id: never a Telegram user's, and not derived from theirs."""
+    return -(secrets.randbelow(2**62) + 1)
+
+
+class ForgetStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def forget(self, user_id: int) -> Forgotten:
+        alias = pseudonym()
+
+        async def erase(conn: aiosqlite.Connection) -> Forgotten:
+            async def run(sql: str, *args: object) -> int:
+                cursor = await conn.execute(sql, args)
+                count = cursor.rowcount
+                await cursor.close()
+                return int(count)
+
+            answers = await run(
+                """DELETE FROM answers WHERE attempt_id IN (
+                       SELECT id FROM attempts WHERE kind = 'private' AND user_id = ?)""",
+                user_id,
+            )
+            await run(
+                """DELETE FROM review_inbox WHERE attempt_id IN (
+                       SELECT id FROM attempts WHERE kind = 'private' AND user_id = ?)""",
+                user_id,
+            )
+            attempts = await run("DELETE FROM attempts WHERE kind = 'private' AND user_id = ?",
+                                 user_id)  # fmt: skip
+            kept = await run("UPDATE answers SET user_id = ? WHERE user_id = ?", alias, user_id)
+            await run("DELETE FROM review_inbox WHERE user_id = ?", user_id)
+            items = await run("DELETE FROM review_items WHERE user_id = ?", user_id)
+            await run("DELETE FROM review_log WHERE user_id = ?", user_id)
+            await run("DELETE FROM review_notices WHERE user_id = ?", user_id)
+            reminders = await run("DELETE FROM reminders WHERE user_id = ?", user_id)
+            await run("UPDATE attempts SET user_id = NULL WHERE kind = 'group' AND user_id = ?",
+                      user_id)  # fmt: skip
+            await run("UPDATE schedules SET created_by = NULL WHERE created_by = ?", user_id)
+            profile = await run("DELETE FROM users WHERE id = ?", user_id)
+            return Forgotten(profile > 0, attempts, answers, items, reminders, kept)
+
+        forgotten = await self.db.write(erase)
+        self.db.forget_cached(user_id)
+        return forgotten

@@ -1,0 +1,25 @@
+"""Forgetting a learner at their request: the store's rows (`bot/store/forget.py` says what is
+deleted and what is kept, and why) and whatever the running bot keeps of them in memory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from bot.store.forget import ForgetStore, Forgotten
+
+log = logging.getLogger(__name__)
+
+
+class Forgetting:
+    def __init__(self, store: ForgetStore, in_memory: list[Callable[[int], object]]) -> None:
+        self.store = store
+        # Caches and jobs that hold a user: each is told to drop them once the rows are gone.
+        self.in_memory = in_memory
+
+    async def forget(self, user_id: int) -> Forgotten:
+        forgotten = await self.store.forget(user_id)
+        for drop in self.in_memory:
+            drop(user_id)
+        log.info("a learner was forgotten at their request (%s)", forgotten)
+        return forgotten

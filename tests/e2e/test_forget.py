@@ -1,0 +1,135 @@
+"""/forget: after a confirmation bound to the learner's own private chat, everything the bot
+keeps about them is deleted; their group answers stay counted under a pseudonym. The operator's
+`quizbot forget USER_ID` does the same."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot import forget_cli
+from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.test_groups import QUIZ, GroupHarness, group_bot, make_group
+
+LEARNER, OTHER = 3001, 3002
+
+
+async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admin: SimUser) -> None:
+    """A private quiz with a wrong answer (review queue), a reminder, and a group run."""
+    chat = learner.private
+    await learner.send("/start")
+    await learner.send("/language")
+    mark = chat.mark()
+    await learner.send(f"/start {QUIZ}")
+    question = await chat.wait_for(lambda m: "1/2" in m.text, after=mark)
+    for letter in "AB":  # one of the two is wrong whatever the shuffle
+        mark = chat.mark()
+        await learner.tap(question, letter)
+        explanation = await chat.wait_for(lambda m: bool(m.buttons), after=mark)
+        mark = chat.mark()
+        await learner.tap(explanation, explanation.buttons[0][0].text)
+        question = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await learner.send("/review")  # moves the miss from the inbox into the review queue
+    await chat.next_message(after=mark)
+    mark = chat.mark()
+    await learner.send("/remind on 07:30")
+    await chat.next_message(after=mark)
+    group.add_member(learner)
+    mark = group.mark()
+    await admin.send(f"/push {QUIZ}", chat=group)
+    for index in (1, 2):
+        asked = await group.wait_for(lambda m, i=index: f"Question {i}/2" in m.text, after=mark)
+        await learner.tap(asked, "A")
+    await group.wait_for(lambda m: m.text.startswith("🏁"), timeout=10)
+
+
+def _traces(h: GroupHarness, user_id: int) -> dict[str, int]:
+    def count(sql: str) -> int:
+        return int(h.rows(sql, user_id)[0][0])
+
+    return {
+        "users": count("SELECT count(*) FROM users WHERE id = ?"),
+        "attempts": count("SELECT count(*) FROM attempts WHERE user_id = ?"),
+        "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
+        "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
+        "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
+    }
+
+
+async def test_forget_after_confirmation_deletes_the_learner_and_keeps_group_counts(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        learner, other = h.emu.user(LEARNER, "Awa"), h.emu.user(OTHER, "Bintou")
+        await _leave_traces(h, learner, group, admin)
+        before = _traces(h, LEARNER)
+        assert all(before.values()), before
+        group_answers = h.rows(
+            "SELECT count(*) FROM answers a JOIN attempts t ON t.id = a.attempt_id "
+            "WHERE t.kind = 'group'"
+        )
+
+        mark = learner.private.mark()
+        await learner.send("/forget")
+        confirm = await learner.private.next_message(after=mark)
+        data = confirm.buttons[0][0].callback_data
+        assert data is not None and str(LEARNER) in data
+        # The same data from someone else, or from a group, changes nothing.
+        await other.send("/start")
+        refused = await other.tap(confirm, callback_data=data)
+        assert refused is not None and "expired" in (refused.text or "")
+        refused = await learner.tap(group.last or confirm, callback_data=data)
+        assert _traces(h, LEARNER) == before
+        # Cancel keeps everything.
+        mark = learner.private.mark()
+        await learner.tap(confirm, "Cancel")
+        await learner.private.wait_for(lambda m: "Nothing was deleted" in m.text)
+        assert _traces(h, LEARNER) == before
+
+        await learner.send("/forget")
+        confirm = await learner.private.wait_for(lambda m: bool(m.buttons), after=mark)
+        await learner.tap(confirm, "Delete my data")
+        await learner.private.wait_for(lambda m: "forgotten you" in m.text)
+        assert _traces(h, LEARNER) == dict.fromkeys(before, 0)
+        assert h.rows("SELECT count(*) FROM review_log WHERE user_id = ?", LEARNER) == [(0,)]
+        # The group still counts their answers, under one pseudonym and no name.
+        assert (
+            h.rows(
+                "SELECT count(*) FROM answers a JOIN attempts t ON t.id = a.attempt_id "
+                "WHERE t.kind = 'group'"
+            )
+            == group_answers
+        )
+        [(pseudonyms, lowest)] = h.rows(
+            "SELECT count(DISTINCT user_id), min(user_id) FROM answers WHERE user_id < 0"
+        )
+        assert pseudonyms == 1 and lowest < 0
+        assert h.rows("SELECT count(*) FROM users WHERE id < 0") == [(0,)]
+        assert h.bot is not None and h.bot.app.job_queue is not None
+        assert not h.bot.app.job_queue.get_jobs_by_name(f"remind:{LEARNER}")
+        # Coming back is starting afresh: the language picker, no quiz to continue.
+        mark = learner.private.mark()
+        await learner.send("/start")
+        welcome = await learner.private.next_message(after=mark)
+        assert "Continue" not in [b.text for row in welcome.buttons for b in row]
+
+
+async def test_the_operator_command_does_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        learner = h.emu.user(LEARNER, "Awa")
+        await _leave_traces(h, learner, group, admin)
+        assert all(_traces(h, LEARNER).values())
+        db_path = h.db_path
+        await h.stop_bot()
+    assert await asyncio.to_thread(forget_cli.main, [str(LEARNER), "--db", str(db_path)]) == 0
+    assert "group answers kept" in capsys.readouterr().out
+    h.db_path = db_path
+    assert _traces(h, LEARNER) == dict.fromkeys(_traces(h, LEARNER), 0)
+    assert forget_cli.main(["-5", "--db", str(db_path)]) == 2
