@@ -67,8 +67,17 @@ def placeholders(width: int, count: int) -> str:
     return ", ".join([row] * count)
 
 
+# Typed, so PostgreSQL (bot/store/pg) does not take the VALUES' parameters for text; SQLite
+# reads DOUBLE PRECISION as REAL.
+_ROW = (
+    "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), "
+    "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), "
+    "CAST(? AS INTEGER))"
+)
+
+
 def _insert_sql(count: int) -> str:
-    rows = placeholders(_COLUMNS, count)
+    rows = ", ".join([_ROW] * count)
     # SQLite needs the WHERE for `INSERT … SELECT … ON CONFLICT` to parse (not a join's ON).
     return f"""WITH v (attempt_id, question_index, user_id, option_index, is_correct, language,
                        answered_at, elapsed_ms, is_group) AS (VALUES {rows})

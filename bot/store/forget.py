@@ -47,10 +47,8 @@ class ForgetStore:
 
         async def erase(conn: aiosqlite.Connection) -> Forgotten:
             async def run(sql: str, *args: object) -> int:
-                cursor = await conn.execute(sql, args)
-                count = cursor.rowcount
-                await cursor.close()
-                return int(count)
+                async with conn.execute(sql, args) as cursor:
+                    return int(cursor.rowcount)
 
             answers = await run(
                 """DELETE FROM answers WHERE attempt_id IN (

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.store.answer_batch import AnswerRow, NamesWritten, insert_answers, store_names
 from bot.store.pg import schema
 from bot.store.pg.dialect import to_postgres
 
@@ -166,6 +167,21 @@ class PgDatabase:
     @property
     def reader(self) -> PgReader:
         return PgReader(self.pool)
+
+    async def write_answer(self, row: AnswerRow) -> bool:
+        """An answer (bot/store/answer_batch.py): here one transaction per answer, with the
+        member's name, since writes run side by side rather than batched by one writer."""
+
+        async def insert(conn: Any) -> bool:
+            [stored] = await insert_answers(conn, [row])
+            if stored:
+                await store_names(conn, [row], NamesWritten())
+            return stored
+
+        return await self.write(insert)
+
+    def forget_cached(self, user_id: int) -> None:
+        """Nothing of a user is cached here (see `Database.forget_cached`)."""
 
     async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
         """Run `fn` in a committed SERIALIZABLE transaction, again if it lost a race."""
