@@ -9,11 +9,16 @@ mid-flight or reached the store after it was closed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.emulator import ChatView, Emulator, SimUser
+from bot.tg import app as app_module
 from tests.e2e.harness import TOKEN
+from tests.e2e.test_groups import group_bot, make_group
 from tests.reliability.support import BotProcess, content_copy
 
 QUIZ = "gradient-accumulation"
@@ -62,3 +67,24 @@ async def test_sigterm_during_group_runs_stops_cleanly_and_runs_resume(tmp_path:
         await bot.stop()
         everything = bot.output()
         assert "ERROR" not in everything and "Traceback" not in everything, everything
+
+
+async def test_a_step_past_the_grace_is_cancelled_quietly_and_resumes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "STOP_GRACE", 0.3)
+    caplog.set_level(logging.INFO)
+    async with group_bot(tmp_path, seconds=1.0) as h:
+        group, admin = await make_group(h)
+        held = h.emu.faults.add("editMessageText", "delay", chat_id=group.id, delay=5)
+        await admin.send(f"/push {QUIZ}", chat=group)
+        await group.wait_for(lambda m: "Question 1/2" in m.text, timeout=10)
+        while held.hits == 0:  # the reveal is on the wire, held far past the grace
+            await asyncio.sleep(0.02)
+        await h.stop_bot()
+        assert any("still running" in r.getMessage() for r in caplog.records)
+        h.emu.faults.clear()
+        await h.start_bot()
+        await group.wait_for(lambda m: m.text.startswith("🏁"), timeout=20)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
