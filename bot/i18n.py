@@ -9,19 +9,26 @@ from __future__ import annotations
 
 import io
 import os
-from datetime import datetime, tzinfo
+import re
+from datetime import date, datetime, tzinfo
 from functools import cache
 from gettext import GNUTranslations
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "wo")
 DOMAIN = "messages"
+# How a language writes the first day of a month where it differs from the other days. CLDR has
+# no ordinal day field: Babel 2.19 formats 1 December 2026 as "1 déc. 2026" in French, where French
+# typography writes "1er déc. 2026" ("le 1er décembre"). English and Wolof write "1" (checked
+# against CLDR's patterns "MMM d, y" and "d MMM, y").
+FIRST_OF_MONTH: dict[str, str] = {"fr": "1er"}
+_DAY_FIELD = re.compile(r"(?<![A-Za-z'])d(?![A-Za-z])")
 
 
 class CatalogueError(RuntimeError):
@@ -95,10 +102,36 @@ class Translator:
     def datetime(self, moment: datetime, tz: tzinfo, fmt: str = "medium") -> str:
         return format_datetime(moment, format=fmt, tzinfo=tz, locale=self.locale)
 
+    def day(self, day: date, fmt: str = "medium") -> str:
+        """A calendar day as this language writes it, "1er déc. 2026" included."""
+        return self._format_day(day, self.locale.date_formats[fmt].pattern)
+
+    def short_day(self, day: date) -> str:
+        """A day with its weekday, no year ("Tue, Dec 1"; "mar. 1er déc.")."""
+        pattern = self.locale.datetime_skeletons["MMMEd"].pattern
+        return self._format_day(day, pattern)
+
+    def _format_day(self, day: date, pattern: str) -> str:
+        first = FIRST_OF_MONTH.get(self.lang)
+        if first and day.day == 1:
+            pattern = _DAY_FIELD.sub(f"'{first}'", pattern, count=1)
+        return format_date(day, format=pattern, locale=self.locale)
+
+    def seconds(self, value: float) -> str:
+        """A number of seconds with the unit as this language abbreviates it ("10 s")."""
+        return self._("{seconds} s", seconds=self.number(value))
+
     def language_name(self, code: str) -> str:
-        """A language's name in the language itself, as CLDR spells it (capitalized)."""
+        """A language's name in the language itself, as CLDR spells it (capitalized): the
+        language picker, where the learner may not read the current language."""
         name = Locale.parse(code).get_display_name(code) or code
         return name[:1].upper() + name[1:]
+
+    def language_label(self, code: str) -> str:
+        """A language's name in this translator's language ("anglais" for a French reader),
+        from CLDR; the code itself for a language CLDR does not name."""
+        name = self.locale.languages.get(code)
+        return name if isinstance(name, str) else code
 
 
 def _load_po(path: Path) -> GNUTranslations:

@@ -13,6 +13,8 @@ import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
+from bot.core.schedule import ScheduleError, parse_time
+
 # Days until the next review for a question in box 1..5.
 INTERVALS: tuple[int, ...] = (1, 3, 7, 14, 30)
 FIRST_BOX = 1
@@ -70,12 +72,13 @@ def after_review(item: ReviewItem, correct: bool, at: float, tz: tzinfo) -> Revi
 
 
 def parse_clock(text: str) -> str | None:
-    """'7:30' or '07:30' as 'HH:MM'; None unless it is a time of day."""
-    hours, sep, minutes = text.strip().partition(":")
-    if not sep or not hours.isdigit() or not minutes.isdigit() or len(minutes) != 2:
+    """'7:30', '07:30', or the French '7h30', as 'HH:MM' (the forms /schedule accepts too);
+    None unless it is a time of day ('25:00' is not)."""
+    try:
+        hour, minute = parse_time(text)
+    except ScheduleError:
         return None
-    h, m = int(hours), int(minutes)
-    return f"{h:02d}:{m:02d}" if h < 24 and m < 60 else None
+    return f"{hour:02d}:{minute:02d}"
 
 
 def review_order(option_count: int, rng: random.Random) -> tuple[int, ...]:

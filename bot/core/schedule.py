@@ -1,15 +1,20 @@
 """Schedules as admins type them (`next weekdays 08:30`) and which quiz "next" means.
 
 Days are ISO weekdays counted from 0 = Monday (Python's `date.weekday()`); `ptb_days` converts
-to python-telegram-bot's 0 = Sunday numbering at the one place that needs it.
+to python-telegram-bot's 0 = Sunday numbering at the one place that needs it. The words of other
+languages (`lun,mer`, `altine`) come in as a vocabulary built outside the core; this module only
+folds case and diacritics and looks them up.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 FULL_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -20,6 +25,22 @@ NAMED_SETS = {
 }
 SPECIAL_QUIZZES = ("next", "random")
 _TIME = re.compile(r"([01]?\d|2[0-3])[:h.]([0-5]\d)")
+
+
+def fold(word: str) -> str:
+    """A typed word as the vocabularies store it: no case, no diacritics, no final dot
+    ('Àjjuma' and 'ajjuma', 'lun.' and 'LUN' match)."""
+    decomposed = unicodedata.normalize("NFD", word.strip())
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return bare.casefold().rstrip(".")
+
+
+ENGLISH_DAYS: dict[str, tuple[int, ...]] = {
+    **NAMED_SETS,
+    **{name: (day,) for day, name in enumerate(DAY_NAMES)},
+    **{name: (day,) for day, name in enumerate(FULL_DAY_NAMES)},
+}
+ENGLISH_SPECIALS: dict[str, str] = {name: name for name in SPECIAL_QUIZZES}
 
 
 class ScheduleError(ValueError):
@@ -43,19 +64,15 @@ class ScheduleSpec:
         return f"{self.hour:02d}:{self.minute:02d}"
 
 
-def parse_days(text: str) -> tuple[int, ...]:
-    """'daily', 'weekdays', 'weekends' or a comma list of day names ('mon,wed,fri')."""
-    word = text.strip().lower()
-    if word in NAMED_SETS:
-        return NAMED_SETS[word]
+def parse_days(text: str, words: Mapping[str, tuple[int, ...]] = ENGLISH_DAYS) -> tuple[int, ...]:
+    """'daily', 'weekdays', 'weekends' or a comma list of day names ('mon,wed,fri'), in any
+    language `words` knows (folded word -> ISO weekdays)."""
     days: set[int] = set()
-    for part in word.split(","):
-        name = part.strip()
-        if name in FULL_DAY_NAMES:
-            name = name[:3]
-        if name not in DAY_NAMES:
+    for part in text.split(","):
+        found = words.get(fold(part)) if part.strip() else None
+        if not found:
             raise ScheduleError("days", text)
-        days.add(DAY_NAMES.index(name))
+        days.update(found)
     return tuple(sorted(days))
 
 
@@ -66,14 +83,23 @@ def parse_time(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def parse_schedule(args: Sequence[str], quiz_ids: Collection[str]) -> ScheduleSpec:
-    """`<quiz|next|random> <days> <HH:MM>`, checked against the quizzes that exist."""
+def parse_schedule(
+    args: Sequence[str],
+    quiz_ids: Collection[str],
+    days_words: Mapping[str, tuple[int, ...]] = ENGLISH_DAYS,
+    specials: Mapping[str, str] = ENGLISH_SPECIALS,
+) -> ScheduleSpec:
+    """`<quiz|next|random> <days> <HH:MM>`, checked against the quizzes that exist; `specials`
+    maps the folded words for "next" and "random" in every language to those two."""
     if len(args) != 3:
         raise ScheduleError("count", " ".join(args))
     quiz, days_text, time_text = args
-    if quiz not in SPECIAL_QUIZZES and quiz not in quiz_ids:
-        raise ScheduleError("quiz", quiz)
-    days = parse_days(days_text)
+    if quiz not in quiz_ids:
+        special = specials.get(fold(quiz))
+        if special is None:
+            raise ScheduleError("quiz", quiz)
+        quiz = special
+    days = parse_days(days_text, days_words)
     hour, minute = parse_time(time_text)
     return ScheduleSpec(quiz, days, hour, minute)
 
@@ -92,6 +118,38 @@ def days_label(days: Sequence[int]) -> str:
         if tuple(sorted(days)) == value:
             return name
     return ",".join(DAY_NAMES[d] for d in sorted(days))
+
+
+def same_schedule(spec: ScheduleSpec, quiz: str, days: str, at_time: str) -> bool:
+    """Whether a stored schedule (quiz, encoded days, "HH:MM") is exactly this one."""
+    return (spec.quiz, encode_days(spec.days), spec.time_text) == (quiz, days, at_time)
+
+
+def next_run(days: Sequence[int], at_time: str, now: datetime) -> datetime | None:
+    """The next moment after `now` (aware, in the group's zone) on one of `days` at `at_time`."""
+    hour, minute = parse_time(at_time)
+    for ahead in range(8):
+        day = now.date() + timedelta(days=ahead)
+        if day.weekday() not in days:
+            continue
+        moment = datetime.combine(day, time(hour, minute), tzinfo=now.tzinfo)
+        if moment > now:
+            return moment
+    return None
+
+
+def suggest_zone(name: str, zones: Iterable[str]) -> str | None:
+    """The time zone an admin probably meant: same name in another case ('europe/paris' ->
+    'Europe/Paris'), else a city's name alone ('dakar'), else the closest spelling, else None."""
+    by_fold = {zone.casefold(): zone for zone in zones}
+    wanted = name.strip().casefold()
+    if wanted in by_fold:
+        return by_fold[wanted]
+    by_city = {zone.rsplit("/", 1)[-1].casefold(): zone for zone in sorted(by_fold.values())}
+    if wanted.replace(" ", "_") in by_city:  # 'dakar' -> 'Africa/Dakar'
+        return by_city[wanted.replace(" ", "_")]
+    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.75)
+    return by_fold[close[0]] if close else None
 
 
 def ptb_days(days: Sequence[int]) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import logging
+from datetime import UTC, datetime
 
 from telegram import CallbackQuery, Chat, Message, Update
 from telegram.error import BadRequest
@@ -22,7 +23,7 @@ from bot.tg import group_render as gr
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
 from bot.tg.private import acknowledge
-from bot.tg.render import Screen
+from bot.tg.render import Screen, unknown_zone
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
 from bot.usecases import group_settings as gs
@@ -153,13 +154,15 @@ class GroupHandlers:
         _, chat, _, tr = checked
         name = context.args[0] if context.args and len(context.args) == 1 else ""
         match await self.settings_.set_timezone(chat.id, name):
-            case gs.UnknownZone(current):
+            case gs.UnknownZone(current) if not name:
                 usage = tr._(
                     "Usage: /timezone Area/City, for example /timezone Africa/Dakar. "
                     "Current time zone: {zone}",
                     zone=html.escape(current),
                 )
                 await self._say(chat.id, usage)
+            case gs.UnknownZone(_, suggestion):
+                await self._say(chat.id, unknown_zone(tr, name, suggestion))
             case gs.Saved():
                 await self.runner.reschedule(chat.id)
                 await self._say(chat.id, tr._("Time zone set to {zone}.", zone=html.escape(name)))
@@ -179,16 +182,28 @@ class GroupHandlers:
                 }
                 reason = reasons.get(field, "")
                 await self._say(chat.id, "\n".join(filter(None, [reason, gr.schedule_usage(tr)])))
+            case sched.Duplicate(number):
+                again = tr._(
+                    "Schedule {n} already does exactly that. /schedules lists them.",
+                    n=tr.number(number),
+                )
+                await self._say(chat.id, again)
             case sched.Scheduled(added, listed):
                 self.runner.register(added, settings.timezone)
-                await self._say(chat.id, gr.schedule_list(tr, listed, settings.timezone))
+                number = next((n for n, s in enumerate(listed, 1) if s.id == added.id), 0)
+                text = gr.scheduled(tr, self.catalog, added, number, settings.timezone, self._now())
+                await self._say(chat.id, text)
+
+    def _now(self) -> datetime:
+        return datetime.fromtimestamp(self.schedules_.clock(), UTC)
 
     async def schedules(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
             listed = await self.schedules_.listed(chat.id)
-            await self._say(chat.id, gr.schedule_list(tr, listed, settings.timezone))
+            text = gr.schedule_list(tr, self.catalog, listed, settings.timezone, self._now())
+            await self._say(chat.id, text)
 
     async def unschedule(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
@@ -196,16 +211,26 @@ class GroupHandlers:
             return
         _, chat, settings, tr = checked
         arg = context.args[0] if context.args and len(context.args) == 1 else ""
+        if not arg.isdigit():
+            usage = tr._(
+                "Usage: /unschedule <n>, where n is a number from /schedules. "
+                "Example: /unschedule 1"
+            )
+            await self._say(chat.id, html.escape(usage, quote=False))
+            return
         match await self.schedules_.remove(chat.id, arg):
             case sched.Unscheduled(removed, listed):
                 self.runner.unregister(removed.id)
-                await self._say(chat.id, gr.schedule_list(tr, listed, settings.timezone))
+                now, zone = self._now(), settings.timezone
+                lines = [gr.unscheduled(tr, self.catalog, removed, int(arg), zone, now)]
+                if listed:
+                    lines += ["", gr.schedule_list(tr, self.catalog, listed, zone, now)]
+                await self._say(chat.id, "\n".join(lines))
             case sched.NoSuchSchedule():
-                usage = tr._(
-                    "Usage: /unschedule <n>, where n is a number from /schedules. "
-                    "Example: /unschedule 1"
+                missing = tr._(
+                    "There is no schedule {n}. /schedules lists them.", n=tr.number(int(arg))
                 )
-                await self._say(chat.id, html.escape(usage, quote=False))
+                await self._say(chat.id, missing)
 
     # -- buttons ----------------------------------------------------------------------------
 
@@ -237,13 +262,14 @@ class GroupHandlers:
         for the group it was tapped in."""
         settings = await self.settings_.settings(chat.id)
         tr = translator(settings.language)
+        # A popup is read by the member who tapped: their language, not the group's.
+        mine = translator(member.language_in(settings.language))
         if data.chat_id != chat.id:
-            await acknowledge(query, tr._("This button has expired."))
+            await acknowledge(query, mine._("This button has expired."))
             return
         if not await self.admins.is_admin(chat.id, member.user_id):
-            await acknowledge(
-                query, tr._("Sorry, only the group's admins can do that."), show_alert=True
-            )
+            refusal = mine._("Sorry, only the group's admins can do that.")
+            await acknowledge(query, refusal, show_alert=True)
             return
         if data.key == "push":
             await acknowledge(query)
@@ -251,10 +277,10 @@ class GroupHandlers:
             return
         match await self.settings_.change(chat.id, data.key, data.value or ""):
             case gs.Invalid():
-                await acknowledge(query, tr._("This button has expired."))
+                await acknowledge(query, mine._("This button has expired."))
             case gs.Saved(updated):
                 tr = translator(updated.language)
-                await acknowledge(query, tr._("Saved."))
+                await acknowledge(query, mine._("Saved."))
                 screen = gr.settings(tr, updated)
                 try:
                     await query.edit_message_text(screen.text, reply_markup=screen.keyboard)

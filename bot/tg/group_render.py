@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup
 
@@ -16,8 +18,9 @@ from bot.core.group_run import GroupRun, fit_popup
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog, Quiz
-from bot.core.schedule import days_label, decode_days
+from bot.core.schedule import decode_days, next_run
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
+from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
 from bot.tg.render import (
@@ -148,7 +151,7 @@ def results(
         score = tr._(
             "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(len(quiz))
         )
-        seconds = tr._("{seconds} s", seconds=tr.number(round(standing.total_ms / 1000, 1)))
+        seconds = tr.seconds(round(standing.total_ms / 1000, 1))
         lines.append(f"{badge} {name} · {score} · {seconds}")
     if players > len(top):
         lines.append(
@@ -187,7 +190,10 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
         for c in SUPPORTED_LANGUAGES
     ]
     seconds = [
-        button(("✓ " if s == group.seconds else "") + f"{s}s", cb.Setting(chat, "seconds", str(s)))
+        button(
+            ("✓ " if s == group.seconds else "") + tr.seconds(s),
+            cb.Setting(chat, "seconds", str(s)),
+        )
         for s in (10, 20, 30, 60)
     ]
     shuffle = [
@@ -203,11 +209,21 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
 
 
 def schedule_usage(tr: Translator) -> str:
+    """How to type /schedule, with the keywords of the group's language (English works too)."""
+    words = typed_keywords(tr)
     return html.escape(
         "\n".join(
             [
-                tr._("Usage: /schedule <quiz|next|random> <daily|weekdays|mon,wed,...> <HH:MM>"),
-                tr._("Example: /schedule next weekdays 08:30"),
+                tr._(
+                    "Usage: /schedule <quiz|{next}|{random}> <{daily}|{weekdays}|{weekends}|"
+                    "days> <HH:MM>",
+                    **words,
+                ),
+                tr._(
+                    "Days: names or their short forms, separated by commas, for example {days}.",
+                    days=_example_days(tr),
+                ),
+                tr._("Example: /schedule {next} {weekdays} 08:30", **words),
                 tr._("Times are in the group's time zone (see /settings)."),
             ]
         ),
@@ -215,13 +231,66 @@ def schedule_usage(tr: Translator) -> str:
     )
 
 
-def schedule_list(tr: Translator, schedules: Sequence[Schedule], timezone: str) -> str:
+def _example_days(tr: Translator) -> str:
+    names = tr.locale.days["format"]["abbreviated"]
+    return ",".join(names[day].rstrip(".").lower() for day in (0, 2))
+
+
+def schedule_line(
+    tr: Translator, catalog: Catalog, item: Schedule, n: int, zone: ZoneInfo, now: datetime
+) -> list[str]:
+    """One schedule: its number, what it plays, when, and its next run in the group's zone."""
+    days = decode_days(item.days)
+    lines = [
+        tr._(
+            "{n}. {quiz}: {days} at {time}",
+            n=tr.number(n),
+            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang)),
+            days=days_text(tr, days),
+            time=item.at_time,
+        )
+    ]
+    upcoming = next_run(days, item.at_time, now.astimezone(zone))
+    if upcoming is not None:
+        lines.append(
+            tr._(
+                "   next run: {day} at {time}",
+                day=tr.short_day(upcoming.date()),
+                time=item.at_time,
+            )
+        )
+    return lines
+
+
+def schedule_list(
+    tr: Translator,
+    catalog: Catalog,
+    schedules: Sequence[Schedule],
+    timezone: str,
+    now: datetime,
+) -> str:
     if not schedules:
         return tr._("No quizzes are scheduled here. /schedule to add one.")
+    zone = ZoneInfo(timezone)
     heading = tr._("🗓 Scheduled quizzes ({zone})", zone=html.escape(timezone))
     lines = [f"<b>{heading}</b>"]
     for n, item in enumerate(schedules, start=1):
-        days = days_label(decode_days(item.days))
-        lines.append(f"{n}. {html.escape(item.quiz)} · {days} · {item.at_time}")
+        lines += schedule_line(tr, catalog, item, n, zone, now)
     lines.append(html.escape(tr._("/unschedule <n> removes one."), quote=False))
     return "\n".join(lines)
+
+
+def scheduled(
+    tr: Translator, catalog: Catalog, item: Schedule, n: int, timezone: str, now: datetime
+) -> str:
+    """The confirmation of /schedule: what was added, and when it first runs."""
+    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now)
+    return "\n".join([tr._("✅ Scheduled:"), *line])
+
+
+def unscheduled(
+    tr: Translator, catalog: Catalog, item: Schedule, n: int, timezone: str, now: datetime
+) -> str:
+    """The confirmation of /unschedule: what will no longer run."""
+    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now)[0]
+    return "\n".join([tr._("🗑 Removed:"), line])

@@ -28,6 +28,7 @@ from bot.tg.render import Screen
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.spaced_review import (
+    BadTime,
     NothingDue,
     RemindOff,
     RemindOn,
@@ -91,6 +92,8 @@ class ProgressHandlers:
             case RemindOff(had_one):
                 self.unregister(user_id)
                 await send(message, Screen(pr.remind_off(tr, had_one)))
+            case BadTime(typed):
+                await send(message, Screen(pr.bad_time(tr, typed)))
             case RemindUsage(current):
                 await send(message, Screen(pr.remind_usage(tr, current)))
             case RemindOn(reminder):

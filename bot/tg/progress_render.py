@@ -10,7 +10,6 @@ import html
 from collections.abc import Sequence
 from datetime import tzinfo
 
-from babel.dates import format_date
 from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement
@@ -18,7 +17,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog
 from bot.core.review import LAST_BOX, local_day
-from bot.i18n import Translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
@@ -27,7 +26,15 @@ from bot.usecases.spaced_review import ReviewCard, ReviewResult
 
 
 def day(tr: Translator, moment: float, tz: tzinfo) -> str:
-    return format_date(local_day(moment, tz), format="medium", locale=tr.locale)
+    return tr.day(local_day(moment, tz))
+
+
+def _order(code: str) -> tuple[int, str]:
+    """Supported languages in their fixed order, any other code after them."""
+    known = (
+        SUPPORTED_LANGUAGES.index(code) if code in SUPPORTED_LANGUAGES else len(SUPPORTED_LANGUAGES)
+    )
+    return known, code
 
 
 def fit(lines: Sequence[str], limit: int = MESSAGE_MAX_CHARS) -> str:
@@ -44,7 +51,8 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_MAX_CHARS) -> str:
 
 
 def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Screen:
-    lines = [f"<b>{tr._('📈 Your progress')}</b>", ""]
+    heading = tr._("📈 Your progress")
+    lines = [f"<b>{heading}</b>", ""]
     lines.append(tr._("Quizzes taken: {n}", n=tr.number(len(data.scores))))
     lines.append(tr.ngettext("Streak: {n} day", "Streak: {n} days", data.streak))
     lines.append(
@@ -55,7 +63,8 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
         )
     )
     if data.scores:
-        lines += ["", f"<b>{tr._('Scores')}</b>"]
+        heading = tr._("Scores")
+        lines += ["", f"<b>{heading}</b>"]
         for score in data.scores:
             quiz = catalog.quiz(score.quiz_id)
             title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
@@ -69,14 +78,16 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
                 )
             )
     if data.by_guide:
-        lines += ["", f"<b>{tr._('Accuracy by guide')}</b>"]
+        heading = tr._("Accuracy by guide")
+        lines += ["", f"<b>{heading}</b>"]
         for guide, accuracy in data.by_guide:
             lines.append(
-                tr._(
+                tr.ngettext(
+                    "• {guide}: {percent} of {n} answer",
                     "• {guide}: {percent} of {n} answers",
+                    accuracy.total,
                     guide=guide_link(guide, lang),
                     percent=tr.percent(accuracy.ratio),
-                    n=tr.number(accuracy.total),
                 )
             )
     if not data.scores and not data.by_guide:
@@ -198,6 +209,14 @@ def remind_usage(tr: Translator, current: Reminder | None) -> str:
     )
 
 
+def bad_time(tr: Translator, typed: str) -> str:
+    return tr._(
+        "I can't read the time {time}: write it as HH:MM, from 00:00 to 23:59 "
+        "(for example /remind on 07:30).",
+        time=html.escape(typed),
+    )
+
+
 def remind_on(tr: Translator, reminder: Reminder) -> str:
     return tr._(
         "⏰ Daily reminder on, at {time} ({zone}), on days when reviews are due.",
@@ -232,13 +251,14 @@ def group_notice(tr: Translator, missed: int, chat_title: str) -> str:
 def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: str) -> Screen:
     """Runs, participation, then per question: share right, likeliest wrong option, languages."""
     t = report.totals
+    heading = tr._("📊 Group statistics")
     lines = [
-        f"<b>{tr._('📊 Group statistics')}</b>",
+        f"<b>{heading}</b>",
         "",
         tr._(
-            "Runs: {runs} ({finished} finished)",
+            "Runs: {runs} ({finished})",
             runs=tr.number(t.runs),
-            finished=tr.number(t.finished),
+            finished=tr.ngettext("{n} finished", "{n} finished", t.finished),
         ),
         tr._(
             "Members who answered: {members} · answers: {answers}",
@@ -262,13 +282,14 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
             quiz_shown = quiz.id
         question = quiz.questions[q.index]
         prompt = html.escape(truncate(plain(question.prompt.get(lang)), 60))
+        # The prompt on a line of its own: it often ends in "?", which no label may follow.
+        lines.append(f"{tr.number(q.index + 1)}. {prompt}")
         lines.append(
-            tr._(
-                "{k}. {prompt}: {percent} right ({n})",
-                k=tr.number(q.index + 1),
-                prompt=prompt,
+            tr.ngettext(
+                "   {percent} right, of {n} answer",
+                "   {percent} right, of {n} answers",
+                q.overall.total,
                 percent=tr.percent(q.overall.ratio),
-                n=tr.number(q.overall.total),
             )
         )
         wrong = q.most_chosen_wrong
@@ -282,8 +303,9 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
                 )
             )
         languages = " · ".join(
-            f"{html.escape(code)} {tr.percent(acc.ratio)} ({tr.number(acc.total)})"
-            for code, acc in sorted(q.by_language.items())
+            f"{html.escape(tr.language_label(code))} {tr.percent(acc.ratio)} "
+            f"({tr.number(acc.total)})"
+            for code, acc in sorted(q.by_language.items(), key=lambda item: _order(item[0]))
         )
         lines.append(tr._("   by language: {languages}", languages=languages))
     if not report.questions:

@@ -65,8 +65,9 @@ def button(text: str, data: cb.Callback) -> InlineKeyboardButton:
 
 
 def language_picker(tr: Translator, preselected: str | None) -> Screen:
-    """Each language named in itself; Telegram's language, if supported, comes first, ticked."""
-    order = sorted(SUPPORTED_LANGUAGES, key=lambda code: code != preselected)
+    """Each language named in itself, always in the same order (a learner finds theirs where it
+    was last time); the current one, or Telegram's on first contact, is ticked."""
+    order = SUPPORTED_LANGUAGES
     rows = [
         [button(("✓ " if code == preselected else "") + tr.language_name(code), cb.Lang(code))]
         for code in order
@@ -302,5 +303,26 @@ def help_text(tr: Translator) -> str:
         ),
         "",
     ]
-    lines += [f"/{command.name}: {html.escape(tr._(command.description))}" for command in PRIVATE]
+    for command in PRIVATE:
+        description = tr._(command.description)
+        lines.append(
+            html.escape(
+                tr._("/{command}: {description}", command=command.name, description=description),
+                quote=False,
+            )
+        )
     return "\n".join(lines)
+
+
+def unknown_zone(tr: Translator, name: str, suggestion: str | None) -> str:
+    """An unknown time zone, with the closest real one when there is one."""
+    if suggestion is not None:
+        return tr._(
+            "Unknown time zone: {zone}. Did you mean {suggestion}?",
+            zone=html.escape(name),
+            suggestion=html.escape(suggestion),
+        )
+    return tr._(
+        "Unknown time zone: {zone}. Use Area/City, for example /timezone Africa/Dakar.",
+        zone=html.escape(name),
+    )

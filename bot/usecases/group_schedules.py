@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from bot.core.clock import Clock
 from bot.core.models import Catalog
-from bot.core.schedule import ScheduleError, encode_days, parse_schedule
+from bot.core.schedule import ScheduleError, encode_days, parse_schedule, same_schedule
+from bot.schedule_words import day_words, quiz_words
 from bot.store import Schedule, ScheduleStore
 
 
@@ -26,6 +27,13 @@ class Scheduled:
 class Unreadable:
     field: str  # quiz, days, time, count
     value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """The group already has exactly this schedule: nothing added."""
+
+    number: int  # as /schedules lists it
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +55,17 @@ class GroupSchedules:
 
     async def add(
         self, chat_id: int, args: Sequence[str], user_id: int | None
-    ) -> Scheduled | Unreadable:
+    ) -> Scheduled | Unreadable | Duplicate:
+        """Words of every supported language are read (`lun,mer`, `altine`, `suivant`)."""
         try:
-            spec = parse_schedule(args, [quiz.id for quiz in self.catalog])
+            spec = parse_schedule(
+                args, [quiz.id for quiz in self.catalog], day_words(), quiz_words()
+            )
         except ScheduleError as exc:
             return Unreadable(exc.field, exc.value)
+        for number, item in enumerate(await self.listed(chat_id), start=1):
+            if same_schedule(spec, item.quiz, item.days, item.at_time):
+                return Duplicate(number)
         added = await self.store.add_schedule(
             chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock()
         )

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core.clock import Clock
+from bot.core.schedule import suggest_zone
 from bot.i18n import SUPPORTED_LANGUAGES, choose_language
 from bot.store import GroupSettings, GroupStore
 
@@ -31,6 +33,7 @@ class Invalid:
 @dataclass(frozen=True, slots=True)
 class UnknownZone:
     current: str  # the time zone kept
+    suggestion: str | None = None  # what the admin probably meant ('europe/paris')
 
 
 def _stored(key: str, value: str) -> tuple[str, str | int] | None:
@@ -42,6 +45,16 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
     if key == "shuffle" and value in ("on", "off"):
         return "shuffle", int(value == "on")
     return None
+
+
+@cache
+def _zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def closest_zone(name: str) -> str | None:
+    """The zone a misspelt name probably means, for "did you mean ...?"."""
+    return suggest_zone(name, _zones()) if name else None
 
 
 def known_zone(name: str) -> bool:
@@ -96,7 +109,7 @@ class GroupSettingsCases:
 
     async def set_timezone(self, chat_id: int, name: str) -> Saved | UnknownZone:
         if not known_zone(name):
-            return UnknownZone((await self.settings(chat_id)).timezone)
+            return UnknownZone((await self.settings(chat_id)).timezone, closest_zone(name))
         return Saved(await self._update(chat_id, "timezone", name))
 
     async def _update(self, chat_id: int, column: str, value: object) -> GroupSettings:

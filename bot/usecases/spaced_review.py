@@ -67,6 +67,13 @@ class RemindOff:
 
 
 @dataclass(frozen=True, slots=True)
+class BadTime:
+    """`/remind on <time>` with something that is no time of day ('25:00'): say so."""
+
+    typed: str
+
+
+@dataclass(frozen=True, slots=True)
 class RemindUsage:
     """Arguments /remind does not take: show how, with the reminder they have, if any."""
 
@@ -178,12 +185,16 @@ class SpacedReview:
 
     # -- reminders ----------------------------------------------------------------------------
 
-    async def remind(self, user_id: int, args: Sequence[str]) -> RemindOn | RemindOff | RemindUsage:
-        """/remind on [HH:MM] | off."""
+    async def remind(
+        self, user_id: int, args: Sequence[str]
+    ) -> RemindOn | RemindOff | RemindUsage | BadTime:
+        """/remind on [HH:MM] | off; '7h30' is 07:30, as /schedule reads it."""
         words = [a.lower() for a in args]
         if words == ["off"]:
             return RemindOff(await self.clear_reminder(user_id))
         at = parse_clock(words[1]) if len(words) == 2 else DEFAULT_REMINDER
+        if words[:1] == ["on"] and len(words) == 2 and at is None:
+            return BadTime(args[1])
         if words[:1] != ["on"] or len(words) > 2 or at is None:
             current = await self.reminders(user_id)
             return RemindUsage(current[0] if current else None)

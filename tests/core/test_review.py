@@ -116,6 +116,9 @@ def test_orders_are_permutations_and_forged_ones_are_refused() -> None:
         ("07:05", "07:05"),
         ("23:59", "23:59"),
         ("24:00", None),
+        ("25:00", None),
+        ("7h30", "07:30"),  # as French writes it, and as /schedule reads it
+        ("7:60", None),
         ("7:5", None),
         ("seven", None),
         ("12", None),

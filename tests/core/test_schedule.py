@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from bot.core.schedule import (
@@ -10,11 +13,15 @@ from bot.core.schedule import (
     days_label,
     decode_days,
     encode_days,
+    fold,
     next_quiz,
+    next_run,
     parse_days,
     parse_schedule,
     parse_time,
     ptb_days,
+    same_schedule,
+    suggest_zone,
 )
 
 QUIZZES = ["a", "b", "c"]
@@ -112,3 +119,91 @@ def test_next_quiz_walks_without_repeating(played: list[str], expected: str) -> 
 
 def test_next_quiz_of_an_empty_catalogue() -> None:
     assert next_quiz([], ["a"]) is None
+
+
+# -- every language's words, next runs, duplicates, time zones ---------------------------------
+
+WORDS = {
+    "lun": (0,),
+    "mer.": (2,),
+    "mercredi": (2,),
+    "àllarba": (2,),
+    "allarba": (2,),
+    "ajjuma": (4,),
+    "gaawu": (5,),
+    "dibéer": (6,),
+    "quotidien": tuple(range(7)),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("lun,mer", (0, 2)),
+        ("LUN,Mer.", (0, 2)),
+        ("Allarba,àjjuma", (2, 4)),
+        ("gaawu,dibeer", (5, 6)),
+        ("quotidien", tuple(range(7))),
+        ("lun,wed", None),  # only the vocabulary given: English comes with it in the bot
+    ],
+)
+def test_days_in_a_vocabulary_ignore_case_and_diacritics(
+    text: str, days: tuple[int, ...] | None
+) -> None:
+    vocabulary = {fold(word): value for word, value in WORDS.items()}
+    if days is None:
+        with pytest.raises(ScheduleError):
+            parse_days(text, vocabulary)
+    else:
+        assert parse_days(text, vocabulary) == days
+
+
+def test_special_quizzes_in_other_words() -> None:
+    spec = parse_schedule(["Suivant", "mon", "7h30"], QUIZZES, specials={"suivant": "next"})
+    assert (spec.quiz, spec.days, spec.time_text) == ("next", (0,), "07:30")
+    assert parse_schedule(["a", "mon", "07:30"], QUIZZES, specials={"a": "next"}).quiz == "a"
+
+
+def test_same_schedule_is_exact() -> None:
+    spec = ScheduleSpec("next", (0, 2), 18, 30)
+    assert same_schedule(spec, "next", "0,2", "18:30")
+    assert not same_schedule(spec, "next", "0,2", "18:31")
+    assert not same_schedule(spec, "random", "0,2", "18:30")
+    assert not same_schedule(spec, "next", "0,2,4", "18:30")
+
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+@pytest.mark.parametrize(
+    ("now", "days", "at", "expected"),
+    [
+        (datetime(2026, 12, 1, 9, 0, tzinfo=PARIS), (1,), "18:30", datetime(2026, 12, 1, 18, 30)),
+        (datetime(2026, 12, 1, 19, 0, tzinfo=PARIS), (1,), "18:30", datetime(2026, 12, 8, 18, 30)),
+        (datetime(2026, 12, 5, 9, 0, tzinfo=PARIS), (0, 2), "07:00", datetime(2026, 12, 7, 7, 0)),
+        (datetime(2026, 3, 28, 12, 0, tzinfo=PARIS), (6,), "02:30", datetime(2026, 3, 29, 2, 30)),
+    ],
+)
+def test_next_run_in_the_groups_zone(
+    now: datetime, days: tuple[int, ...], at: str, expected: datetime
+) -> None:
+    found = next_run(days, at, now)
+    assert found is not None and found.replace(tzinfo=None) == expected
+
+
+ZONES = ["Europe/Paris", "Africa/Dakar", "America/New_York", "UTC"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggestion"),
+    [
+        ("europe/paris", "Europe/Paris"),
+        ("Europe/Pari", "Europe/Paris"),
+        ("dakar", "Africa/Dakar"),
+        ("new york", "America/New_York"),
+        ("utc", "UTC"),
+        ("Mars/Olympus", None),
+    ],
+)
+def test_time_zone_suggestions(typed: str, suggestion: str | None) -> None:
+    assert suggest_zone(typed, ZONES) == suggestion

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 from bot.emulator import FloodLimits
+from bot.i18n import translator
 from bot.tg.app import QuizBot
 from tests.e2e.test_groups import group_bot, make_group
 
@@ -31,11 +32,13 @@ async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> N
         await admin.tap(panel, "Français")
         assert h.rows("SELECT language FROM groups") == [("fr",)]
         panel = await group.wait_for(lambda m: m.message_id == panel.message_id and m.edited)
-        await admin.tap(panel, "10s")
+        ten = translator("fr").seconds(10)
+        assert ten == "10\u00a0s"  # French: a no-break space before the unit
+        await admin.tap(panel, ten)
         await group.wait_for(
             lambda m: (
                 m.message_id == panel.message_id
-                and "✓ 10s" in [b.text for row in m.buttons for b in row]
+                and f"✓ {ten}" in [b.text for row in m.buttons for b in row]
             )
         )
         # Unchanged ("message is not modified" from Telegram): still answered, no error.
@@ -76,7 +79,7 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         mark = group.mark()
         await admin.send("/schedule next weekdays 08:30", chat=group)
         listing = await group.next_message(after=mark)
-        assert "1. next · weekdays · 08:30" in listing.text
+        assert "✅ Scheduled:\n1. the next quiz in order: Monday to Friday at 08:30" in listing.text
         assert h.rows("SELECT quiz, days, at_time FROM schedules") == [
             ("next", "0,1,2,3,4", "08:30")
         ]
@@ -134,7 +137,10 @@ async def test_unschedule_and_restore_at_start_up(tmp_path: Path) -> None:
         mark = group.mark()
         await admin.send("/unschedule 1", chat=group)
         listing = await group.next_message(after=mark)
-        assert "1. gradient-accumulation · mon,wed · 18:15" in listing.text
+        title = h.catalog.quizzes["gradient-accumulation"].title.get("en")
+        assert "🗑 Removed:\n1. the next quiz in order: every day at 07:00" not in listing.text
+        assert "🗑 Removed:\n1. a random quiz: every day at 07:00" in listing.text
+        assert f"1. {title}: Monday and Wednesday at 18:15" in listing.text
         await asyncio.sleep(0.05)
         assert [j.name for j in schedule_jobs(h.bot)] == ["sched:2"]
 

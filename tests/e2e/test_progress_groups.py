@@ -64,11 +64,11 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         report = await group.next_message(after=mark)
         assert "Runs: 1 (0 finished)" in report.text
         assert "Members who answered: 3 · answers: 3" in report.text
-        assert "33% right (3)" in report.text
+        assert "33% right, of 3 answers" in report.text
         ((kadi_option,),) = h.rows("SELECT option_index FROM answers WHERE user_id = 2101")
         wrong_text = plain(quiz.questions[0].options[kadi_option].text.get("en"))
         assert f"most chosen wrong answer: {wrong_text[:40]}" in report.text
-        assert "en 50% (2) · fr 0% (1)" in report.text
+        assert "English 50% (2) · French 0% (1)" in report.text  # names, in the reader's language
 
         out = tmp_path / "answers.csv"
         code = export.main(

@@ -1,0 +1,146 @@
+"""Every screen, private and in groups, run with pseudo catalogues: no visible UI word unmarked.
+
+This is the test that makes English-in-a-French-chat impossible to miss: a msgid that pybabel
+did not extract, a label typed into the code, or an English word from a library would all show
+up here unmarked. Content (quiz YAML), numbers, emoji, names and language names are allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.emulator import EmuMessage
+from bot.emulator.driver import ChatView, SimUser
+from bot.i18n import translator
+from tests.e2e.test_groups import GroupHarness, group_bot
+from tests.e2e.test_i18n_private import Seen, walk_private_flow
+from tests.i18n.pseudo import content_strings, language_names, unmarked_words, write_pseudo_locales
+
+DAY = 86_400.0
+QUIZ = "gradient-accumulation"
+NAMES = {"Ndèye", "Ada", "Awa", "Ibou", "Groupe", "Studio"}
+
+
+@pytest.fixture
+def pseudo_locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    root = write_pseudo_locales(tmp_path / "pseudo-locales")
+    monkeypatch.setenv("QUIZBOT_LOCALES_DIR", str(root))
+    translator.cache_clear()
+    yield root
+    monkeypatch.delenv("QUIZBOT_LOCALES_DIR")
+    translator.cache_clear()
+
+
+async def reply(
+    chat: ChatView, user: SimUser, text: str, where: ChatView | None = None
+) -> EmuMessage:
+    mark = chat.mark()
+    await user.send(text, chat=where)
+    return await chat.next_message(after=mark)
+
+
+async def walk_progress(h: GroupHarness, user: SimUser, seen: Seen) -> None:
+    """/stats, /review (none due, then due: card, verdict, feedback, next), /remind in all forms,
+    the reminder itself."""
+    chat = user.private
+    for command in ("/stats", "/review", "/remind", "/remind on 25:00", "/remind on 07:30"):
+        await reply(chat, user, command)
+    h.clock.advance(DAY)
+    assert h.bot is not None
+    assert await h.bot.progress_handlers.send_reminder(user.id)
+    card = await reply(chat, user, "/review")
+    assert card.buttons, card.text
+    mark = chat.mark()
+    seen.popup((await user.tap(card, "A")).text)
+    feedback = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(feedback, feedback.buttons[0][0].text)
+    await chat.next_message(after=mark)
+    closed = card.buttons[0][1].callback_data
+    seen.popup((await user.tap(card, callback_data=closed)).text)  # a closed review card
+    for command in ("/remind off", "/remind off", "/stats"):
+        await reply(chat, user, command)
+
+
+async def walk_group(h: GroupHarness, admin: SimUser, member: SimUser, seen: Seen) -> ChatView:
+    group = h.emu.group(-100777, "Groupe")
+    group.add_member(admin, "creator")
+    group.add_member(member, "member")
+    await h.emu.add_bot_to_group(group, by=admin)
+    await group.wait_for(lambda m: "/push" in m.text)
+    for who, command in (
+        (admin, "/help"),
+        (member, f"/push {QUIZ}"),  # refused
+        (admin, "/stop"),  # nothing running
+        (admin, "/groupstats"),  # nothing yet
+        (admin, "/push no-such-quiz"),
+        (admin, "/schedule"),
+        (admin, "/schedule nonsense someday 25:99"),
+        (admin, "/schedule next mon,wed 25:99"),
+        (admin, "/schedules"),
+        (admin, "/timezone europe/paris"),
+        (admin, "/timezone Mars/Olympus"),
+        (admin, "/timezone"),
+        (admin, "/timezone Europe/Paris"),
+        (admin, f"/schedule {QUIZ} lun,mer 18:30"),
+        (admin, "/schedule next daily 07:00"),
+        (admin, "/schedule random weekends 09:00"),
+        (admin, "/schedule next daily 07:00"),  # duplicate
+        (admin, "/schedules"),
+        (admin, "/unschedule 7"),
+        (admin, "/unschedule x"),
+        (admin, "/unschedule 3"),
+        (admin, "/settings"),
+    ):
+        await reply(group, who, command, group)
+    panel = group.last
+    assert panel is not None and panel.buttons
+    seen.popup((await member.tap(panel, callback_data=panel.buttons[0][0].callback_data)).text)
+    mark = group.mark()
+    seen.popup((await admin.tap(panel, callback_data=panel.buttons[2][1].callback_data)).text)
+    await group.wait_for(lambda m: m.edited, after=mark)
+    picker = await reply(group, admin, "/quiz", group)
+    assert picker.buttons
+    mark = group.mark()
+    await admin.tap(picker, callback_data=picker.buttons[0][0].callback_data)
+    await group.next_message(after=mark)  # intro
+    for index in range(2):
+        question = await group.wait_for(lambda m, i=index: f"{i + 1}/2" in m.text)
+        seen.popup((await member.tap(question, "A")).text)
+        seen.popup((await member.tap(question, "B")).text)
+    await group.wait_for(lambda m: "🏁" in m.text, timeout=8)
+    mark = group.mark()
+    await admin.send(f"/push {QUIZ}", chat=group)
+    await group.wait_for(lambda m: "1/2" in m.text, after=mark)
+    await reply(group, admin, "/push " + QUIZ, group)  # already running
+    mark = group.mark()
+    await admin.send("/stop", chat=group)
+    await group.wait_for(lambda m: "⏹" in m.text, after=mark)
+    await reply(group, admin, "/groupstats", group)
+    seen.popup((await member.tap(panel, callback_data="g:999:0:0")).text)  # a stale answer
+    return group
+
+
+async def test_every_screen_is_marked_in_the_pseudo_locale(
+    tmp_path: Path, pseudo_locales: Path
+) -> None:
+    async with group_bot(tmp_path, seconds=1.0) as h:
+        user = h.emu.user(4101, "Ndèye", language_code="fr")
+        seen = Seen()
+        await walk_private_flow(h, user, "fr", seen)
+        await walk_progress(h, user, seen)
+        admin = h.emu.user(5001, "Ada", language_code="fr")
+        group = await walk_group(h, admin, user, seen)
+        for message in [*user.private.bot_messages, *group.bot_messages]:
+            seen.message(message)
+
+        content = content_strings(h.catalog)
+        allowed = NAMES | language_names()
+        leaks = {
+            text: words for text in seen.texts if (words := unmarked_words(text, content, allowed))
+        }
+    assert len(seen.texts) > 120  # the walk did reach every screen
+    assert leaks == {}
