@@ -1,0 +1,75 @@
+"""The private quiz use case on a real database file: every tap's outcome, without Telegram.
+
+Ownership, "next or result" and repeats are decided here; the handlers only render these."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.models import Quiz
+from bot.store import Database, LearnerStore
+from bot.usecases import private_quiz as pq
+from tests.e2e.harness import FakeClock, shipped_catalog
+
+QUIZ = "gradient-checkpointing"
+OWNER, OTHER = 11, 12
+
+
+def right_position(quiz: Quiz, shown: pq.ShowQuestion) -> int:
+    order = shown.attempt.orders[shown.index]
+    return order.index(quiz.questions[shown.index].correct)
+
+
+async def test_a_whole_attempt_through_its_outcomes(db: Database) -> None:
+    catalog = shipped_catalog()
+    use = pq.PrivateQuiz(catalog, LearnerStore(db), clock=FakeClock(), rng=random.Random(3))
+    assert await use.start(OWNER, "no-such-quiz") == pq.UnknownQuiz()
+    shown = await use.start(OWNER, QUIZ)
+    assert isinstance(shown, pq.ShowQuestion) and shown.index == 0
+    quiz, attempt_id = shown.quiz, shown.attempt.id
+
+    # Someone else's attempt: every kind of tap is refused, nothing changes.
+    assert await use.answer(OTHER, attempt_id, 0, 0, "en") == pq.NotYours()
+    assert await use.next(OTHER, attempt_id, 1) == pq.NotYours()
+    assert await use.abandon(OTHER, attempt_id) == pq.NotYours()
+    assert await use.mistakes(OTHER, attempt_id) == pq.NotYours()
+    assert await use.resume(OTHER, attempt_id) == pq.Closed()
+
+    for index in range(len(quiz)):
+        if index:
+            assert await use.next(OWNER, attempt_id, index + 1) == pq.Closed()  # not yet
+            step = await use.next(OWNER, attempt_id, index)
+            assert isinstance(step, pq.ShowQuestion) and step.index == index
+            assert await use.next(OWNER, attempt_id, index) == pq.AlreadyShown()
+            shown = step
+        position = right_position(quiz, shown) if index else (right_position(quiz, shown) + 1) % 4
+        answered = await use.answer(OWNER, attempt_id, index, position, "en")
+        assert isinstance(answered, pq.Answered)
+        assert answered.judgement.is_correct == (index > 0)
+        assert (answered.score is not None) == (index == len(quiz) - 1)
+        again = await use.answer(OWNER, attempt_id, index, position, "en")
+        # Once the last answer finished the attempt, every button of it is closed.
+        assert again == (pq.Closed() if index == len(quiz) - 1 else pq.AlreadyAnswered())
+
+    result = await use.next(OWNER, attempt_id, len(quiz))
+    assert isinstance(result, pq.ShowResult) and result.score.missed == (0,)
+    assert await use.next(OWNER, attempt_id, len(quiz)) == pq.AlreadyShown()
+    mistakes = await use.mistakes(OWNER, attempt_id)
+    assert isinstance(mistakes, pq.Mistakes) and mistakes.missed == (0,)
+    assert await use.abandon(OWNER, attempt_id) == pq.Closed()  # finished: nothing to stop
+    assert await use.answer(OWNER, attempt_id, 0, 0, "en") == pq.Closed()
+
+
+async def test_resume_and_abandon_a_running_attempt(db: Database) -> None:
+    use = pq.PrivateQuiz(shipped_catalog(), LearnerStore(db), clock=FakeClock())
+    first = await use.start(OWNER, QUIZ)
+    assert isinstance(first, pq.ShowQuestion)
+    second = await use.start(OWNER, QUIZ)  # a new start abandons the first
+    assert isinstance(second, pq.ShowQuestion)
+    assert await use.resume(OWNER, first.attempt.id) == pq.Closed()
+    resumed = await use.resume(OWNER, second.attempt.id)
+    assert isinstance(resumed, pq.ShowQuestion) and resumed.index == 0
+    assert await use.abandon(OWNER, second.attempt.id) == pq.Abandoned()
+    assert await use.running(OWNER) is None
+    assert await use.answer(OWNER, second.attempt.id, 0, 0, "en") == pq.Closed()
+    assert not await use.stop(OWNER)
