@@ -6,7 +6,7 @@ option a group likes most) live here so they can be tested with tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -93,3 +93,21 @@ def question_stats(
         if not correct:
             entry.wrong_choices[option] = entry.wrong_choices.get(option, 0) + count
     return [stats[key] for key in sorted(stats)]
+
+
+def hardest_first(
+    questions: Sequence[QuestionStats],
+) -> list[tuple[QuestionStats, list[int]]]:
+    """Each quiz's questions, quizzes in the order they came, the lowest share right first (then
+    question order); with each, the other questions of its quiz that share its exact share."""
+    quizzes = list(dict.fromkeys(q.quiz_id for q in questions))
+    ordered: list[tuple[QuestionStats, list[int]]] = []
+    for quiz_id in quizzes:
+        mine = sorted(
+            (q for q in questions if q.quiz_id == quiz_id),
+            key=lambda q: (q.overall.ratio, q.index),
+        )
+        for q in mine:
+            tied = [o.index for o in mine if o is not q and o.overall.ratio == q.overall.ratio]
+            ordered.append((q, tied))
+    return ordered

@@ -125,13 +125,18 @@ class GroupHandlers:
                 await self.runner.play(started)
             case runs.Busy():
                 await self._say(chat_id, tr._("A quiz is already running here. /stop ends it."))
-            case runs.UnknownQuiz():
-                await self._say(chat_id, tr._("I don't know that quiz. /quiz shows the list."))
+            case runs.UnknownQuiz(suggestion):
+                await self._say(chat_id, gr.unknown_quiz(tr, which, suggestion))
 
     async def quiz(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
+            running = self.runs.active_run(chat.id)
+            quiz = self.runs.quiz_of(running) if running is not None else None
+            if quiz is not None:
+                await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
+                return
             await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id, settings.language))
 
     async def stop(self, update: Update, context: Context) -> None:

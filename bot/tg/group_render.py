@@ -135,24 +135,44 @@ def results(
     lang: str,
     *,
     stopped: bool,
+    asked: int | None = None,
 ) -> Screen:
-    """Top ten: most correct answers, ties broken by total answer time."""
+    """Top ten: most correct answers, ties broken by total answer time.
+
+    Scores count the questions actually asked (a run stopped after two of four reads "2/2" at
+    best, not "2/4"); a medal needs at least one right answer.
+    """
+    total = len(quiz) if asked is None else max(0, min(asked, len(quiz)))
     if stopped:
         title = tr._("⏹ Quiz stopped: {title}", title=html.escape(quiz.title.get(lang)))
     else:
         title = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
     lines = [f"<b>{title}</b>", ""]
+    if stopped and total < len(quiz):
+        lines += [
+            tr.ngettext(
+                "Scored over the {n} question asked, of {all}.",
+                "Scored over the {n} questions asked, of {all}.",
+                total,
+                all=tr.number(len(quiz)),
+            ),
+            "",
+        ]
     if not top:
         lines.append(tr._("Nobody answered this time."))
+    else:
+        legend = tr._("Right answers · total answer time (the faster wins a tie)")
+        lines.append(f"<i>{legend}</i>")
     medals = ["🥇", "🥈", "🥉"]
     for rank, standing in enumerate(top, start=1):
-        badge = medals[rank - 1] if rank <= len(medals) else f"{tr.number(rank)}."
+        medal = rank <= len(medals) and standing.correct > 0
+        badge = medals[rank - 1] if medal else f"{tr.number(rank)}."
         name = html.escape(standing.name or "?")
         score = tr._(
-            "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(len(quiz))
+            "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(total)
         )
         seconds = tr.seconds(round(standing.total_ms / 1000, 1))
-        lines.append(f"{badge} {name} · {score} · {seconds}")
+        lines.append(f"{badge} {name} · {score} · ⏱ {seconds}")
     if players > len(top):
         lines.append(
             tr.ngettext("…and {n} more player", "…and {n} more players", players - len(top))
@@ -162,12 +182,37 @@ def results(
 
 
 def quiz_picker(tr: Translator, catalog: Catalog, chat_id: int, lang: str) -> Screen:
-    rows = [
-        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", quiz.id))] for quiz in catalog
-    ]
-    if not rows:
+    """A button per quiz, and each title with the id `/push` and `/schedule` take."""
+    quizzes = list(catalog)
+    if not quizzes:
         return Screen(tr._("No quizzes are available yet."))
-    return Screen(tr._("Which quiz should the group play?"), InlineKeyboardMarkup(rows))
+    rows = [
+        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", quiz.id))] for quiz in quizzes
+    ]
+    lines = [tr._("Which quiz should the group play?"), ""]
+    lines += [
+        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(quiz.id)}</code>"
+        for quiz in quizzes
+    ]
+    lines += ["", html.escape(tr._("Or type /push <id>."), quote=False)]
+    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+
+
+def run_in_progress(tr: Translator, quiz: Quiz, lang: str) -> str:
+    return tr._(
+        "A quiz is running here: {title}. /stop ends it; then /quiz to pick another.",
+        title=html.escape(quiz.title.get(lang)),
+    )
+
+
+def unknown_quiz(tr: Translator, typed: str, suggestion: str | None) -> str:
+    if suggestion:
+        return tr._(
+            "I don't know the quiz {name}. Did you mean /push {suggestion}? /quiz shows the list.",
+            name=html.escape(typed),
+            suggestion=html.escape(suggestion),
+        )
+    return tr._("I don't know that quiz. /quiz shows the list.")
 
 
 def settings(tr: Translator, group: GroupSettings) -> Screen:

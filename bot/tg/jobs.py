@@ -214,8 +214,15 @@ class GroupRunner:
             return
         self._locks.pop(results.run.id, None)
         lang = await self._lang(results.run.chat_id)
+        asked = results.run.current + 1 if stopped else None  # a stopped run: what was asked
         screen = gr.results(
-            translator(lang), results.quiz, results.top, results.players, lang, stopped=stopped
+            translator(lang),
+            results.quiz,
+            results.top,
+            results.players,
+            lang,
+            stopped=stopped,
+            asked=asked,
         )
         await self.send(results.run.chat_id, screen)
         for hook in self.on_finished:

@@ -10,6 +10,7 @@ import html
 from collections.abc import Sequence
 from datetime import tzinfo
 
+from babel.lists import format_list
 from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement
@@ -17,6 +18,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog
 from bot.core.review import LAST_BOX, local_day
+from bot.core.stats import hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
@@ -272,8 +274,11 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
                 "Average players per run: {avg}", avg=tr.number(round(t.participations / t.runs, 1))
             )
         )
+    if report.questions:
+        hardest = tr._("Hardest questions first.")
+        lines += ["", f"<i>{hardest}</i>"]
     quiz_shown = None
-    for q in report.questions:
+    for q, tied in hardest_first(report.questions):
         quiz = catalog.quiz(q.quiz_id)
         if quiz is None or q.index >= len(quiz):
             continue
@@ -292,6 +297,16 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
                 percent=tr.percent(q.overall.ratio),
             )
         )
+        if tied:
+            others = format_list([tr.number(i + 1) for i in tied], locale=tr.locale)
+            lines.append(
+                tr.ngettext(
+                    "   as hard as question {others}",
+                    "   as hard as questions {others}",
+                    len(tied),
+                    others=others,
+                )
+            )
         wrong = q.most_chosen_wrong
         if wrong is not None and wrong < len(question.options):
             option = html.escape(truncate(plain(question.options[wrong].text.get(lang)), 50))

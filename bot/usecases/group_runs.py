@@ -8,6 +8,7 @@ tap costs one SQLite write; the store stays the truth that a restart resumes fro
 
 from __future__ import annotations
 
+import difflib
 import random
 import time
 from dataclasses import dataclass, replace
@@ -38,7 +39,7 @@ class Busy:
 
 @dataclass(frozen=True, slots=True)
 class UnknownQuiz:
-    pass
+    suggestion: str | None = None  # the closest quiz id, for "did you mean ...?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,21 @@ class Resume:
     delay: float
 
 
+def closest_quiz(typed: str, ids: list[str]) -> str | None:
+    """The quiz id an admin probably meant ('gradient-acumulation', 'Gradient-Accumulation')."""
+    by_fold = {quiz_id.casefold(): quiz_id for quiz_id in ids}
+    wanted = typed.strip().casefold()
+    if wanted in by_fold:
+        return by_fold[wanted]
+    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.6)
+    if close:
+        return by_fold[close[0]]
+    starts = [
+        quiz_id for folded, quiz_id in by_fold.items() if wanted and folded.startswith(wanted)
+    ]
+    return starts[0] if len(starts) == 1 else None
+
+
 class GroupRuns:
     def __init__(
         self,
@@ -154,7 +170,7 @@ class GroupRuns:
         """A new run of quiz `which` (an id, 'next' or 'random') in the group."""
         quiz = await self.pick_quiz(chat_id, which)
         if quiz is None:
-            return UnknownQuiz()
+            return UnknownQuiz(closest_quiz(which, [quiz.id for quiz in self.catalog]))
         settings = await self.settings.settings(chat_id)
         orders = option_orders(quiz, self.rng, settings.shuffle)
         seconds = self.seconds_override or float(settings.seconds)

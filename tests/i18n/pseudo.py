@@ -73,6 +73,7 @@ def content_strings(catalog: Catalog) -> list[str]:
     for text in _texts([dict(catalog.guides), dict(catalog.quizzes)]):
         for value in text.values.values():
             found |= {value, plain(value), html.escape(plain(value), quote=False)}
+    found |= {quiz.id for quiz in catalog}  # ids are content too: /quiz shows them for /push
     return sorted((s for s in found if s.strip()), key=len, reverse=True)
 
 
