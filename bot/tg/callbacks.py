@@ -44,8 +44,20 @@ class StartQuiz:
 
 
 @dataclass(frozen=True, slots=True)
+class StartOver:
+    """Start `quiz_id` now, leaving the quiz in progress (the learner was asked first)."""
+
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class QuizList:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class BackToList:
+    """From a quiz card back to the list, in the same message."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +118,9 @@ Callback = (
     Lang
     | ShowQuiz
     | StartQuiz
+    | StartOver
     | QuizList
+    | BackToList
     | Answer
     | Next
     | Continue
@@ -121,8 +135,8 @@ Callback = (
 # Where each kind of button is made, and so the only chat type it is accepted from.
 GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting)
 PRIVATE_ONLY: tuple[type, ...] = (
-    Lang, ShowQuiz, StartQuiz, QuizList, Answer, Next, Continue, Abandon, Review,
-    ReviewAnswer, ReviewNext,
+    Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
+    Review, ReviewAnswer, ReviewNext,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
 
@@ -130,7 +144,9 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
     (re.compile(rf"quiz:{_QUIZ}"), ShowQuiz, (str,)),
     (re.compile(rf"go:{_QUIZ}"), StartQuiz, (str,)),
+    (re.compile(rf"new:{_QUIZ}"), StartOver, (str,)),
     (re.compile(r"list"), QuizList, ()),
+    (re.compile(r"back"), BackToList, ()),
     (re.compile(rf"ans:{_ID}:{_SMALL}:{_SMALL}"), Answer, (int, int, int)),
     (re.compile(rf"next:{_ID}:{_SMALL}"), Next, (int, int)),
     (re.compile(rf"cont:{_ID}"), Continue, (int,)),
@@ -167,8 +183,12 @@ def encode(cb: Callback) -> str:
             data = f"quiz:{quiz_id}"
         case StartQuiz(quiz_id):
             data = f"go:{quiz_id}"
+        case StartOver(quiz_id):
+            data = f"new:{quiz_id}"
         case QuizList():
             data = "list"
+        case BackToList():
+            data = "back"
         case Answer(a, q, p):
             data = f"ans:{a}:{q}:{p}"
         case Next(a, q):

@@ -91,7 +91,7 @@ class PrivateHandlers:
                 intro = tr._("I don't know that quiz. Here are the ones I have:")
                 await send(message, render.quiz_list(tr, self.catalog, lang, intro))
             else:
-                await self._begin(message, learner, quiz.id)
+                await self._begin(message, learner, quiz.id, ask=True)
             return
         # A running quiz comes first, even before a language was ever chosen (a learner who came
         # by a deep link): after a crash or a lost message, /start is the way back to it.
@@ -105,9 +105,21 @@ class PrivateHandlers:
         intro = render.welcome(tr, learner.first_name)
         await send(message, render.quiz_list(tr, self.catalog, lang, intro))
 
-    async def _begin(self, message: Message, learner: Learner, quiz_id: str) -> None:
-        """Start a quiz for the learner who asked (never the chat: a chat is not a user)."""
+    async def _begin(
+        self, message: Message, learner: Learner, quiz_id: str, *, ask: bool = False
+    ) -> None:
+        """Start a quiz for the learner who asked (never the chat: a chat is not a user).
+
+        With `ask`, a quiz already answered in part is not dropped silently: the learner chooses
+        to continue it or to start (over), wherever the start came from (list, link, Retake).
+        """
         tr = translator(learner.lang)
+        wanted = self.catalog.quiz(quiz_id)
+        running = await self.quiz.running(learner.user_id) if ask and wanted else None
+        if running is not None and wanted is not None and running.attempt.current > 0:
+            choice = render.start_choice(tr, running.quiz, running.attempt, wanted, learner.lang)
+            await send(message, choice)
+            return
         started = await self.quiz.start(learner.user_id, quiz_id)
         match started:
             case pq.ShowQuestion(quiz, attempt, index):
@@ -162,12 +174,23 @@ class PrivateHandlers:
                 tr = translator(code)
                 await acknowledge(query, tr._("Language: {name}", name=tr.language_name(code)))
                 intro = render.welcome(tr, learner.first_name)
+                running = await self.quiz.running(user_id)
+                if running is not None:
+                    intro = "\n\n".join([intro, render.waiting_quiz(tr, running.quiz, code)])
                 await edit(query, render.quiz_list(tr, self.catalog, code, intro))
             case cb.ShowQuiz(quiz_id) if (found := self.catalog.quiz(quiz_id)) is not None:
                 await acknowledge(query)
-                await reply(query, render.quiz_card(tr, found, lang))
+                await edit(query, render.quiz_card(tr, found, lang))  # the list becomes the card
+            case cb.BackToList():
+                await acknowledge(query)
+                await edit(query, render.quiz_list(tr, self.catalog, lang))
             case cb.StartQuiz(quiz_id) if self.catalog.quiz(quiz_id) is not None:
                 await acknowledge(query)
+                if isinstance(query.message, Message):
+                    await self._begin(query.message, learner, quiz_id, ask=True)
+            case cb.StartOver(quiz_id) if self.catalog.quiz(quiz_id) is not None:
+                await acknowledge(query)
+                await drop_keyboard(query)
                 if isinstance(query.message, Message):
                     await self._begin(query.message, learner, quiz_id)
             case cb.QuizList():

@@ -120,7 +120,7 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
     keyboard = InlineKeyboardMarkup(
         [
             [button(tr._("▶️ Start"), cb.StartQuiz(quiz.id))],
-            [button(tr._("⬅️ All quizzes"), cb.QuizList())],
+            [button(tr._("⬅️ All quizzes"), cb.BackToList())],
         ]
     )
     return Screen(text, keyboard)
@@ -286,6 +286,37 @@ def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Scr
         ]
     )
     return Screen(text, keyboard)
+
+
+def start_choice(
+    tr: Translator, running: Quiz, attempt: Attempt, wanted: Quiz, lang: str
+) -> Screen:
+    """Starting a quiz while one is in progress: continue it, or start (over) the one asked."""
+    text = tr._(
+        "You have a quiz in progress: <b>{title}</b>, question {k} of {n}.",
+        title=html.escape(running.title.get(lang)),
+        k=tr.number(attempt.current + 1),
+        n=tr.number(len(running)),
+    )
+    if running.id == wanted.id:
+        fresh = tr._("🔄 Start over")
+    else:
+        fresh = tr._("🆕 Start {title}", title=wanted.title.get(lang))
+    keyboard = InlineKeyboardMarkup(
+        [
+            [button(tr._("▶️ Continue"), cb.Continue(attempt.id))],
+            [button(fresh, cb.StartOver(wanted.id))],
+        ]
+    )
+    return Screen(text, keyboard)
+
+
+def waiting_quiz(tr: Translator, quiz: Quiz, lang: str) -> str:
+    """After a language change mid-quiz: where the quiz went."""
+    return tr._(
+        "Your quiz {title} is waiting: /start to continue it.",
+        title=html.escape(quiz.title.get(lang)),
+    )
 
 
 def localized(text: Text, lang: str) -> str:

@@ -75,9 +75,9 @@ async def test_any_callback_data_gets_a_popup_and_changes_nothing_unless_valid(
     parsed = cb.parse(data)
     if isinstance(parsed, cb.Answer) and (answer.text or "").startswith(VERDICT):
         assert own and len(after[0]) == len(before[0]) + 1
-    elif isinstance(parsed, cb.Abandon | cb.StartQuiz | cb.Lang) and own:
+    elif isinstance(parsed, cb.Abandon | cb.StartQuiz | cb.StartOver | cb.Lang) and own:
         assert after[0] == before[0]  # may abandon or start, never answers
-    elif isinstance(parsed, cb.StartQuiz | cb.Lang):
+    elif isinstance(parsed, cb.StartQuiz | cb.StartOver | cb.Lang):
         assert after[0] == before[0] and len(after[1]) >= len(before[1])
     else:
         assert after == before, data

@@ -1,0 +1,110 @@
+"""Moving around in private: the list and a quiz card share one message; starting a quiz while
+another is answered in part asks "continue or start over", from a link, the list or Retake;
+changing language mid-quiz says where the quiz went."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.harness import Harness
+
+QUIZ = "gradient-accumulation"
+OTHER = "gradient-checkpointing"
+
+
+async def english(user: SimUser) -> ChatView:
+    chat = user.private
+    await user.send("/start")
+    picker = await chat.wait_for(lambda m: bool(m.buttons))
+    await user.tap(picker, "✓ English")
+    await chat.wait_for(lambda m: m.edited and "Quizzes" in m.text)
+    return chat
+
+
+async def answer_first_question(user: SimUser, chat: ChatView, quiz_id: str) -> None:
+    mark = chat.mark()
+    await user.send(f"/start {quiz_id}")
+    question = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(question, "A")
+    await chat.next_message(after=mark)  # the explanation
+
+
+async def test_list_and_card_are_one_message(harness: Harness) -> None:
+    user = harness.emu.user(6001, "Lina", language_code="en")
+    chat = await english(user)
+    listing = chat.last
+    assert listing is not None
+    count = len(chat.bot_messages)
+    title = harness.catalog.quizzes[QUIZ].title.get("en")
+    await user.tap(listing, title)
+    card = await chat.wait_for(
+        lambda m: m.message_id == listing.message_id and "▶️ Start" in str(m.buttons)
+    )
+    await user.tap(card, "⬅️ All quizzes")
+    await chat.wait_for(lambda m: m.message_id == listing.message_id and "📚 Quizzes" in m.text)
+    assert len(chat.bot_messages) == count  # no new message for either move
+
+
+async def test_continue_or_start_over_from_a_link_the_list_and_retake(harness: Harness) -> None:
+    user = harness.emu.user(6002, "Omar", language_code="en")
+    chat = await english(user)
+    await answer_first_question(user, chat, QUIZ)
+    title = harness.catalog.quizzes[QUIZ].title.get("en")
+    other = harness.catalog.quizzes[OTHER].title.get("en")
+
+    mark = chat.mark()
+    await user.send(f"/start {QUIZ}")  # the same quiz, by its link
+    offer = await chat.next_message(after=mark)
+    assert offer.text.startswith(f"You have a quiz in progress: {title}, question 2 of")
+    assert [row[0].text for row in offer.buttons] == ["▶️ Continue", "🔄 Start over"]
+    attempts = harness_rows(harness, "SELECT count(*) FROM attempts")
+
+    mark = chat.mark()
+    await user.send("/quizzes")
+    listing = await chat.next_message(after=mark)
+    await user.tap(listing, other)
+    card = await chat.wait_for(
+        lambda m: m.message_id == listing.message_id and "▶️ Start" in str(m.buttons)
+    )
+    mark = chat.mark()
+    await user.tap(card, "▶️ Start")  # another quiz, from its card
+    offer = await chat.next_message(after=mark)
+    assert [row[0].text for row in offer.buttons] == ["▶️ Continue", f"🆕 Start {other}"]
+    assert harness_rows(harness, "SELECT count(*) FROM attempts") == attempts  # nothing started
+
+    mark = chat.mark()
+    await user.tap(offer, "▶️ Continue")
+    question = await chat.next_message(after=mark)
+    assert "Question 2/" in question.text and title in question.text
+
+    mark = chat.mark()
+    await user.send(f"/start {OTHER}")
+    offer = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(offer, f"🆕 Start {other}")
+    question = await chat.next_message(after=mark)
+    assert "Question 1/" in question.text and other in question.text
+    assert harness_rows(harness, "SELECT quiz_id, status FROM attempts ORDER BY id") == [
+        (QUIZ, "abandoned"),
+        (OTHER, "active"),
+    ]
+
+
+async def test_changing_language_mid_quiz_says_where_it_went(harness: Harness) -> None:
+    user = harness.emu.user(6003, "Awa", language_code="en")
+    chat = await english(user)
+    await answer_first_question(user, chat, QUIZ)
+    mark = chat.mark()
+    await user.send("/language")
+    picker = await chat.next_message(after=mark)
+    await user.tap(picker, "Français")
+    listing = await chat.wait_for(lambda m: m.message_id == picker.message_id and m.edited)
+    title = harness.catalog.quizzes[QUIZ].title.get("fr")
+    assert f"Votre quiz {title} vous attend\u00a0: /start pour le reprendre." in listing.text
+
+
+def harness_rows(h: Harness, sql: str) -> list[tuple]:
+    with sqlite3.connect(h.db_path) as conn:
+        return conn.execute(sql).fetchall()
