@@ -183,7 +183,9 @@ class QuizBot:
         # Group -1: who sent the update and their language, once for every handler after it
         # (PTB runs one handler per group, so this needs a group of its own).
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
-        private = PrivateHandlers(self.quiz, self.learners, self.options.catalog)
+        private = PrivateHandlers(
+            self.quiz, self.learners, self.options.catalog, self.learner_stats
+        )
         chat = filters.ChatType.PRIVATE
         app.add_handler(CommandHandler("start", private.start, filters=chat))
         app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))

@@ -17,6 +17,7 @@ from bot.tg.context import BotContext
 from bot.tg.render import Screen
 from bot.usecases import private_quiz as pq
 from bot.usecases.learner_profile import Learner, Learners
+from bot.usecases.learner_stats import LearnerStatsCases
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,26 @@ async def reply(query: CallbackQuery, screen: Screen) -> None:
 
 
 class PrivateHandlers:
-    def __init__(self, quiz: pq.PrivateQuiz, learners: Learners, catalog: Catalog) -> None:
+    def __init__(
+        self,
+        quiz: pq.PrivateQuiz,
+        learners: Learners,
+        catalog: Catalog,
+        stats: LearnerStatsCases | None = None,
+    ) -> None:
         self.quiz = quiz
         self.learners = learners
         self.catalog = catalog
+        self.stats = stats
+
+    async def _list(self, user_id: int, tr: Translator, lang: str, intro: str = "") -> Screen:
+        """The quiz list with where this learner stands on each quiz."""
+        marks = None
+        if self.stats is not None:
+            running = await self.quiz.running(user_id)
+            best = await self.stats.best_scores(user_id)
+            marks = render.ListMarks(best, running.quiz.id if running else None)
+        return render.quiz_list(tr, self.catalog, lang, intro, marks)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -89,7 +106,7 @@ class PrivateHandlers:
             quiz = self.catalog.quiz(payload) if DEEP_LINK_PAYLOAD.fullmatch(payload) else None
             if quiz is None:
                 intro = tr._("I don't know that quiz. Here are the ones I have:")
-                await send(message, render.quiz_list(tr, self.catalog, lang, intro))
+                await send(message, await self._list(learner.user_id, tr, lang, intro))
             else:
                 await self._begin(message, learner, quiz.id, ask=True)
             return
@@ -103,7 +120,7 @@ class PrivateHandlers:
             await send(message, render.language_picker(tr, normalize(learner.telegram_language)))
             return
         intro = render.welcome(tr, learner.first_name)
-        await send(message, render.quiz_list(tr, self.catalog, lang, intro))
+        await send(message, await self._list(learner.user_id, tr, lang, intro))
 
     async def _begin(
         self, message: Message, learner: Learner, quiz_id: str, *, ask: bool = False
@@ -130,7 +147,8 @@ class PrivateHandlers:
     async def quizzes(self, update: Update, context: BotContext) -> None:
         if update.effective_message is not None:
             lang, tr = context.learner.lang, context.tr
-            await send(update.effective_message, render.quiz_list(tr, self.catalog, lang))
+            listing = await self._list(context.learner.user_id, tr, lang)
+            await send(update.effective_message, listing)
 
     async def stop(self, update: Update, context: BotContext) -> None:
         if update.effective_message is None:
@@ -177,13 +195,13 @@ class PrivateHandlers:
                 running = await self.quiz.running(user_id)
                 if running is not None:
                     intro = "\n\n".join([intro, render.waiting_quiz(tr, running.quiz, code)])
-                await edit(query, render.quiz_list(tr, self.catalog, code, intro))
+                await edit(query, await self._list(user_id, tr, code, intro))
             case cb.ShowQuiz(quiz_id) if (found := self.catalog.quiz(quiz_id)) is not None:
                 await acknowledge(query)
                 await edit(query, render.quiz_card(tr, found, lang))  # the list becomes the card
             case cb.BackToList():
                 await acknowledge(query)
-                await edit(query, render.quiz_list(tr, self.catalog, lang))
+                await edit(query, await self._list(user_id, tr, lang))
             case cb.StartQuiz(quiz_id) if self.catalog.quiz(quiz_id) is not None:
                 await acknowledge(query)
                 if isinstance(query.message, Message):
@@ -195,7 +213,7 @@ class PrivateHandlers:
                     await self._begin(query.message, learner, quiz_id)
             case cb.QuizList():
                 await acknowledge(query)
-                await reply(query, render.quiz_list(tr, self.catalog, lang))
+                await reply(query, await self._list(user_id, tr, lang))
             case cb.Next(attempt_id, question):
                 match await self.quiz.next(user_id, attempt_id, question):
                     case pq.ShowQuestion(quiz, attempt, index):

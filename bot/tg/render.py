@@ -7,7 +7,7 @@ so every screen can be tested and checked against Telegram's limits on its own.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -86,7 +86,29 @@ def welcome(tr: Translator, first_name: str) -> str:
     )
 
 
-def quiz_list(tr: Translator, catalog: Catalog, lang: str, intro: str = "") -> Screen:
+@dataclass(frozen=True, slots=True)
+class ListMarks:
+    """Where the learner stands on each quiz: best score of the finished ones, the running one."""
+
+    best: Mapping[str, tuple[int, int]]  # quiz id -> (best correct, questions)
+    running: str | None = None
+
+
+def _status(tr: Translator, quiz: Quiz, marks: ListMarks) -> tuple[str, str]:
+    """The status words after a quiz in the list, and the emoji before its button."""
+    if quiz.id == marks.running:
+        return tr._("⏳ in progress"), "⏳ "
+    if quiz.id in marks.best:
+        best, total = marks.best[quiz.id]
+        done = tr._("✅ best {best}/{total}", best=tr.number(best), total=tr.number(total))
+        return done, "✅ "
+    return tr._("🆕 new"), ""
+
+
+def quiz_list(
+    tr: Translator, catalog: Catalog, lang: str, intro: str = "", marks: ListMarks | None = None
+) -> Screen:
+    """Quizzes by guide, each marked new, in progress, or done with the best score."""
     lines = [intro, ""] if intro else []
     heading = tr._("📚 Quizzes")
     lines.append(f"<b>{heading}</b>")
@@ -96,10 +118,14 @@ def quiz_list(tr: Translator, catalog: Catalog, lang: str, intro: str = "") -> S
         lines.append(f"📖 {guide_link(guide, lang)}")
         for quiz in quizzes:
             count = tr.ngettext("{n} question", "{n} questions", len(quiz))
-            lines.append(
-                f"• {html.escape(quiz.title.get(lang))} · {level_name(tr, quiz.level)} · {count}"
-            )
-            rows.append([button(quiz.title.get(lang), cb.ShowQuiz(quiz.id))])
+            title = quiz.title.get(lang)
+            line = f"• {html.escape(title)} · {level_name(tr, quiz.level)} · {count}"
+            prefix = ""
+            if marks is not None:
+                status, prefix = _status(tr, quiz, marks)
+                line = f"{line} · {status}"
+            lines.append(line)
+            rows.append([button(prefix + title, cb.ShowQuiz(quiz.id))])
     if not rows:
         lines.append(tr._("No quizzes are available yet."))
     return Screen("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)

@@ -49,6 +49,11 @@ class LearnerStatsCases:
         self.review = review  # the queue's counts, after its inbox is drained
         self.clock = clock
 
+    async def best_scores(self, user_id: int) -> dict[str, tuple[int, int]]:
+        """Quiz id -> (best correct, questions) over the learner's finished private attempts."""
+        scores = quiz_scores(await self.analytics.finished_attempts(user_id))
+        return {score.quiz_id: (score.best, score.total) for score in scores}
+
     async def stats(self, user_id: int) -> LearnerStats:
         await self.review.sync()
         now, tz = self.clock(), self.review.tz

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness
 
@@ -108,3 +109,44 @@ async def test_changing_language_mid_quiz_says_where_it_went(harness: Harness) -
 def harness_rows(h: Harness, sql: str) -> list[tuple]:
     with sqlite3.connect(h.db_path) as conn:
         return conn.execute(sql).fetchall()
+
+
+async def test_the_list_marks_new_in_progress_and_done_with_the_best_score(
+    harness: Harness,
+) -> None:
+    user = harness.emu.user(6004, "Fatou", language_code="en")
+    chat = await english(user)
+    quiz = harness.catalog.quizzes[QUIZ]
+    listing = chat.last
+    assert listing is not None
+    for each in harness.catalog:
+        assert f"• {each.title.get('en')} · " in listing.text
+    assert listing.text.count("🆕 new") == len(harness.catalog.quizzes)
+
+    mark = chat.mark()  # QUIZ, every answer "A", to the end
+    await user.send(f"/start {QUIZ}")
+    for _ in range(len(quiz)):
+        question = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(question, "A")
+        explanation = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(explanation, explanation.buttons[0][0].text)
+    result = await chat.next_message(after=mark)
+    score = result.text.split("Score: ")[1].split(" ")[0]  # "3/8"
+    await answer_first_question(user, chat, OTHER)
+
+    listing = await reply_to(user, chat, "/quizzes")
+    title, other = quiz.title.get("en"), harness.catalog.quizzes[OTHER].title.get("en")
+    done = next(line for line in listing.text.splitlines() if line.startswith(f"• {title} "))
+    running = next(line for line in listing.text.splitlines() if line.startswith(f"• {other} "))
+    assert done.endswith(f"✅ best {score}")
+    assert running.endswith("⏳ in progress")
+    labels = [row[0].text for row in listing.buttons]
+    assert f"✅ {title}" in labels and f"⏳ {other}" in labels
+
+
+async def reply_to(user: SimUser, chat: ChatView, text: str) -> EmuMessage:
+    mark = chat.mark()
+    await user.send(text)
+    return await chat.next_message(after=mark)
