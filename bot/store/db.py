@@ -44,7 +44,7 @@ WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
 # The Telegram update the current task is handling (set by `updates.handling_update`): a write
 # made for it records the id in its own transaction, so a re-delivered update is known as done.
 current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
-HANDLED_UPDATES_KEPT = 10_000  # Telegram re-delivers only recent, unconfirmed updates
+HANDLED_UPDATES_MAX_AGE = 2 * 86_400.0  # seconds; Telegram keeps an unconfirmed update 24 h
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,10 @@ class _Write:
                 "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
                 (self.update_id, time.time()),
             )
-            if self.update_id % 1000 == 0:  # now and then, not a statement per write
+            if self.update_id % 1000 == 0:  # now and then (keys are hashes), not every write
                 await conn.execute(
-                    "DELETE FROM handled_updates WHERE update_id < ?",
-                    (self.update_id - HANDLED_UPDATES_KEPT,),
+                    "DELETE FROM handled_updates WHERE handled_at < ?",
+                    (time.time() - HANDLED_UPDATES_MAX_AGE,),
                 )
         return value
 

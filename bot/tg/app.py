@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
 import html
 import logging
 import random
@@ -106,6 +107,24 @@ def _freeze_startup_heap() -> None:
     if not _heap_frozen:
         _heap_frozen = True
         gc.freeze()
+
+
+def update_key(update: Update) -> int:
+    """The update's id and what it carries, hashed to 64 bits: a re-delivery repeats both, an id
+    reused for another update (a restarted emulator; Telegram's random ids after a week without
+    updates) does not."""
+    parts = [str(update.update_id)]
+    if (query := update.callback_query) is not None:
+        parts.append(f"q{query.id}")
+        if query.message is not None:
+            parts.append(f"{query.message.chat.id}:{query.message.message_id}")
+            parts.append(str(query.message.date.timestamp()))
+    elif (message := update.effective_message) is not None:
+        parts.append(f"m{message.chat_id}:{message.message_id}:{message.date.timestamp()}")
+    elif (member := update.my_chat_member or update.chat_member) is not None:
+        parts.append(f"c{member.chat.id}:{member.date.timestamp()}")
+    digest = hashlib.blake2b("|".join(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class QuizBot:
@@ -335,15 +354,16 @@ class QuizBot:
 
     async def _drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Stop an update already seen. No await before the check: concurrent copies of one
-        update cannot both pass. Ids whose writes were committed before a restart are loaded at
+        update cannot both pass. Keys whose writes were committed before a restart are loaded at
         start-up (`_load_handled_updates`), so a re-delivered deep link does not act twice."""
-        if update.update_id in self._seen_updates:
+        key = update_key(update)
+        if key in self._seen_updates:
             log.info("update %d delivered again: ignored", update.update_id)
             raise ApplicationHandlerStop
-        self._seen_updates[update.update_id] = None
+        self._seen_updates[key] = None
         if len(self._seen_updates) > SEEN_UPDATES:
             self._seen_updates.popitem(last=False)
-        handling_update(update.update_id)  # its writes record it: durable across a restart
+        handling_update(key)  # its writes record it: durable across a restart
 
     async def _load_handled_updates(self) -> None:
         """The ids handled before a restart (no DB read per update: the check stays in memory)."""
