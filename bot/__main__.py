@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("rest", nargs=argparse.REMAINDER)
     forget = sub.add_parser("forget", help="delete what the bot keeps about a user")
     forget.add_argument("rest", nargs=argparse.REMAINDER)
+    web = sub.add_parser("web", help="serve the Mini App dashboard on its own")
+    web.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -60,6 +62,7 @@ DELEGATED = {
     "export": "bot.export",
     "migrate-db": "bot.migrate_db",
     "forget": "bot.forget_cli",
+    "web": "bot.web.cli",
 }
 
 

@@ -11,12 +11,21 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings, check_webhook
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.i18n import CatalogueError, load_all
 from bot.store import StoreError
+from bot.web.auth import DEFAULT_MAX_AGE
+from bot.web.web_settings import WebSettings
+
+if TYPE_CHECKING:
+    from aiohttp.web import AppRunner
+
+    from bot.tg.app import QuizBot
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +39,9 @@ async def run_bot(
     content_dir: Path | None = None,
 ) -> int:
     from bot.tg.app import BotOptions, QuizBot
+    from bot.tg.mini_app import DashboardLinks
+
+    web = WebSettings.from_env()
 
     webhook = webhook_url or settings.webhook_url
     if webhook:
@@ -59,6 +71,7 @@ async def run_bot(
             group_timezone=settings.timezone,
             timezone=settings.timezone,
             transport=settings.transport,
+            dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
         )
     )
     try:
@@ -78,6 +91,17 @@ async def run_bot(
         print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
         await bot.db.close()
         return 1
+    dashboard = None
+    if web.url:
+        try:
+            dashboard, port = await start_dashboard(
+                bot, settings.token.reveal(), web.listen, web.port, max_age=web.max_age
+            )
+        except OSError as exc:  # the port is taken, or the address is not this host's
+            print(f"quizbot: cannot start the dashboard: {exc}", file=sys.stderr)
+            await bot.stop()
+            return 1
+        log.info("dashboard on %s:%d, public at %s", web.listen, port, web.url)
     log.info("quizbot is running (%s)", "webhook" if webhook else "long polling")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -85,5 +109,90 @@ async def run_bot(
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     log.info("stopping")
+    if dashboard is not None:
+        await dashboard.cleanup()
     await bot.stop()
+    return 0
+
+
+async def start_dashboard(
+    bot: QuizBot, token: str, host: str, port: int, *, max_age: float = DEFAULT_MAX_AGE
+) -> tuple[AppRunner, int]:
+    """The Mini App dashboard beside a running bot (`quizbot run`, the sandbox): the bot's
+    database, catalogue, cached admin check and review sync (fresh misses show at once)."""
+    from bot.usecases.dashboard import DashboardService
+    from bot.web.routes import WebOptions
+    from bot.web.server import start
+
+    options = bot.options
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        return await bot.admins.is_admin(chat_id, user_id)
+
+    service = DashboardService(
+        options.catalog, bot.db, timezone=options.timezone, clock=options.clock,
+        sync=bot.review.sync,
+    )  # fmt: skip
+    web_options = WebOptions(
+        token=token, catalog=options.catalog, service=service, is_admin=is_admin,
+        default_language=options.default_language, max_age=max_age, clock=options.clock,
+    )  # fmt: skip
+    return await start(web_options, host, port)
+
+
+async def run_dashboard(
+    settings: Settings,
+    web: WebSettings,
+    db_path: Path | None,
+    content_dir: Path | None,
+    listen: str,
+    port: int,
+) -> int:
+    """`quizbot web`: the dashboard on its own, reading the bot's database (never writing to
+    it), asking the Bot API who administers a group. Start-up failures: one line, exit 1."""
+    from bot.store import Database
+    from bot.tg.mini_app import member_status
+    from bot.usecases.dashboard import DashboardService
+    from bot.usecases.group_admins import AdminCache
+    from bot.web.routes import WebOptions
+    from bot.web.server import start
+
+    path = db_path or settings.db_path
+    try:
+        catalog = load_catalog(content_dir or settings.content_dir or default_content_dir())
+        load_all()
+    except (ContentError, CatalogueError) as exc:
+        print(f"quizbot web: cannot start: {exc}", file=sys.stderr)
+        return 1
+    if not path.exists():
+        print(f"quizbot web: cannot start: no database at {path}", file=sys.stderr)
+        return 1
+    db = Database(path)
+    try:
+        await db.open()
+    except StoreError as exc:
+        print(f"quizbot web: cannot start: {exc}", file=sys.stderr)
+        return 1
+    token = settings.token.reveal()
+    try:
+        async with member_status(token, settings.api_base_url) as fetch:
+            options = WebOptions(
+                token=token, catalog=catalog,
+                service=DashboardService(catalog, db, timezone=settings.timezone),
+                is_admin=AdminCache(fetch, time.time).is_admin,
+                default_language=settings.default_language, max_age=web.max_age,
+            )  # fmt: skip
+            runner, bound = await start(options, listen, port)
+            log.info("dashboard listening on %s:%d", listen, bound)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            await stop.wait()
+            await runner.cleanup()
+    except Exception as exc:  # e.g. an invalid token (401 on getMe), a port already taken
+        print(f"quizbot web: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await db.close()
     return 0

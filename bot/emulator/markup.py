@@ -42,7 +42,7 @@ def message_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, s
     return formatted, raw
 
 
-def _button(raw: Any) -> Button:
+def _button(raw: Any, private: bool) -> Button:
     if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
         raise errors.bad_request(
             'can\'t parse inline keyboard button: Field "text" must be of type String'
@@ -64,6 +64,8 @@ def _button(raw: Any) -> Button:
                 f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL"
             )
         return Button(raw["text"], url=url)
+    if "web_app" in raw and not private:
+        raise errors.bad_request("BUTTON_TYPE_INVALID")  # Mini App buttons: private chats only
     if len(raw) > 1:  # other kinds (login_url, web_app, switch_inline_query...): kept, not modelled
         return Button(raw["text"])
     raise errors.bad_request(
@@ -71,8 +73,11 @@ def _button(raw: Any) -> Button:
     )
 
 
-def reply_markup(p: Params) -> tuple[dict[str, Any] | None, tuple[tuple[Button, ...], ...]]:
-    """The markup as stored (None when absent) and its inline buttons, validated."""
+def reply_markup(
+    p: Params, *, private: bool = True
+) -> tuple[dict[str, Any] | None, tuple[tuple[Button, ...], ...]]:
+    """The markup as stored (None when absent) and its inline buttons, validated (`private`:
+    the chat is a private one, where Telegram allows `web_app` buttons)."""
     markup = p.get_json("reply_markup", "reply keyboard markup")
     if markup is None:
         return None, ()
@@ -85,7 +90,7 @@ def reply_markup(p: Params) -> tuple[dict[str, Any] | None, tuple[tuple[Button, 
         raise errors.bad_request(
             'can\'t parse inline keyboard: Field "inline_keyboard" must be of type Array'
         )
-    buttons = tuple(tuple(_button(b) for b in row) for row in rows if row)
+    buttons = tuple(tuple(_button(b, private) for b in row) for row in rows if row)
     if not buttons:
         return None, ()  # an empty keyboard is no keyboard, as in Telegram's answers
     return {"inline_keyboard": [row for row in rows if row]}, buttons

@@ -76,6 +76,7 @@ async def _run(options: SandboxOptions) -> int:
         return 1
     say = session.display.emit
     say(terminal.note(f"quizbot sandbox: the real bot, offline (data: {options.db_path})"))
+    say(terminal.note(f"dashboard (Mini App) as You: {session.dashboard_url()}"))
     say(HELP)
     try:
         session.display.show_prompt(_prompt(session))

@@ -16,6 +16,7 @@ Type to chat with the bot; a button's number (or its label) taps it.
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
+  :dashboard          a link to the Mini App dashboard as you (in the group: the group's page)
   :help               this list
   :quit               leave (Ctrl-D works too)
 Try /start, then /help for the bot's own commands."""
@@ -71,6 +72,8 @@ async def command(session: Session, text: str) -> None:
                 await handle(session, rest.split(maxsplit=1)[1])
             finally:
                 session.me = before
+        case "dashboard" | "d":
+            say(terminal.note(f"open in a browser: {session.dashboard_url()}"))
         case "say" if rest:
             await session.say(rest)
             await session.settle()

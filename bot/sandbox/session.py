@@ -15,12 +15,18 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import quote
+
+from aiohttp import web
 
 from bot.content import default_content_dir, load_catalog
+from bot.core.dashboard_math import group_start_param
 from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
+from bot.runner import start_dashboard
 from bot.sandbox import terminal
 from bot.sandbox.display import Display
 from bot.tg.app import BotOptions, QuizBot
+from bot.web.auth import sign_init_data
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +71,8 @@ class Session:
         self.me: SimUser | None = None
         self.chat: ChatView | None = None
         self.group: ChatView | None = None
+        self.dashboard: web.AppRunner | None = None
+        self.dashboard_base = ""
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -79,6 +87,23 @@ class Session:
         self.me = self.user("You", self.options.language)
         self.chat = self.me.private
         self.display.current_chat = self.chat.id
+        # The Mini App dashboard beside the bot, on this machine only; links are signed here
+        # with the sandbox's own token, as Telegram would sign them with a real one.
+        self.dashboard, port = await start_dashboard(self.bot, TOKEN, "127.0.0.1", 0)
+        self.dashboard_base = f"http://127.0.0.1:{port}/"
+
+    def dashboard_url(self) -> str:
+        """A link that opens the dashboard as the current person: their page, or in the group,
+        the group's page (for its admins)."""
+        assert self.me is not None and self.chat is not None
+        user = {
+            "id": self.me.id,
+            "first_name": self.me.state.first_name,
+            "language_code": self.me.state.language_code,
+        }
+        start = group_start_param(self.chat.id) if self.chat.type != "private" else None
+        data = sign_init_data(TOKEN, user, start_param=start)
+        return f"{self.dashboard_base}#tgWebAppData={quote(data, safe='')}"
 
     def _bot_options(self) -> BotOptions:
         # The shipped content, as `quizbot run` serves it; rate_limit as in production, since
@@ -92,6 +117,8 @@ class Session:
     async def stop(self) -> None:
         self.display.close()
         try:
+            if self.dashboard is not None:
+                await self.dashboard.cleanup()
             if self.bot is not None:
                 await self.bot.stop()
         finally:

@@ -49,6 +49,7 @@ from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
+from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
@@ -88,6 +89,7 @@ class BotOptions:
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
     timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
+    dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -285,6 +287,7 @@ class QuizBot:
             group_language,
         )
         handlers = self.progress_handlers
+        handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title
@@ -305,6 +308,9 @@ class QuizBot:
             await self._load_handled_updates()
             await self.app.initialize()
             await publish_menus(self.app.bot)
+            if self.options.dashboard is not None:
+                lang = translator(self.options.default_language)
+                await self.options.dashboard.set_menu_button(self.app.bot, lang)
             await self.app.start()
             # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
             await self.runner.restore()

@@ -23,6 +23,7 @@ from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
 from bot.tg.context import BotContext
+from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
 from bot.tg.render import Screen
 from bot.usecases.learner_profile import Learner, Learners
@@ -45,6 +46,8 @@ GroupLanguage = Callable[[int], Awaitable[str]]
 
 
 class ProgressHandlers:
+    dashboard: DashboardLinks | None = None  # the Mini App's buttons, when it is served
+
     def __init__(
         self,
         app: Application,  # type: ignore[type-arg]
@@ -70,7 +73,10 @@ class ProgressHandlers:
         if message is None:
             return
         data = await self.stats_cases.stats(learner.user_id)
-        await send(message, pr.stats(context.tr, self.catalog, data, learner.lang))
+        screen = pr.stats(context.tr, self.catalog, data, learner.lang)
+        if self.dashboard is not None:
+            screen = Screen(screen.text, self.dashboard.private_keyboard(context.tr))
+        await send(message, screen)
 
     async def review(self, update: Update, context: Context) -> None:
         if update.effective_message is not None:
@@ -138,7 +144,11 @@ class ProgressHandlers:
             await send(message, Screen(tr._("Sorry, only the group's admins can do that.")))
             return
         report = await self.stats_cases.group_report(chat.id)
-        await send(message, pr.group_report(tr, self.catalog, report, tr.lang))
+        screen = pr.group_report(tr, self.catalog, report, tr.lang)
+        if self.dashboard is not None:
+            keyboard = self.dashboard.group_keyboard(tr, self.bot.username, chat.id)
+            screen = Screen(screen.text, keyboard)
+        await send(message, screen)
 
     async def notify_group_misses(self, attempt_id: int, chat_title: str = "") -> int:
         """Tell each member who missed questions in a finished group run, once, in private,

@@ -216,6 +216,21 @@ async def test_group_sends_need_membership_and_follow_migration(
         await bot.send_message(new_id, "hi")
 
 
+async def test_mini_app_buttons_only_in_private_chats(emu: Emulator, bot: telegram.Bot) -> None:
+    app = Kb([[Btn("📊", web_app=telegram.WebAppInfo("https://dash.example.org/"))]])
+    chat_id = await started(emu)
+    sent = await bot.send_message(chat_id, "stats", reply_markup=app)
+    assert sent.reply_markup == app
+    awa = emu.user(1001, "Awa")
+    group = emu.group(-100124, "Study group")
+    group.add_member(awa, "creator")
+    await emu.add_bot_to_group(group, by=awa)
+    with pytest.raises(BadRequest, match=r"(?i)button_type_invalid"):
+        await bot.send_message(group.id, "groupstats", reply_markup=app)
+    link = Kb([[Btn("📊", url="https://t.me/quizbot_test_bot/dash?startapp=g-100124")]])
+    await bot.send_message(group.id, "groupstats", reply_markup=link)
+
+
 async def test_chat_action_and_reply(emu: Emulator, bot: telegram.Bot) -> None:
     chat_id = await started(emu)
     assert await bot.send_chat_action(chat_id, "typing")

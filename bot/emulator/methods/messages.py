@@ -62,7 +62,7 @@ def _reply_to(p: Params, chat: ChatState) -> int | None:
 async def send_message(world: World, p: Params) -> dict[str, Any]:
     chat = _sendable(world, p)
     formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
-    markup, buttons = reply_markup(p)
+    markup, buttons = reply_markup(p, private=chat.type == "private")
     reply_to = _reply_to(p, chat)
     _flood(world, chat)
     msg = chat.store(
@@ -128,7 +128,7 @@ async def edit_message_text(world: World, p: Params) -> dict[str, Any]:
     chat, old = _editable(world, p)
     formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
     # Without reply_markup Telegram removes the inline keyboard: bots that forget it lose buttons.
-    markup, buttons = reply_markup(p)
+    markup, buttons = reply_markup(p, private=chat.type == "private")
     new = replace(old, text=formatted.text, entities=formatted.entities, html=source,
                   reply_markup=markup, buttons=buttons)  # fmt: skip
     return _commit_edit(world, chat, old, new)
@@ -137,7 +137,7 @@ async def edit_message_text(world: World, p: Params) -> dict[str, Any]:
 @method("editMessageReplyMarkup")
 async def edit_message_reply_markup(world: World, p: Params) -> dict[str, Any]:
     chat, old = _editable(world, p)
-    markup, buttons = reply_markup(p)
+    markup, buttons = reply_markup(p, private=chat.type == "private")
     return _commit_edit(world, chat, old, replace(old, reply_markup=markup, buttons=buttons))
 
 

@@ -1,0 +1,85 @@
+"""Read-only queries behind the Mini App dashboard that /stats and /groupstats do not already ask.
+
+Each starts from an index on who is asking (a learner's answers, a chat's group attempts), so its
+cost follows that learner's or group's own history. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """One group run: when it started, how it ended, how many members answered in it."""
+
+    attempt_id: int
+    quiz_id: str
+    started_at: float
+    status: str
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemberTotals:
+    """A member's results over every run of a group."""
+
+    user_id: int
+    name: str
+    right: int
+    answers: int
+    runs: int
+    elapsed_ms: int
+
+
+class DashboardStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def stored_language(self, user_id: int) -> str | None:
+        """The language the learner picked in the bot, if any."""
+        async with self.db.reader.execute(
+            "SELECT language FROM users WHERE id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row and row[0] else None
+
+    async def answers_since(self, user_id: int, since: float) -> list[tuple[float, int]]:
+        """(answered_at, is_correct) of every answer the learner gave since `since`."""
+        async with self.db.reader.execute(
+            "SELECT answered_at, is_correct FROM answers WHERE user_id = ? AND answered_at >= ?",
+            (user_id, since),
+        ) as cur:
+            return [(float(at), int(right)) for at, right in await cur.fetchall()]
+
+    async def group_runs(self, chat_id: int) -> list[RunRow]:
+        """Every run of the group, oldest first, with its number of players."""
+        async with self.db.reader.execute(
+            """SELECT a.id, a.quiz_id, a.started_at, a.status, count(DISTINCT an.user_id)
+               FROM attempts a LEFT JOIN answers an ON an.attempt_id = a.id
+               WHERE a.chat_id = ? AND a.kind = 'group'
+               GROUP BY a.id ORDER BY a.started_at, a.id""",
+            (chat_id,),
+        ) as cur:
+            return [
+                RunRow(int(i), str(q), float(s), str(st), int(p))
+                for i, q, s, st, p in await cur.fetchall()
+            ]
+
+    async def group_members(self, chat_id: int) -> list[MemberTotals]:
+        """Each member who answered in the group, with totals over all its runs."""
+        async with self.db.reader.execute(
+            """SELECT an.user_id, coalesce(u.first_name, ''), sum(an.is_correct), count(*),
+                      count(DISTINCT an.attempt_id), coalesce(sum(an.elapsed_ms), 0)
+               FROM attempts a JOIN answers an ON an.attempt_id = a.id
+               LEFT JOIN users u ON u.id = an.user_id
+               WHERE a.chat_id = ? AND a.kind = 'group'
+               GROUP BY an.user_id""",
+            (chat_id,),
+        ) as cur:
+            return [
+                MemberTotals(int(u), str(n), int(r), int(c), int(k), int(e))
+                for u, n, r, c, k, e in await cur.fetchall()
+            ]

@@ -1,0 +1,186 @@
+"""Use cases of the Mini App dashboard: what a learner's page and a group admin's page show.
+
+Read-only: the store's rows and the catalogue become view models with content attached, so the
+web pages and their CSV files render the very same numbers. Who may see what is decided by the
+web layer before these are called (a learner sees only themselves; a group only its admins).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core.clock import Clock
+from bot.core.dashboard_math import WEEKS_SHOWN, Week, hardest, weeks
+from bot.core.models import Catalog, GuidePath, Question, Quiz
+from bot.core.recurrence import next_daily
+from bot.core.review import ReviewItem
+from bot.core.schedule import decode_days
+from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores
+from bot.store.analytics import AnalyticsStore, GroupTotals
+from bot.store.dashboard_reads import DashboardStore, MemberTotals
+from bot.store.db import Database
+from bot.store.groups import GroupSettings, GroupStore
+from bot.store.reviews import ReviewStore
+from bot.store.schedules import Schedule, ScheduleStore
+
+HARDEST_SHOWN = 10
+Sync = Callable[[], Awaitable[object]]
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedQuestion:
+    item: ReviewItem
+    quiz: Quiz
+    question: Question
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerPage:
+    weeks: list[Week]
+    by_guide: list[tuple[GuidePath, Accuracy]]
+    overall: Accuracy
+    queue: list[QueuedQuestion]
+    due_now: int
+    scores: list[tuple[QuizScore, Quiz]]
+
+
+@dataclass(frozen=True, slots=True)
+class HardQuestion:
+    quiz: Quiz
+    question: Question
+    stats: QuestionStats
+    # language -> how many chose each option (canonical option order)
+    chosen: dict[str, list[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Upcoming:
+    schedule: Schedule
+    quiz: Quiz | None  # None for "next" and "random"
+    next_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GroupPage:
+    chat_id: int
+    settings: GroupSettings | None
+    timezone: ZoneInfo
+    totals: GroupTotals
+    weeks: list[Week]  # count = runs started, right = players summed over those runs
+    hardest: list[HardQuestion]
+    standings: list[MemberTotals]
+    upcoming: list[Upcoming]
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+class DashboardService:
+    def __init__(
+        self,
+        catalog: Catalog,
+        db: Database,
+        *,
+        timezone: str = "UTC",
+        clock: Clock = time.time,
+        sync: Sync | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.store = DashboardStore(db)
+        self.analytics = AnalyticsStore(db)
+        self.progress = ReviewStore(db)
+        self.groups = GroupStore(db)
+        self.schedules = ScheduleStore(db)
+        self.tz = _zone(timezone)
+        self.clock = clock
+        # Run by the bot alongside (`quizbot run`): moves fresh misses into the review queue.
+        self.sync = sync
+
+    async def stored_language(self, user_id: int) -> str | None:
+        return await self.store.stored_language(user_id)
+
+    async def learner(self, user_id: int) -> LearnerPage:
+        if self.sync is not None:
+            await self.sync()
+        now = self.clock()
+        since = now - timedelta(weeks=WEEKS_SHOWN).total_seconds()
+        shown = weeks(await self.store.answers_since(user_id, since), self.tz, now)
+        guides: dict[str, Accuracy] = {}
+        overall = Accuracy()
+        for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
+            overall = overall.plus(right, answered)
+            quiz = self.catalog.quiz(quiz_id)
+            if quiz is not None:
+                guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
+        known = self.catalog.guides
+        by_guide = [(known[g], a) for g, a in guides.items() if g in known]
+        queue = []
+        for item in await self.progress.items(user_id):
+            quiz = self.catalog.quiz(item.quiz_id)
+            if quiz is None:
+                continue  # the quiz left the content
+            found = [q for q in quiz.questions if q.id == item.question_id]
+            if found:
+                queue.append(QueuedQuestion(item, quiz, found[0]))
+        scores = []
+        for score in quiz_scores(await self.analytics.finished_attempts(user_id)):
+            quiz = self.catalog.quiz(score.quiz_id)
+            if quiz is not None:
+                scores.append((score, quiz))
+        return LearnerPage(
+            weeks=shown,
+            by_guide=by_guide,
+            overall=overall,
+            queue=queue,
+            due_now=sum(1 for q in queue if q.item.is_due(now)),
+            scores=scores,
+        )
+
+    async def group(self, chat_id: int) -> GroupPage:
+        now = self.clock()
+        settings = await self.groups.group(chat_id)
+        tz = _zone(settings.timezone) if settings else self.tz
+        runs = await self.store.group_runs(chat_id)
+        counts = await self.analytics.group_answer_counts(chat_id)
+        hard = []
+        for stats in hardest(question_stats(counts), HARDEST_SHOWN):
+            quiz = self.catalog.quiz(stats.quiz_id)
+            if quiz is None or stats.index >= len(quiz):
+                continue  # content gone or shortened since
+            question = quiz.questions[stats.index]
+            chosen: dict[str, list[int]] = {}
+            for quiz_id, index, lang, option, _, n in counts:
+                if (quiz_id, index) == (stats.quiz_id, stats.index) and option < len(
+                    question.options
+                ):
+                    row = chosen.setdefault(lang or "?", [0] * len(question.options))
+                    row[option] += n
+            hard.append(HardQuestion(quiz, question, stats, dict(sorted(chosen.items()))))
+        members = await self.store.group_members(chat_id)
+        members.sort(key=lambda m: (-m.right, m.elapsed_ms, m.name, m.user_id))
+        upcoming = []
+        for schedule in await self.schedules.schedules(chat_id):
+            days = decode_days(schedule.days)
+            hour, minute = (int(p) for p in schedule.at_time.split(":"))
+            if days:
+                at = next_daily(now, hour, minute, tz, days)
+                upcoming.append(Upcoming(schedule, self.catalog.quiz(schedule.quiz), at))
+        upcoming.sort(key=lambda u: u.next_at)
+        return GroupPage(
+            chat_id=chat_id,
+            settings=settings,
+            timezone=tz,
+            totals=await self.analytics.group_totals(chat_id),
+            weeks=weeks(((r.started_at, r.players) for r in runs), tz, now),
+            hardest=hard,
+            standings=members,
+            upcoming=upcoming,
+        )

@@ -1,0 +1,165 @@
+"""A study group's page, for its admins: runs and participation over time, the hardest questions
+with how each language chose, standings over every run, and the schedules coming up."""
+
+from __future__ import annotations
+
+from bot.core.markup import plain
+from bot.core.schedule import decode_days
+from bot.i18n import Translator
+from bot.usecases.dashboard import GroupPage, HardQuestion, Upcoming
+from bot.web import charts
+from bot.web.html_parts import (
+    day,
+    empty,
+    esc,
+    figure,
+    heading,
+    language_label,
+    moment,
+    para,
+    rich,
+    section,
+    short_day,
+    table,
+    tile,
+    weekdays,
+)
+
+LETTERS = charts.LETTERS
+
+
+def csv_link(tr: Translator, href: str) -> str:
+    label = tr._("⬇️ CSV")
+    name = href.rsplit("/", 1)[-1].split("?")[0]
+    attributes = f'class="csv" href="{esc(href)}" download="{esc(name)}" data-download'
+    return f"<a {attributes}>{esc(label)}</a>"
+
+
+def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> str:
+    title = tr._("📊 Group statistics")
+    parts = [heading(title)]
+    if page.settings is not None and page.settings.title:
+        parts.append(para(page.settings.title, "sub"))
+    parts += [nav, _tiles(tr, page)]
+    sections = [
+        ("weeks", tr._("Runs and participation"), _weeks(tr, page)),
+        ("questions", tr._("Hardest questions"), _questions(tr, page)),
+        ("standings", tr._("Standings"), _standings(tr, page)),
+        ("schedules", tr._("Upcoming quizzes"), _schedules(tr, page)),
+    ]
+    for key, name, body in sections:
+        parts.append(section(name, body, key=key, extra=csv_link(tr, csv[key])))
+    return "".join(parts)
+
+
+def _tiles(tr: Translator, page: GroupPage) -> str:
+    t = page.totals
+    average = round(t.participations / t.runs, 1) if t.runs else 0.0
+    runs, finished = tr._("runs"), tr._("finished")
+    members, per_run = tr._("members who answered"), tr._("players per run")
+    tiles = [
+        tile(runs, "runs", t.runs, tr.number(t.runs)),
+        tile(finished, "finished", t.finished, tr.number(t.finished)),
+        tile(members, "members", t.members, tr.number(t.members)),
+        tile(per_run, "average", average, tr.number(average)),
+    ]
+    return f'<div class="tiles">{"".join(tiles)}</div>'
+
+
+def _weeks(tr: Translator, page: GroupPage) -> str:
+    labels = [short_day(tr, w.start) for w in page.weeks]
+    body = charts.bars([w.count for w in page.weeks], labels, tr._("Runs per week"))
+    body += charts.bars([w.right for w in page.weeks], labels, tr._("Players per week"))
+    body += para(tr._("Top: runs started. Bottom: players, summed over runs."))
+    rows = [
+        [
+            esc(day(tr, w.start)),
+            figure(f"runs-{w.start}", w.count, tr.number(w.count)),
+            figure(f"players-{w.start}", w.right, tr.number(w.right)),
+        ]
+        for w in reversed(page.weeks)
+        if w.count
+    ]
+    if rows:
+        numbers = tr._("Numbers")
+        head = [tr._("Week of"), tr._("Runs"), tr._("Players")]
+        body += f"<details><summary>{esc(numbers)}</summary>{table(head, rows, key='weeks')}"
+        body += "</details>"
+    return body
+
+
+def _questions(tr: Translator, page: GroupPage) -> str:
+    if not page.hardest:
+        return empty(tr._("No answers in this group yet. /push to start a quiz."))
+    return "".join(_question(tr, q) for q in page.hardest)
+
+
+def _question(tr: Translator, hard: HardQuestion) -> str:
+    lang = tr.lang
+    q, s = hard.question, hard.stats
+    share = tr._(
+        "{percent} right of {n}", percent=tr.percent(s.overall.ratio), n=tr.number(s.overall.total)
+    )
+    options = "".join(
+        f'<li class="{"ok" if i == q.correct else ""}"><b>{LETTERS[i]}.</b> '
+        f"{rich(o.text.get(lang))}</li>"
+        for i, o in enumerate(q.options)
+    )
+    rows = []
+    for code, counts in hard.chosen.items():
+        label = language_label(tr, code)
+        cells = [
+            figure(f"chosen-{q.id}-{code}-{LETTERS[i]}", n, tr.number(n))
+            for i, n in enumerate(counts)
+        ]
+        rows.append([esc(label), *cells, charts.choices(counts, q.correct, label)])
+    head = [tr._("Language"), *LETTERS[: len(q.options)], ""]
+    title = f"{hard.quiz.title.get(lang)} · {tr.number(s.index + 1)}"
+    rate = figure(f"rate-{q.id}", round(s.overall.ratio, 4), share)
+    return (
+        f'<article class="question" data-question="{esc(hard.quiz.id)}/{esc(q.id)}">'
+        f"{heading(title, 3)}<p>{rich(plain(q.prompt.get(lang)))}</p>"
+        f'<p class="rate">{rate}</p><ol class="options">{options}</ol>'
+        f"{table(head, rows, key=f'chosen-{q.id}')}</article>"
+    )
+
+
+def _standings(tr: Translator, page: GroupPage) -> str:
+    if not page.standings:
+        return empty(tr._("Nobody has answered yet."))
+    former = tr._("a former member")  # /forget leaves group answers under a negative pseudonym
+    rows = [
+        [
+            esc(tr.number(rank)),
+            esc(m.name if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"),
+            figure(f"right-{m.user_id}", m.right, tr.number(m.right)),
+            esc(tr.number(m.answers)),
+            esc(tr.number(m.runs)),
+        ]
+        for rank, m in enumerate(page.standings, start=1)
+    ]
+    head = ["#", tr._("Member"), tr._("Right"), tr._("Answers"), tr._("Runs")]
+    return table(head, rows, key="standings")
+
+
+def _schedules(tr: Translator, page: GroupPage) -> str:
+    zone = para(tr._("Times in {zone}.", zone=str(page.timezone)))
+    if not page.upcoming:
+        return empty(tr._("No quizzes are scheduled here. /schedule to add one.")) + zone
+    items = "".join(_upcoming(tr, u, page) for u in page.upcoming)
+    return f'<ul class="upcoming">{items}</ul>{zone}'
+
+
+def _upcoming(tr: Translator, item: Upcoming, page: GroupPage) -> str:
+    if item.quiz is not None:
+        what = item.quiz.title.get(tr.lang)
+    elif item.schedule.quiz == "random":
+        what = tr._("a random quiz")
+    else:
+        what = tr._("the next quiz in order")
+    when = moment(tr, item.next_at, page.timezone)
+    days = weekdays(tr, decode_days(item.schedule.days))
+    return (
+        f'<li data-schedule="{item.schedule.id}"><b>{esc(when)}</b> · {esc(what)}'
+        f"<br><small>{esc(days)} · {esc(item.schedule.at_time)}</small></li>"
+    )

@@ -1,0 +1,98 @@
+"""Small HTML pieces the dashboard's pages share: escaping, content text, figures, dates.
+
+Every number a test checks is rendered by `figure`, which also carries the raw value in a
+`data-value` attribute: the text is in the viewer's language, the attribute is not.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from datetime import date, datetime, tzinfo
+
+from babel.dates import format_date, format_datetime, format_skeleton, get_day_names
+
+from bot.core.markup import split_code
+from bot.core.schedule import NAMED_SETS
+from bot.i18n import Translator
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def rich(text: str) -> str:
+    """Content text as HTML: escaped, `code` spans as <code>."""
+    pieces = split_code(text)
+    return "".join(f"<code>{esc(p)}</code>" if is_code else esc(p) for is_code, p in pieces)
+
+
+def figure(key: str, value: float, shown: str) -> str:
+    return f'<span class="n" data-key="{esc(key)}" data-value="{value:g}">{esc(shown)}</span>'
+
+
+def tile(label: str, key: str, value: float, shown: str) -> str:
+    return f'<div class="tile">{figure(key, value, shown)}<small>{esc(label)}</small></div>'
+
+
+def section(title: str, body: str, *, key: str, extra: str = "") -> str:
+    return f'<section id="{esc(key)}"><h2>{esc(title)}</h2>{extra}{body}</section>'
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[str]], *, key: str) -> str:
+    """Cells are HTML already (escape them first); the header row is plain text."""
+    th = "".join(f"<th>{esc(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    head_row = f"<thead><tr>{th}</tr></thead>"
+    return f'<table data-table="{esc(key)}">{head_row}<tbody>{body}</tbody></table>'
+
+
+def empty(text: str) -> str:
+    return f'<p class="empty">{esc(text)}</p>'
+
+
+def para(text: str, css: str = "legend") -> str:
+    """A line of plain text (escaped) in a paragraph of the given class."""
+    return f'<p class="{css}">{esc(text)}</p>'
+
+
+def heading(text: str, level: int = 1) -> str:
+    return f"<h{level}>{esc(text)}</h{level}>"
+
+
+def short_day(tr: Translator, day: date) -> str:
+    """'3 Nov' / '3 nov.' : a week's label under a chart."""
+    return format_skeleton("MMMd", day, locale=tr.locale)
+
+
+def day(tr: Translator, day: date) -> str:
+    return format_date(day, format="medium", locale=tr.locale)
+
+
+def moment(tr: Translator, at: float, tz: tzinfo) -> str:
+    return format_datetime(datetime.fromtimestamp(at, tz), format="medium", locale=tr.locale)
+
+
+def weekdays(tr: Translator, days: Sequence[int]) -> str:
+    """A schedule's days as people say them: every day, weekdays, or 'Mon, Wed' in their
+    language (ISO numbering: 0 = Monday, as Babel's)."""
+    chosen = tuple(sorted(days))
+    if chosen == NAMED_SETS["daily"]:
+        return tr._("every day")
+    if chosen == NAMED_SETS["weekdays"]:
+        return tr._("Monday to Friday")
+    if chosen == NAMED_SETS["weekends"]:
+        return tr._("weekends")
+    names = get_day_names("abbreviated", locale=tr.locale)
+    return ", ".join(str(names[d]) for d in chosen)
+
+
+def language_label(tr: Translator, code: str) -> str:
+    """A language named in itself, as the bot's language picker names it ('?' when an answer
+    did not record one)."""
+    if code == "?":
+        return tr._("unknown")
+    try:
+        return tr.language_name(code)
+    except ValueError:  # not a language Babel knows: show the code
+        return code

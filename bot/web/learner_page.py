@@ -1,0 +1,134 @@
+"""The learner's own page: answers and accuracy per week, by guide, review queue, best scores."""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from bot.core.markup import plain
+from bot.core.review import LAST_BOX, local_day
+from bot.i18n import Translator
+from bot.usecases.dashboard import LearnerPage
+from bot.web import charts
+from bot.web.html_parts import (
+    day,
+    empty,
+    esc,
+    figure,
+    heading,
+    para,
+    rich,
+    section,
+    short_day,
+    table,
+    tile,
+)
+
+PROMPT_CHARS = 90
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def render(tr: Translator, page: LearnerPage, tz: tzinfo, now: float, nav: str) -> str:
+    title = tr._("📈 Your progress")
+    return "".join(
+        [
+            heading(title),
+            nav,
+            _tiles(tr, page),
+            _weeks(tr, page),
+            _guides(tr, page),
+            _queue(tr, page, tz, now),
+            _scores(tr, page),
+        ]
+    )
+
+
+def _tiles(tr: Translator, page: LearnerPage) -> str:
+    total, ratio = page.overall.total, page.overall.ratio
+    answers, right = tr._("answers"), tr._("right")
+    due, taken = tr._("reviews due"), tr._("quizzes finished")
+    tiles = [
+        tile(answers, "answers", total, tr.number(total)),
+        tile(right, "accuracy", round(ratio, 4), tr.percent(ratio)),
+        tile(due, "due", page.due_now, tr.number(page.due_now)),
+        tile(taken, "quizzes", len(page.scores), tr.number(len(page.scores))),
+    ]
+    return f'<div class="tiles">{"".join(tiles)}</div>'
+
+
+def _weeks(tr: Translator, page: LearnerPage) -> str:
+    title = tr._("Answers per week")
+    labels = [short_day(tr, w.start) for w in page.weeks]
+    ratios = [w.ratio if w.count else None for w in page.weeks]
+    body = charts.bars([w.count for w in page.weeks], labels, title, ratios=ratios)
+    body += para(tr._("Bars: answers given. Line: share of right answers."))
+    rows = [
+        [
+            esc(day(tr, w.start)),
+            figure(f"week-{w.start}", w.count, tr.number(w.count)),
+            esc(tr.percent(w.ratio)),
+        ]
+        for w in reversed(page.weeks)
+        if w.count
+    ]
+    if rows:
+        numbers = tr._("Numbers")
+        head = [tr._("Week of"), tr._("Answers"), tr._("Right")]
+        body += f"<details><summary>{esc(numbers)}</summary>{table(head, rows, key='weeks')}"
+        body += "</details>"
+    return section(title, body, key="weeks")
+
+
+def _guides(tr: Translator, page: LearnerPage) -> str:
+    lang = tr.lang
+    items = []
+    for guide, accuracy in page.by_guide:
+        name = guide.title.get(lang)
+        link = f'<a href="{esc(guide.url.get(lang))}">{esc(name)}</a>'
+        count = tr.ngettext("{n} answer", "{n} answers", accuracy.total)
+        share = figure(f"guide-{guide.id}", round(accuracy.ratio, 4), tr.percent(accuracy.ratio))
+        meter = charts.meter(accuracy.ratio, name)
+        items.append(f"<li>{link} {share} <small>{esc(count)}</small>{meter}</li>")
+    if items:
+        body = f'<ul class="guides">{"".join(items)}</ul>'
+    else:
+        body = empty(tr._("No answers yet. /quizzes to take your first quiz."))
+    return section(tr._("Accuracy by guide"), body, key="guides")
+
+
+def _queue(tr: Translator, page: LearnerPage, tz: tzinfo, now: float) -> str:
+    lang = tr.lang
+    rows = []
+    for entry in page.queue:
+        item = entry.item
+        due = tr._("now") if item.is_due(now) else day(tr, local_day(item.due_at, tz))
+        box = tr._("{box}/{last}", box=tr.number(item.box), last=tr.number(LAST_BOX))
+        prompt = rich(_cut(plain(entry.question.prompt.get(lang)), PROMPT_CHARS))
+        quiz = esc(entry.quiz.title.get(lang))
+        rows.append([f"{prompt}<br><small>{quiz}</small>", esc(box), esc(due)])
+    if rows:
+        head = [tr._("Question"), tr._("Box"), tr._("Due")]
+        body = table(head, rows, key="queue")
+        body += para(tr._("/review in the chat serves the due questions."))
+    else:
+        body = empty(tr._("Your review queue is empty. Questions you miss come back here."))
+    count = figure("queued", len(page.queue), tr.number(len(page.queue)))
+    return section(tr._("Review queue"), body, key="queue", extra=f'<p class="count">{count}</p>')
+
+
+def _scores(tr: Translator, page: LearnerPage) -> str:
+    lang = tr.lang
+    rows = []
+    for score, quiz in page.scores:
+        total = tr.number(score.total)
+        best = figure(f"best-{quiz.id}", score.best, f"{tr.number(score.best)}/{total}")
+        last = esc(f"{tr.number(score.last)}/{total}")
+        rows.append([esc(quiz.title.get(lang)), best, last, esc(tr.number(score.attempts))])
+    if rows:
+        head = [tr._("Quiz"), tr._("Best"), tr._("Last"), tr._("Attempts")]
+        body = table(head, rows, key="scores")
+    else:
+        body = empty(tr._("No quiz finished yet."))
+    return section(tr._("Best scores"), body, key="scores")

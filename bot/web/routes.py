@@ -1,0 +1,211 @@
+"""The dashboard's HTTP side (aiohttp): a static shell, pages rendered on the server, CSV files.
+
+Nothing but the shell and its static files is served without proof of who is asking: `/api/view`
+wants the Mini App initData in `Authorization: tma <initData>` (validated as Telegram specifies,
+see bot/web/auth.py), a CSV link a download token issued with the page. A group's page and files
+are for that group's admins only (the bot's own admin check, cached); a learner's page shows the
+one who asks and nobody else. Refusals are logged with their reason, never with the data.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from bot.core.clock import Clock
+from bot.core.dashboard_math import chat_of
+from bot.core.models import Catalog
+from bot.i18n import Translator, choose_language, translator
+from bot.usecases.dashboard import DashboardService
+from bot.web import csv_files, group_page, learner_page, preview_page
+from bot.web.auth import (
+    DEFAULT_MAX_AGE,
+    AuthError,
+    WebAppUser,
+    check_download_token,
+    download_token,
+    validate_init_data,
+)
+from bot.web.html_parts import esc
+
+log = logging.getLogger(__name__)
+IsAdmin = Callable[[int, int], Awaitable[bool]]  # (chat_id, user_id) -> administers it
+STATIC = {"app.js": "text/javascript", "app.css": "text/css"}
+HEADERS = {
+    # Telegram's web clients show Mini Apps in a frame; nobody else may.
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+@dataclass
+class WebOptions:
+    token: str  # the bot's: initData is signed with it
+    catalog: Catalog
+    service: DashboardService
+    is_admin: IsAdmin
+    default_language: str = "en"
+    max_age: float = DEFAULT_MAX_AGE
+    clock: Clock = time.time
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.web").joinpath("static", name).read_bytes()
+
+
+class Dashboard:
+    def __init__(self, options: WebOptions) -> None:
+        self.o = options
+        self.shell = _static("index.html")
+        self.files = {name: _static(name) for name in STATIC}
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers])
+        app.router.add_get("/", self.index)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/api/view", self.view)
+        app.router.add_get("/csv/group/{chat}/{section}.csv", self.csv)
+        app.router.add_get("/healthz", self.health)
+        return app
+
+    @web.middleware
+    async def _headers(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        response = await handler(request)
+        response.headers.update(HEADERS)
+        return response
+
+    # -- unauthenticated: the shell only ---------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.shell, content_type="text/html", charset="utf-8")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return web.Response(body=self.files[name], content_type=STATIC[name], charset="utf-8")
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    # -- pages -------------------------------------------------------------------------------------
+
+    def _refuse(self, request: web.Request, reason: AuthError) -> web.Response:
+        log.warning("dashboard: refused %s from %s: %s", request.path, request.remote, reason)
+        tr = translator(choose_language(stored=None, telegram_code=_accept(request),
+                                        default=self.o.default_language))  # fmt: skip
+        text = tr._("Open this page from the bot in Telegram.")
+        return self._page(tr, f'<p class="error">🔒 {esc(text)}</p>', status=401)
+
+    def _page(self, tr: Translator, body: str, status: int = 200) -> web.Response:
+        response = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
+        response.headers["Content-Language"] = tr.lang
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _viewer(self, request: web.Request) -> WebAppUser:
+        scheme, _, data = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "tma":
+            raise AuthError("no initData")
+        return validate_init_data(data.strip(), self.o.token, max_age=self.o.max_age,
+                                  now=self.o.clock())  # fmt: skip
+
+    async def _admin(self, chat_id: int, user_id: int) -> bool:
+        try:
+            return await self.o.is_admin(chat_id, user_id)
+        except Exception as exc:  # an unknown chat, Telegram unreachable: no access, said why
+            log.info("dashboard: admin check for chat %s failed: %s", chat_id, exc)
+            return False
+
+    async def view(self, request: web.Request) -> web.Response:
+        try:
+            viewer = await self._viewer(request)
+        except AuthError as exc:
+            return self._refuse(request, exc)
+        stored = await self.o.service.stored_language(viewer.id)
+        tr = translator(choose_language(stored=stored, telegram_code=viewer.language_code,
+                                        default=self.o.default_language))  # fmt: skip
+        query = request.query
+        chat_id = chat_of(query.get("chat")) or chat_of(viewer.start_param)
+        view = query.get("view") or ("group" if chat_id is not None else "learner")
+        now = self.o.clock()
+        if view == "group" and chat_id is not None:
+            nav = self._nav(tr, "group", chat_id)
+            if not await self._admin(chat_id, viewer.id):
+                log.info("dashboard: user %s is not an admin of %s", viewer.id, chat_id)
+                text = tr._("Only the group's admins can see this page.")
+                return self._page(tr, f'{nav}<p class="error">🔒 {esc(text)}</p>', status=403)
+            page = await self.o.service.group(chat_id)
+            ticket = download_token(self.o.token, viewer.id, f"group:{chat_id}", now=now)
+            query_string = urlencode({"t": ticket, "lang": tr.lang})
+            csv = {
+                name: f"/csv/group/{chat_id}/{name}.csv?{query_string}"
+                for name in csv_files.SECTIONS
+            }
+            return self._page(tr, group_page.render(tr, page, nav, csv))
+        if view == "preview":
+            nav = self._nav(tr, "preview", chat_id)
+            quiz = self.o.catalog.quiz(query.get("quiz", ""))
+            if quiz is None:
+                link = "/?" + urlencode({"view": "preview"}) + "&quiz={quiz}"
+                return self._page(tr, preview_page.quiz_list(tr, self.o.catalog, nav, link))
+            return self._page(tr, preview_page.render(tr, quiz, nav))
+        nav = self._nav(tr, "learner", chat_id)
+        data = await self.o.service.learner(viewer.id)
+        return self._page(tr, learner_page.render(tr, data, self.o.service.tz, now, nav))
+
+    def _nav(self, tr: Translator, current: str, chat_id: int | None) -> str:
+        links = [("learner", "/?view=learner", tr._("My progress"))]
+        if chat_id is not None:
+            links.append(("group", f"/?view=group&chat={chat_id}", tr._("Group")))
+        links.append(("preview", "/?view=preview", tr._("Quiz preview")))
+        items = "".join(
+            f'<a href="{esc(href)}"{" aria-current=page" if key == current else ""}>'
+            f"{esc(label)}</a>"
+            for key, href, label in links
+        )
+        return f"<nav>{items}</nav>"
+
+    # -- files ---------------------------------------------------------------------------------
+
+    async def csv(self, request: web.Request) -> web.Response:
+        section = request.match_info["section"]
+        chat_id = chat_of(request.match_info["chat"])
+        if section not in csv_files.WRITERS or chat_id is None:
+            raise web.HTTPNotFound()
+        try:
+            user_id = check_download_token(self.o.token, request.query.get("t", ""),
+                                           f"group:{chat_id}", now=self.o.clock())  # fmt: skip
+        except AuthError as exc:
+            log.warning("dashboard: refused %s from %s: %s", request.path, request.remote, exc)
+            raise web.HTTPUnauthorized() from None
+        if not await self._admin(chat_id, user_id):
+            raise web.HTTPForbidden()
+        lang = translator(request.query.get("lang", self.o.default_language)).lang
+        page = await self.o.service.group(chat_id)
+        body = csv_files.WRITERS[section](page, lang)
+        return web.Response(
+            text=body,
+            content_type="text/csv",
+            charset="utf-8",
+            headers={
+                "Content-Disposition": f'attachment; filename="group{chat_id}-{section}.csv"',
+                "Cache-Control": "no-store",
+            },
+        )
+
+
+def _accept(request: web.Request) -> str | None:
+    header = request.headers.get("Accept-Language", "")
+    return header.split(",")[0].split(";")[0].strip() or None

@@ -1,0 +1,20 @@
+"""Starting the dashboard's HTTP server (bot/runner.py wires it beside the bot or on its own)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from bot.web.routes import Dashboard, WebOptions
+
+
+async def start(options: WebOptions, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve the dashboard on host:port (0 picks a free port); the runner and the bound port."""
+    runner = web.AppRunner(Dashboard(options).app(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = port
+    for address in runner.addresses:
+        if isinstance(address, tuple):
+            bound = int(address[1])
+    return runner, bound
