@@ -1,4 +1,4 @@
-"""`quizbot content check [PATH]` and `quizbot content schema [--write | --check]`."""
+"""`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from bot.content.loader import check
 from bot.content.report import format_report
 from bot.content.schema import json_schemas
 from bot.content.sources import PACKAGE_ROOT, default_content_dir
+from bot.content.transfer_cli import configure_export, configure_import, run_export, run_import
 
 SCHEMA_DIR = PACKAGE_ROOT / "schema"
 
@@ -27,7 +28,15 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="write them into --dir")
     mode.add_argument("--check", action="store_true", help="fail if --dir is out of date")
     schema_cmd.add_argument("--dir", type=Path, default=SCHEMA_DIR, help="default: schema/")
+    configure_import(
+        commands.add_parser("import", help="convert a GIFT, Aiken or CSV file into quiz YAML")
+    )
+    configure_export(commands.add_parser("export", help="write a quiz as GIFT, CSV or Aiken"))
     args = parser.parse_args(argv)
+    if args.command == "import":
+        return run_import(args)
+    if args.command == "export":
+        return run_export(args)
 
     if args.command == "check":
         report = check(args.path or default_content_dir())

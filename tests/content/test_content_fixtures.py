@@ -131,7 +131,8 @@ def test_partly_english_string_is_a_warning() -> None:
 
 
 def test_every_fixture_is_exercised() -> None:
-    used = {case[0] for case in ERRORS + WARNINGS} | {"valid"}
+    # formats/ holds import files (GIFT, Aiken, CSV): tests/content/test_formats.py uses them.
+    used = {case[0] for case in ERRORS + WARNINGS} | {"valid", "formats"}
     assert {d.name for d in FIXTURES.iterdir() if d.is_dir()} == used
 
 

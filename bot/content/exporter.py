@@ -1,0 +1,62 @@
+"""`quizbot content export`: a checked quiz of the catalogue -> drafts -> GIFT, CSV or Aiken."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.content.formats import DraftOption, DraftQuestion, DraftQuiz, write
+from bot.core.models import SOURCE_LANGUAGE, Quiz, Text
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    text: str
+    fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
+    dropped: int  # explanations the format cannot carry (Aiken)
+
+
+def languages(quiz: Quiz) -> list[str]:
+    """Every language that has at least one string in the quiz, English first."""
+    found: set[str] = set(quiz.title.values)
+    for question in quiz.questions:
+        found.update(question.prompt.values)
+    return sorted(found, key=lambda lang: (lang != SOURCE_LANGUAGE, lang))
+
+
+def draft(quiz: Quiz, lang: str) -> tuple[DraftQuiz, int]:
+    """The quiz in `lang` (English where a string is missing), and how many strings fell back."""
+    missing = 0
+
+    def text(value: Text) -> str:
+        nonlocal missing
+        if not value.has(lang):
+            missing += 1
+        return value.get(lang)
+
+    questions = tuple(
+        DraftQuestion(
+            question.id,
+            text(question.prompt),
+            tuple(
+                DraftOption(text(option.text), i == question.correct)
+                for i, option in enumerate(question.options)
+            ),
+            text(question.explanation),
+        )
+        for question in quiz.questions
+    )
+    title = text(quiz.title)
+    return DraftQuiz(quiz.id, title, lang, questions, text(quiz.description)), missing
+
+
+def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
+    drafts, fallbacks = [], {}
+    for lang in langs:
+        quiz_draft, missing = draft(quiz, lang)
+        drafts.append(quiz_draft)
+        if missing:
+            fallbacks[lang] = missing
+    dropped = 0
+    if fmt == "aiken":
+        dropped = sum(1 for d in drafts for q in d.questions if q.explanation)
+    return Exported(write(fmt, drafts), fallbacks, dropped)

@@ -1,0 +1,127 @@
+"""Aiken <-> quiz drafts: a question line, lettered options, `ANSWER: X` (Moodle's simplest format).
+
+    Which call applies the gradients?
+    A. optimizer.zero_grad()
+    B) optimizer.step()
+    ANSWER: B
+
+The question may run over several lines (joined with spaces); questions may be separated by
+blank lines. Aiken has no feedback, so imported questions have no explanation (the checker
+then asks for one). Parsing is one pass over the lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.content.formats.draft import (
+    DEFAULT_LIMITS,
+    DraftOption,
+    DraftQuestion,
+    DraftQuiz,
+    Limits,
+    ParseResult,
+    clean_text,
+    option_letter,
+    slug,
+    too_big,
+)
+
+
+@dataclass(slots=True)
+class _Pending:
+    line: int
+    prompt: list[str] = field(default_factory=list)
+    options: list[tuple[str, str]] = field(default_factory=list)  # (letter, text)
+
+
+def _option(line: str) -> tuple[str, str] | None:
+    if len(line) >= 2 and "A" <= line[0] <= "Z" and line[1] in ".)":
+        rest = line[2:]
+        if rest[:1].isspace() and rest.strip():
+            return line[0], rest.strip()
+    return None
+
+
+def parse(
+    text: str, name: str = "quiz", lang: str = "en", limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
+    """One quiz named after `name`, every complete question in it; the rest reported by line."""
+    result = ParseResult()
+    if too_big(text, result, limits):
+        return result
+    questions: list[DraftQuestion] = []
+    pending: _Pending | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().removeprefix("\ufeff")
+        if not line:
+            if pending is not None and pending.options:
+                result.skip(pending.line, "no 'ANSWER:' line after the options")
+                pending = None
+            continue
+        if line.upper().startswith("ANSWER:"):
+            if pending is None:
+                result.skip(number, "'ANSWER:' without a question before it")
+                continue
+            question = _finish(pending, line[7:].strip(), len(questions) + 1, result, limits)
+            if question is not None:
+                if len(questions) >= limits.max_questions:
+                    result.skip(number, f"more than {limits.max_questions} questions")
+                    break
+                questions.append(question)
+            pending = None
+            continue
+        option = _option(line)
+        if pending is None:
+            pending = _Pending(number)
+        if option is not None and pending.prompt:
+            pending.options.append(option)
+        elif pending.options:
+            result.skip(pending.line, f"line {number} is neither an option nor 'ANSWER:'")
+            pending = None
+        else:
+            pending.prompt.append(line)
+    if pending is not None:
+        result.skip(pending.line, "the file ends before this question's 'ANSWER:' line")
+    if questions:
+        result.quizzes.append(DraftQuiz(slug(name, "quiz"), name, lang, tuple(questions), line=1))
+    return result
+
+
+def _finish(
+    pending: _Pending, answer: str, number: int, result: ParseResult, limits: Limits
+) -> DraftQuestion | None:
+    line = pending.line
+    letters = [letter for letter, _ in pending.options]
+    expected = [option_letter(i) for i in range(len(letters))] if letters else []
+    if letters != expected:
+        found = "".join(letters)
+        result.skip(line, f"options must be lettered A, B, C... in order (found {found})")
+        return None
+    if not 2 <= len(letters) <= limits.max_options:
+        result.skip(line, f"{len(letters)} options: a question needs 2 to {limits.max_options}")
+        return None
+    if answer.upper() not in letters or len(answer) != 1:
+        result.skip(line, f"ANSWER '{answer}' names no option (options: {', '.join(letters)})")
+        return None
+    options = tuple(
+        DraftOption(clean_text(text, line, result, limits), letter == answer.upper())
+        for letter, text in pending.options
+    )
+    prompt = clean_text(" ".join(pending.prompt), line, result, limits)
+    return DraftQuestion(f"q{number}", prompt, options, "", line)
+
+
+def write(quizzes: Sequence[DraftQuiz]) -> str:
+    """Aiken text; explanations have no place in the format and are left out."""
+    out: list[str] = []
+    for quiz in quizzes:
+        for question in quiz.questions:
+            out.append(" ".join(question.prompt.split("\n")))
+            out += [
+                f"{option_letter(i)}. {' '.join(o.text.split(chr(10)))}"
+                for i, o in enumerate(question.options)
+            ]
+            out += [f"ANSWER: {option_letter(question.answer)}", ""]
+    return "\n".join(out)

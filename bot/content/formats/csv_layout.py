@@ -1,0 +1,160 @@
+"""quizbot's spreadsheet layout (CSV) <-> quiz drafts: one row per question and language.
+
+    id,language,prompt,A,B,C,D,answer,explanation
+    q1,en,Which call applies the gradients?,optimizer.zero_grad(),optimizer.step(),,,B,Why...
+    q1,fr,Quel appel applique les gradients ?,optimizer.zero_grad(),optimizer.step(),,,B,...
+
+The header row is required; column names are case-insensitive; `prompt`, `A`, `B` and
+`answer` are required, `C` to `J` optional (a question with fewer options leaves the last cells
+empty). `id` may be empty (q1, q2... in row order, per language); `language` may be empty (the
+import's `--lang`). A row in another language than the source translates the source row with
+the same id; its `answer`, if given, must agree. A column the layout does not know is reported,
+never silently ignored.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+
+from bot.content.formats.draft import (
+    DEFAULT_LIMITS,
+    OPTION_IDS,
+    DraftOption,
+    DraftQuestion,
+    DraftQuiz,
+    Limits,
+    ParseResult,
+    clean_text,
+    option_letter,
+    slug,
+    too_big,
+)
+
+LETTERS = [letter.upper() for letter in OPTION_IDS]
+REQUIRED = ("prompt", "a", "b", "answer")
+KNOWN = ("id", "language", "prompt", *OPTION_IDS, "answer", "explanation")
+_LANG = re.compile(r"^[a-z]{2,3}$")
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def parse(
+    text: str, name: str = "quiz", lang: str = "en", limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
+    """One draft per language found in the rows, all with the same quiz id (from `name`)."""
+    result = ParseResult()
+    if too_big(text, result, limits):
+        return result
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")))
+    try:
+        header = [cell.strip().casefold() for cell in next(reader)]
+    except (StopIteration, csv.Error):
+        result.skip(1, "no header row (id,language,prompt,A,B,...,answer,explanation)")
+        return result
+    columns = {name: i for i, name in reversed(list(enumerate(header))) if name}
+    for index, column in enumerate(header):
+        if column and column not in KNOWN:
+            result.skip(1, f"column {index + 1} '{column}' is not part of the layout: ignored")
+    if missing := [c for c in REQUIRED if c not in columns]:
+        result.skip(1, f"missing column(s): {', '.join(missing)}")
+        return result
+    by_lang: dict[str, list[DraftQuestion]] = {}
+    rows = 0
+    line = reader.line_num + 1
+    try:
+        for row in reader:
+            start, line = line, reader.line_num + 1
+            if not any(cell.strip() for cell in row):
+                continue
+            rows += 1
+            if rows > limits.max_questions * 4:
+                result.skip(start, "too many rows: the rest is not read")
+                break
+            _row(row, start, columns, lang, by_lang, result, limits)
+    except csv.Error as exc:
+        result.skip(line, f"not valid CSV here: {exc}")
+    quiz_id = slug(name, "quiz")
+    for language, questions in by_lang.items():
+        result.quizzes.append(DraftQuiz(quiz_id, name, language, tuple(questions), line=2))
+    return result
+
+
+def _row(
+    row: list[str],
+    line: int,
+    columns: dict[str, int],
+    default_lang: str,
+    by_lang: dict[str, list[DraftQuestion]],
+    result: ParseResult,
+    limits: Limits,
+) -> None:
+    def cell(name: str) -> str:
+        index = columns.get(name)
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    lang = cell("language").casefold() or default_lang
+    if not _LANG.match(lang):
+        result.skip(line, f"language '{lang}' is not a language code such as en or fr")
+        return
+    questions = by_lang.setdefault(lang, [])
+    qid = cell("id") or f"q{len(questions) + 1}"
+    if not _ID.match(qid):
+        fixed = slug(qid, f"q{len(questions) + 1}")
+        result.note(line, f"id '{qid}' has characters ids cannot: using '{fixed}'")
+        qid = fixed
+    if any(q.id == qid for q in questions):
+        result.skip(line, f"question id '{qid}' already used in {lang}")
+        return
+    texts = [cell(letter) for letter in OPTION_IDS if letter in columns]
+    while texts and not texts[-1]:
+        texts.pop()
+    if "" in texts:
+        gap = option_letter(texts.index(""))
+        result.skip(line, f"option {gap} is empty but a later option is not")
+        return
+    if not 2 <= len(texts) <= limits.max_options:
+        result.skip(line, f"{len(texts)} options: a question needs 2 to {limits.max_options}")
+        return
+    answer = cell("answer").upper()
+    if answer and (len(answer) != 1 or answer not in LETTERS[: len(texts)]):
+        letters = ", ".join(LETTERS[: len(texts)])
+        result.skip(line, f"answer '{answer}' names no option (use one of {letters})")
+        return
+    prompt = cell("prompt")
+    if not prompt:
+        result.skip(line, "the prompt is empty")
+        return
+    options = tuple(
+        DraftOption(clean_text(text, line, result, limits), option_letter(i) == answer)
+        for i, text in enumerate(texts)
+    )
+    explanation = clean_text(cell("explanation"), line, result, limits)
+    questions.append(
+        DraftQuestion(qid, clean_text(prompt, line, result, limits), options, explanation, line)
+    )
+
+
+def write(quizzes: Sequence[DraftQuiz]) -> str:
+    """The layout above, as many option columns as the widest question needs."""
+    width = max((len(q.options) for quiz in quizzes for q in quiz.questions), default=2)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "language", "prompt", *LETTERS[:width], "answer", "explanation"])
+    for quiz in quizzes:
+        for question in quiz.questions:
+            texts = [o.text for o in question.options]
+            answer = option_letter(question.answer) if question.answer >= 0 else ""
+            writer.writerow(
+                [
+                    question.id,
+                    quiz.lang,
+                    question.prompt,
+                    *texts,
+                    *[""] * (width - len(texts)),
+                    answer,
+                    question.explanation,
+                ]
+            )
+    return out.getvalue()

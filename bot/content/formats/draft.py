@@ -1,0 +1,140 @@
+"""The neutral quiz draft that every import format parses into and every export format writes.
+
+Pure data and small helpers: no files, no YAML, no Telegram, so the same parsers can later read
+a file an admin uploads in chat. The input is untrusted there: `Limits` bounds what a parser
+accepts (bytes, questions, options, characters per text), and every parser is a linear scan.
+
+Only single-choice questions exist today (`kind="single"`: one option has `correct=True`).
+Other kinds (several right answers, true/false, a number) will add their own `kind` and use
+the same fields (`correct` on several options, or a future `value`); the parsers already
+recognise them in their formats and report them by line as not yet supported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SINGLE = "single"
+OPTION_IDS = "abcdefghij"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a parser accepts from one file; beyond these it reports and stops or skips."""
+
+    max_bytes: int = 1_000_000
+    max_questions: int = 1_000
+    max_options: int = len(OPTION_IDS)
+    max_text_chars: int = 4_096
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class FormatProblem:
+    """Something in the input that the draft does not carry as written, at a 1-based line.
+
+    `skipped` is True when a whole question (or the rest of the file) was left out; otherwise
+    the question was kept and the message says what changed.
+    """
+
+    line: int
+    message: str
+    skipped: bool = False
+
+    def format(self, name: str) -> str:
+        what = "skipped" if self.skipped else "note"
+        return f"{name}:{self.line}: {what}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class DraftOption:
+    text: str
+    correct: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DraftQuestion:
+    id: str
+    prompt: str
+    options: tuple[DraftOption, ...]
+    explanation: str = ""
+    line: int = 0  # where it starts in the input (0: not from a file)
+    kind: str = SINGLE
+
+    @property
+    def answer(self) -> int:
+        """Index of the right option (single choice); -1 in a translation that leaves it out."""
+        return next((i for i, option in enumerate(self.options) if option.correct), -1)
+
+
+@dataclass(frozen=True, slots=True)
+class DraftQuiz:
+    """One quiz in one language. A file in several languages parses into one draft each."""
+
+    id: str
+    title: str
+    lang: str
+    questions: tuple[DraftQuestion, ...]
+    description: str = ""
+    line: int = 0
+
+
+@dataclass(slots=True)
+class ParseResult:
+    quizzes: list[DraftQuiz] = field(default_factory=list)
+    problems: list[FormatProblem] = field(default_factory=list)
+
+    def note(self, line: int, message: str) -> None:
+        self.problems.append(FormatProblem(line, message))
+
+    def skip(self, line: int, message: str) -> None:
+        self.problems.append(FormatProblem(line, message, skipped=True))
+
+
+_NOT_ID = re.compile(r"[^a-z0-9]+")
+# C0/C1 controls other than tab and newline: YAML cannot carry them as plain text and Telegram
+# shows them as boxes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def slug(text: str, fallback: str, max_chars: int = 32) -> str:
+    """A stable id from a title: lowercase letters, digits and dashes, never empty."""
+    out = _NOT_ID.sub("-", text.casefold()).strip("-")[:max_chars].strip("-")
+    return out or fallback
+
+
+def unique(wanted: str, taken: set[str]) -> str:
+    candidate, n = wanted, 2
+    while candidate in taken:
+        suffix = f"-{n}"
+        candidate = wanted[: 32 - len(suffix)] + suffix
+        n += 1
+    taken.add(candidate)
+    return candidate
+
+
+def clean_text(text: str, line: int, result: ParseResult, limits: Limits) -> str:
+    """Control characters removed and overlong text cut, each reported at `line`."""
+    if _CONTROL.search(text):
+        text = _CONTROL.sub("", text)
+        result.note(line, "control characters removed")
+    if len(text) > limits.max_text_chars:
+        result.note(line, f"text cut to {limits.max_text_chars} characters")
+        text = text[: limits.max_text_chars]
+    return text
+
+
+def too_big(text: str, result: ParseResult, limits: Limits) -> bool:
+    """True (and reported) when the input exceeds the byte limit: nothing is parsed then."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.max_bytes:
+        result.skip(1, f"the file is {size} bytes; at most {limits.max_bytes} are accepted")
+        return True
+    return False
+
+
+def option_letter(index: int) -> str:
+    return OPTION_IDS[index].upper()

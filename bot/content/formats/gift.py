@@ -1,0 +1,343 @@
+"""Moodle GIFT <-> quiz drafts, single-choice questions only (other kinds are reported by line).
+
+Reads `::title::`, `$CATEGORY:` (one quiz per category), `//` comment lines, `[format]` tags,
+`=` right / `~` wrong answers with `%weight%`, `#` per-answer feedback, `####` general feedback,
+the "missing word" layout (text after the answers), and the escapes `\\ \\~ \\= \\# \\{ \\} \\:
+\\n`. quizbot shows one explanation per question: general feedback and the right answer's
+feedback become it; feedback on a wrong answer is appended to it, and reported.
+
+The scanner walks the text once, character by character (no backtracking regular expressions),
+so a hostile file costs time linear in its size, and `Limits` bounds that size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.content.formats.draft import (
+    DEFAULT_LIMITS,
+    SINGLE,
+    DraftOption,
+    DraftQuestion,
+    DraftQuiz,
+    Limits,
+    ParseResult,
+    clean_text,
+    option_letter,
+    slug,
+    too_big,
+    unique,
+)
+
+Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is only text)
+_ESCAPABLE = "~=#{}:\\"
+_FORMATS = ("[html]", "[markdown]", "[plain]", "[moodle]")
+_TRUE_FALSE = {"T", "F", "TRUE", "FALSE"}
+
+
+def parse(
+    text: str, name: str = "quiz", lang: str = "en", limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
+    """Every single-choice question of a GIFT file, one draft per `$CATEGORY` (or one for all)."""
+    result = ParseResult()
+    if too_big(text, result, limits):
+        return result
+    builder = _Quizzes(name, lang, result)
+    count = 0
+    for line, block in _blocks(text):
+        if block.startswith("$CATEGORY:"):
+            first, _, rest = block.partition("\n")
+            builder.category(_category_title(first[len("$CATEGORY:") :]), line)
+            if not rest.strip():
+                continue
+            block, line = rest, line + 1
+        count += 1
+        if count > limits.max_questions:
+            result.skip(line, f"more than {limits.max_questions} questions: the rest is not read")
+            break
+        question = _question(block, line, builder.next_number(), result, limits)
+        if question is not None:
+            builder.add(question)
+    result.quizzes.extend(builder.done())
+    return result
+
+
+class _Quizzes:
+    """Collects questions into one quiz per category, with ids unique inside each quiz."""
+
+    def __init__(self, name: str, lang: str, result: ParseResult) -> None:
+        self.lang, self.result = lang, result
+        self.title, self.line = name, 1
+        self.questions: list[DraftQuestion] = []
+        self.ids: set[str] = set()
+        self.quizzes: list[DraftQuiz] = []
+        self.quiz_ids: set[str] = set()
+
+    def category(self, title: str, line: int) -> None:
+        self._close()
+        self.title, self.line = title or self.title, line
+
+    def next_number(self) -> int:
+        return len(self.questions) + 1
+
+    def add(self, question: DraftQuestion) -> None:
+        qid = unique(question.id, self.ids)
+        if qid != question.id:
+            self.result.note(question.line, f"question id '{question.id}' taken: using '{qid}'")
+        self.questions.append(_with_id(question, qid))
+
+    def _close(self) -> None:
+        if self.questions:
+            quiz_id = unique(slug(self.title, "quiz"), self.quiz_ids)
+            self.quizzes.append(
+                DraftQuiz(quiz_id, self.title, self.lang, tuple(self.questions), line=self.line)
+            )
+        self.questions, self.ids = [], set()
+
+    def done(self) -> list[DraftQuiz]:
+        self._close()
+        return self.quizzes
+
+
+def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
+    return DraftQuestion(
+        qid, question.prompt, question.options, question.explanation, question.line, question.kind
+    )
+
+
+def _blocks(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of each run of non-blank lines; `//` comment lines left out."""
+    blocks: list[tuple[int, str]] = []
+    lines: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped.startswith("//"):
+            continue
+        if not stripped:
+            if lines:
+                blocks.append((start, "\n".join(lines)))
+                lines = []
+            continue
+        if not lines:
+            start = number
+        lines.append(stripped.removeprefix("\ufeff"))
+    if lines:
+        blocks.append((start, "\n".join(lines)))
+    return blocks
+
+
+def _category_title(path: str) -> str:
+    """The last part of a category path (`$course$/top/Optimizers` -> Optimizers; `//` is /)."""
+    parts = path.strip().replace("//", "\0").split("/")
+    return parts[-1].replace("\0", "/").strip()
+
+
+def _units(text: str) -> list[Unit]:
+    units: list[Unit] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and (text[i + 1] in _ESCAPABLE or text[i + 1] == "n"):
+            units.append(("\n" if text[i + 1] == "n" else text[i + 1], True))
+            i += 2
+            continue
+        units.append((ch, False))
+        i += 1
+    return units
+
+
+def _find(units: Sequence[Unit], wanted: str, start: int = 0) -> int:
+    """Index of the first unescaped `wanted` (one or more characters) from `start`, or -1."""
+    size = len(wanted)
+    for i in range(start, len(units) - size + 1):
+        if all(units[i + k] == (wanted[k], False) for k in range(size)):
+            return i
+    return -1
+
+
+def _text(units: Sequence[Unit]) -> str:
+    """Plain text: runs of unescaped whitespace (line breaks too) become one space."""
+    out: list[str] = []
+    for ch, literal in units:
+        if not literal and ch.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+            continue
+        out.append(ch)
+    return "".join(out).strip(" ")
+
+
+def _question(
+    block: str, line: int, number: int, result: ParseResult, limits: Limits
+) -> DraftQuestion | None:
+    units = _units(block)
+    title = ""
+    if units[:2] == [(":", False), (":", False)]:
+        end = _find(units, "::", 2)
+        if end < 0:
+            result.skip(line, "'::' title not closed")
+            return None
+        title, units = _text(units[2:end]), units[end + 2 :]
+    head = _text(units[:10]).lower()
+    for tag in _FORMATS:
+        if head.startswith(tag):
+            units = units[[c for c, _ in units].index("]") + 1 :]
+            if tag == "[html]":
+                result.note(line, "HTML text format: tags are kept as plain text")
+    opened = _find(units, "{")
+    if opened < 0:
+        result.skip(line, "no answer block {...}: a description or an unfinished question")
+        return None
+    closed = _find(units, "}", opened + 1)
+    if closed < 0:
+        result.skip(line, "answer block '{' is never closed with '}'")
+        return None
+    before, after = _text(units[:opened]), _text(units[closed + 1 :])
+    prompt = before
+    if after:
+        prompt = f"{before} _____ {after}".strip()
+        result.note(line, "missing-word question: the blank is shown as _____")
+    parsed = _answers(units[opened + 1 : closed], line, result, limits)
+    if parsed is None:
+        return None
+    options, explanation = parsed
+    if not prompt:
+        result.skip(line, "the question has no text")
+        return None
+    qid = slug(title, f"q{number}") if title else f"q{number}"
+    return DraftQuestion(
+        qid,
+        clean_text(prompt, line, result, limits),
+        tuple(DraftOption(clean_text(o.text, line, result, limits), o.correct) for o in options),
+        clean_text(explanation, line, result, limits),
+        line,
+        SINGLE,
+    )
+
+
+def _answers(
+    block: list[Unit], line: int, result: ParseResult, limits: Limits
+) -> tuple[list[DraftOption], str] | None:
+    inner = _text(block)
+    if not inner:
+        result.skip(line, "essay question (empty answer block): not supported")
+        return None
+    if inner.startswith("#"):
+        result.skip(line, "numerical question: not yet supported")
+        return None
+    if inner.split("#", 1)[0].strip() in _TRUE_FALSE:
+        result.skip(line, "true/false question: not yet supported")
+        return None
+    general = ""
+    split = _find(block, "####")
+    if split >= 0:
+        general, block = _text(block[split + 4 :]), block[:split]
+    starts = [i for i, (ch, literal) in enumerate(block) if ch in "=~" and not literal]
+    if not starts or _text(block[: starts[0]]):
+        result.skip(line, "answers must start with = (right) or ~ (wrong)")
+        return None
+    options: list[DraftOption] = []
+    feedback: list[tuple[DraftOption, str]] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(block)
+        token = block[start + 1 : end]
+        if _find(token, "->") >= 0:
+            result.skip(line, "matching question: not supported")
+            return None
+        weight, token = _weight(token)
+        hash_at = _find(token, "#")
+        note = _text(token[hash_at + 1 :]) if hash_at >= 0 else ""
+        text = _text(token[:hash_at] if hash_at >= 0 else token)
+        right = block[start][0] == "=" if weight is None else weight >= 100
+        if weight is not None and 0 < weight < 100:
+            result.skip(line, f"partial credit ({weight:g}%): not yet supported")
+            return None
+        if weight is not None and weight < 0:
+            result.note(line, f"negative weight on '{text}' ignored: a wrong answer costs nothing")
+        if not text:
+            result.skip(line, "an answer is empty")
+            return None
+        option = DraftOption(text, right)
+        options.append(option)
+        if note:
+            feedback.append((option, note))
+    if all(block[s][0] == "=" for s in starts):
+        result.skip(line, "short-answer question (only = answers): not supported")
+        return None
+    right_count = sum(o.correct for o in options)
+    if right_count != 1:
+        what = "no right answer (=)" if not right_count else f"{right_count} right answers"
+        result.skip(line, f"{what}: only single-choice questions are supported yet")
+        return None
+    if not 2 <= len(options) <= limits.max_options:
+        result.skip(line, f"{len(options)} answers: a question needs 2 to {limits.max_options}")
+        return None
+    return options, _explanation(general, feedback, options, line, result)
+
+
+def _weight(token: list[Unit]) -> tuple[float | None, list[Unit]]:
+    text = "".join(ch for ch, _ in token).lstrip()
+    if not text.startswith("%"):
+        return None, token
+    end = text.find("%", 1)
+    try:
+        value = float(text[1:end]) if end > 0 else None
+    except ValueError:
+        value = None
+    if value is None:
+        return None, token
+    skip = len(token) - len(text) + end + 1
+    return value, token[skip:]
+
+
+def _explanation(
+    general: str,
+    feedback: list[tuple[DraftOption, str]],
+    options: list[DraftOption],
+    line: int,
+    result: ParseResult,
+) -> str:
+    parts = [general] if general else []
+    for option, note in feedback:
+        if note in parts:
+            continue
+        if option.correct:
+            parts.append(note)
+        else:
+            letter = option_letter(options.index(option))
+            result.note(
+                line,
+                f"feedback on wrong answer {letter} appended to the explanation "
+                "(quizbot shows one explanation per question)",
+            )
+            parts.append(f"“{option.text}”: {note}")
+    return " ".join(parts)
+
+
+def escape(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in _ESCAPABLE:
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def write(quizzes: Sequence[DraftQuiz]) -> str:
+    """GIFT text: a `$CATEGORY` per quiz, `::id::` titles, explanations as general feedback."""
+    out: list[str] = []
+    for quiz in quizzes:
+        out.append(f"// quizbot quiz {quiz.id} ({quiz.lang})")
+        out.append(f"$CATEGORY: {quiz.title.replace('/', '//')}")
+        out.append("")
+        for question in quiz.questions:
+            out.append(f"::{escape(question.id)}::{escape(question.prompt)} {{")
+            out += [("=" if o.correct else "~") + escape(o.text) for o in question.options]
+            if question.explanation:
+                out.append("####" + escape(question.explanation))
+            out += ["}", ""]
+    return "\n".join(out)

@@ -1,0 +1,236 @@
+"""`quizbot content import`: a GIFT, Aiken or CSV file -> quiz source and translation YAML files.
+
+The parser reports, by line, every question it could not carry; this module turns the drafts
+into files (English drafts become sources, other languages translations of a source imported
+alongside or already in the content directory), then the checker runs over what was written.
+Nothing is overwritten unless asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.content.formats import DraftQuestion, DraftQuiz, FormatProblem, ParseResult, parse
+from bot.content.formats.draft import DraftOption
+from bot.content.problems import Problems
+from bot.content.schema import GuidesFile, QuizSource
+from bot.content.sources import parse_file
+from bot.content.yaml_writer import source_yaml, translation_yaml
+from bot.core.models import SOURCE_LANGUAGE
+
+
+class ImportFailed(Exception):
+    """The import cannot start (unreadable file, not a content directory...); nothing written."""
+
+
+@dataclass(slots=True)
+class ImportPlan:
+    files: dict[Path, str] = field(default_factory=dict)
+    problems: list[FormatProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    file: Path
+    fmt: str
+    out: Path
+    lang: str = SOURCE_LANGUAGE
+    guide: str | None = None
+    level: str = "beginner"
+    quiz_id: str | None = None
+
+
+def read_input(request: ImportRequest) -> ParseResult:
+    try:
+        data = request.file.read_bytes()
+    except OSError as exc:
+        raise ImportFailed(f"cannot read {request.file}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImportFailed(
+            f"{request.file} is not UTF-8 text (byte {exc.start}): save it as UTF-8"
+        ) from None
+    name = request.file.name.split(".")[0]
+    return parse(request.fmt, text, name, request.lang)
+
+
+def plan(request: ImportRequest, result: ParseResult) -> ImportPlan:
+    """The files to write for `result`, and what could not be carried (pure but for reads)."""
+    guides = _guides(request.out)
+    guide = request.guide or next(iter(guides.guides), "")
+    out = ImportPlan(problems=list(result.problems))
+    if request.guide is None:
+        out.notes.append(f"guide: {guide} (the first in guides.yaml; choose one with --guide)")
+    by_id: dict[str, dict[str, DraftQuiz]] = {}
+    for quiz in result.quizzes:
+        by_id.setdefault(quiz.id, {})[quiz.lang] = quiz
+    if request.quiz_id is not None:
+        if len(by_id) > 1:
+            raise ImportFailed(
+                f"the file holds {len(by_id)} quizzes ({', '.join(by_id)}); --id names only one"
+            )
+        only = next(iter(by_id.values()), {})
+        by_id = {request.quiz_id: {lang: _renamed(q, request.quiz_id) for lang, q in only.items()}}
+    for quiz_id, drafts in by_id.items():
+        _plan_quiz(request, quiz_id, drafts, guide, out)
+    return out
+
+
+def _plan_quiz(
+    request: ImportRequest, quiz_id: str, drafts: dict[str, DraftQuiz], guide: str, out: ImportPlan
+) -> None:
+    folder = request.out / "quizzes"
+    origin = request.file.name
+    source = drafts.get(SOURCE_LANGUAGE)
+    if source is None:
+        source = _existing_source(folder / f"{quiz_id}.yaml")
+    if source is None:  # nothing in English anywhere: the imported text stands in for it
+        lang, first = next(iter(drafts.items()))
+        out.notes.append(
+            f"{quiz_id}: no English source; quizzes/{quiz_id}.yaml holds the {lang} text for now. "
+            f"Translate it into English, then keep the {lang} text in {quiz_id}.{lang}.yaml"
+        )
+        source = _as_source(first)
+        drafts = {SOURCE_LANGUAGE: source, **{k: v for k, v in drafts.items() if k != lang}}
+    translations = {}
+    for lang, draft in drafts.items():
+        if lang != SOURCE_LANGUAGE:
+            translations[lang] = _match(draft, source, out)
+    if SOURCE_LANGUAGE in drafts:
+        complete = [lang for lang, tr in translations.items() if _complete(tr, source)]
+        for lang in sorted(set(translations) - set(complete)):
+            out.notes.append(
+                f"{quiz_id}.{lang}.yaml is partial (title, description, questions or "
+                "explanations missing): English shows where it lacks a string; complete it, "
+                f"then add {lang} to languages in {quiz_id}.yaml"
+            )
+        missing = [q for q in source.questions if q.answer < 0]
+        for question in missing:
+            out.problems.append(
+                FormatProblem(question.line, f"{question.id}: no answer given", skipped=True)
+            )
+        if missing:
+            kept = tuple(q for q in source.questions if q.answer >= 0)
+            source = DraftQuiz(source.id, source.title, source.lang, kept, source.description)
+        for question in source.questions:
+            if not question.explanation:
+                out.notes.append(
+                    f"{quiz_id}.{question.id} (line {question.line}): no explanation in the file; "
+                    "quizbot shows one after every answer: write it"
+                )
+        out.files[folder / f"{quiz_id}.yaml"] = source_yaml(
+            source,
+            guide=guide,
+            level=request.level,
+            languages=[SOURCE_LANGUAGE, *sorted(complete)],
+            origin=origin,
+        )
+    for lang, tr in translations.items():
+        out.files[folder / f"{quiz_id}.{lang}.yaml"] = translation_yaml(tr, origin=origin)
+
+
+def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:
+    return DraftQuiz(quiz_id, quiz.title, quiz.lang, quiz.questions, quiz.description, quiz.line)
+
+
+def _as_source(quiz: DraftQuiz) -> DraftQuiz:
+    return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, quiz.questions, quiz.description)
+
+
+def _guides(out: Path) -> GuidesFile:
+    sink = Problems()
+    path = out / "guides.yaml"
+    if not path.is_file():
+        raise ImportFailed(f"{out} is not a content directory (no guides.yaml): use --out DIR")
+    parsed = parse_file(path, GuidesFile, sink)
+    if parsed is None:
+        raise ImportFailed(f"{path} has errors: run `quizbot content check {out}`")
+    return parsed.model
+
+
+def _existing_source(path: Path) -> DraftQuiz | None:
+    if not path.is_file():
+        return None
+    parsed = parse_file(path, QuizSource, Problems())
+    if parsed is None:
+        raise ImportFailed(f"{path} has errors: run `quizbot content check` first")
+    quiz = parsed.model
+    questions = tuple(
+        DraftQuestion(
+            qid,
+            q.prompt,
+            tuple(DraftOption(text, oid == q.answer[0]) for oid, text in q.options.items()),
+            q.explanation,
+        )
+        for qid, q in quiz.questions.items()
+    )
+    return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, questions, quiz.description)
+
+
+def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
+    """The translation's questions under the source's ids; mismatches reported, left out."""
+    ids = {q.id for q in source.questions}
+    mine = list(draft.questions)
+    if mine and not any(q.id in ids for q in mine) and len(mine) == len(source.questions):
+        out.notes.append(f"{draft.lang}: no question id matches the source: matched by position")
+        mine = [_with_id(q, s.id) for q, s in zip(mine, source.questions, strict=True)]
+    by_id = {q.id: q for q in source.questions}
+    kept = []
+    for question in mine:
+        theirs = by_id.get(question.id)
+        if theirs is None:
+            out.problems.append(
+                FormatProblem(question.line, f"{question.id}: not in the source quiz", True)
+            )
+        elif len(theirs.options) != len(question.options):
+            out.problems.append(
+                FormatProblem(
+                    question.line,
+                    f"{question.id}: {len(question.options)} options, the source has "
+                    f"{len(theirs.options)}",
+                    True,
+                )
+            )
+        elif question.answer >= 0 and question.answer != theirs.answer:
+            out.problems.append(
+                FormatProblem(
+                    question.line,
+                    f"{question.id}: the right answer is not the source's "
+                    "(a translation keeps the options in the source's order)",
+                    True,
+                )
+            )
+        else:
+            kept.append(question)
+    # A title that is only the file name (CSV, Aiken) is not a translation of the source's.
+    title = "" if draft.title == source.title else draft.title
+    return DraftQuiz(source.id, title, draft.lang, tuple(kept), draft.description)
+
+
+def _complete(translation: DraftQuiz, source: DraftQuiz) -> bool:
+    return (
+        bool(translation.title and translation.description)
+        and len(translation.questions) == len(source.questions)
+        and all(q.explanation for q in translation.questions)
+    )
+
+
+def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
+    return DraftQuestion(
+        qid, question.prompt, question.options, question.explanation, question.line, question.kind
+    )
+
+
+def write(plan_: ImportPlan, *, force: bool) -> list[Path]:
+    """Write the planned files; refuses (writing nothing) if one exists and `force` is off."""
+    existing = [path for path in plan_.files if path.exists()]
+    if existing and not force:
+        names = ", ".join(str(p) for p in existing)
+        raise ImportFailed(f"would overwrite {names}: pass --force to replace")
+    for path, text in plan_.files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return list(plan_.files)

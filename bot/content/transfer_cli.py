@@ -1,0 +1,110 @@
+"""The `import` and `export` subcommands of `quizbot content` (formats in bot/content/formats)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.content import importer
+from bot.content.exporter import export, languages
+from bot.content.loader import check, load_catalog
+from bot.content.problems import ContentError, display_path
+from bot.content.sources import default_content_dir
+from bot.core.models import Level
+
+FORMATS_IN = ("gift", "aiken", "csv")
+FORMATS_OUT = ("gift", "csv", "aiken")
+
+
+def configure_import(imp: argparse.ArgumentParser) -> None:
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--format", choices=FORMATS_IN, required=True)
+    imp.add_argument("--lang", default="en", help="language of the file's text (default en)")
+    imp.add_argument("--guide", help="guide id from guides.yaml (default: the first)")
+    imp.add_argument("--level", choices=[lv.value for lv in Level], default="beginner")
+    imp.add_argument("--id", dest="quiz_id", help="quiz id (default: from the category or file)")
+    imp.add_argument("--out", type=Path, help="content directory (default: ./content)")
+    imp.add_argument("--force", action="store_true", help="replace files that exist")
+
+
+def configure_export(exp: argparse.ArgumentParser) -> None:
+    exp.add_argument("quiz")
+    exp.add_argument("--format", choices=FORMATS_OUT, required=True)
+    exp.add_argument("--lang", help="one language (default: English; CSV: every language)")
+    exp.add_argument("--content", type=Path, help="content directory (default: ./content)")
+    exp.add_argument("--out", type=Path, help="file to write (default: standard output)")
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Exit status 0 when every question came through and the checker finds no error."""
+    out_dir = args.out or default_content_dir()
+    request = importer.ImportRequest(
+        file=args.file,
+        fmt=args.format,
+        out=out_dir,
+        lang=args.lang,
+        guide=args.guide,
+        level=args.level,
+        quiz_id=args.quiz_id,
+    )
+    try:
+        result = importer.read_input(request)
+        plan = importer.plan(request, result)
+        written = importer.write(plan, force=args.force)
+    except importer.ImportFailed as exc:
+        print(f"import failed: {exc}", file=sys.stderr)
+        return 1
+    name = display_path(args.file)
+    for problem in plan.problems:
+        print(problem.format(name))
+    for note in plan.notes:
+        print(f"note: {note}")
+    for path in written:
+        print(f"wrote {display_path(path)}")
+    if not written:
+        print("nothing to write: no question could be imported")
+        return 1
+    report = check(out_dir)
+    mine = [p for p in report.problems if p.file in written]
+    if mine:
+        print(f"\nThe checker on the imported files ({len(mine)}):")
+        print("\n".join(p.format() for p in mine))
+    errors = [p for p in report.errors if p.file in written]
+    skipped = sum(p.skipped for p in plan.problems)
+    print(
+        f"\n{'FAILED' if errors or skipped else 'OK'}: {skipped} skipped, "
+        f"{len(errors)} checker error{'s' * (len(errors) != 1)}"
+    )
+    return 1 if errors or skipped else 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    content = args.content or default_content_dir()
+    try:
+        catalog = load_catalog(content)
+    except ContentError as exc:
+        print(f"export failed: the content has errors\n{exc}", file=sys.stderr)
+        return 1
+    quiz = catalog.quiz(args.quiz)
+    if quiz is None:
+        known = ", ".join(catalog.quizzes) or "none"
+        print(f"export failed: no quiz '{args.quiz}' (quizzes: {known})", file=sys.stderr)
+        return 1
+    if args.lang:
+        langs = [args.lang]
+    elif args.format == "csv":
+        langs = languages(quiz)
+    else:
+        langs = ["en"]
+    result = export(quiz, args.format, langs)
+    for lang, count in result.fallbacks.items():
+        print(f"note: {count} strings have no {lang} text: English written", file=sys.stderr)
+    if result.dropped:
+        print(f"note: Aiken has no explanations: {result.dropped} left out", file=sys.stderr)
+    if args.out is None:
+        sys.stdout.write(result.text)
+    else:
+        args.out.write_text(result.text, encoding="utf-8")
+        print(f"wrote {display_path(args.out)}", file=sys.stderr)
+    return 0

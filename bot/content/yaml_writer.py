@@ -1,0 +1,72 @@
+"""Quiz drafts -> the YAML of a quiz source and of its translations (what `import` writes).
+
+Every string is written double-quoted (JSON's escapes are a subset of YAML's), so no text can
+turn into YAML syntax, a number or a boolean; the loader reads it back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot.content.formats.draft import OPTION_IDS, DraftQuiz
+
+_NULL_KEYS = {"null", "~"}
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _key(key: str) -> str:
+    return _q(key) if key.casefold() in _NULL_KEYS else key
+
+
+def source_yaml(
+    quiz: DraftQuiz, *, guide: str, level: str, languages: Sequence[str], origin: str
+) -> str:
+    """A quiz source: ids, answer key and the strings of `quiz` (meant to be English)."""
+    lines = [
+        f"# Imported by `quizbot content import` from {origin}.",
+        f"# Translations live beside it in {quiz.id}.<lang>.yaml.",
+        f"id: {_key(quiz.id)}",
+        f"guide: {_key(guide)}",
+        f"level: {level}",
+        f"languages: [{', '.join(languages)}]",
+        f"title: {_q(quiz.title)}",
+        f"description: {_q(quiz.description or quiz.title)}",
+        "",
+        "questions:",
+    ]
+    for question in quiz.questions:
+        lines.append(f"  {_key(question.id)}:")
+        lines.append(f"    prompt: {_q(question.prompt)}")
+        lines.append("    options:")
+        for option_id, option in zip(OPTION_IDS, question.options, strict=False):
+            lines.append(f"      {option_id}: {_q(option.text)}")
+        lines.append(f"    answer: {OPTION_IDS[question.answer]}")
+        lines.append(f"    explanation: {_q(question.explanation)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
+    """A translation file: the same keys as the source, strings only (never the answer)."""
+    lines = [
+        f"# {quiz.lang} strings, imported by `quizbot content import` from {origin}.",
+    ]
+    if quiz.title:
+        lines.append(f"title: {_q(quiz.title)}")
+    if quiz.description:
+        lines.append(f"description: {_q(quiz.description)}")
+    lines += ["", "questions:"]
+    for question in quiz.questions:
+        lines.append(f"  {_key(question.id)}:")
+        lines.append(f"    prompt: {_q(question.prompt)}")
+        lines.append("    options:")
+        for option_id, option in zip(OPTION_IDS, question.options, strict=False):
+            lines.append(f"      {option_id}: {_q(option.text)}")
+        if question.explanation:
+            lines.append(f"    explanation: {_q(question.explanation)}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,136 @@
+"""The format parsers and writers on their own: text in, drafts and line-numbered reports out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.content.formats import Limits, parse, write
+from bot.content.formats.draft import DraftQuiz
+
+FORMATS = Path(__file__).parent / "fixtures" / "formats"
+
+
+def read(name: str) -> str:
+    return (FORMATS / name).read_text(encoding="utf-8")
+
+
+def shape(quizzes: list[DraftQuiz]) -> list[tuple[object, ...]]:
+    """What a round trip must keep: every question, option, right answer and feedback."""
+    return [
+        (quiz.title, q.id, q.prompt, tuple((o.text, o.correct) for o in q.options), q.explanation)
+        for quiz in quizzes
+        for q in quiz.questions
+    ]
+
+
+def test_gift_reads_categories_titles_feedback_and_escapes() -> None:
+    result = parse("gift", read("optimizers.gift"), "optimizers")
+    assert [(q.id, q.title) for q in result.quizzes] == [
+        ("optimizer-basics", "Optimizer basics"),
+        ("data-loading", "Data/loading"),
+    ]
+    step, escapes, lr = result.quizzes[0].questions
+    assert step.id == "step" and step.line == 4
+    assert [o.correct for o in step.options] == [True, False, False]
+    # General feedback first, then the right answer's, then a wrong answer's (reported).
+    assert step.explanation.startswith("`optimizer.zero_grad()` clears")
+    assert "It updates the weights" in step.explanation
+    assert "This one only clears the gradients." in step.explanation
+    assert escapes.prompt == "In {braces}, what does `a = b` do in Python: compare or assign?"
+    assert escapes.options[1].text == "It assigns `b` to `a` # not a comparison"
+    assert lr.prompt == "What happens when the learning rate is far too high?"
+    assert [o.correct for o in lr.options] == [False, True, False]
+    assert [(p.line, p.skipped) for p in result.problems] == [(4, False), (18, False)]
+    assert "wrong answer B" in result.problems[0].message
+    assert "negative weight" in result.problems[1].message
+
+
+def test_gift_reports_every_unsupported_kind_by_line() -> None:
+    result = parse("gift", read("unsupported.gift"), "unsupported")
+    reported = {p.line: p.message for p in result.problems}
+    assert all(p.skipped for p in result.problems)
+    expected = {
+        2: "true/false",
+        4: "numerical",
+        6: "short-answer",
+        8: "matching",
+        10: "partial credit",
+        12: "essay",
+        14: "no answer block",
+        16: "never closed",
+        18: "2 right answers",
+        20: "no right answer",
+        22: "empty",
+    }
+    assert {line: words for line, words in expected.items() if words in reported[line]} == expected
+    assert [q.id for q in result.quizzes[0].questions] == ["ok"]
+
+
+def test_gift_missing_word_keeps_a_blank() -> None:
+    result = parse("gift", read("missing-word.gift"), "missing-word")
+    (question,) = result.quizzes[0].questions
+    assert question.prompt == "Gradient accumulation sums gradients over _____ before each step."
+    assert question.options[0].correct and "blank" in result.problems[0].message
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("gift", "optimizers.gift"), ("csv", "optimizers.csv")])
+def test_write_then_parse_keeps_everything(fmt: str, name: str) -> None:
+    first = parse(fmt, read(name), "optimizers").quizzes
+    again = parse(fmt, write(fmt, first), "optimizers").quizzes
+    assert shape(again) == shape(first)
+
+
+def test_aiken_round_trip_and_errors() -> None:
+    first = parse("aiken", read("optimizers.aiken"), "optimizers")
+    assert first.problems == []
+    (quiz,) = first.quizzes
+    assert [q.answer for q in quiz.questions] == [1, 1]
+    assert quiz.questions[1].prompt == "What happens when the learning rate is far too high?"
+    assert shape(parse("aiken", write("aiken", [quiz]), "optimizers").quizzes) == shape([quiz])
+    broken = parse("aiken", read("broken.aiken"), "broken")
+    assert [p.line for p in broken.problems] == [1, 6, 11, 15]
+    assert all(p.skipped for p in broken.problems)
+    assert [q.prompt for q in broken.quizzes[0].questions] == ["A good one at last"]
+
+
+def test_csv_languages_and_errors() -> None:
+    result = parse("csv", read("optimizers.csv"), "optimizers")
+    assert [(q.lang, len(q.questions)) for q in result.quizzes] == [("en", 2), ("fr", 2)]
+    french = result.quizzes[1].questions[1]
+    assert french.answer == -1  # left blank in a translation row: the source's answer holds
+    broken = parse("csv", read("broken.csv"), "broken")
+    assert [(p.line, p.skipped) for p in broken.problems] == [
+        (1, True),
+        (2, True),
+        (3, True),
+        (4, True),
+        (6, True),
+    ]
+    assert "'difficulty'" in broken.problems[0].message
+    assert [q.id for q in broken.quizzes[0].questions] == ["q4"]
+
+
+@pytest.mark.parametrize("fmt", ["gift", "aiken", "csv"])
+def test_hostile_input_is_bounded(fmt: str) -> None:
+    limits = Limits(max_bytes=1000, max_questions=3)
+    too_big = parse(fmt, "x" * 1001, "big", limits=limits)
+    assert too_big.quizzes == [] and "1001 bytes" in too_big.problems[0].message
+    # Pathological text (no closing brace, thousands of escapes) stays linear and is reported.
+    nasty = "::t::" + "\\{" * 20_000 + "{=a ~b" + "~" * 20_000
+    result = parse(fmt, nasty, "nasty")
+    assert result.problems or result.quizzes == []
+
+
+def test_question_count_is_bounded() -> None:
+    text = "\n\n".join(f"Q{n}? {{=a ~b}}" for n in range(5))
+    result = parse("gift", text, "many", limits=Limits(max_questions=3))
+    assert len(result.quizzes[0].questions) == 3
+    assert "more than 3 questions" in result.problems[-1].message
+
+
+def test_control_characters_are_removed_and_reported() -> None:
+    result = parse("gift", "Bell\x07 here? {=a ~b}", "ctl")
+    assert result.quizzes[0].questions[0].prompt == "Bell here?"
+    assert "control characters" in result.problems[0].message

@@ -1,0 +1,216 @@
+"""`quizbot content import` and `export` through the command line, on real files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.content import check, format_report, load_catalog
+from bot.content.cli import main
+from bot.content.formats import parse
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FORMATS = FIXTURES / "formats"
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copy(FIXTURES / "valid" / "guides.yaml", root / "guides.yaml")
+    return root
+
+
+def shape(fmt: str, text: str, lang: str | None = None) -> list[tuple[object, ...]]:
+    return [
+        (q.id, q.prompt, tuple((o.text, o.correct) for o in q.options), q.explanation)
+        for quiz in parse(fmt, text, "x").quizzes
+        if lang is None or quiz.lang == lang
+        for q in quiz.questions
+    ]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_gift_imports_checks_and_round_trips(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FORMATS / "optimizers.gift"
+    status, out, _ = run(capsys, "import", str(source), "--format", "gift", "--out", str(content))
+    assert status == 0, out
+    assert "optimizers.gift:4: note: feedback on wrong answer B" in out
+    assert (content / "quizzes" / "optimizer-basics.yaml").is_file()
+    assert (content / "quizzes" / "data-loading.yaml").is_file()
+    report = check(content)
+    assert report.errors == [], format_report(report)
+    catalog = load_catalog(content)
+    assert [q.id for q in catalog.quiz("optimizer-basics").questions] == ["step", "escapes", "lr"]
+
+    exported = ""
+    for quiz in ("optimizer-basics", "data-loading"):
+        status, text, _ = run(capsys, "export", quiz, "--format", "gift", "--content", str(content))
+        assert status == 0
+        exported += text + "\n"
+    assert shape("gift", exported) == shape("gift", source.read_text(encoding="utf-8"))
+
+
+def test_csv_imports_source_and_translation(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FORMATS / "optimizers.csv"
+    status, out, _ = run(
+        capsys, "import", str(source), "--format", "csv", "--out", str(content), "--id", "opt"
+    )
+    assert status == 0, out
+    assert "languages: [en]" in (content / "quizzes" / "opt.yaml").read_text(encoding="utf-8")
+    french = load_catalog(content).quiz("opt").questions[1]
+    assert french.options[french.correct].text.get("fr") == "La perte diverge, ou oscille"
+    status, text, _ = run(capsys, "export", "opt", "--format", "csv", "--content", str(content))
+    assert status == 0
+    original = source.read_text(encoding="utf-8")
+    assert shape("csv", text, "en") == shape("csv", original, "en")
+    assert [row[:2] for row in shape("csv", text, "fr")] == [
+        row[:2] for row in shape("csv", original, "fr")
+    ]
+
+
+def test_a_translation_joins_an_existing_source(
+    content: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run(
+        capsys,
+        "import",
+        str(FORMATS / "optimizers.aiken"),
+        "--format",
+        "aiken",
+        "--out",
+        str(content),
+        "--id",
+        "opt",
+    )
+    source = content / "quizzes" / "opt.yaml"
+    text = source.read_text(encoding="utf-8").replace('explanation: ""', 'explanation: "Why."')
+    source.write_text(text, encoding="utf-8")
+    french = tmp_path / "opt.fr.aiken"
+    french.write_text(
+        "Quel appel applique les gradients accumulés aux poids ?\n"
+        "A. optimizer.zero_grad()\nB. optimizer.step()\nC. loss.backward()\nANSWER: B\n\n"
+        "Que se passe-t-il si le taux d’apprentissage est bien trop élevé ?\n"
+        "A. L’entraînement converge plus vite\nB. La perte diverge ou oscille\nANSWER: A\n",
+        encoding="utf-8",
+    )
+    status, out, _ = run(
+        capsys,
+        "import",
+        str(french),
+        "--format",
+        "aiken",
+        "--lang",
+        "fr",
+        "--out",
+        str(content),
+        "--id",
+        "opt",
+    )
+    # The second French question moved the right answer: reported by line, left out.
+    assert "opt.fr.aiken:7: skipped: q2: the right answer is not the source's" in out
+    assert status == 1
+    text = (content / "quizzes" / "opt.fr.yaml").read_text(encoding="utf-8")
+    assert "Quel appel" in text and "taux" not in text
+
+
+def test_problems_are_reported_never_dropped(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(
+        capsys,
+        "import",
+        str(FORMATS / "unsupported.gift"),
+        "--format",
+        "gift",
+        "--out",
+        str(content),
+    )
+    assert status == 1
+    assert out.count(": skipped: ") == 11
+    assert "unsupported.gift:2: skipped: true/false question" in out
+    # The one good question is written; its missing explanation is the checker's error.
+    assert "questions.ok.explanation: empty" in out
+    assert "FAILED: 11 skipped, 1 checker error" in out
+
+
+def test_aiken_questions_need_explanations(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(
+        capsys,
+        "import",
+        str(FORMATS / "optimizers.aiken"),
+        "--format",
+        "aiken",
+        "--out",
+        str(content),
+    )
+    assert status == 1
+    assert "q1 (line 1): no explanation in the file" in out
+    assert out.count("explanation: empty") == 2
+
+
+def test_import_never_overwrites_unless_asked(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["import", str(FORMATS / "optimizers.gift"), "--format", "gift", "--out", str(content)]
+    assert run(capsys, *args)[0] == 0
+    target = content / "quizzes" / "data-loading.yaml"
+    target.write_text("edited", encoding="utf-8")
+    status, _, err = run(capsys, *args)
+    assert status == 1 and "--force" in err
+    assert target.read_text(encoding="utf-8") == "edited"
+    assert run(capsys, *args, "--force")[0] == 0
+    assert target.read_text(encoding="utf-8") != "edited"
+
+
+def test_clear_failures(content: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    latin1 = tmp_path / "latin1.gift"
+    latin1.write_bytes("Qué? {=sí ~no}".encode("latin-1"))
+    status, _, err = run(capsys, "import", str(latin1), "--format", "gift", "--out", str(content))
+    assert status == 1 and "not UTF-8" in err
+    status, _, err = run(
+        capsys,
+        "import",
+        str(FORMATS / "optimizers.gift"),
+        "--format",
+        "gift",
+        "--out",
+        str(tmp_path),
+    )
+    assert status == 1 and "no guides.yaml" in err
+    status, _, err = run(capsys, "export", "nope", "--format", "gift", "--content", str(content))
+    assert status == 1 and "no quiz 'nope'" in err
+
+
+def test_shipped_quiz_exports_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = Path(__file__).resolve().parents[2] / "content"
+    for fmt in ("gift", "csv"):
+        status, text, _ = run(
+            capsys, "export", "gradient-checkpointing", "--format", fmt, "--content", str(shipped)
+        )
+        assert status == 0 and len(shape(fmt, text)) >= 8
+    status, text, err = run(
+        capsys,
+        "export",
+        "gradient-checkpointing",
+        "--format",
+        "gift",
+        "--lang",
+        "fr",
+        "--content",
+        str(shipped),
+    )
+    assert status == 0 and "Gradient checkpointing" in text and err == ""
