@@ -9,6 +9,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.content.guide_urls import ENV as GUIDE_BASE_ENV
+from bot.content.guide_urls import check_base_url
 from bot.i18n import SUPPORTED_LANGUAGES
 
 TELEGRAM_API = "https://api.telegram.org/bot"
@@ -57,6 +59,7 @@ class Settings:
     log_level: str = "INFO"
     question_seconds: int = 30  # default seconds per question in groups
     transport: str = "aiohttp"  # HTTP stack to the Bot API: ours, or "httpx" (PTB's default)
+    guide_base_url: str | None = None  # every guide under the deployment's own site
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -89,6 +92,9 @@ class Settings:
         transport = (get("QUIZBOT_TRANSPORT") or "aiohttp").lower()
         if transport not in TRANSPORTS:
             raise ConfigError(f"QUIZBOT_TRANSPORT must be one of {', '.join(TRANSPORTS)}")
+        guide_base = get(GUIDE_BASE_ENV)
+        if guide_base is not None and (problem := check_base_url(guide_base)) is not None:
+            raise ConfigError(problem)
         return cls(
             token=Secret(get("BOT_TOKEN") or ""),
             db_path=Path(get("QUIZBOT_DB") or "data/quizbot.sqlite3"),
@@ -104,6 +110,7 @@ class Settings:
             log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
             question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
             transport=transport,
+            guide_base_url=guide_base,
         )
 
 

@@ -54,7 +54,11 @@ async def run_bot(
     try:
         # The checks' clean result is cached beside the database: a restart with unchanged
         # content and code skips the text-quality checks (files are still parsed and validated).
-        catalog = load_catalog(content, cache_dir=(db_path or settings.db_path).parent)
+        catalog = load_catalog(
+            content,
+            cache_dir=(db_path or settings.db_path).parent,
+            guide_base_url=settings.guide_base_url,
+        )
         load_all()
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)

@@ -20,7 +20,7 @@ def generate(root: Path, quizzes: int, questions: int = 8, *, french: bool = Tru
             "    title:",
             f"      en: {_quote(f'Generated guide {g}')}",
             f"      fr: {_quote(f'Guide généré {g}')}",
-            f"    url: https://quizbot.dev/guides/generated-{g}",
+            f"    url: https://pytorch.org/docs/stable/optim.html#generated-{g}",
         ]
     (root / "guides.yaml").write_text("\n".join(guides) + "\n", encoding="utf-8")
     n_guides = max(1, quizzes // 50)

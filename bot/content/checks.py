@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.content import text_checks
+from bot.content import quality, text_checks
 from bot.content.problems import Problems, display_path
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
@@ -28,8 +28,29 @@ def check_sources(content: Content, sink: Problems) -> None:
     if guides is not None:
         check_guides(guides, terms, sink)
     seen: dict[str, Path] = {}
+    prompts: dict[str, tuple[Path, int, str]] = {}
     for files in content.quizzes:
         check_quiz(files.source, guides.model if guides else None, seen, sink)
+        _check_repeats(files.source, prompts, sink)
+
+
+def _check_repeats(
+    parsed: Parsed[QuizSource], prompts: dict[str, tuple[Path, int, str]], sink: Problems
+) -> None:
+    """Two questions with the same prompt, in one quiz or across quizzes: a copy-paste slip."""
+    for question_id, question in parsed.model.questions.items():
+        at: KeyPath = ("questions", question_id, "prompt")
+        key = quality.prompt_key(question.prompt)
+        if key in prompts:
+            path, line, where = prompts[key]
+            sink.warn(
+                parsed.path,
+                parsed.doc.line(at),
+                key_str(at),
+                f"same prompt as {where} ({display_path(path)}:{line})",
+            )
+        else:
+            prompts[key] = (parsed.path, parsed.doc.line(at), key_str(at))
 
 
 def check_guides(
@@ -163,6 +184,13 @@ def _check_question(
     _check_english(parsed, (*at, "explanation"), question.explanation, sink)
     if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
         error((*at, "explanation"), "explanation too long for one Telegram message")
+    warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
+    if len(question.answer) == 1:
+        answer = question.answer[0]
+        warnings.append(((*at, "options", answer), quality.giveaway(question.options, answer)))
+    for where, message in warnings:
+        if message is not None:
+            sink.warn(path, doc.line(where), key_str(where), message)
 
 
 def too_long(size: int) -> str:

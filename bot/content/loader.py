@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.content import cache
 from bot.content.checks import check_sources
+from bot.content.guide_urls import guide_url
 from bot.content.problems import ContentError, Problem, Problems, Severity
 from bot.content.report import Report
 from bot.content.sources import Content, QuizFiles, read_content
@@ -44,8 +45,12 @@ def check(path: Path) -> Report:
         return _run(path)[0]
 
 
-def load_catalog(path: Path, cache_dir: Path | None = None) -> Catalog:
+def load_catalog(
+    path: Path, cache_dir: Path | None = None, guide_base_url: str | None = None
+) -> Catalog:
     """The catalog the bot serves; raises ContentError (with every error) if there is any.
+
+    `guide_base_url` (QUIZBOT_GUIDE_BASE_URL, see `guide_urls`) replaces every guide's URL.
 
     With `cache_dir`, a clean result of the checks is remembered there (see `cache`), and the
     checks are skipped while neither the content files nor the checker change. The files are
@@ -55,7 +60,7 @@ def load_catalog(path: Path, cache_dir: Path | None = None) -> Catalog:
         problems, content = _checked(path, cache_dir)
         if content.guides is None or any(p.severity is Severity.ERROR for p in problems):
             raise ContentError(problems)
-        catalog = _catalog(content)
+        catalog = _catalog(content, guide_base_url)
         del content  # freed before the collector is back: its next pass has less to walk
     return catalog
 
@@ -78,13 +83,13 @@ def _checked(path: Path, cache_dir: Path | None) -> tuple[list[Problem], Content
     return list(sink), content
 
 
-def _catalog(content: Content) -> Catalog:
+def _catalog(content: Content, guide_base_url: str | None = None) -> Catalog:
     assert content.guides is not None
     guides = {
         guide_id: GuidePath(
             id=guide_id,
             title=Text(dict(guide.title)),
-            url=Text({SOURCE_LANGUAGE: guide.url, **guide.urls}),
+            url=guide_url(guide_base_url, guide_id, guide.url, guide.urls, guide.title),
         )
         for guide_id, guide in content.guides.model.guides.items()
     }

@@ -32,10 +32,30 @@ def _not_blank(value: str) -> str:
     return value
 
 
+# Hosts that serve nothing real: the reserved example and test names (RFC 2606, RFC 6761),
+# and the made-up domain the first guides pointed at.
+_PLACEHOLDER_DOMAINS = ("example.com", "example.net", "example.org", "quizbot.dev")
+_PLACEHOLDER_SUFFIXES = (".example", ".test", ".invalid", ".localhost", ".local")
+
+
+def placeholder_host(host: str) -> bool:
+    """True for a host no learner can open: example and test names, localhost, no dot."""
+    host = host.lower().rstrip(".")
+    if "." not in host:
+        return True
+    if any(host == d or host.endswith("." + d) for d in _PLACEHOLDER_DOMAINS):
+        return True
+    return host.endswith(_PLACEHOLDER_SUFFIXES)
+
+
 def _https(value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme != "https" or not parts.netloc or " " in value:
         raise ValueError(f"'{value}' is not an absolute https URL (https://host/path)")
+    if placeholder_host(parts.hostname or ""):
+        raise ValueError(
+            f"'{value}' points at a placeholder host ({parts.hostname}): link a real page"
+        )
     return value
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.content import text_checks
+from bot.content import quality, text_checks
 from bot.content.checks import IDENTICAL, too_long
 from bot.content.problems import Problems
 from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
@@ -114,6 +114,8 @@ def check_translation(
         # Spans cannot be compared while one is unclosed: report only that.
         errors = text_checks.unclosed_backtick(mine) or text_checks.compare_code(text, mine)
         warnings = text_checks.glossary_hits(mine, terms)
+        if at[-1] == "explanation" and (cut := quality.popup_cut(mine)) is not None:
+            warnings.append(cut)
         if not marked or key_str(at) not in marked:
             if text_checks.identical_to_source(text, mine):
                 errors.append(IDENTICAL.format(mark="add its key to same_as_source"))

@@ -6,6 +6,10 @@ import re
 
 MESSAGE_MAX_CHARS = 4096
 POPUP_MAX_CHARS = 200
+# The longest verdict line a group popup starts with, in any language ("❌ Pas tout à fait : la
+# bonne réponse est B."); the content checker leaves the rest for the explanation, and a test
+# holds every translation of the verdicts to it.
+POPUP_VERDICT_CHARS = 56
 CALLBACK_DATA_MAX_BYTES = 64
 DEEP_LINK_PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 QUIZ_ID_MAX_CHARS = 32  # leaves room in callback data and deep links for prefixes

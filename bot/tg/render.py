@@ -15,7 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.core.engine import Attempt, Judgement, Score
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
 from bot.core.markup import plain, split_code
-from bot.core.models import Catalog, GuidePath, Level, Question, Quiz, Text
+from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Level, Question, Quiz, Text
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg.menus import PRIVATE
@@ -47,8 +47,13 @@ def popup(text: str) -> str:
 
 
 def guide_link(guide: GuidePath, lang: str) -> str:
+    """The guide's title as a link; says "(in English)" when there is no page in `lang`."""
     url = html.escape(guide.url.get(lang), quote=True)
-    return f'<a href="{url}">{html.escape(guide.title.get(lang))}</a>'
+    link = f'<a href="{url}">{html.escape(guide.title.get(lang))}</a>'
+    if lang == SOURCE_LANGUAGE or guide.url.has(lang):
+        return link
+    note = translator(lang)._("(in English)")
+    return f"{link} {html.escape(note)}"
 
 
 def level_name(tr: Translator, level: Level) -> str:

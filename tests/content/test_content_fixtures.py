@@ -38,6 +38,7 @@ ERRORS = [
     ("identical-to-source", "quizzes/demo.fr.yaml", 14, "questions.q2.options.a", "same as"),
     ("translation-has-answer", "quizzes/demo.fr.yaml", 16, "questions.q2.answer", "source only"),
     ("bad-url", "guides.yaml", 7, "guides.demo.url", "not an absolute https URL"),
+    ("placeholder-url", "guides.yaml", 6, "guides.demo.url", "placeholder host (www.example.com)"),
     ("orphan-translation", "quizzes/other.fr.yaml", 1, "", "other.yaml not found"),
     ("unclosed-backtick", "quizzes/demo.fr.yaml", 10, "questions.q1.explanation", "backticks"),
     ("missing-guides", "guides.yaml", 1, "", "missing guides.yaml"),
@@ -83,6 +84,10 @@ ERRORS = [
 WARNINGS = [
     ("glossary", "quizzes/demo.fr.yaml", 14, "questions.q2.options.a", "write 'gradient'"),
     ("partial-translation", "quizzes/demo.fr.yaml", 1, "", "4 of 10 strings not translated"),
+    ("giveaway", "quizzes/demo.yaml", 19, "questions.q2.options.b", "only longest one (37"),
+    ("duplicate-prompt", "quizzes/demo.yaml", 16, "questions.q2.prompt", "same prompt as"),
+    ("popup-cut", "quizzes/demo.yaml", 21, "questions.q2.explanation", "group popup has room"),
+    ("popup-cut", "quizzes/demo.fr.yaml", 15, "questions.q2.explanation", "first sentence is 204"),
 ]
 
 
