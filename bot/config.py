@@ -60,6 +60,7 @@ class Settings:
     question_seconds: int = 30  # default seconds per question in groups
     transport: str = "aiohttp"  # HTTP stack to the Bot API: ours, or "httpx" (PTB's default)
     guide_base_url: str | None = None  # every guide under the deployment's own site
+    owner_ids: frozenset[int] = frozenset()  # Telegram user ids allowed to /reload
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -111,6 +112,7 @@ class Settings:
             question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
             transport=transport,
             guide_base_url=guide_base,
+            owner_ids=_ids("QUIZBOT_OWNER_IDS", get("QUIZBOT_OWNER_IDS")),
         )
 
 
@@ -134,3 +136,13 @@ def check_webhook(url: str, secret: Secret) -> None:
             "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters among A-Z, a-z, 0-9, _ and - "
             "(Telegram refuses any other)"
         )
+
+
+def _ids(name: str, raw: str | None) -> frozenset[int]:
+    """Comma- or space-separated Telegram user ids."""
+    if raw is None:
+        return frozenset()
+    try:
+        return frozenset(int(part) for part in raw.replace(",", " ").split())
+    except ValueError:
+        raise ConfigError(f"{name} must be Telegram user ids separated by commas") from None

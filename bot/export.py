@@ -1,8 +1,9 @@
 """`quizbot export`: every answer of a chat (or of all chats) as CSV, for admins' spreadsheets.
 
 It reads the SQLite file read-only, so it can run next to the live bot (WAL lets a reader in
-while the bot writes). Question and option ids come from the content: they stay meaningful when
-questions or options are reordered, where indexes would not.
+while the bot writes). Every answer is stored with its question and option ids and the content
+version it was given under, so rows stay attached to the same question when the content is
+reordered; the question and option texts (English) come from the current content.
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ HEADER = (
     "attempt_id",
     "user_id",
     "quiz_id",
-    "question_index",
     "question_id",
-    "option_index",
+    "question",
     "option_id",
+    "option",
     "is_correct",
     "language",
     "elapsed_ms",
+    "content_version",
 )
 
 
@@ -60,15 +62,24 @@ def iso_utc(moment: float) -> str:
 
 
 def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list[object]]:
-    """The export's rows; ids left empty where the content no longer has that quiz or question."""
-    for at, chat_id, kind, attempt, user, quiz_id, q_index, o_index, right, lang, ms in export_rows(
-        db_path, chat
-    ):
+    """The export's rows; texts left empty where the content no longer has that question."""
+    for (
+        at,
+        chat_id,
+        kind,
+        attempt,
+        user,
+        quiz_id,
+        q_id,
+        o_id,
+        right,
+        lang,
+        ms,
+        version,
+    ) in export_rows(db_path, chat):
         quiz = catalog.quiz(quiz_id)
-        question = quiz.questions[q_index] if quiz and 0 <= q_index < len(quiz) else None
-        option = (
-            question.options[o_index] if question and 0 <= o_index < len(question.options) else None
-        )
+        question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
+        option = next((o for o in question.options if o.id == o_id), None) if question else None
         yield [
             iso_utc(at),
             chat_id,
@@ -76,13 +87,14 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
             attempt,
             user,
             quiz_id,
-            q_index,
-            question.id if question else "",
-            o_index,
-            option.id if option else "",
+            q_id,
+            question.prompt.get("en") if question else "",
+            o_id,
+            option.text.get("en") if option else "",
             "right" if right else "wrong",
             lang or "",
             "" if ms is None else ms,
+            version or "",
         ]
 
 

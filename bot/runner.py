@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings, check_webhook
 from bot.content import ContentError, default_content_dir, load_catalog
+from bot.control import socket_path
 from bot.i18n import CatalogueError, load_all
 from bot.store import StoreError
 from bot.web.auth import DEFAULT_MAX_AGE
@@ -76,6 +77,10 @@ async def run_bot(
             timezone=settings.timezone,
             transport=settings.transport,
             dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
+            content_dir=content,
+            guide_base_url=settings.guide_base_url,
+            owner_ids=settings.owner_ids,
+            control_socket=socket_path(db_path or settings.db_path),
         )
     )
     try:

@@ -33,6 +33,8 @@ async def test_export_all_to_stdout(db: Database, capsys: pytest.CaptureFixture[
             option == quiz.questions[0].correct,
             "wo",
             1_790_000_001.25,
+            question_id=quiz.questions[0].id,
+            option_id=quiz.questions[0].options[option].id,
         )
     assert export.main(["--all", "--db", str(db.path)]) == 0
     out = capsys.readouterr().out

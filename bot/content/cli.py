@@ -1,4 +1,5 @@
-"""`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`."""
+"""`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`,
+`reload` (ask the running bot to reload its content)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.content.loader import check
+from bot.content.reload_cli import run_reload
 from bot.content.report import format_report
 from bot.content.schema import json_schemas
 from bot.content.sources import PACKAGE_ROOT, default_content_dir
@@ -32,11 +34,17 @@ def main(argv: list[str] | None = None) -> int:
         commands.add_parser("import", help="convert a GIFT, Aiken or CSV file into quiz YAML")
     )
     configure_export(commands.add_parser("export", help="write a quiz as GIFT, CSV or Aiken"))
+    reload_cmd = commands.add_parser("reload", help="make the running bot reload its content")
+    where = reload_cmd.add_mutually_exclusive_group()
+    where.add_argument("--db", type=Path, help="the bot's database (default: env QUIZBOT_DB)")
+    where.add_argument("--socket", type=Path, help="the bot's control socket (<db>.sock)")
     args = parser.parse_args(argv)
     if args.command == "import":
         return run_import(args)
     if args.command == "export":
         return run_export(args)
+    if args.command == "reload":
+        return run_reload(args.socket, args.db)
 
     if args.command == "check":
         report = check(args.path or default_content_dir())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,7 +13,7 @@ from bot.content.checks import check_sources
 from bot.content.guide_urls import guide_url
 from bot.content.problems import ContentError, Problem, Problems, Severity
 from bot.content.report import Report
-from bot.content.sources import Content, QuizFiles, read_content
+from bot.content.sources import Content, OnRead, QuizFiles, read_content
 from bot.content.translations import check_translations
 from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Option, Question, Quiz, Text
 
@@ -31,9 +32,22 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def _run(path: Path) -> tuple[Report, Content]:
+class _FileHashes(dict[Path, str]):
+    """Every file read, path -> SHA-256 of its text: the material of quiz versions."""
+
+    def __init__(self, then: OnRead | None = None) -> None:
+        super().__init__()
+        self.then = then
+
+    def __call__(self, path: Path, text: str) -> None:
+        self[path] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        if self.then is not None:
+            self.then(path, text)
+
+
+def _run(path: Path, hashes: _FileHashes | None = None) -> tuple[Report, Content]:
     sink = Problems()
-    content = read_content(path, sink)
+    content = read_content(path, sink, on_read=hashes)
     check_sources(content, sink)
     coverage = check_translations(content, sink)
     return Report(path, list(sink), coverage), content
@@ -57,21 +71,25 @@ def load_catalog(
     read, parsed and validated on every start all the same.
     """
     with _no_gc_pauses():
-        problems, content = _checked(path, cache_dir)
+        hashes = _FileHashes()
+        problems, content = _checked(path, cache_dir, hashes)
         if content.guides is None or any(p.severity is Severity.ERROR for p in problems):
             raise ContentError(problems)
-        catalog = _catalog(content, guide_base_url)
+        catalog = _catalog(content, guide_base_url, hashes)
         del content  # freed before the collector is back: its next pass has less to walk
     return catalog
 
 
-def _checked(path: Path, cache_dir: Path | None) -> tuple[list[Problem], Content]:
+def _checked(
+    path: Path, cache_dir: Path | None, hashes: _FileHashes
+) -> tuple[list[Problem], Content]:
     if cache_dir is None:
-        report, content = _run(path)
+        report, content = _run(path, hashes)
         return report.problems, content
     sink = Problems()
     digest = cache.ContentDigest(path)
-    content = read_content(path, sink, on_read=digest)
+    hashes.then = digest
+    content = read_content(path, sink, on_read=hashes)
     readable = content.guides is not None and not any(p.severity is Severity.ERROR for p in sink)
     key = digest.hexdigest()
     if readable and (cached := cache.load(cache_dir, key, path)) is not None:
@@ -83,7 +101,9 @@ def _checked(path: Path, cache_dir: Path | None) -> tuple[list[Problem], Content
     return list(sink), content
 
 
-def _catalog(content: Content, guide_base_url: str | None = None) -> Catalog:
+def _catalog(
+    content: Content, guide_base_url: str | None = None, hashes: dict[Path, str] | None = None
+) -> Catalog:
     assert content.guides is not None
     guides = {
         guide_id: GuidePath(
@@ -93,11 +113,26 @@ def _catalog(content: Content, guide_base_url: str | None = None) -> Catalog:
         )
         for guide_id, guide in content.guides.model.guides.items()
     }
-    quizzes = {files.source.model.id: _quiz(files, guides) for files in content.quizzes}
+    quizzes = {
+        files.source.model.id: _quiz(files, guides, _version(files, hashes or {}))
+        for files in content.quizzes
+    }
     return Catalog(guides=guides, quizzes=quizzes)
 
 
-def _quiz(files: QuizFiles, guides: dict[str, GuidePath]) -> Quiz:
+def _version(files: QuizFiles, hashes: dict[Path, str]) -> str:
+    """A quiz's content version: a hash of its source and translation files (16 hex digits)."""
+    parts = [
+        files.source.path,
+        *(files.translations[lang].path for lang in sorted(files.translations)),
+    ]
+    digest = hashlib.sha256()
+    for path in parts:
+        digest.update(f"{path.name}\0{hashes.get(path, '')}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> Quiz:
     source = files.source.model
     # Walks the models directly (no key paths): ~50 strings a quiz, 500 quizzes at start-up.
     translations = [(lang, files.translations[lang].model) for lang in sorted(files.translations)]
@@ -138,4 +173,5 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath]) -> Quiz:
         description=text(source.description, [(lang, tr.description) for lang, tr in translations]),
         questions=tuple(questions),
         languages=(SOURCE_LANGUAGE, *dict.fromkeys(declared)),
+        version=version,
     )

@@ -85,6 +85,7 @@ class Attempt:
     orders: OptionOrders
     answers: tuple[int | None, ...]  # option index chosen per question, None if not yet
     status: Status = Status.ACTIVE
+    version: str = ""  # the quiz's content version when the attempt started
 
     @property
     def current(self) -> int:
@@ -104,6 +105,7 @@ def new_attempt(
         quiz_id=quiz.id,
         orders=option_orders(quiz, rng, shuffle),
         answers=(None,) * len(quiz.questions),
+        version=quiz.version,
     )
 
 

@@ -29,6 +29,7 @@ class GroupRun:
     message_id: int | None = None
     sent_at: float | None = None
     deadline: float | None = None
+    version: str = ""  # the quiz's content version when the run started
 
 
 def judge_tap(

@@ -76,6 +76,9 @@ class Quiz:
     questions: tuple[Question, ...]
     # Languages the authors declare complete; others fall back to English per field.
     languages: tuple[str, ...] = (SOURCE_LANGUAGE,)
+    # A hash of the quiz's source files: stored with every attempt and answer, so an attempt
+    # started before a reload finishes on the content it started with.
+    version: str = ""
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -87,9 +90,27 @@ class Catalog:
 
     guides: Mapping[str, GuidePath]
     quizzes: Mapping[str, Quiz] = field(default_factory=dict)
+    # Earlier versions of quizzes, kept after a reload for the attempts still running on them.
+    previous: Mapping[tuple[str, str], Quiz] = field(default_factory=dict)
 
     def quiz(self, quiz_id: str) -> Quiz | None:
         return self.quizzes.get(quiz_id)
+
+    def quiz_at(self, quiz_id: str, version: str) -> Quiz | None:
+        """The quiz as it was at `version` (an attempt's), else as it is now."""
+        current = self.quizzes.get(quiz_id)
+        if not version or (current is not None and current.version == version):
+            return current
+        return self.previous.get((quiz_id, version), current)
+
+    def succeeding(self, old: Catalog) -> Catalog:
+        """This catalogue, remembering `old`'s quizzes whose version changed (see `quiz_at`)."""
+        kept = dict(old.previous)
+        for quiz in old.quizzes.values():
+            kept[quiz.id, quiz.version] = quiz
+        for quiz in self.quizzes.values():
+            kept.pop((quiz.id, quiz.version), None)
+        return Catalog(self.guides, self.quizzes, kept)
 
     def __iter__(self) -> Iterator[Quiz]:
         return iter(self.quizzes.values())

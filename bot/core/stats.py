@@ -6,7 +6,7 @@ option a group likes most) live here so they can be tested with tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -63,29 +63,33 @@ class Accuracy:
 
 @dataclass
 class QuestionStats:
-    """How a group answered one question: overall, per option chosen, per member language."""
+    """How a group answered one question: overall, per option chosen, per member language.
+
+    Keyed by content ids, so reordering a quiz's questions or options keeps the history.
+    """
 
     quiz_id: str
-    index: int
+    question_id: str
     overall: Accuracy = field(default_factory=Accuracy)
-    wrong_choices: dict[int, int] = field(default_factory=dict)  # option index -> times chosen
+    wrong_choices: dict[str, int] = field(default_factory=dict)  # option id -> times chosen
     by_language: dict[str, Accuracy] = field(default_factory=dict)
 
     @property
-    def most_chosen_wrong(self) -> int | None:
-        """The wrong option chosen most often (lowest index on a tie), None if nobody erred."""
+    def most_chosen_wrong(self) -> str | None:
+        """The wrong option chosen most often (first id on a tie), None if nobody erred."""
         if not self.wrong_choices:
             return None
         return min(self.wrong_choices, key=lambda o: (-self.wrong_choices[o], o))
 
 
 def question_stats(
-    rows: Iterable[tuple[str, int, str | None, int, bool, int]], unknown_language: str = "?"
+    rows: Iterable[tuple[str, str, str | None, str, bool, int]], unknown_language: str = "?"
 ) -> list[QuestionStats]:
-    """From (quiz_id, question_index, language, option_index, is_correct, count) rows."""
-    stats: dict[tuple[str, int], QuestionStats] = {}
-    for quiz_id, index, language, option, correct, count in rows:
-        entry = stats.setdefault((quiz_id, index), QuestionStats(quiz_id, index))
+    """From (quiz_id, question_id, language, option_id, is_correct, count) rows."""
+    stats: dict[tuple[str, str], QuestionStats] = {}
+    for quiz_id, question_id, language, option, correct, count in rows:
+        key = (quiz_id, question_id)
+        entry = stats.setdefault(key, QuestionStats(quiz_id, question_id))
         right = count if correct else 0
         entry.overall = entry.overall.plus(right, count)
         lang = language or unknown_language
@@ -96,18 +100,27 @@ def question_stats(
 
 
 def hardest_first(
-    questions: Sequence[QuestionStats],
-) -> list[tuple[QuestionStats, list[int]]]:
+    questions: Sequence[QuestionStats], positions: Mapping[tuple[str, str], int]
+) -> list[tuple[QuestionStats, int, list[int]]]:
     """Each quiz's questions, quizzes in the order they came, the lowest share right first (then
-    question order); with each, the other questions of its quiz that share its exact share."""
+    question order); with each, its position now and the positions of the other questions of
+    its quiz that share its exact share.
+
+    `positions` maps (quiz id, question id) to where the question sits in its quiz now: stats
+    are kept by id, so a reordered quiz shows each question's history at its new place; a
+    question that left the content (no position) is left out."""
     quizzes = list(dict.fromkeys(q.quiz_id for q in questions))
-    ordered: list[tuple[QuestionStats, list[int]]] = []
+    ordered: list[tuple[QuestionStats, int, list[int]]] = []
     for quiz_id in quizzes:
         mine = sorted(
-            (q for q in questions if q.quiz_id == quiz_id),
-            key=lambda q: (q.overall.ratio, q.index),
+            (
+                (q, positions[q.quiz_id, q.question_id])
+                for q in questions
+                if q.quiz_id == quiz_id and (q.quiz_id, q.question_id) in positions
+            ),
+            key=lambda pair: (pair[0].overall.ratio, pair[1]),
         )
-        for q in mine:
-            tied = [o.index for o in mine if o is not q and o.overall.ratio == q.overall.ratio]
-            ordered.append((q, tied))
+        for q, at in mine:
+            tied = [i for o, i in mine if o is not q and o.overall.ratio == q.overall.ratio]
+            ordered.append((q, at, tied))
     return ordered

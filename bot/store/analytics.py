@@ -13,8 +13,8 @@ from pathlib import Path
 
 from bot.store.db import Database, StoreError
 
-# (quiz_id, question_index, language, option_index, is_correct, count)
-AnswerCount = tuple[str, int, str | None, int, bool, int]
+# (quiz_id, question_id, language, option_id, is_correct, count)
+AnswerCount = tuple[str, str, str | None, str, bool, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,17 +90,18 @@ class AnalyticsStore:
         )
 
     async def group_answer_counts(self, chat_id: int) -> list[AnswerCount]:
-        """(quiz_id, question_index, language, option_index, is_correct, count) of a group."""
+        """(quiz_id, question_id, language, option_id, is_correct, count) of a group, by content
+        ids: a question keeps its history wherever it moves in its quiz."""
         async with self.db.reader.execute(
-            """SELECT a.quiz_id, an.question_index, an.language, an.option_index, an.is_correct,
+            """SELECT a.quiz_id, an.question_id, an.language, an.option_id, an.is_correct,
                       count(*)
                FROM attempts a JOIN answers an ON an.attempt_id = a.id
-               WHERE a.chat_id = ? AND a.kind = 'group'
+               WHERE a.chat_id = ? AND a.kind = 'group' AND an.question_id != ''
                GROUP BY 1, 2, 3, 4, 5""",
             (chat_id,),
         ) as cur:
             return [
-                (str(q), int(i), lang, int(o), bool(c), int(n))
+                (str(q), str(i), lang, str(o or ""), bool(c), int(n))
                 for q, i, lang, o, c, n in await cur.fetchall()
             ]
 
@@ -112,17 +113,20 @@ EXPORT_COLUMNS = (
     "attempt_id",
     "user_id",
     "quiz_id",
-    "question_index",
-    "option_index",
+    "question_id",
+    "option_id",
     "is_correct",
     "language",
     "elapsed_ms",
+    "content_version",
 )
 
 
-# answered_at, chat_id, kind, attempt_id, user_id, quiz_id, question_index, option_index,
-# is_correct, language, elapsed_ms
-ExportRow = tuple[float, int, str, int, int, str, int, int, bool, str | None, int | None]
+# answered_at, chat_id, kind, attempt_id, user_id, quiz_id, question_id, option_id, is_correct,
+# language, elapsed_ms, content_version
+ExportRow = tuple[
+    float, int, str, int, int, str, str, str, bool, str | None, int | None, str | None
+]
 
 
 def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
@@ -140,13 +144,13 @@ def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
     try:
         rows = conn.execute(
             f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
-                       an.question_index, an.option_index, an.is_correct, an.language,
-                       an.elapsed_ms
+                       an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
+                       an.content_version
                 FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
                 ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
             args,
         )
-        for at, chat, kind, attempt, user, quiz, q_index, o_index, right, lang, ms in rows:
+        for at, chat, kind, attempt, user, quiz, q_id, o_id, right, lang, ms, version in rows:
             yield (
                 float(at),
                 int(chat),
@@ -154,11 +158,12 @@ def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
                 int(attempt),
                 int(user),
                 str(quiz),
-                int(q_index),
-                int(o_index),
+                q_id or "",
+                o_id or "",
                 bool(right),
                 lang,
                 ms,
+                version,
             )
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read {db_path}: {exc}") from None

@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-_COLUMNS = 9  # values per answer in the statement below
+_COLUMNS = 12  # values per answer in the statement below
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,10 @@ class AnswerRow:
     elapsed_ms: int | None = None
     group: bool = False
     name: tuple[str, str | None] | None = None
+    # Content ids and version (migration 006): history stays with its question when reordered.
+    question_id: str = ""
+    option_id: str = ""
+    content_version: str = ""
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -58,6 +62,9 @@ class AnswerRow:
             self.answered_at,
             self.elapsed_ms,
             int(self.group),
+            self.question_id,
+            self.option_id,
+            self.content_version,
         )
 
 
@@ -80,11 +87,13 @@ def _insert_sql(count: int) -> str:
     rows = ", ".join([_ROW] * count)
     # SQLite needs the WHERE for `INSERT … SELECT … ON CONFLICT` to parse (not a join's ON).
     return f"""WITH v (attempt_id, question_index, user_id, option_index, is_correct, language,
-                       answered_at, elapsed_ms, is_group) AS (VALUES {rows})
+                       answered_at, elapsed_ms, is_group, question_id, option_id,
+                       content_version) AS (VALUES {rows})
         INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
-                             language, answered_at, elapsed_ms)
+                             language, answered_at, elapsed_ms, question_id, option_id,
+                             content_version)
         SELECT attempt_id, question_index, user_id, option_index, is_correct, language,
-               answered_at, elapsed_ms FROM v
+               answered_at, elapsed_ms, question_id, option_id, content_version FROM v
         WHERE CASE WHEN v.is_group = 1
             THEN EXISTS (SELECT 1 FROM group_runs r WHERE r.attempt_id = v.attempt_id
                          AND r.current_question = v.question_index AND r.question_open = 1)

@@ -63,10 +63,11 @@ def _run(row: aiosqlite.Row) -> GroupRun:
         message_id=row["question_message_id"],
         sent_at=row["question_sent_at"],
         deadline=row["deadline"],
+        version=row["content_version"] or "",
     )
 
 
-_RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders FROM group_runs r
+_RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders, a.content_version FROM group_runs r
                  JOIN attempts a ON a.id = r.attempt_id"""
 
 
@@ -174,6 +175,7 @@ class GroupStore:
         orders: str,
         seconds: float,
         now: float,
+        version: str = "",
     ) -> int | None:
         """A new active run, or None when the group already has one (the unique index says)."""
 
@@ -181,9 +183,9 @@ class GroupStore:
             try:
                 async with conn.execute(
                     """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders,
-                                             started_at)
-                       VALUES ('group', ?, ?, ?, ?, ?) RETURNING id""",
-                    (chat_id, user_id, quiz_id, orders, now),
+                                             started_at, content_version)
+                       VALUES ('group', ?, ?, ?, ?, ?, ?) RETURNING id""",
+                    (chat_id, user_id, quiz_id, orders, now, version),
                 ) as cur:
                     row = await cur.fetchone()
             except sqlite3.IntegrityError:
@@ -299,8 +301,14 @@ class GroupStore:
         language: str,
         now: float,
         elapsed: int,
+        *,
+        question_id: str,
+        option_id: str,
+        version: str,
     ) -> Stored:
-        """Store a member's first tap on the open question, and their name for the leaderboard."""
+        """Store a member's first tap on the open question, and their name for the leaderboard.
+
+        The answer records the question and option ids and the run's content version."""
 
         row = AnswerRow(
             run_id,
@@ -313,6 +321,9 @@ class GroupStore:
             elapsed,
             group=True,
             name=(first_name, telegram_language),
+            question_id=question_id,
+            option_id=option_id,
+            content_version=version,
         )
         if await self.db.write_answer(row):
             return Stored.STORED

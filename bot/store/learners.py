@@ -90,7 +90,7 @@ class LearnerStore:
         await self.db.write(update)
 
     async def start_attempt(
-        self, user_id: int, quiz_id: str, orders: OptionOrders, now: float
+        self, user_id: int, quiz_id: str, orders: OptionOrders, now: float, version: str = ""
     ) -> int:
         """Open a new private attempt, abandoning any other one the learner had running."""
 
@@ -101,9 +101,10 @@ class LearnerStore:
                 (now, user_id),
             )
             async with conn.execute(
-                """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at)
-                   VALUES ('private', ?, ?, ?, ?, ?) RETURNING id""",
-                (user_id, user_id, quiz_id, encode_orders(orders), now),
+                """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at,
+                                        content_version)
+                   VALUES ('private', ?, ?, ?, ?, ?, ?) RETURNING id""",
+                (user_id, user_id, quiz_id, encode_orders(orders), now, version),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
@@ -143,6 +144,7 @@ class LearnerStore:
             orders=orders,
             answers=tuple(answers),
             status=Status(row["status"]),
+            version=row["content_version"] or "",
         )
 
     async def record_answer(
@@ -153,9 +155,15 @@ class LearnerStore:
         is_correct: bool,
         language: str,
         now: float,
+        *,
+        question_id: str,
+        option_id: str,
     ) -> bool:
         """Store an answer if the attempt is still open and the question unanswered; its last
         answer finishes the attempt (a trigger, in the same statement).
+
+        The answer records the question and option ids and the attempt's content version, so
+        history stays attached to the same question when the content is reordered.
 
         Returns False when it changed nothing (a double tap, or an attempt closed meanwhile);
         the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
@@ -169,6 +177,9 @@ class LearnerStore:
                 is_correct,
                 language,
                 now,
+                question_id=question_id,
+                option_id=option_id,
+                content_version=attempt.version,
             )
         )
 

@@ -27,6 +27,7 @@ class Miss:
     answered_at: float
     quiz_id: str
     kind: str
+    question_id: str | None  # None or '': not known (answered before ids were recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,8 @@ class ReviewStore:
     async def pending_misses(self, limit: int = INBOX_BATCH) -> list[Miss]:
         """A batch of the inbox in key order (no sort: the inbox can hold a backfilled history)."""
         async with self.db.reader.execute(
-            """SELECT i.attempt_id, i.question_index, i.user_id, i.answered_at, a.quiz_id, a.kind
+            """SELECT i.attempt_id, i.question_index, i.user_id, i.answered_at, a.quiz_id, a.kind,
+                      i.question_id
                FROM review_inbox i JOIN attempts a ON a.id = i.attempt_id
                LIMIT ?""",
             (limit,),
@@ -137,9 +139,18 @@ class ReviewStore:
             return [_item(row)[1] for row in await cur.fetchall()]
 
     async def reviewed(
-        self, item_id: int, before: ReviewItem, after: ReviewItem | None, correct: bool, now: float
+        self,
+        item_id: int,
+        before: ReviewItem,
+        after: ReviewItem | None,
+        correct: bool,
+        now: float,
+        *,
+        option_id: str = "",
+        version: str = "",
     ) -> bool:
-        """Apply a review answer if the item is still as it was served (due, same box).
+        """Apply a review answer if the item is still as it was served (due, same box); the log
+        keeps the option chosen, by id, and the content version it was shown from.
 
         False when a double tap or a second device got there first: nothing changes.
         """
@@ -158,8 +169,18 @@ class ReviewStore:
                 return False
             await conn.execute(
                 """INSERT INTO review_log (user_id, quiz_id, question_id, box, is_correct,
-                                           answered_at) VALUES (?, ?, ?, ?, ?, ?)""",
-                (before.user_id, before.quiz_id, before.question_id, before.box, int(correct), now),
+                                           answered_at, option_id, content_version)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    before.user_id,
+                    before.quiz_id,
+                    before.question_id,
+                    before.box,
+                    int(correct),
+                    now,
+                    option_id,
+                    version,
+                ),
             )
             return True
 

@@ -34,11 +34,15 @@ from telegram.ext import (
     filters,
 )
 
+from bot.content import default_content_dir
+from bot.content.reload import ReloadResult, reload_catalog
+from bot.control import ControlServer
 from bot.core.clock import Clock
 from bot.core.models import Catalog
 from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
+from bot.store.content_ids import convert_old_answers
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.reviews import ReviewStore
@@ -50,6 +54,7 @@ from bot.tg.group import GroupHandlers
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks
+from bot.tg.owner import OwnerHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
@@ -91,6 +96,12 @@ class BotOptions:
     timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
     dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
     extra: dict[str, object] = field(default_factory=dict)
+    # Reloading content while running (`/reload`, `quizbot content reload`): where it lives,
+    # who may ask in chat, and the control socket the command line talks to (None: none).
+    content_dir: Path | None = None
+    guide_base_url: str | None = None
+    owner_ids: frozenset[int] = frozenset()
+    control_socket: Path | None = None
 
 
 _heap_frozen = False
@@ -172,6 +183,8 @@ class QuizBot:
             options.catalog, AnalyticsStore(self.db), self.review, clock=options.clock
         )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
+        self._reload_lock = asyncio.Lock()
+        self.control: ControlServer | None = None
         self.app = self._build()
 
     def _build(self) -> Application:  # type: ignore[type-arg]
@@ -207,12 +220,15 @@ class QuizBot:
         private = PrivateHandlers(
             self.quiz, self.learners, self.options.catalog, self.learner_stats
         )
+        self.private_handlers = private
         chat = filters.ChatType.PRIVATE
         app.add_handler(CommandHandler("start", private.start, filters=chat))
         app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
         app.add_handler(CommandHandler("stop", private.stop, filters=chat))
         app.add_handler(CommandHandler("language", private.language, filters=chat))
         app.add_handler(CommandHandler("help", private.help, filters=chat))
+        owner = OwnerHandlers(self.options.owner_ids, self.reload_content)
+        app.add_handler(CommandHandler("reload", owner.reload, filters=chat))
         self._add_group_handlers(app)
         self._add_progress_handlers(app)
         forget = ForgetHandlers(
@@ -306,6 +322,8 @@ class QuizBot:
         await self.db.open()
         try:
             await self._load_handled_updates()
+            # Answers from before migration 006 get their ids from the catalogue served now.
+            await convert_old_answers(self.db, self.options.catalog)
             await self.app.initialize()
             await publish_menus(self.app.bot)
             if self.options.dashboard is not None:
@@ -316,6 +334,11 @@ class QuizBot:
             await self.runner.restore()
             await self.runner.reschedule()
             await self.progress_handlers.restore()  # daily review reminders
+            if self.options.control_socket is not None:
+                self.control = ControlServer(
+                    self.options.control_socket, {"reload": self._reload_command}
+                )
+                await self.control.start()
             _freeze_startup_heap()
             if polling and self.app.updater is not None:
                 await self.app.updater.start_polling(
@@ -340,6 +363,8 @@ class QuizBot:
         store); group steps in flight get `STOP_GRACE` seconds (`GroupRunner.drain`); PTB's
         `stop` then handles the updates already fetched and waits for running jobs."""
         try:
+            if self.control is not None:
+                await self.control.stop()
             if self.app.updater is not None and self.app.updater.running:
                 await self.app.updater.stop()
             if self.app.running:
@@ -351,6 +376,44 @@ class QuizBot:
             await self.app.shutdown()
         finally:
             await self.db.close()
+
+    async def reload_content(self) -> ReloadResult:
+        """Load and check the content again; serve it only if it has no error.
+
+        Attempts and group runs already under way keep the quiz version they started with (the
+        new catalogue remembers the old versions); new ones start on the new content.
+        """
+        async with self._reload_lock:
+            path = self.options.content_dir or default_content_dir()
+            result = await asyncio.to_thread(
+                reload_catalog,
+                path,
+                self.options.catalog,
+                guide_base_url=self.options.guide_base_url,
+            )
+            if result.ok:
+                self._serve(result.catalog)
+                log.info("content reloaded from %s: %s", path, result.summary())
+            else:
+                log.warning("content reload refused:\n%s", result.summary())
+            return result
+
+    def _serve(self, catalog: Catalog) -> None:
+        """Every holder of the catalogue switches at once (no await in between)."""
+        self.options.catalog = catalog
+        for holder in (
+            self.quiz,
+            self.groups,
+            self.progress,
+            self.private_handlers,
+            self.group_handlers,
+            self.progress_handlers,
+        ):
+            holder.catalog = catalog
+
+    async def _reload_command(self) -> tuple[bool, str]:
+        result = await self.reload_content()
+        return result.ok, result.summary()
 
     async def run_forever(self) -> None:
         try:

@@ -16,9 +16,9 @@ from telegram import InlineKeyboardMarkup
 from bot.core.engine import Judgement
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
-from bot.core.models import Catalog
+from bot.core.models import Catalog, Question
 from bot.core.review import LAST_BOX, local_day
-from bot.core.stats import hardest_first
+from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
@@ -277,52 +277,67 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
     if report.questions:
         hardest = tr._("Hardest questions first.")
         lines += ["", f"<i>{hardest}</i>"]
+    # Stats are kept by question and option ids: each question is shown where it sits in its
+    # quiz now, with its text now; questions that left the content are left out.
+    positions = {
+        (quiz.id, question.id): k for quiz in catalog for k, question in enumerate(quiz.questions)
+    }
     quiz_shown = None
-    for q, tied in hardest_first(report.questions):
+    for q, position, tied in hardest_first(report.questions, positions):
         quiz = catalog.quiz(q.quiz_id)
-        if quiz is None or q.index >= len(quiz):
+        if quiz is None:
             continue
         if quiz_shown != quiz.id:
             lines += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
             quiz_shown = quiz.id
-        question = quiz.questions[q.index]
-        prompt = html.escape(truncate(plain(question.prompt.get(lang)), 60))
-        # The prompt on a line of its own: it often ends in "?", which no label may follow.
-        lines.append(f"{tr.number(q.index + 1)}. {prompt}")
-        lines.append(
-            tr.ngettext(
-                "   {percent} right, of {n} answer",
-                "   {percent} right, of {n} answers",
-                q.overall.total,
-                percent=tr.percent(q.overall.ratio),
-            )
-        )
-        if tied:
-            others = format_list([tr.number(i + 1) for i in tied], locale=tr.locale)
-            lines.append(
-                tr.ngettext(
-                    "   as hard as question {others}",
-                    "   as hard as questions {others}",
-                    len(tied),
-                    others=others,
-                )
-            )
-        wrong = q.most_chosen_wrong
-        if wrong is not None and wrong < len(question.options):
-            option = html.escape(truncate(plain(question.options[wrong].text.get(lang)), 50))
-            lines.append(
-                tr._(
-                    "   most chosen wrong answer: {option} ({n})",
-                    option=option,
-                    n=tr.number(q.wrong_choices[wrong]),
-                )
-            )
-        languages = " · ".join(
-            f"{html.escape(tr.language_label(code))} {tr.percent(acc.ratio)} "
-            f"({tr.number(acc.total)})"
-            for code, acc in sorted(q.by_language.items(), key=lambda item: _order(item[0]))
-        )
-        lines.append(tr._("   by language: {languages}", languages=languages))
+        lines += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
     if not report.questions:
         lines += ["", tr._("No answers in this group yet. /push to start a quiz.")]
     return Screen(fit(lines))
+
+
+def _question_lines(
+    tr: Translator,
+    q: QuestionStats,
+    question: Question,
+    position: int,
+    tied: list[int],
+    lang: str,
+) -> list[str]:
+    prompt = html.escape(truncate(plain(question.prompt.get(lang)), 60))
+    # The prompt on a line of its own: it often ends in "?", which no label may follow.
+    lines = [
+        f"{tr.number(position + 1)}. {prompt}",
+        tr.ngettext(
+            "   {percent} right, of {n} answer",
+            "   {percent} right, of {n} answers",
+            q.overall.total,
+            percent=tr.percent(q.overall.ratio),
+        ),
+    ]
+    if tied:
+        others = format_list([tr.number(i + 1) for i in tied], locale=tr.locale)
+        lines.append(
+            tr.ngettext(
+                "   as hard as question {others}",
+                "   as hard as questions {others}",
+                len(tied),
+                others=others,
+            )
+        )
+    wrong = next((o for o in question.options if o.id == q.most_chosen_wrong), None)
+    if wrong is not None and q.most_chosen_wrong is not None:
+        option = html.escape(truncate(plain(wrong.text.get(lang)), 50))
+        lines.append(
+            tr._(
+                "   most chosen wrong answer: {option} ({n})",
+                option=option,
+                n=tr.number(q.wrong_choices[q.most_chosen_wrong]),
+            )
+        )
+    languages = " · ".join(
+        f"{html.escape(tr.language_label(code))} {tr.percent(acc.ratio)} ({tr.number(acc.total)})"
+        for code, acc in sorted(q.by_language.items(), key=lambda item: _order(item[0]))
+    )
+    lines.append(tr._("   by language: {languages}", languages=languages))
+    return lines

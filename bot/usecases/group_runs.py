@@ -150,7 +150,8 @@ class GroupRuns:
         self._runs: dict[int, GroupRun] = {}
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
-        return self.catalog.quiz(run.quiz_id)
+        """The quiz as the run started it: a reload meanwhile does not change a running run."""
+        return self.catalog.quiz_at(run.quiz_id, run.version)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -175,11 +176,11 @@ class GroupRuns:
         orders = option_orders(quiz, self.rng, settings.shuffle)
         seconds = self.seconds_override or float(settings.seconds)
         run_id = await self.store.start_run(
-            chat_id, user_id, quiz.id, encode_orders(orders), seconds, self.clock()
+            chat_id, user_id, quiz.id, encode_orders(orders), seconds, self.clock(), quiz.version
         )
         if run_id is None:
             return Busy()
-        run = GroupRun(run_id, chat_id, quiz.id, orders, seconds)
+        run = GroupRun(run_id, chat_id, quiz.id, orders, seconds, version=quiz.version)
         self._runs[run_id] = run
         return Started(run, quiz)
 
@@ -225,6 +226,7 @@ class GroupRuns:
         if verdict is not Verdict.ACCEPTED or judgement is None:
             return Closed(lang)
         now = self.clock()
+        question = quiz.questions[index]
         stored = await self.store.record_answer(
             run_id,
             index,
@@ -236,6 +238,9 @@ class GroupRuns:
             lang,
             now,
             elapsed_ms(run.sent_at, now),
+            question_id=question.id,
+            option_id=question.options[judgement.option_index].id,
+            version=run.version,
         )
         if stored is Stored.DUPLICATE:
             return AlreadyAnswered(lang)

@@ -142,8 +142,12 @@ class PrivateQuiz:
         if quiz is None:
             return UnknownQuiz()
         probe = new_attempt(0, user_id, quiz, self.rng)
-        attempt_id = await self.learners.start_attempt(user_id, quiz.id, probe.orders, self.clock())
-        attempt = Attempt(attempt_id, user_id, quiz.id, probe.orders, probe.answers)
+        attempt_id = await self.learners.start_attempt(
+            user_id, quiz.id, probe.orders, self.clock(), quiz.version
+        )
+        attempt = Attempt(
+            attempt_id, user_id, quiz.id, probe.orders, probe.answers, version=quiz.version
+        )
         self._forget_active(user_id)
         self._remember(attempt)
         return ShowQuestion(quiz, attempt, 0)
@@ -153,8 +157,8 @@ class PrivateQuiz:
         attempt = await self.learners.active_attempt(user_id)
         if attempt is None:
             return None
-        quiz = self.catalog.quiz(attempt.quiz_id)
-        if quiz is None or not orders_match(quiz, attempt.orders):
+        quiz = self.quiz_of(attempt)
+        if quiz is None:
             # The content changed under a running attempt: it cannot be continued faithfully.
             await self.learners.abandon(user_id, self.clock())
             return None
@@ -201,6 +205,8 @@ class PrivateQuiz:
             outcome.judgement.is_correct,
             lang,
             self.clock(),
+            question_id=quiz.questions[question_index].id,
+            option_id=quiz.questions[question_index].options[outcome.judgement.option_index].id,
         )
         if not stored:
             # Lost a race with a double tap or with /stop: reload the truth from the store.
@@ -255,10 +261,17 @@ class PrivateQuiz:
         attempt = await self._attempt(attempt_id)
         if attempt is None or attempt.user_id != user_id:
             return None
-        quiz = self.catalog.quiz(attempt.quiz_id)
-        if quiz is None or not orders_match(quiz, attempt.orders):
+        quiz = self.quiz_of(attempt)
+        return None if quiz is None else (attempt, quiz)
+
+    def quiz_of(self, attempt: Attempt) -> Quiz | None:
+        """The quiz as the attempt started it, even after a reload changed the content; None
+        when that version is gone (a restart since) or no longer fits the attempt: a learner
+        never sees a question change under their thumb."""
+        quiz = self.catalog.quiz_at(attempt.quiz_id, attempt.version)
+        if quiz is None or (attempt.version and quiz.version != attempt.version):
             return None
-        return attempt, quiz
+        return quiz if orders_match(quiz, attempt.orders) else None
 
     async def _attempt(self, attempt_id: int) -> Attempt | None:
         cached = self._attempts.get(attempt_id)

@@ -1,11 +1,12 @@
 """Spaced review: the queue of missed questions, /review and its buttons, daily reminders, and
 the notice after a group run.
 
-Wrong answers reach the queue through an inbox that a trigger on `answers` fills (migration 003):
-private quizzes, group runs and any future way of answering feed reviews without calling this
-service. `sync` drains the inbox; it runs before anything reads the queue (/review, /stats, a
-reminder, a group-miss notice) and when the bot stops, so question indexes are mapped to ids with
-the catalogue they were answered under.
+Wrong answers reach the queue through an inbox that a trigger on `answers` fills (migrations 003
+and 006): private quizzes, group runs and any future way of answering feed reviews without
+calling this service. Every miss carries its question id, so the queue never depends on where a
+question sits in its quiz. `sync` drains the inbox (due dates are days in the learner's time
+zone, which SQL cannot compute); it runs before anything reads the queue (/review, /stats, a
+reminder, a group-miss notice).
 """
 
 from __future__ import annotations
@@ -110,13 +111,11 @@ class SpacedReview:
         total = 0
         async with self._sync_lock:
             while misses := await self.store.pending_misses():
-                items = []
-                for miss in misses:
-                    quiz = self.catalog.quiz(miss.quiz_id)
-                    if quiz is None or not 0 <= miss.question_index < len(quiz):
-                        continue  # content gone since: nothing left to review
-                    qid = quiz.questions[miss.question_index].id
-                    items.append(after_miss(miss.user_id, quiz.id, qid, miss.answered_at, self.tz))
+                items = [
+                    after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, self.tz)
+                    for m in misses
+                    if m.question_id  # unknown: its question had left the content already
+                ]
                 items.sort(key=lambda i: i.last_seen_at)  # a later miss of one question wins
                 await self.store.ingest(items, misses)
                 total += len(misses)
@@ -156,7 +155,16 @@ class SpacedReview:
         if order is None or judgement is None:
             return None
         after = after_review(item, judgement.is_correct, now, self.tz)
-        if not await self.store.reviewed(item_id, item, after, judgement.is_correct, now):
+        option_id = question.options[judgement.option_index].id
+        if not await self.store.reviewed(
+            item_id,
+            item,
+            after,
+            judgement.is_correct,
+            now,
+            option_id=option_id,
+            version=quiz.version,
+        ):
             return None
         return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
 

@@ -155,15 +155,15 @@ def test_best_and_last_scores() -> None:
 
 def test_question_stats_share_right_wrong_choice_and_languages() -> None:
     rows = [
-        ("q", 0, "en", 1, True, 6),
-        ("q", 0, "fr", 1, True, 1),
-        ("q", 0, "fr", 2, False, 3),
-        ("q", 0, "fr", 0, False, 1),
-        ("q", 0, None, 0, False, 1),
-        ("q", 1, "en", 3, True, 2),
+        ("q", "why", "en", "b", True, 6),
+        ("q", "why", "fr", "b", True, 1),
+        ("q", "why", "fr", "c", False, 3),
+        ("q", "why", "fr", "a", False, 1),
+        ("q", "why", None, "a", False, 1),
+        ("q", "zeta", "en", "d", True, 2),
     ]
     first, second = question_stats(rows)
     assert first.overall == Accuracy(7, 12)
-    assert first.most_chosen_wrong == 2
+    assert first.most_chosen_wrong == "c"
     assert first.by_language == {"en": Accuracy(6, 6), "fr": Accuracy(1, 5), "?": Accuracy(0, 1)}
     assert second.most_chosen_wrong is None and second.overall.ratio == 1.0

@@ -78,7 +78,7 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         with out.open(encoding="utf-8") as fh:
             exported = list(csv.DictReader(fh))
         stored = h.rows(
-            """SELECT an.user_id, an.question_index, an.option_index, an.is_correct, an.language
+            """SELECT an.user_id, an.question_id, an.option_id, an.is_correct, an.language
                FROM answers an JOIN attempts a ON a.id = an.attempt_id
                            WHERE a.chat_id = ? ORDER BY an.answered_at, an.user_id""",
             group.id,
@@ -86,8 +86,8 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         assert [
             (
                 int(r["user_id"]),
-                int(r["question_index"]),
-                int(r["option_index"]),
+                r["question_id"],
+                r["option_id"],
                 int(r["is_correct"] == "right"),
                 r["language"],
             )
@@ -95,9 +95,9 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         ] == stored
         q = quiz.questions[0]
         assert {r["question_id"] for r in exported} == {q.id}
-        assert {r["option_id"] for r in exported} == {
-            q.options[int(r["option_index"])].id for r in exported
-        }
+        texts = {o.id: o.text.get("en") for o in q.options}
+        assert all(r["option"] == texts[r["option_id"]] for r in exported)
+        assert {r["content_version"] for r in exported} == {quiz.version}
         assert all(
             r["answered_at"].endswith("Z")
             and r["chat_id"] == str(group.id)

@@ -18,7 +18,19 @@ async def _run(store: GroupStore, chat: int = CHAT) -> int:
 
 async def _answer(store: GroupStore, run_id: int, index: int, user: int, option: int = 0) -> Stored:
     return await store.record_answer(
-        run_id, index, user, f"U{user}", "fr", option, option == 1, "fr", 2.0, 500
+        run_id,
+        index,
+        user,
+        f"U{user}",
+        "fr",
+        option,
+        option == 1,
+        "fr",
+        2.0,
+        500,
+        question_id=f"q{index}",
+        option_id=f"o{option}",
+        version="v1",
     )
 
 

@@ -30,7 +30,7 @@ async def test_attempt_round_trip_and_restart(tmp_path: Path) -> None:
     attempt_id = await store.start_attempt(7, "quiz", ORDERS, 2.0)
     attempt = await store.active_attempt(7)
     assert attempt is not None and attempt.orders == ORDERS
-    assert await store.record_answer(attempt, 0, 1, True, "fr", 3.0)
+    assert await store.record_answer(attempt, 0, 1, True, "fr", 3.0, question_id="q", option_id="a")
     await db.close()
 
     db = Database(path)
@@ -49,7 +49,10 @@ async def test_one_answer_per_question_even_when_racing(db: Database) -> None:
     attempt = await store.active_attempt(7)
     assert attempt is not None
     results = await asyncio.gather(
-        *(store.record_answer(attempt, 0, i % 4, False, "en", 2.0) for i in range(8))
+        *(
+            store.record_answer(attempt, 0, i % 4, False, "en", 2.0, question_id="q", option_id="a")
+            for i in range(8)
+        )
     )
     assert results.count(True) == 1
     async with db.reader.execute("SELECT count(*) FROM answers") as cur:
@@ -62,7 +65,9 @@ async def test_no_answer_into_an_abandoned_attempt(db: Database) -> None:
     attempt = await store.active_attempt(7)
     assert attempt is not None
     assert await store.abandon(7, 2.0) == attempt.id
-    assert not await store.record_answer(attempt, 0, 1, True, "en", 3.0)
+    assert not await store.record_answer(
+        attempt, 0, 1, True, "en", 3.0, question_id="q", option_id="a"
+    )
     assert await store.active_attempt(7) is None
 
 
@@ -81,14 +86,16 @@ async def test_finishing_answer_closes_the_attempt(db: Database) -> None:
     await store.start_attempt(7, "quiz", ORDERS, 1.0)
     attempt = await store.active_attempt(7)
     assert attempt is not None
-    await store.record_answer(attempt, 0, 1, True, "en", 2.0)
+    await store.record_answer(attempt, 0, 1, True, "en", 2.0, question_id="q", option_id="a")
     running = await store.attempt(attempt.id)
     assert running is not None and running.status is Status.ACTIVE
-    await store.record_answer(attempt, 1, 0, False, "en", 3.0)
+    await store.record_answer(attempt, 1, 0, False, "en", 3.0, question_id="q", option_id="a")
     done = await store.attempt(attempt.id)
     assert done is not None and done.status is Status.FINISHED and done.answers == (1, 0)
     # Closed by its last answer: nothing more goes in.
-    assert not await store.record_answer(attempt, 1, 2, True, "en", 4.0)
+    assert not await store.record_answer(
+        attempt, 1, 2, True, "en", 4.0, question_id="q", option_id="a"
+    )
 
 
 async def test_answers_in_one_batch_say_which_were_new_and_a_bad_one_fails_alone(
@@ -102,12 +109,18 @@ async def test_answers_in_one_batch_say_which_were_new_and_a_bad_one_fails_alone
         assert attempt is not None
         attempts.append(attempt)
     results = await asyncio.gather(
-        store.record_answer(attempts[0], 0, 1, True, "en", 2.0),
-        store.record_answer(attempts[0], 0, 2, False, "en", 2.0),  # a double tap
-        store.record_answer(attempts[1], 0, -1, False, "en", 2.0),  # breaks a CHECK
-        store.record_answer(attempts[2], 0, 3, False, "en", 2.0),
-        store.record_answer(attempts[3], 0, 0, False, "en", 2.0),
-        store.record_answer(attempts[3], 1, 0, False, "en", 2.0),  # finishes its attempt
+        store.record_answer(attempts[0], 0, 1, True, "en", 2.0, question_id="q", option_id="a"),
+        store.record_answer(
+            attempts[0], 0, 2, False, "en", 2.0, question_id="q", option_id="a"
+        ),  # a double tap
+        store.record_answer(
+            attempts[1], 0, -1, False, "en", 2.0, question_id="q", option_id="a"
+        ),  # breaks a CHECK
+        store.record_answer(attempts[2], 0, 3, False, "en", 2.0, question_id="q", option_id="a"),
+        store.record_answer(attempts[3], 0, 0, False, "en", 2.0, question_id="q", option_id="a"),
+        store.record_answer(
+            attempts[3], 1, 0, False, "en", 2.0, question_id="q", option_id="a"
+        ),  # finishes its attempt
         return_exceptions=True,
     )
     assert results[0] is True and results[1] is False

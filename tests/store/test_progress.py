@@ -8,6 +8,7 @@ import random
 import aiosqlite
 
 from bot.core.engine import option_orders
+from bot.core.models import Quiz
 from bot.store import Database, LearnerStore
 from bot.store.learners import encode_orders
 from bot.store.reviews import ReviewStore
@@ -37,6 +38,11 @@ def service(db: Database, clock: Clock) -> SpacedReview:
     )
 
 
+def ids(quiz: Quiz, index: int, option: int) -> dict[str, str]:
+    question = quiz.questions[index]
+    return {"question_id": question.id, "option_id": question.options[option].id}
+
+
 async def group_answer(
     db: Database, chat: int, user: int, index: int, option: int, right: bool, at: float
 ) -> int:
@@ -52,11 +58,12 @@ async def group_answer(
         ) as cur:
             row = await cur.fetchone()
         assert row is not None
+        question = shipped_catalog().quizzes[QUIZ].questions[index]
         await conn.execute(
             """INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
-                                    language, answered_at, elapsed_ms)
-               VALUES (?, ?, ?, ?, ?, 'fr', ?, 1200)""",
-            (row[0], index, user, option, right, at),
+                                    language, answered_at, elapsed_ms, question_id, option_id)
+               VALUES (?, ?, ?, ?, ?, 'fr', ?, 1200, ?, ?)""",
+            (row[0], index, user, option, right, at, question.id, question.options[option].id),
         )
         return int(row[0])
 
@@ -72,8 +79,9 @@ async def test_private_and_group_misses_join_the_queue_once(db: Database) -> Non
     loaded = await learners.attempt(attempt)
     assert loaded is not None
     wrong = (quiz.questions[0].correct + 1) % 4
-    await learners.record_answer(loaded, 0, wrong, False, "en", NOW)
-    await learners.record_answer(loaded, 1, quiz.questions[1].correct, True, "en", NOW)
+    await learners.record_answer(loaded, 0, wrong, False, "en", NOW, **ids(quiz, 0, wrong))
+    right = quiz.questions[1].correct
+    await learners.record_answer(loaded, 1, right, True, "en", NOW, **ids(quiz, 1, right))
     run = await group_answer(db, -100, 5, 2, (quiz.questions[2].correct + 1) % 4, False, NOW)
     await group_answer(db, -100, 6, 3, quiz.questions[3].correct, True, NOW)
 

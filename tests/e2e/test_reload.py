@@ -1,0 +1,235 @@
+"""Content reloaded while the bot runs: history stays with its question and option, a broken
+reload keeps the old content and says why, and a running attempt finishes on its own version."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot import export
+from bot.content import load_catalog
+from bot.content.reload_cli import run_reload
+from bot.core.markup import plain
+from bot.core.models import Quiz
+from bot.emulator import Emulator
+from bot.tg.app import BotOptions
+from tests.e2e.harness import TOKEN
+from tests.e2e.test_groups import GroupHarness, make_group, right_position
+from tests.e2e.test_progress import LETTERS, QUIZ, right_letter, take_quiz
+
+SHIPPED = Path(__file__).resolve().parents[2] / "content"
+OWNER = 4242
+DAY = 86_400.0
+
+
+@dataclass
+class ReloadHarness(GroupHarness):
+    content: Path = SHIPPED
+
+    def options(self) -> BotOptions:
+        return replace(
+            super().options(),
+            content_dir=self.content,
+            owner_ids=frozenset({OWNER}),
+            control_socket=self.db_path.with_name("bot.sock"),
+        )
+
+
+@asynccontextmanager
+async def reload_bot(tmp_path: Path) -> AsyncIterator[ReloadHarness]:
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = ReloadHarness(
+            emu, tmp_path / "quizbot.sqlite3", load_catalog(content), seconds=30, content=content
+        )
+        await h.start_bot()
+        try:
+            yield h
+        finally:
+            await h.stop_bot()
+
+
+def source(h: ReloadHarness) -> Path:
+    return h.content / "quizzes" / f"{QUIZ}.yaml"
+
+
+def reorder(h: ReloadHarness) -> None:
+    """Reverse the questions and, in each, the options (ids and answers unchanged)."""
+    data = yaml.safe_load(source(h).read_text(encoding="utf-8"))
+    questions = {}
+    for qid in reversed(list(data["questions"])):
+        question = data["questions"][qid]
+        question["options"] = dict(reversed(list(question["options"].items())))
+        questions[qid] = question
+    data["questions"] = questions
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
+    source(h).write_text(text, encoding="utf-8")
+
+
+async def owner_reload(h: ReloadHarness) -> str:
+    owner = h.emu.user(OWNER, "Owner", language_code="en")
+    mark = owner.private.mark()
+    await owner.send("/reload")
+    return (await owner.private.next_message(after=mark, timeout=30)).text
+
+
+def exported(h: ReloadHarness, tmp_path: Path) -> list[dict[str, str]]:
+    out = tmp_path / "answers.csv"
+    args = ["--all", "--db", str(h.db_path), "--content", str(h.content), "--out", str(out)]
+    assert export.main(args) == 0
+    with out.open(encoding="utf-8") as fh:
+        return [
+            {k: r[k] for k in ("user_id", "question_id", "question", "option_id", "option")}
+            for r in csv.DictReader(fh)
+        ]
+
+
+def stats_line(report: str, prompt: str) -> tuple[str, str]:
+    """/groupstats: a question's line (without its number) and the line after it."""
+    lines = report.splitlines()
+    at = next(i for i, line in enumerate(lines) if prompt[:40] in line)
+    return lines[at].split(". ", 1)[1], lines[at + 1]
+
+
+async def test_reordered_content_keeps_every_past_answer_on_its_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with reload_bot(tmp_path) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        group, admin = await make_group(h)
+        kadi = h.emu.user(2101, "Kadi", language_code="en")
+        group.add_member(kadi)
+        await admin.send(f"/push {QUIZ}", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/8" in m.text)
+        right = right_position(q1, quiz, 0)
+        await kadi.tap(q1, LETTERS[(right + 1) % 4])
+        await admin.tap(q1, LETTERS[right])
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "stopped" in m.text)
+        # Misses still waiting in the review inbox when the content changes.
+        await take_quiz(kadi, kadi.private, quiz, miss={1, 5})
+
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        before_stats = (await group.next_message(after=mark)).text
+        prompt = plain(quiz.questions[0].prompt.get("en"))
+        before_line = stats_line(before_stats, prompt)
+        before_export = exported(h, tmp_path)
+        mark = kadi.private.mark()
+        await kadi.send("/stats")
+        before_me = (await kadi.private.next_message(after=mark)).text
+
+        reorder(h)
+        assert "Quizzes changed: gradient-accumulation" in await owner_reload(h)
+        new = h.bot.options.catalog.quiz(QUIZ) if h.bot else None
+        assert new is not None and new.version != quiz.version
+        assert [q.id for q in new.questions] == [q.id for q in reversed(quiz.questions)]
+
+        assert exported(h, tmp_path) == before_export  # same question and option text per row
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        after_stats = (await group.next_message(after=mark)).text
+        assert stats_line(after_stats, prompt) == before_line
+        assert f"8. {prompt[:40]}" in after_stats  # shown where the question sits now
+        mark = kadi.private.mark()
+        await kadi.send("/stats")
+        assert (await kadi.private.next_message(after=mark)).text == before_me
+
+        h.clock.advance(DAY)
+        served = set()
+        mark = kadi.private.mark()
+        await kadi.send("/review")
+        for _ in range(3):
+            card = await kadi.private.wait_for(
+                lambda m: "Review ·" in m.text and bool(m.buttons), after=mark
+            )
+            index = next(
+                i for i, q in enumerate(new.questions) if plain(q.prompt.get("en")) in card.text
+            )
+            served.add(new.questions[index].id)
+            mark = kadi.private.mark()
+            await kadi.tap(card, LETTERS[right_letter(card, new, index)])
+            feedback = await kadi.private.next_message(after=mark)
+            mark = kadi.private.mark()
+            await kadi.tap(feedback, feedback.buttons[0][0].text)
+        assert served == {quiz.questions[i].id for i in (0, 1, 5)}
+
+
+async def test_a_broken_reload_keeps_the_old_content_and_says_why(tmp_path: Path) -> None:
+    async with reload_bot(tmp_path) as h:
+        assert h.bot is not None
+        old = h.bot.options.catalog
+        text = source(h).read_text(encoding="utf-8")
+        source(h).write_text(text.replace("answer: b", "answer: z", 1), encoding="utf-8")
+        reply = await owner_reload(h)
+        assert reply.startswith("❌") and f"{QUIZ}.yaml:" in reply and "names no option" in reply
+        assert h.bot.options.catalog is old and h.bot.service.catalog is old
+
+        stranger = h.emu.user(777, "Stranger", language_code="en")
+        mark = stranger.private.mark()
+        await stranger.send("/reload")
+        assert "only the bot's owners" in (await stranger.private.next_message(after=mark)).text
+
+        # The command line talks to the same bot through its control socket.
+        socket = h.db_path.with_name("bot.sock")
+        assert await asyncio.to_thread(run_reload, socket, None) == 1
+        source(h).write_text(text, encoding="utf-8")
+        assert await asyncio.to_thread(run_reload, socket, None) == 0
+        assert await asyncio.to_thread(run_reload, tmp_path / "nobody.sock", None) == 1
+
+
+async def test_an_attempt_started_before_a_reload_finishes_on_its_version(tmp_path: Path) -> None:
+    async with reload_bot(tmp_path) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        user = h.emu.user(3001, "Awa", language_code="en")
+        chat = user.private
+        await user.send("/start")
+        await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ English")
+        mark = chat.mark()
+        await user.send(f"/start {QUIZ}")
+        first = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(first, LETTERS[right_letter(first, quiz, 0)])
+        explanation = await chat.next_message(after=mark)
+
+        reorder(h)
+        changed = (
+            source(h)
+            .read_text(encoding="utf-8")
+            .replace(quiz.questions[1].prompt.get("en"), "A brand-new prompt?")
+        )
+        source(h).write_text(changed, encoding="utf-8")
+        assert "Quizzes changed" in await owner_reload(h)
+
+        # The running attempt goes on with the questions, in the order, it started with.
+        for index in range(1, len(quiz)):
+            mark = chat.mark()
+            await user.tap(explanation, explanation.buttons[0][0].text)
+            shown = await chat.next_message(after=mark)
+            assert plain(quiz.questions[index].prompt.get("en")) in shown.text
+            mark = chat.mark()
+            await user.tap(shown, LETTERS[right_letter(shown, quiz, index)])
+            explanation = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(explanation, explanation.buttons[0][0].text)
+        assert "8/8" in (await chat.next_message(after=mark)).text
+
+        # A new attempt starts on the new content.
+        new: Quiz | None = h.bot.options.catalog.quiz(QUIZ) if h.bot else None
+        assert new is not None
+        mark = chat.mark()
+        await user.send(f"/start {QUIZ}")
+        fresh = await chat.next_message(after=mark)
+        assert plain(new.questions[0].prompt.get("en")) in fresh.text
+        assert plain(quiz.questions[0].prompt.get("en")) not in fresh.text
