@@ -180,7 +180,7 @@ async def test_a_broken_reload_keeps_the_old_content_and_says_why(tmp_path: Path
         source(h).write_text(text.replace("answer: b", "answer: z", 1), encoding="utf-8")
         reply = await owner_reload(h)
         assert reply.startswith("❌") and f"{QUIZ}.yaml:" in reply and "names no option" in reply
-        assert h.bot.options.catalog is old and h.bot.service.catalog is old
+        assert h.bot.options.catalog is old and h.bot.quiz.catalog is old
 
         stranger = h.emu.user(777, "Stranger", language_code="en")
         mark = stranger.private.mark()

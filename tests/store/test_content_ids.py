@@ -7,13 +7,12 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.progress import ProgressService
-from bot.store.progress import ProgressStore
-
 from bot.store import Database
 from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
 from bot.store.db import migrations
+from bot.store.reviews import ReviewStore
+from bot.usecases.spaced_review import ProgressService
 from tests.e2e.harness import shipped_catalog
 
 QUIZ = "gradient-accumulation"
@@ -75,7 +74,7 @@ async def test_old_answers_get_the_ids_of_the_catalogue_at_migration(tmp_path: P
         assert got[3, 0, 6] == ("", "")
 
         progress = ProgressService(
-            catalog, ProgressStore(db), AnalyticsStore(db), clock=lambda: NOW, rng=random.Random(1)
+            catalog, ReviewStore(db), AnalyticsStore(db), clock=lambda: NOW, rng=random.Random(1)
         )
         await progress.sync()
         queued = {(i.user_id, i.question_id) for i in await progress.store.items(5)}
