@@ -403,7 +403,8 @@ class QuizBot:
         self.options.catalog = catalog
         for holder in (
             self.quiz,
-            self.groups,
+            self.group_runs,
+            self.group_schedules,
             self.progress,
             self.private_handlers,
             self.group_handlers,

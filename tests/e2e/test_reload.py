@@ -138,6 +138,10 @@ async def test_reordered_content_keeps_every_past_answer_on_its_question(
 
         reorder(h)
         assert "Quizzes changed: gradient-accumulation" in await owner_reload(h)
+        assert h.bot is not None
+        # Every use case and handler that holds the catalogue holds the new one.
+        holders = [v for v in vars(h.bot).values() if hasattr(v, "catalog")]
+        assert len(holders) >= 7 and all(v.catalog is h.bot.options.catalog for v in holders)
         new = h.bot.options.catalog.quiz(QUIZ) if h.bot else None
         assert new is not None and new.version != quiz.version
         assert [q.id for q in new.questions] == [q.id for q in reversed(quiz.questions)]
