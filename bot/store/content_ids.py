@@ -10,7 +10,8 @@ a guess. Later starts find nothing to do in one indexed lookup.
 from __future__ import annotations
 
 import logging
-import sqlite3
+
+import aiosqlite
 
 from bot.core.models import Catalog
 from bot.store.db import Database
@@ -18,12 +19,12 @@ from bot.store.db import Database
 log = logging.getLogger(__name__)
 
 
-def _convert(conn: sqlite3.Connection, catalog: Catalog) -> int:
-    combos = conn.execute(
+async def _convert(conn: aiosqlite.Connection, catalog: Catalog) -> int:
+    combos = await conn.execute_fetchall(
         """SELECT DISTINCT a.quiz_id, an.question_index, an.option_index
            FROM answers an JOIN attempts a ON a.id = an.attempt_id
            WHERE an.question_id IS NULL"""
-    ).fetchall()
+    )
     updates = []
     for quiz_id, q_index, o_index in combos:
         quiz = catalog.quiz(quiz_id)
@@ -39,13 +40,13 @@ def _convert(conn: sqlite3.Connection, catalog: Catalog) -> int:
                 o_index,
             )
         )
-    conn.executemany(
+    await conn.executemany(
         """UPDATE answers SET question_id = ?, option_id = ?
            WHERE question_id IS NULL AND attempt_id IN (SELECT id FROM attempts WHERE quiz_id = ?)
                  AND question_index = ? AND option_index = ?""",
         updates,
     )
-    conn.execute(
+    await conn.execute(
         """UPDATE review_inbox SET question_id = (
                SELECT an.question_id FROM answers an
                WHERE an.attempt_id = review_inbox.attempt_id
@@ -61,6 +62,6 @@ async def convert_old_answers(db: Database, catalog: Catalog) -> int:
     async with db.reader.execute("SELECT 1 FROM answers WHERE question_id IS NULL LIMIT 1") as cur:
         if await cur.fetchone() is None:
             return 0
-    converted: int = await db.write_sync(lambda conn: _convert(conn, catalog))
+    converted: int = await db.write(lambda conn: _convert(conn, catalog))
     log.info("gave content ids to answers from before migration 006 (%d positions)", converted)
     return converted
