@@ -8,11 +8,10 @@ import sqlite3
 from pathlib import Path
 
 from bot.store import Database
-from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
 from bot.store.db import migrations
 from bot.store.reviews import ReviewStore
-from bot.usecases.spaced_review import ProgressService
+from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
 
 QUIZ = "gradient-accumulation"
@@ -73,9 +72,7 @@ async def test_old_answers_get_the_ids_of_the_catalogue_at_migration(tmp_path: P
         assert got[2, 7, 8] == (q[7].id, "")  # unknown, never a guess
         assert got[3, 0, 6] == ("", "")
 
-        progress = ProgressService(
-            catalog, ReviewStore(db), AnalyticsStore(db), clock=lambda: NOW, rng=random.Random(1)
-        )
+        progress = SpacedReview(catalog, ReviewStore(db), clock=lambda: NOW, rng=random.Random(1))
         await progress.sync()
         queued = {(i.user_id, i.question_id) for i in await progress.store.items(5)}
         assert queued == {(5, q[0].id), (5, q[2].id)}
