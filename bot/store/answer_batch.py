@@ -79,7 +79,7 @@ def placeholders(width: int, count: int) -> str:
 _ROW = (
     "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), "
-    "CAST(? AS INTEGER))"
+    "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))"
 )
 
 

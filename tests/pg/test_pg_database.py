@@ -68,16 +68,50 @@ async def test_answers_and_forgetting_as_on_sqlite(pgdb: PgDatabase) -> None:
     await learners.start_attempt(5, "quiz", ((0, 1), (1, 0)), 1.0)
     attempt = await learners.active_attempt(5)
     assert attempt is not None
-    assert await learners.record_answer(attempt, 0, 1, True, "fr", 2.0)
-    assert not await learners.record_answer(attempt, 0, 0, False, "fr", 2.5)  # a double tap
-    assert await learners.record_answer(attempt, 1, 0, False, "fr", 3.0)
+    assert await learners.record_answer(
+        attempt, 0, 1, True, "fr", 2.0, question_id="q0", option_id="a"
+    )
+    assert not await learners.record_answer(
+        attempt, 0, 0, False, "fr", 2.5, question_id="q0", option_id="a"
+    )  # a double tap
+    assert await learners.record_answer(
+        attempt, 1, 0, False, "fr", 3.0, question_id="q1", option_id="a"
+    )
     assert await learners.active_attempt(5) is None  # the last answer finished it
     run = await groups.start_run(-100, 9, "quiz", "[[0, 1]]", 30.0, 5.0)
     assert run is not None
     await groups.open_question(run, 0, 5.5, 60.0)
-    stored = await groups.record_answer(run, 0, 5, "Awa", "fr", 1, True, "fr", 6.0, 400)
+    stored = await groups.record_answer(
+        run,
+        0,
+        5,
+        "Awa",
+        "fr",
+        1,
+        True,
+        "fr",
+        6.0,
+        400,
+        question_id="q0",
+        option_id="b",
+        version="v1",
+    )
     assert stored is Stored.STORED
-    again = await groups.record_answer(run, 0, 5, "Awa", "fr", 0, False, "fr", 6.5, 900)
+    again = await groups.record_answer(
+        run,
+        0,
+        5,
+        "Awa",
+        "fr",
+        0,
+        False,
+        "fr",
+        6.5,
+        900,
+        question_id="q0",
+        option_id="b",
+        version="v1",
+    )
     assert again is Stored.DUPLICATE
     forgotten = await ForgetStore(pgdb).forget(5)  # type: ignore[arg-type]
     assert (forgotten.private_answers, forgotten.group_answers_kept) == (2, 1)
