@@ -66,5 +66,5 @@ def weeks(
 def hardest(stats: Iterable[QuestionStats], limit: int = 10) -> list[QuestionStats]:
     """Questions by share of right answers, lowest first; more answers first on a tie."""
     answered = [s for s in stats if s.overall.total]
-    answered.sort(key=lambda s: (s.overall.ratio, -s.overall.total, s.quiz_id, s.index))
+    answered.sort(key=lambda s: (s.overall.ratio, -s.overall.total, s.quiz_id, s.question_id))
     return answered[:limit]

@@ -56,6 +56,11 @@ class HardQuestion:
     # language -> how many chose each option (canonical option order)
     chosen: dict[str, list[int]] = field(default_factory=dict)
 
+    @property
+    def position(self) -> int:
+        """Where the question sits in its quiz now (its history is kept by id)."""
+        return self.quiz.questions.index(self.question)
+
 
 @dataclass(frozen=True, slots=True)
 class Upcoming:
@@ -151,18 +156,24 @@ class DashboardService:
         runs = await self.store.group_runs(chat_id)
         counts = await self.analytics.group_answer_counts(chat_id)
         hard = []
+        # Answers are kept by question and option ids: each counts for the same question and
+        # option wherever they sit in the content now; a question that left it is left out.
         for stats in hardest(question_stats(counts), HARDEST_SHOWN):
             quiz = self.catalog.quiz(stats.quiz_id)
-            if quiz is None or stats.index >= len(quiz):
-                continue  # content gone or shortened since
-            question = quiz.questions[stats.index]
+            found = [q for q in quiz.questions if q.id == stats.question_id] if quiz else []
+            if quiz is None or not found:
+                continue  # content gone since
+            question = found[0]
+            positions = {option.id: k for k, option in enumerate(question.options)}
             chosen: dict[str, list[int]] = {}
-            for quiz_id, index, lang, option, _, n in counts:
-                if (quiz_id, index) == (stats.quiz_id, stats.index) and option < len(
-                    question.options
-                ):
+            for quiz_id, question_id, lang, option_id, _, n in counts:
+                slot = positions.get(option_id)
+                if (quiz_id, question_id) == (
+                    stats.quiz_id,
+                    stats.question_id,
+                ) and slot is not None:
                     row = chosen.setdefault(lang or "?", [0] * len(question.options))
-                    row[option] += n
+                    row[slot] += n
             hard.append(HardQuestion(quiz, question, stats, dict(sorted(chosen.items()))))
         members = await self.store.group_members(chat_id)
         members.sort(key=lambda m: (-m.right, m.elapsed_ms, m.name, m.user_id))

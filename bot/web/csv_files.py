@@ -50,7 +50,7 @@ def questions(page: GroupPage, lang: str) -> str:
                     (
                         rank,
                         hard.quiz.id,
-                        s.index + 1,
+                        hard.position + 1,
                         q.id,
                         q.prompt.get(lang),
                         f"{s.overall.ratio:.4f}",

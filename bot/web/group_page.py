@@ -114,7 +114,7 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
         ]
         rows.append([esc(label), *cells, charts.choices(counts, q.correct, label)])
     head = [tr._("Language"), *LETTERS[: len(q.options)], ""]
-    title = f"{hard.quiz.title.get(lang)} · {tr.number(s.index + 1)}"
+    title = f"{hard.quiz.title.get(lang)} · {tr.number(hard.position + 1)}"
     rate = figure(f"rate-{q.id}", round(s.overall.ratio, 4), share)
     return (
         f'<article class="question" data-question="{esc(hard.quiz.id)}/{esc(q.id)}">'

@@ -30,11 +30,11 @@ def test_weeks_start_on_monday_in_the_zone_and_drop_older_rows() -> None:
 
 
 def test_hardest_first_then_most_answered() -> None:
-    def q(index: int, right: int, total: int) -> QuestionStats:
-        return QuestionStats("quiz", index, Accuracy(right, total))
+    def q(question_id: str, right: int, total: int) -> QuestionStats:
+        return QuestionStats("quiz", question_id, Accuracy(right, total))
 
-    order = hardest([q(0, 3, 4), q(1, 0, 2), q(2, 0, 5), q(3, 0, 0), q(4, 1, 2)], limit=3)
-    assert [s.index for s in order] == [2, 1, 4]
+    order = hardest([q("a", 3, 4), q("b", 0, 2), q("c", 0, 5), q("d", 0, 0), q("e", 1, 2)], limit=3)
+    assert [s.question_id for s in order] == ["c", "b", "e"]
 
 
 def test_start_parameters_name_groups() -> None:
