@@ -181,6 +181,12 @@ def results(
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
 
 
+def unattended(tr: Translator) -> str:
+    return tr._(
+        "⏹ Nobody answered the last two questions, so the quiz stops here. /push to play again."
+    )
+
+
 def quiz_picker(tr: Translator, catalog: Catalog, chat_id: int, lang: str) -> Screen:
     """A button per quiz, and each title with the id `/push` and `/schedule` take."""
     quizzes = list(catalog)

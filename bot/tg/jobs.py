@@ -197,7 +197,11 @@ class GroupRunner:
             if up is None:
                 return  # already revealed, or the run was stopped meanwhile
             await self._show(up.reveal)
-            if up.results is not None:
+            if up.unattended:
+                tr = translator(await self._lang(up.reveal.run.chat_id))
+                await self.send(up.reveal.run.chat_id, Screen(gr.unattended(tr)))
+                await self._post_results(up.results, stopped=True)
+            elif up.results is not None:
                 await self._post_results(up.results, stopped=False)
             elif up.next_index is not None:
                 await self._ask(up.reveal.run, up.next_index)

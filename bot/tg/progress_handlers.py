@@ -216,7 +216,8 @@ class ProgressHandlers:
             return False
         lang = await self.learners.language(user_id)
         try:
-            await self.bot.send_message(user_id, pr.reminder(translator(lang), due))
+            screen = pr.reminder(translator(lang), due)
+            await self.bot.send_message(user_id, screen.text, reply_markup=screen.keyboard)
         except TelegramError as exc:
             log.info("reminder to %s not sent: %s", user_id, exc)
             return False

@@ -231,12 +231,15 @@ def remind_off(tr: Translator, had: bool) -> str:
     return tr._("Daily reminder off.") if had else tr._("You had no reminder set.")
 
 
-def reminder(tr: Translator, due: int) -> str:
-    return tr.ngettext(
+def reminder(tr: Translator, due: int) -> Screen:
+    """The daily nudge, with a button that serves the first due question at once."""
+    text = tr.ngettext(
         "⏰ {n} question is due for review. /review to go over it.",
         "⏰ {n} questions are due for review. /review to go over them.",
         due,
     )
+    start = tr._("🔁 Start the review")
+    return Screen(text, InlineKeyboardMarkup([[button(start, cb.ReviewNext())]]))
 
 
 def group_notice(tr: Translator, missed: int, chat_title: str) -> str:

@@ -26,6 +26,9 @@ from bot.usecases.learner_profile import Learner
 # -- outcomes ---------------------------------------------------------------------------------
 
 
+UNANSWERED_LIMIT = 2  # questions in a row without a single answer end a run
+
+
 @dataclass(frozen=True, slots=True)
 class Started:
     run: GroupRun
@@ -92,11 +95,16 @@ class RunResults:
 
 @dataclass(frozen=True, slots=True)
 class TimeUp:
-    """A question's time ran out: reveal it, then ask `next_index`, or post `results`."""
+    """A question's time ran out: reveal it, then ask `next_index`, or post `results`.
+
+    `unattended` is set when the run ended early because nobody answered the last
+    `UNANSWERED_LIMIT` questions: the group has gone, and a quiz should not talk to an empty room.
+    """
 
     reveal: Reveal
     next_index: int | None
     results: RunResults | None
+    unattended: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +156,8 @@ class GroupRuns:
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._runs: dict[int, GroupRun] = {}
+        # Questions in a row nobody answered, per run (in memory: a restart starts counting anew).
+        self._unanswered: dict[int, int] = {}
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
         """The quiz as the run started it: a reload meanwhile does not change a running run."""
@@ -255,7 +265,13 @@ class GroupRuns:
         if reveal is None:
             return None
         if reveal.is_last:
+            self._unanswered.pop(run_id, None)
             return TimeUp(reveal, None, await self.finish(run_id))
+        silent = self._unanswered.get(run_id, 0) + 1 if sum(reveal.counts) == 0 else 0
+        self._unanswered[run_id] = silent
+        if silent >= UNANSWERED_LIMIT:
+            self._unanswered.pop(run_id, None)
+            return TimeUp(reveal, None, await self.finish(run_id, stopped=True), unattended=True)
         return TimeUp(reveal, index + 1, None)
 
     async def stop(self, run_id: int) -> Stopped:

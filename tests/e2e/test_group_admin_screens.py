@@ -104,3 +104,22 @@ async def test_groupstats_lists_the_hardest_first_and_names_ties(tmp_path: Path)
         assert "0% right, of 2 answers" in first_quiz and "50% right, of 2 answers" in first_quiz
         second_quiz = report[report.index(other.title.get("en")) :]
         assert "as hard as question 2" in second_quiz and "as hard as question 1" in second_quiz
+
+
+async def test_a_run_nobody_answers_stops_after_two_questions(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=0.5, questions=4) as h:
+        group, admin = await make_group(h)
+        mark = group.mark()
+        await admin.send(f"/push {QUIZ}", chat=group)
+        notice = await group.wait_for(lambda m: "Nobody answered" in m.text, after=mark, timeout=10)
+        assert notice.text == (
+            "⏹ Nobody answered the last two questions, so the quiz stops here. /push to play again."
+        )
+        results = await group.wait_for(lambda m: "stopped" in m.text, after=mark, timeout=5)
+        assert "Scored over the 2 questions asked, of 4." in results.text
+        assert "Nobody answered this time." in results.text
+        assert not any("Question 3/4" in m.text for m in group.bot_messages)
+        assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
+        mark = group.mark()  # the group can play again at once
+        await admin.send(f"/push {QUIZ}", chat=group)
+        await group.wait_for(lambda m: "Question 1/4" in m.text, after=mark)

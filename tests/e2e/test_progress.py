@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.core.review import INTERVALS
 from bot.emulator.driver import ChatView, SimUser
@@ -184,7 +185,13 @@ async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Har
     harness.clock.advance(DAY)
     mark = chat.mark()
     assert await harness.bot.progress_handlers.send_reminder(3004)
-    assert "1 question is due" in (await chat.next_message(after=mark)).text
+    nudge = await chat.next_message(after=mark)
+    assert "1 question is due" in nudge.text
+    mark = chat.mark()
+    await user.tap(nudge, "🔁 Start the review")  # the reminder's button serves the question
+    card = await chat.next_message(after=mark)
+    assert plain(quiz.questions[5].prompt.get("en")) in card.text and card.buttons
+    assert not chat.message(nudge.message_id).buttons  # a used button goes
 
     bot = await harness.restart_bot()
     assert bot.app.job_queue is not None
