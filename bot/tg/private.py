@@ -237,12 +237,18 @@ class PrivateHandlers:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")
                         )
+                        await drop_keyboard(query)  # its buttons can no longer do anything
             case cb.Abandon(attempt_id):
-                if isinstance(await self.quiz.abandon(user_id, attempt_id), pq.Abandoned):
-                    await acknowledge(query)
-                    await edit(query, Screen(tr._("Quiz abandoned. /quizzes to pick another.")))
-                else:
-                    await acknowledge(query, closed)
+                match await self.quiz.abandon(user_id, attempt_id):
+                    case pq.Abandoned():
+                        await acknowledge(query)
+                        done = Screen(tr._("Quiz abandoned. /quizzes to pick another."))
+                        await edit(query, done)
+                    case pq.Closed():
+                        await acknowledge(query, closed)
+                        await drop_keyboard(query)
+                    case _:
+                        await acknowledge(query, closed)
             case cb.Review(attempt_id):
                 match await self.quiz.mistakes(user_id, attempt_id):
                     case pq.Mistakes(quiz, attempt, missed):

@@ -150,3 +150,15 @@ async def reply_to(user: SimUser, chat: ChatView, text: str) -> EmuMessage:
     mark = chat.mark()
     await user.send(text)
     return await chat.next_message(after=mark)
+
+
+async def test_an_offer_whose_quiz_is_over_loses_its_buttons(harness: Harness) -> None:
+    user = harness.emu.user(6005, "Ali", language_code="en")
+    chat = await english(user)
+    await answer_first_question(user, chat, QUIZ)
+    offer = await reply_to(user, chat, "/start")
+    assert [row[0].text for row in offer.buttons] == ["▶️ Continue", "✖️ Abandon it"]
+    await reply_to(user, chat, "/stop")
+    popup = await user.tap(offer, "▶️ Continue")
+    assert popup is not None and popup.text == "This quiz is over. /quizzes to start another."
+    await chat.wait_for(lambda m: m.message_id == offer.message_id and not m.buttons)
