@@ -19,7 +19,9 @@ from bot.store.answer_batch import AnswerRow
 from bot.store.db import Database
 from bot.store.learners import decode_orders, encode_orders
 
-SETTING_COLUMNS = frozenset({"language", "seconds_per_question", "shuffle", "timezone", "title"})
+SETTING_COLUMNS = frozenset(
+    {"language", "seconds_per_question", "shuffle", "timezone", "title", "scoring", "streak_bonus"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,8 @@ class GroupSettings:
     shuffle: bool
     timezone: str
     member: bool
+    scoring: str = "plain"  # how runs are scored: 'plain' or 'speed' (bot/core/scoring.py)
+    streak_bonus: bool = False
 
 
 class Stored(StrEnum):
@@ -48,6 +52,8 @@ def _settings(row: aiosqlite.Row) -> GroupSettings:
         shuffle=bool(row["shuffle"]),
         timezone=row["timezone"],
         member=bool(row["member"]),
+        scoring=row["scoring"],
+        streak_bonus=bool(row["streak_bonus"]),
     )
 
 
@@ -157,7 +163,7 @@ class GroupStore:
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
                 (new_id, old_id),
             )
-            for table in ("group_runs", "schedules"):
+            for table in ("group_runs", "schedules", "run_scores", "group_members"):
                 await conn.execute(
                     f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
                 )

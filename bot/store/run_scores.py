@@ -1,0 +1,143 @@
+"""Queries behind a group's lasting standings: run scores, tallies over a window, who left.
+
+A run is scored once, when it ends, in the same write transaction that reads its answers (a
+shared reader could miss the last taps). Tallies are one indexed sum over `run_scores`; members
+known to have left are left out of the list but their rows stay, so they come back with their
+history if they rejoin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.core.scoring import AnswerFact, RunScore
+from bot.core.standings import Tally
+from bot.store.db import Database
+
+Scorer = Callable[[Sequence[AnswerFact]], list[RunScore]]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGroup:
+    """A group a member has points in, for /stats in private."""
+
+    chat_id: int
+    title: str
+    timezone: str
+
+
+_TALLY = """SELECT s.user_id, coalesce(u.first_name, '') AS name, sum(s.points) AS points,
+                   sum(s.correct) AS correct, count(*) AS runs
+            FROM run_scores s
+            LEFT JOIN users u ON u.id = s.user_id
+            LEFT JOIN group_members m ON m.chat_id = s.chat_id AND m.user_id = s.user_id
+            WHERE s.chat_id = ? AND coalesce(m.present, 1) = 1 {since} {exclude}
+            GROUP BY s.user_id, u.first_name"""
+
+
+class StandingsStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def score_run(
+        self, run_id: int, chat_id: int, scoring: str, scorer: Scorer, now: float
+    ) -> list[RunScore]:
+        """Score a finished run once (a second call changes nothing and returns [])."""
+
+        async def write(conn: aiosqlite.Connection) -> list[RunScore]:
+            async with conn.execute(
+                "SELECT 1 FROM run_scores WHERE attempt_id = ? LIMIT 1", (run_id,)
+            ) as cur:
+                if await cur.fetchone() is not None:
+                    return []
+            async with conn.execute(
+                """SELECT user_id, question_index, is_correct, coalesce(elapsed_ms, 0),
+                          answered_at
+                   FROM answers WHERE attempt_id = ?""",
+                (run_id,),
+            ) as cur:
+                facts = [
+                    AnswerFact(int(r[0]), int(r[1]), bool(r[2]), int(r[3]), float(r[4]))
+                    async for r in cur
+                ]
+            scores = scorer(facts)
+            await conn.executemany(
+                """INSERT INTO run_scores (attempt_id, chat_id, user_id, scoring, points, correct,
+                                           answered, last_answer_at, scored_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                [
+                    (
+                        run_id,
+                        chat_id,
+                        s.user_id,
+                        scoring,
+                        s.points,
+                        s.correct,
+                        s.answered,
+                        s.last_answer_at,
+                        now,
+                    )
+                    for s in scores
+                ],
+            )
+            return scores
+
+        return await self.db.write(write)
+
+    async def tallies(
+        self, chat_id: int, since: float | None = None, exclude_run: int | None = None
+    ) -> list[Tally]:
+        """Points per present member over runs that ended at or after `since` (None: ever)."""
+        params: list[object] = [chat_id]
+        since_sql = exclude_sql = ""
+        if since is not None:
+            since_sql = "AND s.scored_at >= ?"
+            params.append(since)
+        if exclude_run is not None:
+            exclude_sql = "AND s.attempt_id <> ?"
+            params.append(exclude_run)
+        sql = _TALLY.format(since=since_sql, exclude=exclude_sql)
+        async with self.db.reader.execute(sql, params) as cur:
+            return [Tally(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) async for r in cur]
+
+    async def run_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """First names of members, for a run's podium."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self.db.reader.execute(
+            f"SELECT id, first_name FROM users WHERE id IN ({marks})", list(user_ids)
+        ) as cur:
+            return {int(r[0]): str(r[1]) async for r in cur}
+
+    async def member_groups(self, user_id: int) -> list[MemberGroup]:
+        """Groups where the member has points and has not left, the bot still in them."""
+        async with self.db.reader.execute(
+            """SELECT g.chat_id, g.title, g.timezone FROM groups g
+               WHERE g.member = 1
+                 AND EXISTS (SELECT 1 FROM run_scores s
+                             WHERE s.chat_id = g.chat_id AND s.user_id = ?)
+                 AND NOT EXISTS (SELECT 1 FROM group_members m
+                                 WHERE m.chat_id = g.chat_id AND m.user_id = ?
+                                   AND m.present = 0)
+               ORDER BY g.title, g.chat_id""",
+            (user_id, user_id),
+        ) as cur:
+            return [MemberGroup(int(r[0]), str(r[1]), str(r[2])) async for r in cur]
+
+    async def set_present(self, chat_id: int, user_id: int, present: bool, now: float) -> None:
+        """Record that a member left (or came back); their scores stay either way."""
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """INSERT INTO group_members (chat_id, user_id, present, updated_at)
+                   VALUES (?, ?, ?, ?)
+                   ON CONFLICT (chat_id, user_id) DO UPDATE SET present = excluded.present,
+                       updated_at = excluded.updated_at""",
+                (chat_id, user_id, int(present), now),
+            )
+
+        await self.db.write(write)
