@@ -135,6 +135,22 @@ class Emulator:
                              "new_chat_member": user_json(self.world.bot)}
         )  # fmt: skip
 
+    async def member_leaves(self, group: ChatView | int, user: SimUser) -> None:
+        """`user` leaves: status left, then the left_chat_member service message every member
+        bot receives (privacy mode does not hide service messages)."""
+        chat = self._group_state(group)
+        chat.members[user.id] = "left"
+        self.world.service_message(chat, user.state, {"left_chat_member": user_json(user.state)})
+
+    async def member_joins(self, group: ChatView | int, user: SimUser) -> None:
+        """`user` joins (again): status member, then the new_chat_members service message."""
+        chat = self._group_state(group)
+        chat.members[user.id] = "member"
+        self.world.service_message(
+            chat, user.state, {"new_chat_members": [user_json(user.state)],
+                               "new_chat_member": user_json(user.state)}
+        )  # fmt: skip
+
     async def set_bot_status(self, group: ChatView | int, status: str, *, by: SimUser) -> None:
         """Promote, restrict or demote the bot (my_chat_member update)."""
         self.world.set_bot_status(self._group_state(group), status, by.state)

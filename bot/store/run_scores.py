@@ -34,8 +34,11 @@ _TALLY = """SELECT s.user_id, coalesce(u.first_name, '') AS name, sum(s.points) 
             FROM run_scores s
             LEFT JOIN users u ON u.id = s.user_id
             LEFT JOIN group_members m ON m.chat_id = s.chat_id AND m.user_id = s.user_id
-            WHERE s.chat_id = ? AND coalesce(m.present, 1) = 1 {since} {exclude}
+            WHERE s.chat_id = ? AND coalesce(m.present, 1) = 1
+              AND s.scored_at >= ? AND s.attempt_id <> ?
             GROUP BY s.user_id, u.first_name"""
+EVER = -1e18  # `since` for all time: one statement for every window
+NO_RUN = -1
 
 
 class StandingsStore:
@@ -91,25 +94,20 @@ class StandingsStore:
         self, chat_id: int, since: float | None = None, exclude_run: int | None = None
     ) -> list[Tally]:
         """Points per present member over runs that ended at or after `since` (None: ever)."""
-        params: list[object] = [chat_id]
-        since_sql = exclude_sql = ""
-        if since is not None:
-            since_sql = "AND s.scored_at >= ?"
-            params.append(since)
-        if exclude_run is not None:
-            exclude_sql = "AND s.attempt_id <> ?"
-            params.append(exclude_run)
-        sql = _TALLY.format(since=since_sql, exclude=exclude_sql)
-        async with self.db.reader.execute(sql, params) as cur:
+        params = (
+            chat_id,
+            EVER if since is None else since,
+            NO_RUN if exclude_run is None else exclude_run,
+        )
+        async with self.db.reader.execute(_TALLY, params) as cur:
             return [Tally(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) async for r in cur]
 
-    async def run_names(self, user_ids: Sequence[int]) -> dict[int, str]:
-        """First names of members, for a run's podium."""
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
+    async def run_names(self, run_id: int) -> dict[int, str]:
+        """First names of a run's players, for its podium."""
         async with self.db.reader.execute(
-            f"SELECT id, first_name FROM users WHERE id IN ({marks})", list(user_ids)
+            """SELECT DISTINCT a.user_id, coalesce(u.first_name, '') FROM answers a
+               LEFT JOIN users u ON u.id = a.user_id WHERE a.attempt_id = ?""",
+            (run_id,),
         ) as cur:
             return {int(r[0]): str(r[1]) async for r in cur}
 

@@ -46,6 +46,7 @@ from bot.store.content_ids import convert_old_answers
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.reviews import ReviewStore
+from bot.store.run_scores import StandingsStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
@@ -59,12 +60,14 @@ from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.retry import RetryingLimiter
+from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.transport import use_transport
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.private_quiz import PrivateQuiz
@@ -154,6 +157,7 @@ class QuizBot:
             options.catalog, learner_store, clock=options.clock, rng=options.rng
         )
         group_store = GroupStore(self.db)
+        self.standings = GroupStandings(StandingsStore(self.db), group_store, options.clock)
         self.group_settings = GroupSettingsCases(
             group_store,
             default_language=options.default_language,
@@ -168,6 +172,7 @@ class QuizBot:
             seconds_override=options.question_seconds,
             clock=options.clock,
             rng=options.rng,
+            standings=self.standings,
         )
         self.group_schedules = GroupSchedules(
             options.catalog, ScheduleStore(self.db), clock=options.clock
@@ -244,7 +249,9 @@ class QuizBot:
         app.add_handler(CommandHandler("forget", forget.command, filters=chat))
         app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
-        router = ButtonRouter(private, self.group_handlers, self.progress_handlers)
+        router = ButtonRouter(
+            private, self.group_handlers, self.progress_handlers, self.standings_handlers
+        )
         app.add_handler(CallbackQueryHandler(router))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -286,6 +293,24 @@ class QuizBot:
             ("start", group.help),
         ]:
             app.add_handler(CommandHandler(name, callback, filters=groups))
+        self._add_standings_handlers(app)
+
+    def _add_standings_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+        """/top and /me in groups, members leaving or joining, the groups part of /stats."""
+        handlers = StandingsHandlers(
+            self.standings, self.group_settings, self.group_runs, self.runner.send
+        )
+        self.standings_handlers = handlers
+        groups = filters.ChatType.GROUPS
+        app.add_handler(CommandHandler("top", handlers.top, filters=groups))
+        app.add_handler(CommandHandler("me", handlers.me, filters=groups))
+        members = filters.StatusUpdate.LEFT_CHAT_MEMBER | filters.StatusUpdate.NEW_CHAT_MEMBERS
+        app.add_handler(MessageHandler(members, handlers.membership))
+        app.add_handler(ChatMemberHandler(handlers.chat_member, ChatMemberHandler.CHAT_MEMBER))
+        # Group 1: after /stats itself (group 0) has answered, the member's groups, if any.
+        app.add_handler(
+            CommandHandler("stats", handlers.stats, filters=filters.ChatType.PRIVATE), group=1
+        )
 
     def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""

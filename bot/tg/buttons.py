@@ -2,9 +2,9 @@
 for, then hand it to the handler of its kind.
 
 Callback data is attacker-controlled: any client can send any string from any chat. A group
-button (`g:`, `set:`) is accepted only in a group, a private or review button only in a private
-chat, and anything we never produced gets a popup. A refusal changes nothing and is said in the
-tapper's own language.
+button (`g:`, `set:`, `top:`) is accepted only in a group, a private or review button only in a
+private chat, and anything we never produced gets a popup. A refusal changes nothing and is said
+in the tapper's own language.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bot.tg.context import BotContext
 from bot.tg.group import GroupHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
+from bot.tg.standings_handlers import StandingsHandlers
 
 log = logging.getLogger(__name__)
 GROUPS = (Chat.GROUP, Chat.SUPERGROUP)
@@ -31,10 +32,12 @@ class ButtonRouter:
         private: PrivateHandlers,
         group: GroupHandlers,
         review: ProgressHandlers,
+        standings: StandingsHandlers,
     ) -> None:
         self.private = private
         self.group = group
         self.review = review
+        self.standings = standings
 
     async def __call__(self, update: Update, context: BotContext) -> None:
         query, chat = update.callback_query, update.effective_chat
@@ -52,6 +55,8 @@ class ButtonRouter:
                 await self.group.answer(query, tapper, chat, data)
             elif isinstance(data, cb.Setting):
                 await self.group.setting(query, tapper, chat, data)
+            elif isinstance(data, cb.TopWindow):
+                await self.standings.window(query, tapper, chat, data)
         elif kind != Chat.PRIVATE:
             await _popup(query, tr._("This button works in a private chat with me."))
         elif isinstance(data, cb.REVIEW_KINDS):

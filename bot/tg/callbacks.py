@@ -10,6 +10,7 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rev:<attempt>               review the mistakes of a finished attempt
   g:<run>:<q>:<pos>           answer in a group run
   set:<chat>:<key>[:<value>]  group settings (admins only)
+  top:<chat>:<window>         group standings for w(eek), m(onth) or a(ll time) (any member)
   rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
   rvn                         the next due review question
 """
@@ -103,6 +104,12 @@ class Setting:
 
 
 @dataclass(frozen=True, slots=True)
+class TopWindow:
+    chat_id: int
+    window: str  # a bot.core.standings.Window value
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewAnswer:
     item_id: int
     order: str  # the displayed order of options, one digit each (at most 10 options)
@@ -128,12 +135,13 @@ Callback = (
     | Review
     | GroupAnswer
     | Setting
+    | TopWindow
     | ReviewAnswer
     | ReviewNext
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
-GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting)
+GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext,
@@ -154,6 +162,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rev:{_ID}"), Review, (int,)),
     (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
     (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
+    (re.compile(r"top:(-?\d{1,16}):([wma])"), TopWindow, (int, str)),
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
 ]
@@ -203,6 +212,8 @@ def encode(cb: Callback) -> str:
             data = f"g:{r}:{q}:{p}"
         case Setting(chat, key, value):
             data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
+        case TopWindow(chat, window):
+            data = f"top:{chat}:{window}"
         case ReviewAnswer(item, order, p):
             data = f"rva:{item}:{order}:{p}"
         case ReviewNext():

@@ -23,6 +23,7 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
+from bot.tg import standings_render
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -232,6 +233,7 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             "Time zone: {zone} (change it with /timezone Area/City)",
             zone=html.escape(group.timezone),
         ),
+        standings_render.scoring_line(tr, group),
     ]
     chat = group.chat_id
     langs = [
@@ -256,7 +258,8 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             cb.Setting(chat, "shuffle", "off"),
         ),
     ]
-    return Screen("\n".join(lines), InlineKeyboardMarkup([langs, seconds, shuffle]))
+    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group)]
+    return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
 
 
 def schedule_usage(tr: Translator) -> str:

@@ -26,12 +26,14 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.group_run import GroupRun, Step
+from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.schedule import decode_days, ptb_days
 from bot.i18n import translator
 from bot.store import Schedule
 from bot.tg import calls
 from bot.tg import group_render as gr
-from bot.tg.render import Screen
+from bot.tg import standings_render as sr
+from bot.tg.render import Screen, truncate
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
@@ -219,8 +221,9 @@ class GroupRunner:
         self._locks.pop(results.run.id, None)
         lang = await self._lang(results.run.chat_id)
         asked = results.run.current + 1 if stopped else None  # a stopped run: what was asked
+        tr = translator(lang)
         screen = gr.results(
-            translator(lang),
+            tr,
             results.quiz,
             results.top,
             results.players,
@@ -228,6 +231,10 @@ class GroupRunner:
             stopped=stopped,
             asked=asked,
         )
+        if results.standing is not None:
+            footer = sr.run_footer(tr, results.standing)
+            text = truncate(f"{screen.text}\n\n{footer}", MESSAGE_MAX_CHARS)
+            screen = Screen(text, screen.keyboard)
         await self.send(results.run.chat_id, screen)
         for hook in self.on_finished:
             self._spawn(hook(results.run.id, results.run.chat_id))

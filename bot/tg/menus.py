@@ -39,20 +39,24 @@ PRIVATE: tuple[MenuCommand, ...] = (
     MenuCommand("start", N_("Welcome and the list of quizzes")),
     MenuCommand("quizzes", N_("The list of quizzes")),
     MenuCommand("review", N_("Go over the questions you missed")),
-    MenuCommand("stats", N_("Your progress")),
+    MenuCommand("stats", N_("Your progress, and your place in your groups")),
     MenuCommand("remind", N_("A daily reminder when reviews are due")),
     MenuCommand("stop", N_("Abandon the running quiz")),
     MenuCommand("language", N_("Change language")),
     MenuCommand("forget", N_("Delete everything I keep about you")),
     MenuCommand("help", N_("How quizbot works")),
 )
-GROUP: tuple[MenuCommand, ...] = (MenuCommand("help", N_("How quizbot works in a group")),)
+GROUP: tuple[MenuCommand, ...] = (
+    MenuCommand("help", N_("How quizbot works in a group")),
+    MenuCommand("top", N_("Standings: this week, this month, all time")),
+    MenuCommand("me", N_("Your place and points in this group")),
+)
 GROUP_ADMIN: tuple[MenuCommand, ...] = (
     *GROUP,
     MenuCommand("quiz", N_("Pick a quiz for the group")),
     MenuCommand("push", N_("Start a quiz in this group now")),
     MenuCommand("stop", N_("Stop the group's quiz and post the results so far")),
-    MenuCommand("settings", N_("Group settings: language, time per question, shuffling")),
+    MenuCommand("settings", N_("Group settings: language, time per question, shuffling, scoring")),
     MenuCommand("schedule", N_("Schedule a quiz on given days at a set time")),
     MenuCommand("schedules", N_("List this group's scheduled quizzes")),
     MenuCommand("unschedule", N_("Remove a scheduled quiz")),

@@ -21,6 +21,7 @@ from bot.core.schedule import next_quiz
 from bot.store import GroupStore, Stored
 from bot.store.learners import encode_orders
 from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.group_standings import GroupStandings, RunStanding
 from bot.usecases.learner_profile import Learner
 
 # -- outcomes ---------------------------------------------------------------------------------
@@ -91,6 +92,7 @@ class RunResults:
     quiz: Quiz
     top: list[Standing]
     players: int
+    standing: RunStanding | None = None  # points, podium and weekly climbers (lasting standings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +150,12 @@ class GroupRuns:
         seconds_override: float | None = None,
         clock: Clock = time.time,
         rng: random.Random | None = None,
+        standings: GroupStandings | None = None,
     ) -> None:
         self.catalog = catalog
         self.store = store
         self.settings = settings
+        self.standings = standings
         self.seconds_override = seconds_override  # tests: fractions of a second per question
         self.clock = clock
         self.rng = rng or random.SystemRandom()
@@ -293,7 +297,10 @@ class GroupRuns:
         if not await self.store.finish_run(run_id, status, self.clock()):
             return None
         standings = await self.store.standings(run_id)
-        return RunResults(run, quiz, leaderboard(standings), len(standings))
+        scored = None
+        if self.standings is not None:  # the run's points join the group's lasting standings
+            scored = await self.standings.score_run(run_id, run.chat_id, run.seconds)
+        return RunResults(run, quiz, leaderboard(standings), len(standings), scored)
 
     async def _close(self, run_id: int, index: int) -> Reveal | None:
         run = await self._run(run_id)

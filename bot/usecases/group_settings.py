@@ -1,8 +1,9 @@
 """A study group's settings and membership: language, seconds per question, shuffle, time zone,
 the bot joining, leaving and following a group that became a supergroup.
 
-Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`); which value each key
-accepts, and where it is kept, is decided here and in the store, never in a handler.
+Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`, `scoring`, `streak`);
+which value each key accepts, and where it is kept, is decided here and in the store, never in a
+handler.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
         return "seconds_per_question", int(value)
     if key == "shuffle" and value in ("on", "off"):
         return "shuffle", int(value == "on")
+    if key == "scoring" and value in ("plain", "speed"):
+        return "scoring", value
+    if key == "streak" and value in ("on", "off"):
+        return "streak_bonus", int(value == "on")
     return None
 
 

@@ -112,7 +112,7 @@ class GroupStandings:
         if not scores:
             return None
         after = rank(await self.store.tallies(chat_id, since))
-        names = await self.store.run_names([s.user_id for s in scores])
+        names = await self.store.run_names(run_id)
         run = rank(
             Tally(s.user_id, names.get(s.user_id, ""), s.points, s.correct, 1) for s in scores
         )

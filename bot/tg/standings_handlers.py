@@ -1,0 +1,123 @@
+"""Handlers of lasting standings: /top and its window buttons, /me in a group, the groups part of
+/stats in private, and members leaving or coming back.
+
+/top and its buttons are open to every member (standings are no secret inside a group); a button
+works only in the group it was posted in. /me during a run would push the question up the chat,
+so it is answered privately when the member has started the bot, else in one short line.
+
+Who left: a bot sees `left_chat_member` service messages in every group it is in (privacy mode
+does not hide service messages), and `chat_member` updates when it is an administrator and asks
+for them. Either marks the member as gone; a `new_chat_members` message or a `chat_member`
+update back to member lists them again. A member who leaves unseen (a large supergroup can hide
+the service message) stays listed until then.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import CallbackQuery, Chat, Message, Update
+from telegram.error import BadRequest, Forbidden
+
+from bot.core.standings import Window
+from bot.i18n import translator
+from bot.tg import callbacks as cb
+from bot.tg import standings_render as sr
+from bot.tg.context import BotContext
+from bot.tg.render import Screen
+from bot.usecases.group_runs import GroupRuns
+from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.group_standings import GroupStandings
+from bot.usecases.learner_profile import Learner
+
+log = logging.getLogger(__name__)
+Send = Callable[[int, Screen], Awaitable[Message | None]]
+PRESENT = frozenset({"member", "administrator", "creator", "restricted"})
+
+
+class StandingsHandlers:
+    def __init__(
+        self, standings: GroupStandings, settings: GroupSettingsCases, runs: GroupRuns, send: Send
+    ) -> None:
+        self.standings = standings
+        self.settings = settings
+        self.runs = runs
+        self.send = send
+
+    async def top(self, update: Update, context: BotContext) -> None:
+        chat = update.effective_chat
+        if chat is None:
+            return
+        settings = await self.settings.settings(chat.id, chat.title or "")
+        view = await self.standings.table(chat.id, Window.WEEK)
+        await self.send(chat.id, sr.table(translator(settings.language), view))
+
+    async def window(
+        self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.TopWindow
+    ) -> None:
+        """A window button (the router checked it comes from a group): any member may switch,
+        only in the group the table belongs to; the message is edited in place."""
+        settings = await self.settings.settings(chat.id)
+        tr = translator(settings.language)
+        if data.chat_id != chat.id:
+            await query.answer(tr._("This button has expired."))
+            return
+        view = await self.standings.table(chat.id, Window(data.window))
+        screen = sr.table(tr, view)
+        await query.answer()
+        try:
+            await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
+        except BadRequest as exc:  # "message is not modified": the same window tapped again
+            log.info("standings edit refused: %s", exc)
+
+    async def me(self, update: Update, context: BotContext) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None or user.is_bot:
+            return
+        settings = await self.settings.settings(chat.id, chat.title or "")
+        mine = await self.standings.places(chat.id, user.id, settings.title)
+        if self.runs.active_run(chat.id) is None:
+            tr = translator(settings.language)
+            await self.send(chat.id, Screen(sr.me(tr, user.first_name, mine)))
+            return
+        private_tr = context.tr
+        heading = private_tr._("📊 {group}", group=html.escape(settings.title or "?"))
+        text = "\n".join([f"<b>{heading}</b>", sr.me(private_tr, user.first_name, mine)])
+        try:
+            await context.bot.send_message(user.id, text)
+        except Forbidden:  # never started the bot (or blocked it): one line in the group
+            tr = translator(settings.language)
+            await self.send(chat.id, Screen(sr.me_short(tr, user.first_name, mine)))
+
+    async def stats(self, update: Update, context: BotContext) -> None:
+        """After /stats in private (its own handler group): the member's groups, if any."""
+        user = update.effective_user
+        if user is None:
+            return
+        mine = await self.standings.across_groups(user.id)
+        if mine:
+            await context.bot.send_message(user.id, sr.groups_section(context.tr, mine))
+
+    async def membership(self, update: Update, context: BotContext) -> None:
+        """Service messages: members who left are no longer listed; who (re)joined are."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.left_chat_member is not None and not message.left_chat_member.is_bot:
+            await self.standings.member_left(message.chat_id, message.left_chat_member.id)
+        for joined in message.new_chat_members or ():
+            if not joined.is_bot:
+                await self.standings.member_joined(message.chat_id, joined.id)
+
+    async def chat_member(self, update: Update, context: BotContext) -> None:
+        """`chat_member` updates (administrator bots that ask for them)."""
+        change = update.chat_member
+        if change is None or change.new_chat_member.user.is_bot:
+            return
+        user_id = change.new_chat_member.user.id
+        if change.new_chat_member.status in PRESENT:
+            await self.standings.member_joined(change.chat.id, user_id)
+        else:
+            await self.standings.member_left(change.chat.id, user_id)

@@ -1,0 +1,192 @@
+"""What standings look like: /top with its window buttons, a run's podium and climbers, /me and
+the groups section of /stats, and the scoring rows of /settings.
+
+Group messages use the group's language, private ones the member's. Names are escaped; a shared
+place is written "2=" and the rule for ties is said under the table.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.scoring import ScoringMode, ScoringRule
+from bot.core.standings import Placed, Window
+from bot.i18n import Translator
+from bot.store import GroupSettings
+from bot.tg import callbacks as cb
+from bot.tg.render import Screen, button, truncate
+from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
+
+MEDALS = ("🥇", "🥈", "🥉")
+MAX_MOVES = 5
+
+
+def window_name(tr: Translator, window: Window) -> str:
+    if window is Window.WEEK:
+        return tr._("This week")
+    if window is Window.MONTH:
+        return tr._("This month")
+    return tr._("All time")
+
+
+def scoring_name(tr: Translator, rule: ScoringRule) -> str:
+    if rule.mode is ScoringMode.SPEED:
+        mode = tr._("speed (up to 1,000 points a right answer, more for a faster one)")
+    else:
+        mode = tr._("plain (1 point a right answer)")
+    if rule.streak_bonus:
+        return tr._("{mode}, with a streak bonus", mode=mode)
+    return mode
+
+
+def points(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} point", "{n} points", n)
+
+
+def place(tr: Translator, placed: Placed) -> str:
+    if placed.shared:
+        return tr._("{rank}=", rank=tr.number(placed.rank))
+    return tr._("{rank}.", rank=tr.number(placed.rank))
+
+
+def _line(tr: Translator, placed: Placed) -> str:
+    name = html.escape(placed.tally.name or "?")
+    right = tr.ngettext("{n} right answer", "{n} right answers", placed.tally.correct)
+    return f"{place(tr, placed)} {name} · {points(tr, placed.tally.points)} · {right}"
+
+
+def table(tr: Translator, view: Table) -> Screen:
+    """/top: the first ten places of a window, with buttons to switch window in place."""
+    heading = tr._("🏆 Standings: {window}", window=window_name(tr, view.window))
+    lines = [f"<b>{heading}</b>", ""]
+    if not view.top:
+        lines.append(tr._("No points yet in this period."))
+    lines += [_line(tr, placed) for placed in view.top]
+    if view.ranked > len(view.top):
+        more = view.ranked - len(view.top)
+        lines.append(tr.ngettext("…and {n} more member", "…and {n} more members", more))
+    lines += [
+        "",
+        tr._(
+            "Ties: equal points, more right answers first; equal on both, the place is shared (=)."
+        ),
+    ]
+    if view.window is Window.WEEK:
+        lines.append(tr._("Weeks start on Monday, in the group's time zone."))
+    buttons = [
+        button(
+            ("✓ " if w is view.window else "") + window_name(tr, w),
+            cb.TopWindow(view.chat_id, w.value),
+        )
+        for w in Window
+    ]
+    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
+
+
+def run_footer(tr: Translator, standing: RunStanding) -> str:
+    """Under a run's leaderboard: how it was scored, its podium in points, who climbed."""
+    lines = [tr._("Scoring: {mode}", mode=scoring_name(tr, standing.rule))]
+    if standing.podium:
+        lines += ["", "<b>" + tr._("🏆 Podium") + "</b>"]
+        for placed in standing.podium:
+            badge = MEDALS[placed.rank - 1] if placed.rank <= len(MEDALS) else ""
+            name = html.escape(placed.tally.name or "?")
+            lines.append(f"{badge} {name} · {points(tr, placed.tally.points)}")
+    if standing.moves:
+        lines += ["", "<b>" + tr._("📈 Moved up this week") + "</b>"]
+        for move in standing.moves[:MAX_MOVES]:
+            lines.append(
+                tr._(
+                    "{name}: now {after}, was {before}",
+                    name=html.escape(move.name or "?"),
+                    after=tr.number(move.after),
+                    before=tr.number(move.before),
+                )
+            )
+    lines.append(tr._("/top shows the standings."))
+    return "\n".join(lines)
+
+
+def _places_lines(tr: Translator, mine: MyPlaces) -> list[str]:
+    lines = []
+    for window in Window:
+        placed = mine.places.get(window)
+        if placed is None:
+            value = tr._("no points yet")
+        else:
+            value = tr._(
+                "#{rank} · {points}",
+                rank=tr.number(placed.rank),
+                points=points(tr, placed.tally.points),
+            )
+        lines.append(tr._("{window}: {value}", window=window_name(tr, window), value=value))
+    return lines
+
+
+def me(tr: Translator, name: str, mine: MyPlaces) -> str:
+    """/me in a group: the member's place per window."""
+    heading = tr._("📊 {name} in this group", name=html.escape(name or "?"))
+    return "\n".join([f"<b>{heading}</b>", *_places_lines(tr, mine)])
+
+
+def me_short(tr: Translator, name: str, mine: MyPlaces) -> str:
+    """/me while the group is busy and the member cannot be written to privately: one line."""
+    week = mine.places.get(Window.WEEK)
+    if week is None:
+        return tr._(
+            "{name}: no points yet this week. Start me in private to get /me there.",
+            name=html.escape(name or "?"),
+        )
+    return tr._(
+        "{name}: #{rank} this week, {points}.",
+        name=html.escape(name or "?"),
+        rank=tr.number(week.rank),
+        points=points(tr, week.tally.points),
+    )
+
+
+def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
+    """/stats in private: the member's place and points in each group."""
+    lines = ["<b>" + tr._("👥 Your groups") + "</b>"]
+    for group in mine:
+        lines += ["", "<b>" + html.escape(group.title or "?") + "</b>", *_places_lines(tr, group)]
+    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+
+
+def scoring_line(tr: Translator, group: GroupSettings) -> str:
+    return tr._("Scoring: {mode}", mode=scoring_name(tr, rule_of(group)))
+
+
+def scoring_rows(tr: Translator, group: GroupSettings) -> list[list[InlineKeyboardButton]]:
+    """The /settings rows for the scoring mode and the streak bonus."""
+    rule = rule_of(group)
+    chat = group.chat_id
+
+    def check(on: bool) -> str:
+        return "✓ " if on else ""
+
+    return [
+        [
+            button(
+                check(rule.mode is ScoringMode.PLAIN) + tr._("Plain scoring"),
+                cb.Setting(chat, "scoring", "plain"),
+            ),
+            button(
+                check(rule.mode is ScoringMode.SPEED) + tr._("Speed scoring"),
+                cb.Setting(chat, "scoring", "speed"),
+            ),
+        ],
+        [
+            button(
+                check(rule.streak_bonus) + tr._("Streak bonus on"), cb.Setting(chat, "streak", "on")
+            ),
+            button(
+                check(not rule.streak_bonus) + tr._("Streak bonus off"),
+                cb.Setting(chat, "streak", "off"),
+            ),
+        ],
+    ]

@@ -1,0 +1,163 @@
+"""Lasting standings through the emulator: scoring in /settings, the end-of-run podium and
+climbers, /top with its window buttons (bound to their group), /me idle and during a run,
+members who leave, and the groups part of /stats."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.test_groups import (
+    LETTERS,
+    QUIZ,
+    GroupHarness,
+    group_bot,
+    make_group,
+    right_position,
+)
+
+
+async def settled(h: GroupHarness, sql: str, expected: list[tuple[object, ...]]) -> None:
+    """Wait until the bot has handled a service message (updates run concurrently)."""
+    for _ in range(200):
+        if h.rows(sql) == expected:
+            return
+        await asyncio.sleep(0.025)
+    assert h.rows(sql) == expected
+
+
+async def play(
+    h: GroupHarness, group: ChatView, admin: SimUser, plan: list[tuple[SimUser, list[bool]]]
+) -> EmuMessage:
+    """Push the 2-question quiz; each member answers right or wrong, in plan order (the clock
+    moves 1 s before each tap). Returns the results message."""
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    mark = group.mark()
+    await admin.send(f"/push {QUIZ}", chat=group)
+    for index in range(2):
+        question = await group.wait_for(
+            lambda m, i=index: f"Question {i + 1}/2" in m.text and bool(m.buttons), after=mark
+        )
+        right = right_position(question, quiz, index)
+        for member, answers in plan:
+            h.clock.advance(1)
+            pos = right if answers[index] else (right + 1) % 4
+            await member.tap(question, LETTERS[pos])
+    return await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
+
+
+async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        cheikh = h.emu.user(2001, "Cheikh <b>", language_code="en")
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        for member in (cheikh, awa):
+            group.add_member(member)
+
+        mark = group.mark()
+        await admin.send("/settings", chat=group)
+        settings = await group.wait_for(lambda m: "Scoring" in m.text, after=mark)
+        assert "Scoring: plain (1 point a right answer)" in settings.text
+        refused = await awa.tap(settings, "Speed scoring")
+        assert refused is not None and "only the group's admins" in (refused.text or "")
+        saved = await admin.tap(settings, "Speed scoring")
+        assert saved is not None and saved.text == "Saved."
+        await group.wait_for(
+            lambda m: m.message_id == settings.message_id and "Scoring: speed" in m.text
+        )
+        assert h.rows("SELECT scoring, streak_bonus FROM groups") == [("speed", 0)]
+
+        board = await play(h, group, admin, [(cheikh, [True, True]), (awa, [True, False])])
+        assert "Scoring: speed" in board.text and "Podium" in board.text
+        scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
+        assert scores[2001] > scores[2002] > 0 and scores[2001] <= 2000
+        assert f"🥇 Cheikh <b> · {scores[2001]:,} points" in board.text
+        assert "Cheikh &lt;b&gt;" in board.html
+        assert "Moved up" not in board.text  # the week's first run: nobody had a place
+
+        # Awa answers both at once, Cheikh does not play: Awa climbs from 2nd to 1st
+        board2 = await play(h, group, admin, [(awa, [True, True])])
+        assert "Moved up this week" in board2.text and "Awa: now 1, was 2" in board2.text
+
+        mark = group.mark()
+        await awa.send("/top", chat=group)
+        top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
+        assert "Standings: This week" in top.text
+        assert top.text.index("Awa") < top.text.index("Cheikh")
+        assert "Ties:" in top.text
+        await cheikh.tap(top, "This month")  # any member may switch; edited in place
+        moved = await group.wait_for(
+            lambda m: m.message_id == top.message_id and "Standings: This month" in m.text
+        )
+        assert "✓ This month" in [b.text for row in moved.buttons for b in row]
+        await cheikh.tap(moved, "All time")
+        await group.wait_for(
+            lambda m: m.message_id == top.message_id and "Standings: All time" in m.text
+        )
+
+        # a window button forged for another chat changes nothing
+        forged = await cheikh.tap(top, callback_data="top:-999:w")
+        assert forged is not None and "expired" in (forged.text or "")
+        assert "Standings: All time" in group.message(top.message_id).text
+        # and a group button tapped in a private chat is refused
+        await cheikh.send("/start")
+        private = await cheikh.private.wait_for(lambda m: bool(m.buttons))
+        refused = await cheikh.tap(private, callback_data=f"top:{group.id}:w")
+        assert refused is not None and "expired" in (refused.text or "")
+
+
+async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        modou = h.emu.user(2003, "Modou", language_code="en")
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        for member in (modou, awa):
+            group.add_member(member)
+        await modou.send("/start")  # Modou can be written to privately; Awa cannot
+        await modou.private.wait_for(lambda m: bool(m.buttons))
+
+        await play(h, group, admin, [(modou, [True, True]), (awa, [True, False])])
+        mark = group.mark()
+        await awa.send("/me", chat=group)
+        mine = await group.wait_for(lambda m: "in this group" in m.text, after=mark)
+        assert "Awa in this group" in mine.text
+        assert "This week: #2 · 1 point" in mine.text and "All time: #2 · 1 point" in mine.text
+
+        # during a run, /me goes to the member privately, or is one short line
+        quiz_mark = group.mark()
+        await admin.send(f"/push {QUIZ}", chat=group)
+        await group.wait_for(lambda m: "Question 1/2" in m.text, after=quiz_mark)
+        private_mark = modou.private.mark()
+        await modou.send("/me", chat=group)
+        dm = await modou.private.wait_for(lambda m: "in this group" in m.text, after=private_mark)
+        assert group.title in dm.text and "This week: #1 · 2 points" in dm.text
+        await awa.send("/me", chat=group)
+        short = await group.wait_for(lambda m: "Awa:" in m.text, after=quiz_mark)
+        assert short.text == "Awa: #2 this week, 1 point."
+        await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=quiz_mark)
+
+        # Awa leaves: kept in history, not listed; back again: listed with her points
+        await h.emu.member_leaves(group, awa)
+        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(0,)])
+        mark = group.mark()
+        await modou.send("/top", chat=group)
+        top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
+        assert "Modou" in top.text and "Awa" not in top.text
+        assert h.rows("SELECT count(*) FROM run_scores WHERE user_id = 2002") == [(1,)]
+        await h.emu.member_joins(group, awa)
+        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(1,)])
+        mark = group.mark()
+        await modou.send("/top", chat=group)
+        top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
+        assert "Awa" in top.text
+
+        # /stats in private ends with the member's place in each group
+        private_mark = modou.private.mark()
+        await modou.send("/stats")
+        section = await modou.private.wait_for(
+            lambda m: "Your groups" in m.text, after=private_mark
+        )
+        assert group.title in section.text and "All time: #1 · 2 points" in section.text
