@@ -45,6 +45,7 @@ from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
+from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
 from bot.tg.buttons import ButtonRouter
@@ -56,6 +57,7 @@ from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.owner import OwnerHandlers
+from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
@@ -70,6 +72,7 @@ from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.spaced_review import SpacedReview
 
@@ -187,6 +190,14 @@ class QuizBot:
         self.learner_stats = LearnerStatsCases(
             options.catalog, AnalyticsStore(self.db), self.review, clock=options.clock
         )
+        self.practice = PracticeSession(
+            options.catalog,
+            PracticeStore(self.db),
+            ReviewStore(self.db),
+            timezone=options.timezone,
+            clock=options.clock,
+            rng=options.rng,
+        )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -249,8 +260,14 @@ class QuizBot:
         app.add_handler(CommandHandler("forget", forget.command, filters=chat))
         app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
+        self.practice_handlers = PracticeHandlers(self.practice, self.options.catalog)
+        app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
         router = ButtonRouter(
-            private, self.group_handlers, self.progress_handlers, self.standings_handlers
+            private,
+            self.group_handlers,
+            self.progress_handlers,
+            self.standings_handlers,
+            self.practice_handlers,
         )
         app.add_handler(CallbackQueryHandler(router))
         # Last: anything else said privately gets a hint rather than silence.
@@ -435,6 +452,8 @@ class QuizBot:
             self.private_handlers,
             self.group_handlers,
             self.progress_handlers,
+            self.practice,
+            self.practice_handlers,
         ):
             holder.catalog = catalog
 

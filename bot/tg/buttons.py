@@ -18,6 +18,7 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.context import BotContext
 from bot.tg.group import GroupHandlers
+from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.standings_handlers import StandingsHandlers
@@ -33,11 +34,13 @@ class ButtonRouter:
         group: GroupHandlers,
         review: ProgressHandlers,
         standings: StandingsHandlers,
+        practice: PracticeHandlers,
     ) -> None:
         self.private = private
         self.group = group
         self.review = review
         self.standings = standings
+        self.practice = practice
 
     async def __call__(self, update: Update, context: BotContext) -> None:
         query, chat = update.callback_query, update.effective_chat
@@ -59,6 +62,8 @@ class ButtonRouter:
                 await self.standings.window(query, tapper, chat, data)
         elif kind != Chat.PRIVATE:
             await _popup(query, tr._("This button works in a private chat with me."))
+        elif isinstance(data, cb.PRACTICE_KINDS):
+            await self.practice.callback(query, tapper, data)
         elif isinstance(data, cb.REVIEW_KINDS):
             await self.review.callback(query, tapper, data)
         else:

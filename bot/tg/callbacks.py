@@ -11,6 +11,9 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   g:<run>:<q>:<pos>           answer in a group run
   set:<chat>:<key>[:<value>]  group settings (admins only)
   top:<chat>:<window>         group standings for w(eek), m(onth) or a(ll time) (any member)
+  pc:<guides>:<level>:<len>   practice chooser: guides as a bit mask, level x/b/i/a, length
+  pg:<guides>:<level>:<len>   start that practice set
+  pa:<set>:<q>:<pos>          answer question q of a practice set
   rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
   rvn                         the next due review question
 """
@@ -110,6 +113,27 @@ class TopWindow:
 
 
 @dataclass(frozen=True, slots=True)
+class PracticeChoice:
+    guides: int  # bit i set: the i-th guide of the catalogue is chosen (none set: all guides)
+    level: str  # x (any), b, i or a
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeGo:
+    guides: int
+    level: str
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeAnswer:
+    set_id: int
+    question: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewAnswer:
     item_id: int
     order: str  # the displayed order of options, one digit each (at most 10 options)
@@ -136,6 +160,9 @@ Callback = (
     | GroupAnswer
     | Setting
     | TopWindow
+    | PracticeChoice
+    | PracticeGo
+    | PracticeAnswer
     | ReviewAnswer
     | ReviewNext
 )
@@ -144,9 +171,10 @@ Callback = (
 GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
-    Review, ReviewAnswer, ReviewNext,
+    Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
+PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer)
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
@@ -163,6 +191,9 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
     (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
     (re.compile(r"top:(-?\d{1,16}):([wma])"), TopWindow, (int, str)),
+    (re.compile(r"pc:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeChoice, (int, str, int)),
+    (re.compile(r"pg:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeGo, (int, str, int)),
+    (re.compile(rf"pa:{_ID}:{_SMALL}:{_SMALL}"), PracticeAnswer, (int, int, int)),
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
 ]
@@ -214,6 +245,12 @@ def encode(cb: Callback) -> str:
             data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
         case TopWindow(chat, window):
             data = f"top:{chat}:{window}"
+        case PracticeChoice(guides, level, length):
+            data = f"pc:{guides}:{level}:{length}"
+        case PracticeGo(guides, level, length):
+            data = f"pg:{guides}:{level}:{length}"
+        case PracticeAnswer(s, q, p):
+            data = f"pa:{s}:{q}:{p}"
         case ReviewAnswer(item, order, p):
             data = f"rva:{item}:{order}:{p}"
         case ReviewNext():

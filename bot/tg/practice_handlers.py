@@ -1,0 +1,104 @@
+"""Handlers of /practice: the chooser, the start of a set, and answers (private chats only; the
+router has bound every practice button to a private chat and passes the tapper).
+
+A set belongs to the learner who started it: a tap by anyone else, a second tap, or a tap on a
+set that is over changes nothing and says so in a popup.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Update
+from telegram.error import BadRequest
+
+from bot.core.models import Catalog, GuidePath
+from bot.core.practice import LENGTHS
+from bot.i18n import Translator, translator
+from bot.tg import callbacks as cb
+from bot.tg import practice_render as pr
+from bot.tg.context import BotContext
+from bot.tg.render import Screen
+from bot.usecases.learner_profile import Learner
+from bot.usecases.practice_session import NothingMatches, PracticeAnswered, PracticeSession
+
+log = logging.getLogger(__name__)
+DEFAULT_LENGTH = 10
+
+
+class PracticeHandlers:
+    def __init__(self, session: PracticeSession, catalog: Catalog) -> None:
+        self.session = session
+        self.catalog = catalog
+
+    @property
+    def guides(self) -> list[GuidePath]:
+        return list(self.catalog.guides.values())
+
+    async def practice(self, update: Update, context: BotContext) -> None:
+        message = update.effective_message
+        if message is None:
+            return
+        tr, lang = context.tr, context.learner.lang
+        screen = pr.chooser(tr, self.guides, 0, "x", DEFAULT_LENGTH, lang)
+        await message.reply_text(screen.text, reply_markup=screen.keyboard)
+
+    async def callback(self, query: CallbackQuery, tapper: Learner, data: object) -> None:
+        if isinstance(data, cb.PracticeChoice):
+            await self._choose(query, tapper, data)
+        elif isinstance(data, cb.PracticeGo):
+            await self._go(query, tapper, data)
+        elif isinstance(data, cb.PracticeAnswer):
+            await self._answer(query, tapper, data)
+
+    async def _choose(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeChoice) -> None:
+        await query.answer()
+        if data.length not in LENGTHS or data.guides >> len(self.guides):
+            return  # forged: no such guide or length
+        screen = pr.chooser(
+            tapper_tr(tapper), self.guides, data.guides, data.level, data.length, tapper.lang
+        )
+        await _edit(query, screen)
+
+    async def _go(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeGo) -> None:
+        tr = tapper_tr(tapper)
+        level = pr.LEVEL_CODES.get(data.level)
+        guides = pr.chosen_guides(self.guides, data.guides)
+        started = await self.session.start(tapper.user_id, guides, level, data.length)
+        if isinstance(started, NothingMatches):
+            await query.answer(pr.nothing_matches(tr), show_alert=True)
+            return
+        await query.answer()
+        screen = pr.question(tr, started, tapper.lang)
+        await query.get_bot().send_message(
+            tapper.user_id, screen.text, reply_markup=screen.keyboard
+        )
+
+    async def _answer(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeAnswer) -> None:
+        tr = tapper_tr(tapper)
+        outcome = await self.session.answer(
+            tapper.user_id, data.set_id, data.question, data.position
+        )
+        if not isinstance(outcome, PracticeAnswered):
+            await query.answer(pr.closed(tr))
+            return
+        await query.answer(pr.verdict(tr, outcome.judgement))
+        asked = pr.question(tr, outcome.asked, tapper.lang)
+        await _edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
+        bot = query.get_bot()
+        if outcome.following is not None:
+            screen = pr.question(tr, outcome.following, tapper.lang)
+        else:
+            screen = pr.result(tr, outcome)
+        await bot.send_message(tapper.user_id, screen.text, reply_markup=screen.keyboard)
+
+
+def tapper_tr(tapper: Learner) -> Translator:
+    return translator(tapper.lang)
+
+
+async def _edit(query: CallbackQuery, screen: Screen) -> None:
+    try:
+        await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
+    except BadRequest as exc:  # "message is not modified": the same choice tapped again
+        log.info("practice edit refused: %s", exc)

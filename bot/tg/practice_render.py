@@ -1,0 +1,139 @@
+"""What /practice looks like: the chooser (guides, level, length), questions, verdicts, the score.
+
+The chooser keeps its whole state in its buttons' data (a bit mask of guides, a level letter and
+a length), so it needs no server-side session and any tap re-renders it in place.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardMarkup
+
+from bot.core.engine import Judgement
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.models import GuidePath, Level
+from bot.core.practice import LENGTHS
+from bot.i18n import Translator
+from bot.tg import callbacks as cb
+from bot.tg.render import LETTERS, Screen, button, guide_link, level_name, rich, truncate
+from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
+
+LEVEL_CODES: dict[str, Level | None] = {
+    "x": None,
+    "b": Level.BEGINNER,
+    "i": Level.INTERMEDIATE,
+    "a": Level.ADVANCED,
+}
+
+
+def chosen_guides(guides: Sequence[GuidePath], mask: int) -> set[str]:
+    return {guide.id for i, guide in enumerate(guides) if mask >> i & 1}
+
+
+def chooser(
+    tr: Translator, guides: Sequence[GuidePath], mask: int, level: str, length: int, lang: str
+) -> Screen:
+    """Guides to tick (none ticked: all of them), a level, a length, then Start."""
+    lines = [
+        "<b>" + tr._("🎯 Practice") + "</b>",
+        tr._(
+            "Questions from every quiz that matches, none repeated until you have seen them all. "
+            "Choose guides (none: all), a level and a length, then start."
+        ),
+    ]
+    rows = []
+    for i, guide in enumerate(guides):
+        on = bool(mask >> i & 1)
+        label = ("✓ " if on else "") + guide.title.get(lang)
+        rows.append([button(label, cb.PracticeChoice(mask ^ (1 << i), level, length))])
+    levels = []
+    for code, value in LEVEL_CODES.items():
+        name = tr._("any level") if value is None else level_name(tr, value)
+        label = ("✓ " if code == level else "") + name
+        levels.append(button(label, cb.PracticeChoice(mask, code, length)))
+    rows.append(levels)
+    rows.append(
+        [
+            button(
+                ("✓ " if n == length else "") + tr.ngettext("{n} question", "{n} questions", n),
+                cb.PracticeChoice(mask, level, n),
+            )
+            for n in LENGTHS
+        ]
+    )
+    rows.append([button(tr._("▶️ Start"), cb.PracticeGo(mask, level, length))])
+    return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
+
+
+def question(tr: Translator, asked: PracticeQuestion, lang: str) -> Screen:
+    counter = tr._("Practice {k}/{n}", k=tr.number(asked.index + 1), n=tr.number(asked.total))
+    options = [
+        f"<b>{LETTERS[pos]}.</b> {rich(asked.question.options[option].text.get(lang))}"
+        for pos, option in enumerate(asked.order)
+    ]
+    text = "\n".join(
+        [
+            f"<b>{counter}</b> · {html.escape(asked.quiz.title.get(lang))}",
+            "",
+            rich(asked.question.prompt.get(lang)),
+            "",
+            *options,
+        ]
+    )
+    buttons = [
+        button(LETTERS[pos], cb.PracticeAnswer(asked.set_id, asked.index, pos))
+        for pos in range(len(asked.order))
+    ]
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
+
+
+def verdict(tr: Translator, judgement: Judgement) -> str:
+    if judgement.is_correct:
+        return tr._("✅ Right!")
+    return tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
+
+
+def explanation(tr: Translator, answered: PracticeAnswered, lang: str) -> str:
+    asked = answered.asked
+    return "\n".join(
+        [
+            f"<b>{verdict(tr, answered.judgement)}</b>",
+            "",
+            rich(asked.question.explanation.get(lang)),
+            "",
+            tr._("📖 Guide: {link}", link=guide_link(asked.quiz.guide, lang)),
+        ]
+    )
+
+
+def result(tr: Translator, answered: PracticeAnswered) -> Screen:
+    total = answered.asked.total
+    lines = [
+        "<b>"
+        + tr._(
+            "🏁 Practice done: {correct}/{total}",
+            correct=tr.number(answered.correct),
+            total=tr.number(total),
+        )
+        + "</b>"
+    ]
+    if answered.missed:
+        lines.append(
+            tr.ngettext(
+                "{n} missed question joins your review queue: /review.",
+                "{n} missed questions join your review queue: /review.",
+                answered.missed,
+            )
+        )
+    lines.append(tr._("/practice for another set."))
+    return Screen("\n".join(lines))
+
+
+def nothing_matches(tr: Translator) -> str:
+    return tr._("No quiz matches that choice. Try another level or more guides: /practice")
+
+
+def closed(tr: Translator) -> str:
+    return tr._("This question was already answered.")
