@@ -17,8 +17,8 @@ class ExamClock(StrEnum):
     TOTAL = "t"  # `seconds` for the whole quiz, from the moment it starts
 
 
-PER_QUESTION_CHOICES = (15, 30, 60)
-TOTAL_MINUTES_CHOICES = (5, 10, 20)
+PER_QUESTION_CHOICES = (15, 30, 60)  # seconds for each question
+TOTAL_CHOICES = (300, 600, 1200)  # seconds for the whole quiz (5, 10, 20 minutes)
 
 
 @dataclass(frozen=True, slots=True)

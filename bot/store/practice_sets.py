@@ -25,6 +25,17 @@ class StoredSet:
     answered: int
     correct: int
     status: str
+    marks: str = ""  # per answered question: r(ight), w(rong), t(ime was up)
+    kind: str = "practice"
+    exam_clock: str | None = None
+    exam_seconds: float | None = None
+    started_at: float = 0.0
+    shown_at: float | None = None
+
+
+_SELECT = """SELECT id, user_id, questions, orders, answered, correct, status, marks, kind,
+                    exam_clock, exam_seconds, started_at, shown_at
+             FROM practice_sets WHERE id = ?"""
 
 
 def _set(row: aiosqlite.Row) -> StoredSet:
@@ -36,6 +47,12 @@ def _set(row: aiosqlite.Row) -> StoredSet:
         answered=int(row[4]),
         correct=int(row[5]),
         status=str(row[6]),
+        marks=str(row[7]),
+        kind=str(row[8]),
+        exam_clock=row[9],
+        exam_seconds=row[10],
+        started_at=float(row[11]),
+        shown_at=row[12],
     )
 
 
@@ -54,10 +71,12 @@ class PracticeStore:
         user_id: int,
         questions: Sequence[QuestionKey],
         orders: Sequence[Sequence[int]],
-        seen: Sequence[QuestionKey],
+        seen: Sequence[QuestionKey] | None,
         now: float,
+        exam: tuple[str, float] | None = None,
     ) -> int:
-        """A new set (any running one is abandoned) and the learner's seen questions, at once."""
+        """A new set (any running one is abandoned) and the learner's seen questions, at once.
+        An exam (`exam` = (clock, seconds)) leaves the practice cycle alone (`seen` None)."""
 
         async def write(conn: aiosqlite.Connection) -> int:
             await conn.execute(
@@ -65,20 +84,27 @@ class PracticeStore:
                    WHERE user_id = ? AND status = 'active'""",
                 (now, user_id),
             )
-            await conn.execute("DELETE FROM practice_seen WHERE user_id = ?", (user_id,))
+            if seen is not None:
+                await conn.execute("DELETE FROM practice_seen WHERE user_id = ?", (user_id,))
             if seen:
                 await conn.executemany(
                     """INSERT INTO practice_seen (user_id, quiz_id, question_id)
                        VALUES (?, ?, ?)""",
                     [(user_id, key.quiz_id, key.question_id) for key in seen],
                 )
+            clock, seconds = exam if exam is not None else (None, None)
             async with conn.execute(
-                """INSERT INTO practice_sets (user_id, questions, orders, started_at)
-                   VALUES (?, ?, ?, ?) RETURNING id""",
+                """INSERT INTO practice_sets (user_id, questions, orders, kind, exam_clock,
+                                              exam_seconds, started_at, shown_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (
                     user_id,
                     json.dumps([key.encode() for key in questions]),
                     json.dumps([list(order) for order in orders]),
+                    "practice" if exam is None else "exam",
+                    clock,
+                    seconds,
+                    now,
                     now,
                 ),
             ) as cur:
@@ -89,27 +115,25 @@ class PracticeStore:
         return await self.db.write(write)
 
     async def get(self, set_id: int) -> StoredSet | None:
-        async with self.db.reader.execute(
-            """SELECT id, user_id, questions, orders, answered, correct, status
-               FROM practice_sets WHERE id = ?""",
-            (set_id,),
-        ) as cur:
+        async with self.db.reader.execute(_SELECT, (set_id,)) as cur:
             row = await cur.fetchone()
         return _set(row) if row else None
 
-    async def answer(
-        self, set_id: int, index: int, is_correct: bool, total: int, now: float
-    ) -> bool:
-        """Count the answer to question `index` if the set waits for it; finish after the last."""
+    async def answer(self, set_id: int, index: int, marks: str, total: int, now: float) -> bool:
+        """Record `marks` (one letter per question, from `index` on) if the set waits for
+        question `index`; the set finishes once every question has a mark."""
+        right = marks.count("r")
 
         async def write(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
-                """UPDATE practice_sets SET answered = answered + 1, correct = correct + ?,
-                       status = CASE WHEN answered + 1 >= ? THEN 'finished' ELSE status END,
-                       finished_at = CASE WHEN answered + 1 >= ? THEN ? ELSE finished_at END
+                """UPDATE practice_sets SET answered = answered + ?, correct = correct + ?,
+                       marks = marks || ?, shown_at = ?,
+                       status = CASE WHEN answered + ? >= ? THEN 'finished' ELSE status END,
+                       finished_at = CASE WHEN answered + ? >= ? THEN ? ELSE finished_at END
                    WHERE id = ? AND answered = ? AND status = 'active'""",
-                (int(is_correct), total, total, now, set_id, index),
-            )
+                (len(marks), right, marks, now, len(marks), total, len(marks), total, now,
+                 set_id, index),
+            )  # fmt: skip
             return cur.rowcount == 1
 
         return await self.db.write(write)

@@ -262,6 +262,7 @@ class QuizBot:
         # Every button, whatever its chat: the router binds each kind to its chat type.
         self.practice_handlers = PracticeHandlers(self.practice, self.options.catalog)
         app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
+        app.add_handler(CommandHandler("exam", self.practice_handlers.exam, filters=chat))
         router = ButtonRouter(
             private,
             self.group_handlers,

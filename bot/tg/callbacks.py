@@ -13,7 +13,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   top:<chat>:<window>         group standings for w(eek), m(onth) or a(ll time) (any member)
   pc:<guides>:<level>:<len>   practice chooser: guides as a bit mask, level x/b/i/a, length
   pg:<guides>:<level>:<len>   start that practice set
-  pa:<set>:<q>:<pos>          answer question q of a practice set
+  pa:<set>:<q>:<pos>          answer question q of a practice set or exam
+  ex:<quiz_id>                exam: pick the clock     eg:<quiz_id>:<q|t>:<seconds>  start it
   rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
   rvn                         the next due review question
 """
@@ -134,6 +135,18 @@ class PracticeAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class ExamPick:
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExamGo:
+    quiz_id: str
+    clock: str  # q (seconds per question) or t (total seconds)
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewAnswer:
     item_id: int
     order: str  # the displayed order of options, one digit each (at most 10 options)
@@ -163,6 +176,8 @@ Callback = (
     | PracticeChoice
     | PracticeGo
     | PracticeAnswer
+    | ExamPick
+    | ExamGo
     | ReviewAnswer
     | ReviewNext
 )
@@ -172,9 +187,10 @@ GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
+    ExamPick, ExamGo,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
-PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer)
+PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
@@ -194,6 +210,8 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"pc:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeChoice, (int, str, int)),
     (re.compile(r"pg:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeGo, (int, str, int)),
     (re.compile(rf"pa:{_ID}:{_SMALL}:{_SMALL}"), PracticeAnswer, (int, int, int)),
+    (re.compile(rf"ex:{_QUIZ}"), ExamPick, (str,)),
+    (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
 ]
@@ -251,6 +269,10 @@ def encode(cb: Callback) -> str:
             data = f"pg:{guides}:{level}:{length}"
         case PracticeAnswer(s, q, p):
             data = f"pa:{s}:{q}:{p}"
+        case ExamPick(quiz_id):
+            data = f"ex:{quiz_id}"
+        case ExamGo(quiz_id, clock, seconds):
+            data = f"eg:{quiz_id}:{clock}:{seconds}"
         case ReviewAnswer(item, order, p):
             data = f"rva:{item}:{order}:{p}"
         case ReviewNext():

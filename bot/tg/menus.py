@@ -39,6 +39,7 @@ PRIVATE: tuple[MenuCommand, ...] = (
     MenuCommand("start", N_("Welcome and the list of quizzes")),
     MenuCommand("quizzes", N_("The list of quizzes")),
     MenuCommand("practice", N_("A practice set from the guides and level you choose")),
+    MenuCommand("exam", N_("A quiz against the clock, explanations at the end")),
     MenuCommand("review", N_("Go over the questions you missed")),
     MenuCommand("stats", N_("Your progress, and your place in your groups")),
     MenuCommand("remind", N_("A daily reminder when reviews are due")),

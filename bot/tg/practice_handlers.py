@@ -1,5 +1,6 @@
-"""Handlers of /practice: the chooser, the start of a set, and answers (private chats only; the
-router has bound every practice button to a private chat and passes the tapper).
+"""Handlers of /practice and /exam: the chooser, the clock choice, the start of a set, and
+answers (private chats only; the router has bound every practice button to a private chat and
+passes the tapper).
 
 A set belongs to the learner who started it: a tap by anyone else, a second tap, or a tap on a
 set that is over changes nothing and says so in a popup.
@@ -12,15 +13,22 @@ import logging
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 
+from bot.core.exam import ExamClock
 from bot.core.models import Catalog, GuidePath
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
+from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg.context import BotContext
 from bot.tg.render import Screen
 from bot.usecases.learner_profile import Learner
-from bot.usecases.practice_session import NothingMatches, PracticeAnswered, PracticeSession
+from bot.usecases.practice_session import (
+    NothingMatches,
+    PracticeAnswered,
+    PracticeQuestion,
+    PracticeSession,
+)
 
 log = logging.getLogger(__name__)
 DEFAULT_LENGTH = 10
@@ -43,8 +51,22 @@ class PracticeHandlers:
         screen = pr.chooser(tr, self.guides, 0, "x", DEFAULT_LENGTH, lang)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
+    async def exam(self, update: Update, context: BotContext) -> None:
+        """/exam: the quizzes to take against the clock (/exam <quiz-id> skips the list)."""
+        message = update.effective_message
+        if message is None:
+            return
+        tr, lang = context.tr, context.learner.lang
+        quiz = self.catalog.quiz(context.args[0]) if context.args else None
+        screen = er.clock_choice(tr, quiz, lang) if quiz else er.picker(tr, self.catalog, lang)
+        await message.reply_text(screen.text, reply_markup=screen.keyboard)
+
     async def callback(self, query: CallbackQuery, tapper: Learner, data: object) -> None:
-        if isinstance(data, cb.PracticeChoice):
+        if isinstance(data, cb.ExamPick):
+            await self._exam_pick(query, tapper, data)
+        elif isinstance(data, cb.ExamGo):
+            await self._exam_go(query, tapper, data)
+        elif isinstance(data, cb.PracticeChoice):
             await self._choose(query, tapper, data)
         elif isinstance(data, cb.PracticeGo):
             await self._go(query, tapper, data)
@@ -69,10 +91,35 @@ class PracticeHandlers:
             await query.answer(pr.nothing_matches(tr), show_alert=True)
             return
         await query.answer()
-        screen = pr.question(tr, started, tapper.lang)
-        await query.get_bot().send_message(
-            tapper.user_id, screen.text, reply_markup=screen.keyboard
-        )
+        await self._send_question(query, tapper, started)
+
+    async def _exam_pick(self, query: CallbackQuery, tapper: Learner, data: cb.ExamPick) -> None:
+        quiz = self.catalog.quiz(data.quiz_id)
+        if quiz is None:
+            await query.answer(tapper_tr(tapper)._("This button has expired."))
+            return
+        await query.answer()
+        await _edit(query, er.clock_choice(tapper_tr(tapper), quiz, tapper.lang))
+
+    async def _exam_go(self, query: CallbackQuery, tapper: Learner, data: cb.ExamGo) -> None:
+        tr = tapper_tr(tapper)
+        clock = ExamClock(data.clock)
+        started = await self.session.start_exam(tapper.user_id, data.quiz_id, clock, data.seconds)
+        if isinstance(started, NothingMatches):
+            await query.answer(tr._("This button has expired."))
+            return
+        await query.answer()
+        await self._send_question(query, tapper, started)
+
+    async def _send_question(
+        self, query: CallbackQuery, tapper: Learner, asked: PracticeQuestion
+    ) -> None:
+        tr = tapper_tr(tapper)
+        screen = pr.question(tr, asked, tapper.lang)
+        text = screen.text
+        if asked.exam is not None:
+            text = f"{text}\n\n{er.time_line(tr, asked, self.session.clock())}"
+        await query.get_bot().send_message(tapper.user_id, text, reply_markup=screen.keyboard)
 
     async def _answer(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeAnswer) -> None:
         tr = tapper_tr(tapper)
@@ -82,15 +129,26 @@ class PracticeHandlers:
         if not isinstance(outcome, PracticeAnswered):
             await query.answer(pr.closed(tr))
             return
-        await query.answer(pr.verdict(tr, outcome.judgement))
         asked = pr.question(tr, outcome.asked, tapper.lang)
-        await _edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
         bot = query.get_bot()
+        if outcome.is_exam:  # no verdict, no explanation until the end
+            popup = er.answered(tr, outcome)
+            await query.answer(popup)
+            await _edit(query, Screen(f"{asked.text}\n\n{popup}"))
+            if outcome.following is not None:
+                await self._send_question(query, tapper, outcome.following)
+            else:
+                for text in er.results(tr, outcome, tapper.lang):
+                    await bot.send_message(tapper.user_id, text)
+            return
+        assert outcome.judgement is not None  # practice has no clock
+        await query.answer(pr.verdict(tr, outcome.judgement))
+        await _edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
         if outcome.following is not None:
-            screen = pr.question(tr, outcome.following, tapper.lang)
+            await self._send_question(query, tapper, outcome.following)
         else:
             screen = pr.result(tr, outcome)
-        await bot.send_message(tapper.user_id, screen.text, reply_markup=screen.keyboard)
+            await bot.send_message(tapper.user_id, screen.text, reply_markup=screen.keyboard)
 
 
 def tapper_tr(tapper: Learner) -> Translator:

@@ -68,7 +68,11 @@ def chooser(
 
 
 def question(tr: Translator, asked: PracticeQuestion, lang: str) -> Screen:
-    counter = tr._("Practice {k}/{n}", k=tr.number(asked.index + 1), n=tr.number(asked.total))
+    k, n = tr.number(asked.index + 1), tr.number(asked.total)
+    if asked.exam is not None:
+        counter = tr._("Exam {k}/{n}", k=k, n=n)
+    else:
+        counter = tr._("Practice {k}/{n}", k=k, n=n)
     options = [
         f"<b>{LETTERS[pos]}.</b> {rich(asked.question.options[option].text.get(lang))}"
         for pos, option in enumerate(asked.order)
@@ -97,9 +101,10 @@ def verdict(tr: Translator, judgement: Judgement) -> str:
 
 def explanation(tr: Translator, answered: PracticeAnswered, lang: str) -> str:
     asked = answered.asked
+    head = verdict(tr, answered.judgement) if answered.judgement else ""
     return "\n".join(
         [
-            f"<b>{verdict(tr, answered.judgement)}</b>",
+            f"<b>{head}</b>",
             "",
             rich(asked.question.explanation.get(lang)),
             "",

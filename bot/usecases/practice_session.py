@@ -1,4 +1,10 @@
-"""Use cases of /practice: choose guides, a level and a length; answer; the score at the end.
+"""Use cases of /practice and /exam: a set of questions answered one by one, the score at the end.
+
+Practice: choose guides, a level and a length; each answer is explained at once. Exam: one quiz
+against a clock (seconds per question, or a total), no explanation until the end, then every
+explanation. Time is checked, with the session's Clock, when an answer arrives: one given after
+its time counts as missed, and once a total clock has run out the next tap ends the exam with
+every unanswered question missed (no timer needed, nothing to re-arm after a restart).
 
 Questions come from every quiz that matches, drawn by bot/core/practice.py so none repeats until
 the learner has seen them all. A missed question joins the review queue as a miss anywhere does
@@ -15,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
+from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, Exam, ExamClock
 from bot.core.models import Catalog, Level, Question, Quiz
 from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool_of
 from bot.core.review import after_miss
@@ -24,7 +31,8 @@ from bot.store.reviews import ReviewStore
 
 @dataclass(frozen=True, slots=True)
 class PracticeQuestion:
-    """Question `index` of set `set_id`, with its options in display order."""
+    """Question `index` of set `set_id`, with its options in display order; `exam` is the
+    exam's clock as of this question (None in practice)."""
 
     set_id: int
     index: int
@@ -32,6 +40,7 @@ class PracticeQuestion:
     quiz: Quiz
     question: Question
     order: tuple[int, ...]
+    exam: Exam | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +51,16 @@ class NothingMatches:
 @dataclass(frozen=True, slots=True)
 class PracticeAnswered:
     asked: PracticeQuestion
-    judgement: Judgement
-    following: PracticeQuestion | None  # None after the last question
+    judgement: Judgement | None  # None: the time was up, the tap did not count
+    following: PracticeQuestion | None  # None once the set is over
     correct: int  # right answers so far
     missed: int  # questions missed so far (each joined the review queue)
+    # Once an exam is over: every question with its mark (r, w, t), for the explanations.
+    marked: tuple[tuple[PracticeQuestion, str], ...] = ()
+
+    @property
+    def is_exam(self) -> bool:
+        return self.asked.exam is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +91,42 @@ class PracticeSession:
         found = next((q for q in quiz.questions if q.id == key.question_id), None) if quiz else None
         return (quiz, found) if quiz and found else None
 
-    def _question(self, stored: StoredSet, index: int) -> PracticeQuestion | None:
+    def _question(
+        self, stored: StoredSet, index: int, shown_at: float | None = None
+    ) -> PracticeQuestion | None:
         located = self._located(stored.questions[index])
         if located is None:
             return None
         quiz, question = located
         order = stored.orders[index]
-        return PracticeQuestion(stored.id, index, len(stored.questions), quiz, question, order)
+        exam = None
+        if stored.exam_clock is not None and stored.exam_seconds is not None:
+            shown = shown_at if shown_at is not None else (stored.shown_at or stored.started_at)
+            exam = Exam(ExamClock(stored.exam_clock), stored.exam_seconds, stored.started_at, shown)
+        return PracticeQuestion(
+            stored.id, index, len(stored.questions), quiz, question, order, exam
+        )
+
+    async def start_exam(
+        self, user_id: int, quiz_id: str, clock: ExamClock, seconds: float
+    ) -> PracticeQuestion | NothingMatches:
+        """Quiz `quiz_id` against `clock`; a running set or exam is abandoned."""
+        quiz = self.catalog.quiz(quiz_id)
+        allowed = PER_QUESTION_CHOICES if clock is ExamClock.PER_QUESTION else TOTAL_CHOICES
+        if quiz is None or not len(quiz) or seconds not in allowed:
+            return NothingMatches()
+        questions = [QuestionKey(quiz.id, q.id) for q in quiz.questions]
+        orders = []
+        for question in quiz.questions:
+            order = list(range(len(question.options)))
+            self.rng.shuffle(order)
+            orders.append(order)
+        set_id = await self.store.start(
+            user_id, questions, orders, None, self.clock(), exam=(clock.value, seconds)
+        )
+        stored = await self.store.get(set_id)
+        first = self._question(stored, 0) if stored else None
+        return first if first is not None else NothingMatches()
 
     async def start(
         self, user_id: int, guides: set[str], level: Level | None, length: int
@@ -124,12 +168,39 @@ class PracticeSession:
             return PracticeClosed()
         now = self.clock()
         total = len(stored.questions)
-        if not await self.store.answer(set_id, index, judgement.is_correct, total, now):
+        if asked.exam is not None and asked.exam.over(now):
+            marks = "t" * (total - index)  # the total time ran out: the rest is missed
+        elif asked.exam is not None and not asked.exam.accepts(now):
+            marks = "t"
+        else:
+            marks = "r" if judgement.is_correct else "w"
+        if not await self.store.answer(set_id, index, marks, total, now):
             return PracticeClosed()  # a double tap lost the race: the first one counted
-        if not judgement.is_correct:
-            miss = after_miss(user_id, asked.quiz.id, asked.question.id, now, self.tz)
-            await self.reviews.ingest([miss], [])
-        correct = stored.correct + int(judgement.is_correct)
-        missed = index + 1 - correct
-        following = self._question(stored, index + 1) if index + 1 < total else None
-        return PracticeAnswered(asked, judgement, following, correct, missed)
+        misses = []
+        for offset, mark in enumerate(marks):
+            if mark != "r":
+                missed_q = self._located(stored.questions[index + offset])
+                if missed_q is not None:
+                    quiz, question = missed_q
+                    misses.append(after_miss(user_id, quiz.id, question.id, now, self.tz))
+        if misses:
+            await self.reviews.ingest(misses, [])
+        correct = stored.correct + marks.count("r")
+        done = index + len(marks)
+        following = self._question(stored, done, shown_at=now) if done < total else None
+        marked: tuple[tuple[PracticeQuestion, str], ...] = ()
+        if asked.exam is not None and done >= total:
+            all_marks = stored.marks + marks
+            marked = tuple(
+                (q, all_marks[i])
+                for i in range(total)
+                if (q := self._question(stored, i)) is not None
+            )
+        return PracticeAnswered(
+            asked,
+            judgement if marks[0] != "t" else None,
+            following,
+            correct,
+            done - correct,
+            marked,
+        )

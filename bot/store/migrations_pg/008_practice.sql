@@ -6,6 +6,11 @@ CREATE TABLE practice_sets (
     orders      TEXT    NOT NULL,                  -- JSON: per question, position -> option
     answered    INTEGER NOT NULL DEFAULT 0,        -- questions answered so far
     correct     INTEGER NOT NULL DEFAULT 0,
+    marks       TEXT    NOT NULL DEFAULT '',       -- per answered question: r(ight) w(rong) t(ime)
+    kind        TEXT    NOT NULL DEFAULT 'practice' CHECK (kind IN ('practice', 'exam')),
+    exam_clock  TEXT,                              -- exams: q (per question) or t (total)
+    exam_seconds DOUBLE PRECISION,
+    shown_at    DOUBLE PRECISION,                  -- exams: when the current question was shown
     status      TEXT    NOT NULL DEFAULT 'active'
                         CHECK (status IN ('active', 'finished', 'abandoned')),
     started_at  DOUBLE PRECISION NOT NULL,

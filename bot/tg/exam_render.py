@@ -1,0 +1,107 @@
+"""What exam mode looks like: picking a quiz and a clock, the time left on each question, and
+the results with every explanation at the end (none before).
+
+Results can outgrow one message (a long quiz with long explanations), so they come as a list of
+messages, each under Telegram's limit and never cut inside a question.
+"""
+
+from __future__ import annotations
+
+import html
+
+from telegram import InlineKeyboardMarkup
+
+from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, ExamClock
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.models import Catalog, Quiz
+from bot.i18n import Translator
+from bot.tg import callbacks as cb
+from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
+from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
+
+MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
+
+
+def picker(tr: Translator, catalog: Catalog, lang: str) -> Screen:
+    text = "\n".join(
+        [
+            "<b>" + tr._("⏱ Exam") + "</b>",
+            tr._(
+                "A quiz against the clock: no explanation until the end, then every one. "
+                "Which quiz?"
+            ),
+        ]
+    )
+    rows = [[button(quiz.title.get(lang), cb.ExamPick(quiz.id))] for quiz in catalog]
+    return Screen(text, InlineKeyboardMarkup(rows))
+
+
+def clock_choice(tr: Translator, quiz: Quiz, lang: str) -> Screen:
+    heading = tr._("⏱ {title}: how much time?", title=html.escape(quiz.title.get(lang)))
+    per_question = [
+        button(tr._("{n} s per question", n=tr.number(seconds)), cb.ExamGo(quiz.id, "q", seconds))
+        for seconds in PER_QUESTION_CHOICES
+    ]
+    total = [
+        button(tr._("{n} min in all", n=tr.number(seconds // 60)), cb.ExamGo(quiz.id, "t", seconds))
+        for seconds in TOTAL_CHOICES
+    ]
+    return Screen(f"<b>{heading}</b>", InlineKeyboardMarkup([per_question, total]))
+
+
+def time_line(tr: Translator, asked: PracticeQuestion, now: float) -> str:
+    exam = asked.exam
+    if exam is None:
+        return ""
+    left = round(exam.left(now))
+    if exam.clock is ExamClock.PER_QUESTION:
+        return tr._("⏱ {n} s for this question", n=tr.number(left))
+    minutes, seconds = divmod(left, 60)
+    return tr._("⏱ {time} left in all", time=f"{minutes}:{seconds:02d}")
+
+
+def answered(tr: Translator, outcome: PracticeAnswered) -> str:
+    """The popup after an exam answer: no verdict yet."""
+    if outcome.judgement is None:
+        return tr._("⏰ Time was up: this one counts as missed.")
+    return tr._("Answer saved: {letter}.", letter=LETTERS[outcome.judgement.position])
+
+
+def results(tr: Translator, outcome: PracticeAnswered, lang: str) -> list[str]:
+    """The score, then every question with its mark and explanation, in messages that fit."""
+    quiz = outcome.asked.quiz
+    heading = tr._(
+        "🏁 Exam finished: {title}, {correct}/{total}",
+        title=html.escape(quiz.title.get(lang)),
+        correct=tr.number(outcome.correct),
+        total=tr.number(outcome.asked.total),
+    )
+    blocks = [f"<b>{heading}</b>"]
+    for asked, mark in outcome.marked:
+        question = asked.question
+        right = LETTERS[asked.order.index(question.correct)]
+        blocks.append(
+            "\n".join(
+                [
+                    f"{MARKS.get(mark, '')} <b>{tr.number(asked.index + 1)}.</b> "
+                    + rich(question.prompt.get(lang)),
+                    tr._("Right answer: {answer}", answer=right)
+                    + " · "
+                    + rich(question.options[question.correct].text.get(lang)),
+                    f"<i>{rich(question.explanation.get(lang))}</i>",
+                ]
+            )
+        )
+    blocks.append(tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)))
+    blocks.append(tr._("Missed questions join your review queue: /review. /exam for another."))
+    messages: list[str] = []
+    current = ""
+    for block in blocks:
+        block = truncate(block, MESSAGE_MAX_CHARS)  # a single huge block: cut, never lost
+        if current and len(current) + 2 + len(block) > MESSAGE_MAX_CHARS:
+            messages.append(current)
+            current = block
+        else:
+            current = f"{current}\n\n{block}" if current else block
+    messages.append(current)
+    return messages

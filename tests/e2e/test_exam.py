@@ -1,0 +1,109 @@
+"""Exam mode through the emulator, on the harness's hand-moved clock (no sleeps): no verdict and
+no explanation until the end; an answer after its time counts as missed; a total clock that ran
+out ends the exam at the next tap; then the results with every explanation."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.emulator.driver import SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import Harness
+from tests.e2e.test_practice import LETTERS, right_letter
+
+QUIZ = "gradient-accumulation"
+
+
+def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]
+    with sqlite3.connect(h.db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+async def started(h: Harness, user: SimUser, clock_label: str, *, by_id: bool) -> EmuMessage:
+    chat = user.private
+    await user.send("/start")
+    await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ English")
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    mark = chat.mark()
+    if by_id:
+        await user.send(f"/exam {QUIZ}")
+        choice = await chat.next_message(after=mark)
+    else:
+        await user.send("/exam")
+        picker = await chat.next_message(after=mark)
+        assert "Exam" in picker.text
+        await user.tap(picker, quiz.title.get("en"))
+        choice = await chat.wait_for(
+            lambda m: m.message_id == picker.message_id and "how much time" in m.text
+        )
+    mark = chat.mark()
+    await user.tap(choice, clock_label)
+    return await chat.next_message(after=mark)
+
+
+async def answer(
+    h: Harness, user: SimUser, shown: EmuMessage, right: bool
+) -> tuple[str, EmuMessage | None]:
+    """Tap the right (or a wrong) letter; the popup and the bot's next message, if any."""
+    correct = right_letter(h, shown)
+    mark = user.private.mark()
+    popup = await user.tap(shown, LETTERS[correct if right else (correct + 1) % 4])
+    assert popup is not None
+    following = await user.private.next_message(after=mark)
+    return popup.text or "", following
+
+
+async def test_exam_per_question_clock(harness: Harness) -> None:
+    h = harness
+    user = h.emu.user(4001, "Awa", language_code="en")
+    shown = await started(h, user, "30 s per question", by_id=False)
+    assert "Exam 1/8" in shown.text and "⏱ 30 s for this question" in shown.text
+    results: list[EmuMessage] = []
+    for index in range(8):
+        if index == 1:
+            h.clock.advance(31)  # too late for question 2
+        else:
+            h.clock.advance(5)
+        popup, following = await answer(h, user, shown, right=index != 2)
+        if index == 1:
+            assert popup == "⏰ Time was up: this one counts as missed."
+        else:
+            assert popup.startswith("Answer saved:")  # no verdict during an exam
+        assert "✅" not in popup and "❌" not in popup
+        edited = user.private.message(shown.message_id)
+        assert "📖" not in edited.text and not edited.buttons  # no explanation yet
+        assert following is not None
+        if index < 7:
+            assert f"Exam {index + 2}/8" in following.text
+            shown = following
+        else:
+            results.append(following)
+    await user.private.wait_for(lambda m: "/exam for another" in m.text)
+    text = "\n".join(m.text for m in user.private.messages if m.message_id >= results[0].message_id)
+    assert "Exam finished: " in text and ", 6/8" in text
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    for question in quiz.questions:  # every explanation, at the end
+        assert question.explanation.get("en").replace("`", "")[:40] in text
+    assert text.count("⏰") == 1 and text.count("❌") == 1
+    assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 4001") == [(2,)]
+
+
+async def test_exam_total_clock_runs_out(harness: Harness) -> None:
+    h = harness
+    user = h.emu.user(4002, "Modou", language_code="en")
+    shown = await started(h, user, "5 min in all", by_id=True)
+    assert "⏱ 5:00 left in all" in shown.text
+    h.clock.advance(100)
+    popup, second = await answer(h, user, shown, right=True)
+    assert popup.startswith("Answer saved:") and second is not None
+    assert "⏱ 3:20 left in all" in second.text
+    h.clock.advance(201)  # the whole exam's time is over
+    popup, result = await answer(h, user, second, right=True)
+    assert popup == "⏰ Time was up: this one counts as missed."
+    assert result is not None and ", 1/8" in result.text
+    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rttttttt")]
+    ((set_id,),) = rows(h, "SELECT id FROM practice_sets")
+    late = await user.tap(second, callback_data=f"pa:{set_id}:2:0")  # a replayed tap
+    assert late is not None and late.text == "This question was already answered."
