@@ -1,14 +1,15 @@
 """Forgetting a learner (`/forget`, `quizbot forget USER_ID`): one transaction, nothing left that
 names them.
 
-Deleted: their profile (name, languages), every private attempt with its answers, their review
-queue (items, log, pending inbox, notices) and their reminder. Kept, without their identity:
-their answers in group runs, because they are part of the group's history that other members
-and admins see (reveal counts, participation, per-question statistics). Those rows get a
-pseudonym in place of the user id: a random negative number (Telegram user ids are positive), the
-same for all of this person's group answers so a run still counts them once, and stored nowhere
-else, so it cannot be linked back to them. A run they pushed or a schedule they created stays,
-with its author left empty.
+Deleted: their profile (name, languages), every private attempt with its answers, their practice
+sets and exams, their review queue (items, log, pending inbox, notices), their reminder, and
+whether they left a group. Kept, without their identity: their answers in group runs and their
+points in group standings (`run_scores`), because they are part of the group's history that
+other members and admins see (reveal counts, participation, per-question statistics, standings).
+Those rows get a pseudonym in place of the user id: a random negative number (Telegram user ids
+are positive), the same for all of this person's group rows so a run still counts them once, and
+stored nowhere else, so it cannot be linked back to them. A run they pushed or a schedule they
+created stays, with its author left empty.
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ class ForgetStore:
             attempts = await run("DELETE FROM attempts WHERE kind = 'private' AND user_id = ?",
                                  user_id)  # fmt: skip
             kept = await run("UPDATE answers SET user_id = ? WHERE user_id = ?", alias, user_id)
+            # Their points in group standings stay, under the same pseudonym as their answers.
+            await run("UPDATE run_scores SET user_id = ? WHERE user_id = ?", alias, user_id)
+            await run("DELETE FROM group_members WHERE user_id = ?", user_id)
+            await run("DELETE FROM practice_sets WHERE user_id = ?", user_id)
+            await run("DELETE FROM practice_seen WHERE user_id = ?", user_id)
             await run("DELETE FROM review_inbox WHERE user_id = ?", user_id)
             items = await run("DELETE FROM review_items WHERE user_id = ?", user_id)
             await run("DELETE FROM review_log WHERE user_id = ?", user_id)

@@ -47,6 +47,12 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
     await learner.send("/review")  # moves the miss from the inbox into the review queue
     await chat.next_message(after=mark)
     mark = chat.mark()
+    await learner.send("/practice")  # a practice set: the set and the questions seen
+    chooser = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await learner.tap(chooser, "▶️ Start")
+    await chat.next_message(after=mark)
+    mark = chat.mark()
     await learner.send("/remind on 07:30")
     await chat.next_message(after=mark)
     group.add_member(learner)
@@ -56,6 +62,11 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
         asked = await group.wait_for(lambda m, i=index: f"Question {i}/2" in m.text, after=mark)
         await learner.tap(asked, "A")
     await group.wait_for(lambda m: m.text.startswith("🏁"), timeout=10)
+    await h.emu.member_leaves(group, learner)  # a departure the standings remember
+    for _ in range(200):
+        if h.rows("SELECT count(*) FROM group_members WHERE user_id = ?", learner.id) == [(1,)]:
+            break
+        await asyncio.sleep(0.025)
 
 
 def _traces(h: GroupHarness, user_id: int) -> dict[str, int]:
@@ -68,6 +79,10 @@ def _traces(h: GroupHarness, user_id: int) -> dict[str, int]:
         "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
         "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
         "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
+        "run_scores": count("SELECT count(*) FROM run_scores WHERE user_id = ?"),
+        "group_members": count("SELECT count(*) FROM group_members WHERE user_id = ?"),
+        "practice_sets": count("SELECT count(*) FROM practice_sets WHERE user_id = ?"),
+        "practice_seen": count("SELECT count(*) FROM practice_seen WHERE user_id = ?"),
     }
 
 
@@ -129,6 +144,8 @@ async def test_forget_after_confirmation_deletes_the_learner_and_keeps_group_cou
             "SELECT count(DISTINCT user_id), min(user_id) FROM answers WHERE user_id < 0"
         )
         assert pseudonyms == 1 and lowest < 0
+        # their points in the group's standings stay too, under the same pseudonym
+        assert h.rows("SELECT user_id FROM run_scores") == [(lowest,)]
         assert h.rows("SELECT count(*) FROM users WHERE id < 0") == [(0,)]
         assert h.bot is not None and h.bot.app.job_queue is not None
         assert not h.bot.app.job_queue.get_jobs_by_name(f"remind:{LEARNER}")
