@@ -59,10 +59,13 @@ class AnalyticsStore:
             return [(str(q), int(r), int(n)) for q, r, n in await cur.fetchall()]
 
     async def activity_since(self, user_id: int, since: float) -> list[float]:
-        """Times of the learner's answers and reviews since `since`, for the streak."""
+        """Times of the learner's answers, reviews and practice since `since`, for the streak (a
+        practice set or exam counts by the time of its latest answer)."""
         async with self.db.reader.execute(
             """SELECT answered_at FROM answers WHERE user_id = ?1 AND answered_at >= ?2
-               UNION SELECT answered_at FROM review_log WHERE user_id = ?1 AND answered_at >= ?2""",
+               UNION SELECT answered_at FROM review_log WHERE user_id = ?1 AND answered_at >= ?2
+               UNION SELECT shown_at FROM practice_sets
+                   WHERE user_id = ?1 AND answered > 0 AND shown_at >= ?2""",
             (user_id, since),
         ) as cur:
             return [float(row[0]) for row in await cur.fetchall()]

@@ -22,6 +22,7 @@ from bot.i18n import translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
+from bot.tg import streak_render as sr
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
@@ -210,14 +211,20 @@ class ProgressHandlers:
         await self.send_reminder(int(context.job.data))  # type: ignore[union-attr, arg-type]
 
     async def send_reminder(self, user_id: int) -> bool:
-        """Remind one learner if reviews are due; False when nothing was due or sending failed."""
+        """Remind one learner if reviews are due or their streak breaks tonight without
+        activity (a gentle note); False when there was nothing to say or sending failed."""
         due = await self.service.due_count(user_id)
-        if not due:
+        streak = await self.stats_cases.streak_status(user_id)
+        if not due and not streak.at_risk:
             return False
-        lang = await self.learners.language(user_id)
+        tr = translator(await self.learners.language(user_id))
+        screen = pr.reminder(tr, due) if due else Screen("")  # with a button to start reviewing
+        lines = [screen.text] if due else []
+        if streak.days:
+            lines.append(sr.streak_line(tr, streak))
         try:
-            screen = pr.reminder(translator(lang), due)
-            await self.bot.send_message(user_id, screen.text, reply_markup=screen.keyboard)
+            text = "\n".join(lines)
+            await self.bot.send_message(user_id, text, reply_markup=screen.keyboard)
         except TelegramError as exc:
             log.info("reminder to %s not sent: %s", user_id, exc)
             return False

@@ -14,6 +14,7 @@ from bot.core.clock import Clock
 from bot.core.models import Catalog, GuidePath
 from bot.core.review import local_day
 from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores, streak
+from bot.core.streaks import StreakStatus, streak_status
 from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.usecases.spaced_review import SpacedReview
 
@@ -75,6 +76,13 @@ class LearnerStatsCases:
             due=await self.review.store.due_count(user_id, now),
             queued=await self.review.store.queue_size(user_id),
         )
+
+    async def streak_status(self, user_id: int) -> StreakStatus:
+        """The learner's streak and whether it breaks tonight without activity (reminders)."""
+        now, tz = self.clock(), self.review.tz
+        since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
+        days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
+        return streak_status(days, local_day(now, tz))
 
     async def group_report(self, chat_id: int) -> GroupReport:
         totals = await self.analytics.group_totals(chat_id)

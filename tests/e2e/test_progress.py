@@ -203,3 +203,41 @@ async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Har
     mark = chat.mark()
     await user.send("/remind sometimes")
     assert "/remind on" in (await chat.next_message(after=mark)).text
+
+
+async def test_the_reminder_shows_the_streak_and_a_note_before_it_breaks(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    user = harness.emu.user(3005, "Fatou", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss=set())  # nothing to review, a streak of one day
+    assert not await harness.bot.progress_handlers.send_reminder(3005)  # done today: silent
+    harness.clock.advance(DAY)  # nothing done yet today: the streak breaks tonight
+    mark = chat.mark()
+    assert await harness.bot.progress_handlers.send_reminder(3005)
+    note = await chat.next_message(after=mark)
+    assert note.text == (
+        "🔥 Your streak: 1 day. One quiz, /practice or /review today keeps it going."
+    )
+    harness.clock.advance(DAY)  # broken: no streak to save, nothing due, no message
+    assert not await harness.bot.progress_handlers.send_reminder(3005)
+
+
+async def test_a_practice_answer_keeps_the_streak(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    user = harness.emu.user(3006, "Ousmane", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss=set())
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    await user.send("/practice")
+    chooser = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(chooser, "▶️ Start")
+    question = await chat.next_message(after=mark)
+    await user.tap(question, "A")
+    assert not await harness.bot.progress_handlers.send_reminder(3006)  # active today: silent
+    stats_mark = chat.mark()
+    await user.send("/stats")
+    assert "Streak: 2 days" in (await chat.next_message(after=stats_mark)).text
