@@ -67,6 +67,8 @@ class StandingsStore:
                     async for r in cur
                 ]
             scores = scorer(facts)
+            if not scores:
+                return []
             await conn.executemany(
                 """INSERT INTO run_scores (attempt_id, chat_id, user_id, scoring, points, correct,
                                            answered, last_answer_at, scored_at)
