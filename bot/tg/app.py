@@ -314,7 +314,7 @@ class QuizBot:
         self._add_standings_handlers(app)
 
     def _add_standings_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
-        """/top and /me in groups, members leaving or joining, the groups part of /stats."""
+        """/top and /me in groups, members leaving or joining."""
         handlers = StandingsHandlers(
             self.standings, self.group_settings, self.group_runs, self.runner.send
         )
@@ -325,10 +325,6 @@ class QuizBot:
         members = filters.StatusUpdate.LEFT_CHAT_MEMBER | filters.StatusUpdate.NEW_CHAT_MEMBERS
         app.add_handler(MessageHandler(members, handlers.membership))
         app.add_handler(ChatMemberHandler(handlers.chat_member, ChatMemberHandler.CHAT_MEMBER))
-        # Group 1: after /stats itself (group 0) has answered, the member's groups, if any.
-        app.add_handler(
-            CommandHandler("stats", handlers.stats, filters=filters.ChatType.PRIVATE), group=1
-        )
 
     def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""
@@ -347,6 +343,7 @@ class QuizBot:
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
+        handlers.group_places = self.standings.across_groups  # /stats ends with the groups
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

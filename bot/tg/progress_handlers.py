@@ -17,16 +17,19 @@ from telegram import Bot, CallbackQuery, Message, Update
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CallbackContext, JobQueue
 
+from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
+from bot.tg import standings_render
 from bot.tg import streak_render as sr
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
-from bot.tg.render import Screen
+from bot.tg.render import Screen, truncate
+from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.spaced_review import (
@@ -48,6 +51,8 @@ GroupLanguage = Callable[[int], Awaitable[str]]
 
 class ProgressHandlers:
     dashboard: DashboardLinks | None = None  # the Mini App's buttons, when it is served
+    # A learner's place and points in each of their groups, shown at the end of /stats.
+    group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
 
     def __init__(
         self,
@@ -75,6 +80,11 @@ class ProgressHandlers:
             return
         data = await self.stats_cases.stats(learner.user_id)
         screen = pr.stats(context.tr, self.catalog, data, learner.lang)
+        groups = await self.group_places(learner.user_id) if self.group_places else []
+        if groups:  # one message: the learner's own progress, then their groups
+            text = f"{screen.text}\n\n{standings_render.groups_section(context.tr, groups)}"
+            text = truncate(text, MESSAGE_MAX_CHARS)
+            screen = Screen(text, screen.keyboard)
         if self.dashboard is not None:
             screen = Screen(screen.text, self.dashboard.private_keyboard(context.tr))
         await send(message, screen)

@@ -1,5 +1,5 @@
-"""Handlers of lasting standings: /top and its window buttons, /me in a group, the groups part of
-/stats in private, and members leaving or coming back.
+"""Handlers of lasting standings: /top and its window buttons, /me in a group, and members
+leaving or coming back (the groups part of /stats is rendered by the progress handlers).
 
 /top and its buttons are open to every member (standings are no secret inside a group); a button
 works only in the group it was posted in. /me during a run would push the question up the chat,
@@ -90,15 +90,6 @@ class StandingsHandlers:
         except Forbidden:  # never started the bot (or blocked it): one line in the group
             tr = translator(settings.language)
             await self.send(chat.id, Screen(sr.me_short(tr, user.first_name, mine)))
-
-    async def stats(self, update: Update, context: BotContext) -> None:
-        """After /stats in private (its own handler group): the member's groups, if any."""
-        user = update.effective_user
-        if user is None:
-            return
-        mine = await self.standings.across_groups(user.id)
-        if mine:
-            await context.bot.send_message(user.id, sr.groups_section(context.tr, mine))
 
     async def membership(self, update: Update, context: BotContext) -> None:
         """Service messages: members who left are no longer listed; who (re)joined are."""

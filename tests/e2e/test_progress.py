@@ -236,8 +236,11 @@ async def test_a_practice_answer_keeps_the_streak(harness: Harness) -> None:
     mark = chat.mark()
     await user.tap(chooser, "▶️ Start")
     question = await chat.next_message(after=mark)
+    mark = chat.mark()
     await user.tap(question, "A")
+    await chat.wait_for(lambda m: "Practice 2/" in m.text, after=mark)  # the answer is stored
     assert not await harness.bot.progress_handlers.send_reminder(3006)  # active today: silent
     stats_mark = chat.mark()
     await user.send("/stats")
-    assert "Streak: 2 days" in (await chat.next_message(after=stats_mark)).text
+    stats = await chat.wait_for(lambda m: "Your progress" in m.text, after=stats_mark)
+    assert "Streak: 2 days" in stats.text

@@ -57,6 +57,9 @@ async def play(
                     "en",
                     end - 40 + index,
                     ms,
+                    question_id=f"q{index}",
+                    option_id="o1" if right else "o0",
+                    version="v1",
                 )
         await groups.close_question(run_id, index)
     assert await groups.finish_run(run_id, "finished", end)
