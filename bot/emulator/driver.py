@@ -88,7 +88,10 @@ class ChatView:
             who = "bot" if m.from_bot else str(m.sender_id)
             flags = (" (edited)" if m.edited else "") + (" (deleted)" if m.deleted else "")
             buttons = " | ".join(f"[{b.text}]" for row in m.buttons for b in row)
-            lines.append(f"#{m.message_id} {who}{flags}: {m.text or m.service}  {buttons}".rstrip())
+            shown = m.text or m.service
+            if m.document is not None:
+                shown = f"[file {m.document.get('file_name')}] {m.text}".rstrip()
+            lines.append(f"#{m.message_id} {who}{flags}: {shown}  {buttons}".rstrip())
         return "\n".join(lines) or "(no messages)"
 
     def mark(self) -> Mark:
@@ -164,6 +167,17 @@ class ChatView:
         await asyncio.sleep(0)
         return msg
 
+    async def send_document_as_anonymous_admin(
+        self, filename: str, data: bytes, *, caption: str = "", mime_type: str = "text/plain"
+    ) -> EmuMessage:
+        """A file from GroupAnonymousBot on behalf of the group, with an optional caption."""
+        document = self._world.store_user_file(filename, data, mime_type)
+        msg = self._world.user_message(
+            ANONYMOUS_ADMIN, self._chat, caption, anonymous=True, document=document
+        )
+        await asyncio.sleep(0)
+        return msg
+
 
 class SimUser:
     """A simulated Telegram user; their private chat with the bot has the user's id."""
@@ -203,6 +217,27 @@ class SimUser:
         """Write `text` in the private chat (or `chat`); the bot receives a message update."""
         reply_id = reply_to.message_id if isinstance(reply_to, EmuMessage) else reply_to
         msg = self._world.user_message(self.state, self._chat(chat), text, reply_to=reply_id)
+        await asyncio.sleep(0)
+        return msg
+
+    async def send_document(
+        self,
+        filename: str,
+        data: bytes,
+        *,
+        caption: str = "",
+        chat: ChatView | int | None = None,
+        reply_to: EmuMessage | int | None = None,
+        mime_type: str = "text/plain",
+        file_size: int | None = None,
+    ) -> EmuMessage:
+        """Send a file (a Document) with an optional caption; the bot can getFile and download
+        it. `file_size` makes the Document claim another size than `data` has."""
+        reply_id = reply_to.message_id if isinstance(reply_to, EmuMessage) else reply_to
+        document = self._world.store_user_file(filename, data, mime_type, file_size=file_size)
+        msg = self._world.user_message(
+            self.state, self._chat(chat), caption, reply_to=reply_id, document=document
+        )
         await asyncio.sleep(0)
         return msg
 

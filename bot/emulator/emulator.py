@@ -78,6 +78,15 @@ class Emulator:
         return f"http://127.0.0.1:{self._server.port}/bot"
 
     @property
+    def base_file_url(self) -> str:
+        """For `ApplicationBuilder().base_file_url(...)`: downloads of getFile's file_path."""
+        return self.base_url.removesuffix("/bot") + "/file/bot"
+
+    def file_bytes(self, file_id: str) -> bytes:
+        """The bytes of a file the bot or a user sent."""
+        return self.world.files[file_id].data
+
+    @property
     def token(self) -> str:
         return self.world.token
 

@@ -91,6 +91,8 @@ def message_json(
         data["document"] = msg.document
         if msg.text:
             data["caption"] = msg.text
+        if msg.entities:
+            data["caption_entities"] = [dict(e) for e in msg.entities]
     else:
         data["text"] = msg.text
         if msg.entities:
@@ -101,7 +103,13 @@ def message_json(
         replied = chat.messages.get(msg.reply_to_message_id)
         if replied is not None and not replied.deleted:
             data["reply_to_message"] = {"message_id": replied.message_id, "date": replied.date,
-                                        "chat": chat_json(chat), "text": replied.text}  # fmt: skip
+                                        "chat": chat_json(chat)}  # fmt: skip
+            if replied.document is not None:  # the file and its caption, as Telegram nests it
+                data["reply_to_message"]["document"] = replied.document
+                if replied.text:
+                    data["reply_to_message"]["caption"] = replied.text
+            else:
+                data["reply_to_message"]["text"] = replied.text
     return data
 
 

@@ -64,6 +64,7 @@ class Server:
         self.stopping = asyncio.Event()
         self.app = web.Application()
         self.app.router.add_route("*", "/bot{token}/{method}", self.handle)
+        self.app.router.add_get("/file/bot{token}/{path:.+}", self.download)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -88,6 +89,18 @@ class Server:
         if seconds > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), seconds)
+
+    async def download(self, request: web.Request) -> web.StreamResponse:
+        """A file download, as api.telegram.org/file/bot<token>/<file_path> serves it."""
+        world = self.world
+        if request.match_info["token"] != world.token:
+            return _error(UNAUTHORIZED)
+        file_id = world.file_paths.get(request.match_info["path"])
+        if file_id is None:
+            return _error(NOT_FOUND)
+        world.stats.requests["download"] += 1
+        upload = world.files[file_id]
+        return web.Response(body=upload.data, content_type="application/octet-stream")
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         world = self.world

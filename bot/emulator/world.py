@@ -90,7 +90,8 @@ class World:
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.webhook: dict[str, Any] | None = None
         self.queries: dict[str, PendingQuery] = {}
-        self.files: dict[str, Upload] = {}  # file_id -> what the bot uploaded
+        self.files: dict[str, Upload] = {}  # file_id -> bytes the bot or a user uploaded
+        self.file_paths: dict[str, str] = {}  # getFile's file_path -> file_id (downloads)
         self._next_query = 4_000_000_000_000_000_000
 
     def now(self) -> int:
@@ -129,8 +130,10 @@ class World:
         *,
         reply_to: int | None = None,
         anonymous: bool = False,
+        document: dict[str, Any] | None = None,
     ) -> EmuMessage:
-        """A user (or, anonymous, the group itself) writes `text` in `chat`."""
+        """A user (or, anonymous, the group itself) writes `text` in `chat`; with `document`,
+        `text` is the file's caption (a command in it gets a bot_command caption entity)."""
         if chat.migrated_to is not None:
             raise ValueError(f"chat {chat.id} was migrated to {chat.migrated_to}; post there")
         if chat.type == "private":
@@ -148,11 +151,38 @@ class World:
                 chat.id, chat.new_message_id(), text, None, False,
                 ANONYMOUS_ADMIN.id if anonymous else user.id, self.now(), entities,
                 sender_chat_id=chat.id if anonymous else None, reply_to_message_id=reply_to,
+                document=document,
             )
         )  # fmt: skip
         if self._bot_sees(chat, msg):
             self.updates.push("message", self.message_json(msg))
         return msg
+
+    def store_user_file(
+        self, filename: str, data: bytes, mime_type: str, *, file_size: int | None = None
+    ) -> dict[str, Any]:
+        """Keep a file a user sends; returns the message's Document object. `file_size` can
+        claim another size than the bytes have (Telegram never lies; a test may)."""
+        file_id = f"BQAC{len(self.files) + 1:08d}"
+        self.files[file_id] = Upload(filename, mime_type, data)
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_name": filename,
+            "mime_type": mime_type,
+            "file_size": len(data) if file_size is None else file_size,
+        }
+
+    def file_path(self, file_id: str) -> str:
+        """getFile's file_path for a known file (the same path on every call)."""
+        for path, known in self.file_paths.items():
+            if known == file_id:
+                return path
+        suffix = "".join(c for c in self.files[file_id].filename.rpartition(".")[2][:8]
+                         if c.isalnum())  # fmt: skip
+        path = f"documents/file_{len(self.file_paths)}" + (f".{suffix}" if suffix else "")
+        self.file_paths[path] = file_id
+        return path
 
     def _bot_sees(self, chat: ChatState, msg: EmuMessage) -> bool:
         """Privacy mode: in groups a bot gets commands and replies to it, unless it is admin."""

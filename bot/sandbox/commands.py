@@ -6,6 +6,8 @@ the help text that documents it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.sandbox import terminal
 from bot.sandbox.session import Session
 
@@ -16,6 +18,7 @@ Type to chat with the bot; a button's number (or its label) taps it.
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
+  :upload PATH        send a local quiz file (YAML, GIFT, Aiken, CSV) here with /upload
   :dashboard          a link to the Mini App dashboard as you (in the group: the group's page)
   :help               this list
   :quit               leave (Ctrl-D works too)
@@ -74,6 +77,19 @@ async def command(session: Session, text: str) -> None:
                 session.me = before
         case "dashboard" | "d":
             say(terminal.note(f"open in a browser: {session.dashboard_url()}"))
+        case "upload" if rest:
+            path = Path(rest.strip()).expanduser()
+            if not path.is_file():
+                say(terminal.note(f"no file at {path}"))
+                return
+            say(
+                terminal.note(
+                    f"{session.me.state.first_name if session.me else ''} sends "
+                    f"{path.name} ({path.stat().st_size} bytes) with /upload"
+                )
+            )
+            await session.upload(path)
+            await session.settle()
         case "say" if rest:
             await session.say(rest)
             await session.settle()

@@ -188,6 +188,14 @@ class Session:
         assert self.me is not None and self.chat is not None
         await self.me.send(text, chat=None if self.chat.type == "private" else self.chat)
 
+    async def upload(self, path: Path) -> None:
+        """Send a local file here as a document with `/upload` as its caption, as an admin
+        would from Telegram (in private the bot then asks which group it is for)."""
+        assert self.me is not None and self.chat is not None
+        data = path.read_bytes()
+        chat = None if self.chat.type == "private" else self.chat
+        await self.me.send_document(path.name, data, caption="/upload", chat=chat)
+
     def button(self, typed: str) -> tuple[EmuMessage, Button] | None:
         """The button a typed number (as last numbered) or exact label means, if any."""
         assert self.chat is not None

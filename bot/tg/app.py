@@ -87,6 +87,7 @@ class BotOptions:
     db_path: Path
     catalog: Catalog
     base_url: str = "https://api.telegram.org/bot"
+    base_file_url: str | None = None  # None: base_url's host at /file/bot (Telegram's layout)
     default_language: str = "en"
     admin_chat_id: int | None = None
     clock: Clock = time.time
@@ -126,6 +127,12 @@ def _freeze_startup_heap() -> None:
     if not _heap_frozen:
         _heap_frozen = True
         gc.freeze()
+
+
+def file_url_for(base_url: str) -> str:
+    """Where files download from when not set: Telegram (and a local Bot API server) serve them
+    beside the methods, `<host>/file/bot<token>/<path>` next to `<host>/bot<token>/<method>`."""
+    return base_url.removesuffix("/").removesuffix("/bot") + "/file/bot"
 
 
 def update_key(update: Update) -> int:
@@ -208,6 +215,7 @@ class QuizBot:
             ApplicationBuilder()
             .token(self.options.token)
             .base_url(self.options.base_url)
+            .base_file_url(self.options.base_file_url or file_url_for(self.options.base_url))
             .defaults(Defaults(parse_mode=ParseMode.HTML))
             .concurrent_updates(self.options.concurrent_updates)
             .context_types(CONTEXT_TYPES)
