@@ -64,6 +64,7 @@ from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.retry import RetryingLimiter
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.transport import use_transport
+from bot.tg.upload_handlers import UploadHandlers
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
@@ -74,6 +75,7 @@ from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
+from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.spaced_review import SpacedReview
 
 log = logging.getLogger(__name__)
@@ -304,6 +306,13 @@ class QuizBot:
         )
         self.group_handlers = group
         groups = filters.ChatType.GROUPS
+        self.uploads = QuizUploads(
+            self.options.content_dir or default_content_dir(), clock=self.options.clock
+        )
+        upload = UploadHandlers(self.uploads, self.group_settings, self.admins, self.runner)
+        caption = filters.CaptionRegex(r"^/upload(@\w+)?(\s|$)")
+        app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, upload.upload))
+        app.add_handler(CommandHandler("upload", upload.upload, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
         for name, callback in [

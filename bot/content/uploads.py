@@ -1,0 +1,168 @@
+"""An uploaded quiz file -> a checked Quiz, through the same checker as the shipped content.
+
+The bytes come from a chat, so they are hostile until proven otherwise: size first, then strict
+UTF-8, then the format's parser with its limits, then the content checker (YAML through
+`parse_yaml`'s bounded loader) over a throw-away content directory that holds the deployment's
+guides and the uploaded quiz. Nothing here touches the served catalogue or the database; the
+caller decides what to do with a clean result. Pure but for the temporary directory.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.content.loader import check, load_catalog
+from bot.content.problems import ContentError, Severity
+from bot.core.models import Quiz
+
+YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
+
+
+@dataclass(frozen=True, slots=True)
+class UploadLimits:
+    """What one uploaded quiz may hold. Texts stay under what Telegram shows in one message
+    (4,096 characters) with room for the question's header and the options."""
+
+    max_bytes: int = 256 * 1024
+    max_questions: int = 100
+    max_options: int = 10
+    max_title_chars: int = 200
+    max_prompt_chars: int = 1_000
+    max_option_chars: int = 300
+    max_explanation_chars: int = 1_500
+
+
+UPLOAD_LIMITS = UploadLimits()
+
+
+@dataclass(frozen=True, slots=True)
+class UploadProblem:
+    """One thing wrong (or, `warning`, suspicious) in the file, at a 1-based line (0: none)."""
+
+    line: int
+    code: str  # what went wrong, for the chat to word in the uploader's language
+    detail: str = ""  # the checker's own words (English), or a number for the code
+    warning: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedUpload:
+    fmt: str
+    quiz: Quiz | None  # None when any problem is an error
+    problems: tuple[UploadProblem, ...]
+
+    @property
+    def errors(self) -> list[UploadProblem]:
+        return [p for p in self.problems if not p.warning]
+
+    @property
+    def warnings(self) -> list[UploadProblem]:
+        return [p for p in self.problems if p.warning]
+
+
+def detect_format(file_name: str, text: str) -> str | None:
+    """The format a file name says (GIFT in a .txt when it has braces), else None."""
+    suffix = file_name.rpartition(".")[2].lower() if "." in file_name else ""
+    if suffix in ("yaml", "yml"):
+        return YAML
+    return None
+
+
+def _refused(fmt: str, line: int, code: str, detail: str = "") -> CheckedUpload:
+    return CheckedUpload(fmt, None, (UploadProblem(line, code, detail),))
+
+
+def check_upload(
+    file_name: str, data: bytes, guides_from: Path, limits: UploadLimits = UPLOAD_LIMITS
+) -> CheckedUpload:
+    """Check one uploaded file; `guides_from` is the content directory whose guides.yaml (and
+    glossary) uploaded quizzes may name. Never raises for bad input."""
+    if len(data) > limits.max_bytes:
+        return _refused("", 0, "too_big", str(len(data)))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return _refused("", line, "not_utf8")
+    fmt = detect_format(file_name, text)
+    if fmt is None:
+        return _refused("", 0, "unknown_format")
+    if "\x00" in text:
+        return _refused(fmt, text[: text.index("\x00")].count("\n") + 1, "not_utf8")
+    with tempfile.TemporaryDirectory(prefix="quizbot-upload-") as tmp:
+        root = Path(tmp)
+        for name in ("guides.yaml", "glossary.yaml"):
+            if (guides_from / name).is_file():
+                shutil.copyfile(guides_from / name, root / name)
+        (root / "quizzes").mkdir()
+        converted = _write_quiz(root, fmt, file_name, text, limits)
+        if isinstance(converted, CheckedUpload):
+            return converted
+        return _checked(root, fmt, converted, limits)
+
+
+def _write_quiz(
+    root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
+) -> list[UploadProblem] | CheckedUpload:
+    """The quiz written as content files under `root`; the format's own notes, by line."""
+    if fmt == YAML:
+        (root / "quizzes" / "upload.yaml").write_text(text, encoding="utf-8")
+        return []
+    return _refused(fmt, 0, "unknown_format")
+
+
+def _checked(
+    root: Path, fmt: str, notes: list[UploadProblem], limits: UploadLimits
+) -> CheckedUpload:
+    report = check(root)
+    problems = list(notes)
+    for problem in report.problems:
+        if problem.file.name in ("guides.yaml", "glossary.yaml"):
+            continue  # the deployment's files, checked at start-up
+        problems.append(
+            UploadProblem(
+                problem.line,
+                "checker",
+                f"{problem.key}: {problem.message}" if problem.key else problem.message,
+                warning=problem.severity is Severity.WARNING,
+            )
+        )
+    if any(not p.warning for p in problems):
+        return CheckedUpload(fmt, None, tuple(problems))
+    try:
+        catalog = load_catalog(root)
+    except ContentError as err:  # not expected after a clean check; reported all the same
+        extra = [UploadProblem(p.line, "checker", p.message) for p in err.problems]
+        return CheckedUpload(fmt, None, tuple(problems + extra))
+    quizzes = list(catalog)
+    if len(quizzes) != 1:
+        return CheckedUpload(fmt, None, (*problems, UploadProblem(0, "not_one_quiz")))
+    quiz = quizzes[0]
+    over = _over_limits(quiz, limits)
+    if over:
+        return CheckedUpload(fmt, None, (*problems, *over))
+    return CheckedUpload(fmt, quiz, tuple(problems))
+
+
+def _over_limits(quiz: Quiz, limits: UploadLimits) -> list[UploadProblem]:
+    found: list[UploadProblem] = []
+    if len(quiz.questions) > limits.max_questions:
+        found.append(UploadProblem(0, "too_many_questions", str(limits.max_questions)))
+    for lang_text in quiz.title.values.values():
+        if len(lang_text) > limits.max_title_chars:
+            found.append(UploadProblem(0, "text_too_long", f"title > {limits.max_title_chars}"))
+    for question in quiz.questions:
+        if len(question.options) > limits.max_options:
+            found.append(UploadProblem(0, "too_many_options", question.id))
+        checks = [("prompt", question.prompt.values.values(), limits.max_prompt_chars),
+                  ("explanation", question.explanation.values.values(),
+                   limits.max_explanation_chars)]  # fmt: skip
+        checks += [(f"option {o.id}", o.text.values.values(), limits.max_option_chars)
+                   for o in question.options]  # fmt: skip
+        for what, texts, most in checks:
+            if any(len(t) > most for t in texts):
+                found.append(UploadProblem(0, "text_too_long", f"{question.id} {what} > {most}"))
+    return found

@@ -1,0 +1,91 @@
+"""`/upload` in a group: an admin's quiz file, downloaded, checked and answered in their language.
+
+The file is either the message's own document (caption `/upload`) or the document the command
+replies to. Admins only (an anonymous admin posts as the group and counts as one); the size
+Telegram declares is judged before anything is downloaded. Answers go to the group, worded in
+the uploader's language (the group's for an anonymous admin).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Document, Message, Update
+from telegram.error import TelegramError
+
+from bot.content.uploads import CheckedUpload
+from bot.i18n import Translator, translator
+from bot.tg import upload_render as render
+from bot.tg.context import BotContext
+from bot.tg.jobs import GroupRunner
+from bot.tg.render import Screen
+from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.quiz_uploads import QuizUploads
+
+log = logging.getLogger(__name__)
+
+
+class UploadHandlers:
+    def __init__(
+        self,
+        uploads: QuizUploads,
+        settings: GroupSettingsCases,
+        admins: AdminCache,
+        runner: GroupRunner,
+    ) -> None:
+        self.uploads = uploads
+        self.settings = settings
+        self.admins = admins
+        self.runner = runner
+
+    async def _translator(self, message: Message, context: BotContext) -> Translator:
+        if message.sender_chat is not None or message.from_user is None:
+            group = await self.settings.settings(message.chat_id, message.chat.title or "")
+            return translator(group.language)
+        return context.tr
+
+    async def _say(self, message: Message, text: str) -> None:
+        await self.runner.send(message.chat_id, Screen(text))
+
+    async def upload(self, update: Update, context: BotContext) -> None:
+        message = update.effective_message
+        if message is None:
+            return
+        tr = await self._translator(message, context)
+        user = message.from_user
+        sender_chat = message.sender_chat.id if message.sender_chat else None
+        if not await self.admins.is_admin(message.chat_id, user.id if user else 0, sender_chat):
+            await self._say(message, tr._("Sorry, only the group's admins can do that."))
+            return
+        document = _document(message)
+        if document is None:
+            await self._say(message, render.how_to_upload(tr))
+            return
+        refused = self.uploads.admit(message.chat_id, document.file_size)
+        if refused is not None:
+            await self._say(message, render.refusal(tr, refused))
+            return
+        name = document.file_name or "quiz"
+        try:
+            file = await context.bot.get_file(document.file_id)
+            data = bytes(await file.download_as_bytearray())
+        except TelegramError as exc:  # too big for bots, gone, or the network failed
+            log.info("upload in chat %s: download failed: %s", message.chat_id, exc)
+            await self._say(message, render.download_failed(tr))
+            return
+        checked = await self.uploads.check(name, data)
+        limits = self.uploads.limits
+        if not isinstance(checked, CheckedUpload):
+            await self._say(message, render.refusal(tr, checked))
+        elif checked.quiz is None:
+            await self._say(message, render.problems(tr, name, checked, limits))
+        else:
+            await self._say(message, render.summary(tr, name, checked, limits))
+
+
+def _document(message: Message) -> Document | None:
+    if message.document is not None:
+        return message.document
+    replied = message.reply_to_message
+    return replied.document if replied is not None else None

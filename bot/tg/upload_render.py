@@ -1,0 +1,111 @@
+"""What an uploader reads: the checked quiz's summary, or every problem with its line number.
+
+Worded in the uploader's language; the checker's own detail (a YAML key and what is wrong
+with it) stays as the checker wrote it, after the translated line number. Kept under
+Telegram's 4,096 characters however many problems a file has.
+"""
+
+from __future__ import annotations
+
+import html
+
+from bot.content.uploads import CheckedUpload, UploadLimits, UploadProblem
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.i18n import Translator
+from bot.tg.render import truncate
+from bot.usecases.quiz_uploads import Refusal, TooBig, TooFrequent, TooSlow
+
+SHOWN_PROBLEMS = 15
+
+
+def how_to_upload(tr: Translator) -> str:
+    return tr._(
+        "Send a quiz file with /upload as its caption, or reply /upload to a quiz file "
+        "(YAML, GIFT, Aiken or CSV)."
+    )
+
+
+def download_failed(tr: Translator) -> str:
+    return tr._("I could not download the file from Telegram. Please send it again.")
+
+
+def refusal(tr: Translator, refused: Refusal) -> str:
+    match refused:
+        case TooBig(limit_kb):
+            return tr._("This file is too big: a quiz file may have at most {n} KB.", n=limit_kb)
+        case TooFrequent(minutes):
+            return tr.ngettext(
+                "Too many uploads in this group for now: try again in {n} minute.",
+                "Too many uploads in this group for now: try again in {n} minutes.",
+                minutes,
+            )
+        case TooSlow(seconds):
+            return tr._(
+                "Checking this file took longer than {n} s, so I stopped. Nothing was changed.",
+                n=seconds,
+            )
+
+
+def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> str:
+    match problem.code:
+        case "not_utf8":
+            what = tr._("the file is not UTF-8 text: save it as UTF-8 and send it again")
+        case "unknown_format":
+            what = tr._(
+                "I read quiz files in our YAML format (.yaml), GIFT (.gift, or .txt with "
+                "braces), Aiken (.txt) and our CSV layout (.csv)"
+            )
+        case "not_one_quiz":
+            what = tr._("the file must hold exactly one quiz")
+        case "too_many_questions":
+            what = tr._("too many questions: at most {n}", n=limits.max_questions)
+        case "too_many_options":
+            what = tr._(
+                "question {id}: too many options (at most {n})",
+                id=problem.detail,
+                n=limits.max_options,
+            )
+        case "text_too_long":
+            what = tr._("a text is too long ({detail})", detail=problem.detail)
+        case "too_big":
+            what = tr._("the file is too big: at most {n} KB", n=limits.max_bytes // 1024)
+        case _:
+            what = problem.detail
+    if problem.line > 0:
+        return tr._("Line {line}: {problem}", line=problem.line, problem=what)
+    return what
+
+
+def problems(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits) -> str:
+    """The file was refused: each problem with its line, then that nothing changed."""
+    errors = checked.errors
+    lines = [
+        "❌ "
+        + tr._("{file}: this quiz cannot be used. Nothing was changed.", file=html.escape(name))
+    ]
+    lines += ["• " + html.escape(_problem(tr, p, limits)) for p in errors[:SHOWN_PROBLEMS]]
+    if len(errors) > SHOWN_PROBLEMS:
+        more = len(errors) - SHOWN_PROBLEMS
+        lines.append(tr.ngettext("…and {n} more problem", "…and {n} more problems", more))
+    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+
+
+def summary(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits) -> str:
+    """The file is a sound quiz: its title, size, languages and warnings."""
+    quiz = checked.quiz
+    assert quiz is not None
+    lines = [
+        "✅ " + tr._("{file} is a sound quiz.", file=html.escape(name)),
+        tr._("Title: {title}", title=html.escape(quiz.title.get(tr.lang))),
+        tr._("Quiz id: {id}", id=html.escape(quiz.id)),
+        tr.ngettext("{n} question", "{n} questions", len(quiz.questions)),
+        tr._(
+            "Languages: {names}",
+            names=", ".join(tr.language_name(code) for code in quiz.languages),
+        ),
+    ]
+    warnings = checked.warnings
+    if warnings:
+        lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
+        lines += ["• " + html.escape(_problem(tr, p, limits)) for p in warnings[:SHOWN_PROBLEMS]]
+    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)

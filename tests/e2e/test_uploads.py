@@ -1,0 +1,166 @@
+"""/upload in a study group through the emulator: admins only, line-numbered problems, hostile
+files refused with a clear message while the bot keeps serving, nothing stored from a bad file."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.harness import Harness, running
+
+GOOD_YAML = """\
+id: my-quiz
+guide: gradient-checkpointing
+level: beginner
+languages: [en]
+title: "Our own quiz"
+description: "Two questions the group wrote."
+questions:
+  sum:
+    prompt: "How much is 2 + 2?"
+    options:
+      a: "Four"
+      b: "Five"
+      c: "Three"
+    answer: a
+    explanation: "Two and two make four."
+  capital:
+    prompt: "Which city is the capital of Senegal?"
+    options:
+      a: "Saint-Louis"
+      b: "Dakar"
+      c: "Thiès"
+    answer: b
+    explanation: "Dakar has been the capital since 1960."
+"""
+
+
+@pytest.fixture
+async def h(tmp_path: Path, transport: str) -> AsyncIterator[Harness]:
+    async with running(tmp_path, transport=transport) as harness:
+        yield harness
+
+
+async def make_group(h: Harness) -> tuple[ChatView, SimUser, SimUser]:
+    admin = h.emu.user(1001, "Ada", language_code="en")
+    member = h.emu.user(1002, "Awa", language_code="fr")
+    group = h.emu.group(-100500, "Study group")
+    group.add_member(admin, "creator")
+    group.add_member(member, "member")
+    await h.emu.add_bot_to_group(group, by=admin)
+    await group.wait_for(lambda m: "/push" in m.text)
+    return group, admin, member
+
+
+def tables(h: Harness) -> dict[str, int]:
+    with sqlite3.connect(h.db_path) as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
+
+
+async def still_serving(group: ChatView, admin: SimUser) -> None:
+    mark = group.mark()
+    await admin.send("/quiz", chat=group)
+    await group.wait_for(lambda m: "gradient" in m.text.lower(), after=mark, timeout=30)
+
+
+async def test_an_admin_uploads_a_sound_yaml_quiz_and_reads_its_summary(h: Harness) -> None:
+    group, admin, _ = await make_group(h)
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "ours.yaml" in m.text, timeout=30)
+    assert "✅ ours.yaml is a sound quiz." in shown.text
+    assert "Title: Our own quiz" in shown.text and "2 questions" in shown.text
+    assert "Quiz id: my-quiz" in shown.text and "Languages: English" in shown.text
+
+
+async def test_a_reply_to_a_file_and_an_anonymous_admin_both_count(h: Harness) -> None:
+    group, admin, _ = await make_group(h)
+    sent = await admin.send_document("ours.yaml", GOOD_YAML.encode(), chat=group)
+    await admin.send("/upload", chat=group, reply_to=sent)
+    await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+    mark = group.mark()
+    await group.send_document_as_anonymous_admin("again.yaml", GOOD_YAML.encode(),
+                                                 caption="/upload")  # fmt: skip
+    await group.wait_for(lambda m: "again.yaml is a sound quiz" in m.text, after=mark, timeout=30)
+
+
+async def test_a_members_upload_is_refused_in_their_language(h: Harness) -> None:
+    group, _, member = await make_group(h)
+    await member.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    refused = await group.wait_for(lambda m: "admin" in m.text, timeout=30)
+    assert "sound quiz" not in refused.text
+    assert "administrateurs" in refused.text  # Awa writes in French
+
+
+async def test_upload_without_a_file_says_how(h: Harness) -> None:
+    group, admin, _ = await make_group(h)
+    await admin.send("/upload", chat=group)
+    await group.wait_for(lambda m: "/upload as its caption" in m.text, timeout=30)
+
+
+async def test_a_malformed_file_gets_line_numbered_problems_and_nothing_is_stored(
+    h: Harness,
+) -> None:
+    group, admin, _ = await make_group(h)
+    before = tables(h)
+    broken = GOOD_YAML.replace('    prompt: "How much is 2 + 2?"\n', "")
+    await admin.send_document("broken.yaml", broken.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "broken.yaml" in m.text, timeout=30)
+    assert "cannot be used. Nothing was changed." in shown.text
+    assert "Line 8: questions.sum.prompt" in shown.text  # the question without a prompt
+    assert tables(h) == before
+    await still_serving(group, admin)
+
+
+HOSTILE = {
+    "oversized": ("big.yaml", b"# " + b"x" * (300 * 1024), "too big"),
+    "deep": ("deep.yaml", b"a: " + b"[" * 20_000 + b"]" * 20_000, "Line 1:"),
+    "aliases": (
+        "bomb.yaml",
+        b"a: &a [x, x, x, x, x, x, x, x, x]\n"
+        + b"".join(
+            f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n".encode()
+            for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+        ),
+        "aliases",
+    ),
+    "not utf-8": ("latin.yaml", "id: café\n".encode("latin-1"), "UTF-8"),
+    "10,000 options": (
+        "wide.yaml",
+        GOOD_YAML.replace(
+            '      c: "Three"\n',
+            "".join(f"      o{i}: x\n" for i in range(10_000)),
+        ).encode(),
+        "Line",
+    ),
+    "unknown type": ("quiz.docx", b"PK\x03\x04", "YAML"),
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
+async def test_hostile_files_get_a_clear_refusal_and_the_bot_keeps_serving(
+    h: Harness, kind: str
+) -> None:
+    name, data, expected = HOSTILE[kind]
+    group, admin, _ = await make_group(h)
+    before = tables(h)
+    mark = group.mark()
+    await admin.send_document(name, data, caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "❌" in m.text or "too big" in m.text, after=mark,
+                                 timeout=60)  # fmt: skip
+    assert expected in shown.text, shown.text
+    assert "sound quiz" not in shown.text and "Traceback" not in shown.text
+    assert tables(h) == before
+    await still_serving(group, admin)
+
+
+async def test_a_claimed_size_over_the_limit_is_refused_before_any_download(h: Harness) -> None:
+    group, admin, _ = await make_group(h)
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group,
+                              file_size=10 * 1024 * 1024)  # fmt: skip
+    await group.wait_for(lambda m: "too big" in m.text, timeout=30)
+    assert h.emu.calls("getFile") == []
