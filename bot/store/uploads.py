@@ -1,0 +1,88 @@
+"""Uploaded quizzes of study groups: every version's source, who sent it and when."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.store.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class UploadedQuiz:
+    chat_id: int
+    quiz_id: str
+    version: int
+    file_name: str
+    format: str
+    source: str
+    uploaded_by: int | None
+    uploaded_at: float
+    deleted_at: float | None = None
+
+
+def _row(row: aiosqlite.Row) -> UploadedQuiz:
+    return UploadedQuiz(
+        row["chat_id"], row["quiz_id"], row["version"], row["file_name"], row["format"],
+        row["source"], row["uploaded_by"], row["uploaded_at"], row["deleted_at"],
+    )  # fmt: skip
+
+
+class UploadStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(
+        self,
+        chat_id: int,
+        quiz_id: str,
+        file_name: str,
+        fmt: str,
+        source: str,
+        uploaded_by: int | None,
+        now: float,
+    ) -> UploadedQuiz:
+        """A new version: 1 for a new quiz id in this group, else one more than the last (a quiz
+        deleted earlier continues its numbering, so answers never meet two sources at one
+        version)."""
+
+        async def insert(conn: aiosqlite.Connection) -> UploadedQuiz:
+            async with conn.execute(
+                """INSERT INTO uploaded_quizzes
+                     (chat_id, quiz_id, version, file_name, format, source, uploaded_by,
+                      uploaded_at)
+                   SELECT ?, ?, coalesce(max(version), 0) + 1, ?, ?, ?, ?, ?
+                     FROM uploaded_quizzes WHERE chat_id = ? AND quiz_id = ?
+                   RETURNING *""",
+                (chat_id, quiz_id, file_name, fmt, source, uploaded_by, now, chat_id, quiz_id),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _row(row)
+
+        return await self.db.write(insert)
+
+    async def current(self) -> list[UploadedQuiz]:
+        """The latest version of every quiz not deleted, in every group, oldest first."""
+        async with self.db.reader.execute(
+            """SELECT u.* FROM uploaded_quizzes u
+                WHERE u.deleted_at IS NULL
+                  AND u.version = (SELECT max(v.version) FROM uploaded_quizzes v
+                                    WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
+                ORDER BY u.uploaded_at, u.chat_id, u.quiz_id"""
+        ) as cur:
+            return [_row(row) async for row in cur]
+
+    async def delete(self, chat_id: int, quiz_id: str, now: float) -> bool:
+        """Hide a group's quiz (every version); False if it has none shown."""
+
+        async def hide(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE uploaded_quizzes SET deleted_at = ?
+                    WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL""",
+                (now, chat_id, quiz_id),
+            )
+            return cur.rowcount > 0
+
+        return await self.db.write(hide)
