@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -11,7 +12,10 @@ from bot.content.exporter import export, languages
 from bot.content.loader import check, load_catalog
 from bot.content.problems import ContentError, display_path
 from bot.content.sources import default_content_dir
-from bot.core.models import Level
+from bot.content.uploads import check_upload
+from bot.core.models import Level, Quiz
+from bot.store.db import StoreError
+from bot.store.uploads import uploaded_source
 
 FORMATS_IN = ("gift", "aiken", "csv")
 FORMATS_OUT = ("gift", "csv", "aiken")
@@ -34,6 +38,10 @@ def configure_export(exp: argparse.ArgumentParser) -> None:
     exp.add_argument("--lang", help="one language (default: English; CSV: every language)")
     exp.add_argument("--content", type=Path, help="content directory (default: ./content)")
     exp.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    exp.add_argument(
+        "--group", type=int, help="a study group's uploaded quiz: the group's chat id (with --db)"
+    )
+    exp.add_argument("--db", type=Path, help="the bot's database (default: env QUIZBOT_DB)")
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -86,7 +94,9 @@ def run_export(args: argparse.Namespace) -> int:
     except ContentError as exc:
         print(f"export failed: the content has errors\n{exc}", file=sys.stderr)
         return 1
-    quiz = catalog.quiz(args.quiz)
+    quiz = catalog.quiz(args.quiz) if args.group is None else _uploaded(args, content)
+    if quiz is None and args.group is not None:
+        return 1
     if quiz is None:
         known = ", ".join(catalog.quizzes) or "none"
         print(f"export failed: no quiz '{args.quiz}' (quizzes: {known})", file=sys.stderr)
@@ -108,3 +118,21 @@ def run_export(args: argparse.Namespace) -> int:
         args.out.write_text(result.text, encoding="utf-8")
         print(f"wrote {display_path(args.out)}", file=sys.stderr)
     return 0
+
+
+def _uploaded(args: argparse.Namespace, content: Path) -> Quiz | None:
+    """A group's uploaded quiz, read from the bot's database and checked as on upload."""
+    db_path = args.db or Path(os.environ.get("QUIZBOT_DB") or "data/quizbot.sqlite3")
+    try:
+        found = uploaded_source(db_path, args.group, args.quiz)
+    except StoreError as exc:
+        print(f"export failed: {exc}", file=sys.stderr)
+        return None
+    if found is None:
+        print(f"export failed: group {args.group} has no quiz '{args.quiz}'", file=sys.stderr)
+        return None
+    file_name, source = found
+    checked = check_upload(file_name, source.encode("utf-8"), content)
+    if checked.quiz is None:
+        print(f"export failed: '{args.quiz}' no longer passes the checks", file=sys.stderr)
+    return checked.quiz

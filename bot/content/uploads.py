@@ -68,6 +68,12 @@ def detect_format(file_name: str, text: str) -> str | None:
     suffix = file_name.rpartition(".")[2].lower() if "." in file_name else ""
     if suffix in ("yaml", "yml"):
         return YAML
+    if suffix == "gift":
+        return GIFT
+    if suffix == "csv":
+        return CSV
+    if suffix == "txt":
+        return GIFT if "{" in text else AIKEN
     return None
 
 
@@ -111,7 +117,9 @@ def _write_quiz(
     if fmt == YAML:
         (root / "quizzes" / "upload.yaml").write_text(text, encoding="utf-8")
         return []
-    return _refused(fmt, 0, "unknown_format")
+    from bot.content.upload_formats import write_converted
+
+    return write_converted(root, fmt, file_name, text, limits)
 
 
 def _checked(

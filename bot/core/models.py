@@ -5,7 +5,7 @@ The content loader builds these from YAML; nothing here knows about files, Teleg
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -111,6 +111,30 @@ class Catalog:
         for quiz in self.quizzes.values():
             kept.pop((quiz.id, quiz.version), None)
         return Catalog(self.guides, self.quizzes, kept)
+
+    def with_versions(self, quizzes: Iterable[Quiz]) -> Catalog:
+        """This catalogue also serving `quizzes` by id and version only: never listed, found by
+        `quiz_at` and `known` (a group's uploaded quizzes, reached through their group)."""
+        kept = dict(self.previous)
+        for quiz in quizzes:
+            kept.pop((quiz.id, quiz.version), None)
+            kept[quiz.id, quiz.version] = quiz  # last: the latest of its id
+        return Catalog(self.guides, self.quizzes, kept)
+
+    def known(self, quiz_id: str) -> Quiz | None:
+        """The quiz as listed, else the latest version served by id only (see `with_versions`):
+        what a learner's review of a group's own quiz reads."""
+        current = self.quizzes.get(quiz_id)
+        if current is not None:
+            return current
+        found = [quiz for (qid, _), quiz in self.previous.items() if qid == quiz_id]
+        return found[-1] if found else None
+
+    def known_quizzes(self) -> list[Quiz]:
+        """Every quiz `known` finds: the listed ones, then the latest of each id served only by
+        version (statistics read answers of both)."""
+        latest = {qid: quiz for (qid, _), quiz in self.previous.items() if qid not in self.quizzes}
+        return [*self.quizzes.values(), *latest.values()]
 
     def __iter__(self) -> Iterator[Quiz]:
         return iter(self.quizzes.values())

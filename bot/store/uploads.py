@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 
 import aiosqlite
 
-from bot.store.db import Database
+from bot.store.db import Database, StoreError
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +88,24 @@ class UploadStore:
             return cur.rowcount > 0
 
         return await self.db.write(hide)
+
+
+def uploaded_source(db_path: Path, chat_id: int, quiz_id: str) -> tuple[str, str] | None:
+    """(file name, source) of a group's quiz as it is served now, read-only: for
+    `quizbot content export --group`, which may run beside the live bot."""
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    try:
+        row = conn.execute(
+            """SELECT file_name, source FROM uploaded_quizzes
+                WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL
+                ORDER BY version DESC LIMIT 1""",
+            (chat_id, quiz_id),
+        ).fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    finally:
+        conn.close()
+    return (str(row[0]), str(row[1])) if row else None

@@ -38,7 +38,7 @@ from bot.content import default_content_dir
 from bot.content.reload import ReloadResult, reload_catalog
 from bot.control import ControlServer
 from bot.core.clock import Clock
-from bot.core.models import Catalog
+from bot.core.models import Catalog, Quiz
 from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
@@ -48,6 +48,7 @@ from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
+from bot.store.uploads import UploadStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
@@ -307,11 +308,25 @@ class QuizBot:
         self.group_handlers = group
         groups = filters.ChatType.GROUPS
         self.uploads = QuizUploads(
-            self.options.content_dir or default_content_dir(), clock=self.options.clock
+            self.options.content_dir or default_content_dir(),
+            clock=self.options.clock,
+            store=UploadStore(self.db),
         )
-        upload = UploadHandlers(self.uploads, self.group_settings, self.admins, self.runner)
+        self.group_runs.own_quizzes = self.uploads.own
+        self.group_schedules.own_ids = self.uploads.own
+        upload = UploadHandlers(
+            self.uploads,
+            self.group_settings,
+            self.admins,
+            self.runner,
+            serve=self._serve_uploaded,
+            shipped_ids=lambda: set(self.options.catalog.quizzes),
+        )
+        group.upload_buttons = upload.button
         caption = filters.CaptionRegex(r"^/upload(@\w+)?(\s|$)")
         app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, upload.upload))
+        app.add_handler(CommandHandler("quizzes", upload.quizzes, filters=groups))
+        app.add_handler(CommandHandler("deletequiz", upload.deletequiz, filters=groups))
         app.add_handler(CommandHandler("upload", upload.upload, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
@@ -388,6 +403,7 @@ class QuizBot:
                 await self.options.dashboard.set_menu_button(self.app.bot, lang)
             await self.app.start()
             # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
+            self._serve_uploaded(*await self.uploads.load())  # before runs resume on them
             await self.runner.restore()
             await self.runner.reschedule()
             await self.progress_handlers.restore()  # daily review reminders
@@ -454,6 +470,11 @@ class QuizBot:
             else:
                 log.warning("content reload refused:\n%s", result.summary())
             return result
+
+    def _serve_uploaded(self, *quizzes: Quiz) -> None:
+        """A group's uploaded quizzes join the served catalogue by id and version (never listed;
+        earlier versions stay for the runs still playing them)."""
+        self._serve(self.options.catalog.with_versions(quizzes))
 
     def _serve(self, catalog: Catalog) -> None:
         """Every holder of the catalogue switches at once (no await in between)."""

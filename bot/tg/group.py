@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from telegram import CallbackQuery, Chat, Message, Update
@@ -32,6 +33,7 @@ from bot.usecases.learner_profile import Learner
 
 log = logging.getLogger(__name__)
 Context = BotContext
+UploadButtons = Callable[[int, str, str, int, Translator], Awaitable[None]]
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
 
 
@@ -51,6 +53,8 @@ class GroupHandlers:
         self.runner = runner
         self.admins = admins
         self.catalog = catalog
+        # The group's own quizzes' buttons (schedule hint, delete confirmation): set by uploads.
+        self.upload_buttons: UploadButtons | None = None
 
     async def _admin_command(
         self, update: Update
@@ -69,6 +73,10 @@ class GroupHandlers:
             await self._say(chat.id, tr._("Sorry, only the group's admins can do that."))
             return None
         return message, chat, settings, tr
+
+    def _picker(self, tr: Translator, chat_id: int, lang: str) -> Screen:
+        own = self.runs.own_quizzes(chat_id)
+        return gr.quiz_picker(tr, self.catalog, chat_id, lang, own)
 
     async def _say(self, chat_id: int, content: str | Screen) -> None:
         await self.runner.send(chat_id, Screen(content) if isinstance(content, str) else content)
@@ -114,7 +122,12 @@ class GroupHandlers:
             return
         message, chat, settings, tr = checked
         if not context.args:
-            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id, settings.language))
+            await self._say(
+                chat.id,
+                gr.quiz_picker(
+                    tr, self.catalog, chat.id, settings.language, self.runs.own_quizzes(chat.id)
+                ),
+            )
             return
         user_id = message.from_user.id if message.from_user else None
         await self._start(chat.id, context.args[0], user_id, tr)
@@ -137,7 +150,12 @@ class GroupHandlers:
             if quiz is not None:
                 await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
                 return
-            await self._say(chat.id, gr.quiz_picker(tr, self.catalog, chat.id, settings.language))
+            await self._say(
+                chat.id,
+                gr.quiz_picker(
+                    tr, self.catalog, chat.id, settings.language, self.runs.own_quizzes(chat.id)
+                ),
+            )
 
     async def stop(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
@@ -275,6 +293,10 @@ class GroupHandlers:
         if not await self.admins.is_admin(chat.id, member.user_id):
             refusal = mine._("Sorry, only the group's admins can do that.")
             await acknowledge(query, refusal, show_alert=True)
+            return
+        if data.key in ("sched", "delq") and self.upload_buttons is not None:
+            await acknowledge(query)
+            await self.upload_buttons(chat.id, data.key, data.value or "", member.user_id, tr)
             return
         if data.key == "push":
             await acknowledge(query)

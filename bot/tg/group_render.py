@@ -7,7 +7,7 @@ content string is escaped (member names too) and every message is kept under Tel
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -188,18 +188,26 @@ def unattended(tr: Translator) -> str:
     )
 
 
-def quiz_picker(tr: Translator, catalog: Catalog, chat_id: int, lang: str) -> Screen:
-    """A button per quiz, and each title with the id `/push` and `/schedule` take."""
-    quizzes = list(catalog)
-    if not quizzes:
+def quiz_picker(
+    tr: Translator,
+    catalog: Catalog,
+    chat_id: int,
+    lang: str,
+    own: Mapping[str, Quiz] | None = None,
+) -> Screen:
+    """A button per quiz (the group's own uploaded ones first), and each title with the id
+    `/push` and `/schedule` take."""
+    listed = [(typed, quiz) for typed, quiz in (own or {}).items()]
+    listed += [(quiz.id, quiz) for quiz in catalog]
+    if not listed:
         return Screen(tr._("No quizzes are available yet."))
     rows = [
-        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", quiz.id))] for quiz in quizzes
+        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", typed))] for typed, quiz in listed
     ]
     lines = [tr._("Which quiz should the group play?"), ""]
     lines += [
-        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(quiz.id)}</code>"
-        for quiz in quizzes
+        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code>"
+        for typed, quiz in listed
     ]
     lines += ["", html.escape(tr._("Or type /push <id>."), quote=False)]
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))

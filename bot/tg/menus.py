@@ -64,6 +64,9 @@ GROUP_ADMIN: tuple[MenuCommand, ...] = (
     MenuCommand("unschedule", N_("Remove a scheduled quiz")),
     MenuCommand("timezone", N_("Set the group's time zone")),
     MenuCommand("groupstats", N_("The group's statistics")),
+    MenuCommand("upload", N_("Upload the group's own quiz (send a file with /upload)")),
+    MenuCommand("quizzes", N_("This group's own quizzes")),
+    MenuCommand("deletequiz", N_("Delete one of this group's own quizzes")),
 )
 
 # Bot API scope type -> the commands shown there.

@@ -283,11 +283,13 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
     # Stats are kept by question and option ids: each question is shown where it sits in its
     # quiz now, with its text now; questions that left the content are left out.
     positions = {
-        (quiz.id, question.id): k for quiz in catalog for k, question in enumerate(quiz.questions)
+        (quiz.id, question.id): k
+        for quiz in catalog.known_quizzes()
+        for k, question in enumerate(quiz.questions)
     }
     quiz_shown = None
     for q, position, tied in hardest_first(report.questions, positions):
-        quiz = catalog.quiz(q.quiz_id)
+        quiz = catalog.known(q.quiz_id)  # a group's own quiz too
         if quiz is None:
             continue
         if quiz_shown != quiz.id:

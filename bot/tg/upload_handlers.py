@@ -9,11 +9,13 @@ the uploader's language (the group's for an anonymous admin).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from telegram import Document, Message, Update
 from telegram.error import TelegramError
 
 from bot.content.uploads import CheckedUpload
+from bot.core.models import Quiz
 from bot.i18n import Translator, translator
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
@@ -21,7 +23,7 @@ from bot.tg.jobs import GroupRunner
 from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
-from bot.usecases.quiz_uploads import QuizUploads
+from bot.usecases.quiz_uploads import QuizUploads, ShippedId
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,11 @@ class UploadHandlers:
         settings: GroupSettingsCases,
         admins: AdminCache,
         runner: GroupRunner,
+        serve: Callable[[Quiz], None],
+        shipped_ids: Callable[[], set[str]],
     ) -> None:
+        self.serve = serve  # the bot's catalogue starts serving a new quiz (or version)
+        self.shipped_ids = shipped_ids
         self.uploads = uploads
         self.settings = settings
         self.admins = admins
@@ -81,7 +87,64 @@ class UploadHandlers:
         elif checked.quiz is None:
             await self._say(message, render.problems(tr, name, checked, limits))
         else:
-            await self._say(message, render.summary(tr, name, checked, limits))
+            user_id = user.id if user is not None and sender_chat is None else None
+            stored = await self.uploads.accept(
+                message.chat_id, user_id, name, data, checked, self.shipped_ids()
+            )
+            if isinstance(stored, ShippedId):
+                await self._say(message, render.shipped_id(tr, stored.quiz_id))
+                return
+            self.serve(stored.quiz)
+            await self.runner.send(message.chat_id, render.stored(tr, name, stored, limits,
+                                                                 message.chat_id))  # fmt: skip
+
+    async def quizzes(self, update: Update, context: BotContext) -> None:
+        """/quizzes in a group: the group's own quizzes (admins only, like the picker)."""
+        message = update.effective_message
+        if message is None or not await self._is_admin(message):
+            return
+        group = await self.settings.settings(message.chat_id, message.chat.title or "")
+        tr = translator(group.language)
+        own = self.uploads.own(message.chat_id)
+        await self.runner.send(message.chat_id, render.own_quizzes(tr, own, group.language))
+
+    async def deletequiz(self, update: Update, context: BotContext) -> None:
+        """/deletequiz ID: asks for a confirmation button (any admin's tap confirms)."""
+        message = update.effective_message
+        if message is None or not await self._is_admin(message):
+            return
+        group = await self.settings.settings(message.chat_id, message.chat.title or "")
+        tr = translator(group.language)
+        typed = context.args[0] if context.args else ""
+        quiz = self.uploads.own(message.chat_id).get(typed)
+        if quiz is None:
+            own = self.uploads.own(message.chat_id)
+            await self._say(message, render.no_such_quiz(tr, typed, own))
+            return
+        await self.runner.send(
+            message.chat_id, render.confirm_delete(tr, message.chat_id, typed, quiz, group.language)
+        )
+
+    async def button(
+        self, chat_id: int, key: str, typed: str, user_id: int, tr: Translator
+    ) -> None:
+        """A Schedule or a delete-confirmation button (the group handler checked chat and admin)."""
+        if key == "sched":
+            await self.runner.send(chat_id, Screen(render.schedule_hint(tr, typed)))
+        elif await self.uploads.delete(chat_id, typed):
+            await self.runner.send(chat_id, Screen(render.deleted(tr, typed)))
+        else:
+            await self.runner.send(chat_id, Screen(render.no_such_quiz(tr, typed, {})))
+
+    async def _is_admin(self, message: Message) -> bool:
+        user = message.from_user
+        sender_chat = message.sender_chat.id if message.sender_chat else None
+        if await self.admins.is_admin(message.chat_id, user.id if user else 0, sender_chat):
+            return True
+        group = await self.settings.settings(message.chat_id, message.chat.title or "")
+        refusal = translator(group.language)._("Sorry, only the group's admins can do that.")
+        await self._say(message, refusal)
+        return False
 
 
 def _document(message: Message) -> Document | None:

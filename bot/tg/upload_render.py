@@ -8,12 +8,19 @@ Telegram's 4,096 characters however many problems a file has.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
+
+from telegram import InlineKeyboardMarkup
 
 from bot.content.uploads import CheckedUpload, UploadLimits, UploadProblem
 from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.models import Quiz
 from bot.i18n import Translator
-from bot.tg.render import truncate
-from bot.usecases.quiz_uploads import Refusal, TooBig, TooFrequent, TooSlow
+from bot.schedule_words import typed_keywords
+from bot.tg import callbacks as cb
+from bot.tg.group_render import schedule_usage
+from bot.tg.render import Screen, button, truncate
+from bot.usecases.quiz_uploads import Refusal, Stored, TooBig, TooFrequent, TooSlow
 
 SHOWN_PROBLEMS = 15
 
@@ -55,6 +62,10 @@ def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> st
                 "I read quiz files in our YAML format (.yaml), GIFT (.gift, or .txt with "
                 "braces), Aiken (.txt) and our CSV layout (.csv)"
             )
+        case "no_questions":
+            what = tr._("I found no question I can use in this file")
+        case "no_explanation":
+            what = tr._("no explanation: the right answer is shown after each answer instead")
         case "not_one_quiz":
             what = tr._("the file must hold exactly one quiz")
         case "too_many_questions":
@@ -90,14 +101,39 @@ def problems(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLi
     return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
 
 
-def summary(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits) -> str:
+def stored(
+    tr: Translator, name: str, stored_: Stored, limits: UploadLimits, chat_id: int
+) -> Screen:
+    """The quiz is the group's now: the summary, and Push / Schedule buttons."""
+    text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
+    if stored_.version > 1:
+        note = tr._(
+            "New version {n} of this group's quiz; a run already under way finishes on the "
+            "version it started with.",
+            n=stored_.version,
+        )
+        text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
+    keyboard = InlineKeyboardMarkup(
+        [
+            [
+                button("▶️ " + tr._("Push"), cb.Setting(chat_id, "push", stored_.typed_id)),
+                button("🗓 " + tr._("Schedule"), cb.Setting(chat_id, "sched", stored_.typed_id)),
+            ]
+        ]
+    )
+    return Screen(text, keyboard)
+
+
+def summary(
+    tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits, typed_id: str
+) -> str:
     """The file is a sound quiz: its title, size, languages and warnings."""
     quiz = checked.quiz
     assert quiz is not None
     lines = [
         "✅ " + tr._("{file} is a sound quiz.", file=html.escape(name)),
         tr._("Title: {title}", title=html.escape(quiz.title.get(tr.lang))),
-        tr._("Quiz id: {id}", id=html.escape(quiz.id)),
+        tr._("Quiz id: {id}", id=html.escape(typed_id)),
         tr.ngettext("{n} question", "{n} questions", len(quiz.questions)),
         tr._(
             "Languages: {names}",
@@ -109,3 +145,57 @@ def summary(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLim
         lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
         lines += ["• " + html.escape(_problem(tr, p, limits)) for p in warnings[:SHOWN_PROBLEMS]]
     return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+
+
+def shipped_id(tr: Translator, quiz_id: str) -> str:
+    return html.escape(
+        tr._(
+            "The quiz id {id} is already one of the bot's own quizzes: give yours another id "
+            "and send it again. Nothing was changed.",
+            id=quiz_id,
+        )
+    )
+
+
+def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:
+    if not own:
+        return Screen(html.escape(tr._("This group has no quizzes of its own yet.")) + "\n"
+                      + html.escape(how_to_upload(tr)))  # fmt: skip
+    lines = [html.escape(tr._("This group's own quizzes:"))]
+    lines += [
+        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code> · "
+        + tr.ngettext("{n} question", "{n} questions", len(quiz.questions))
+        for typed, quiz in own.items()
+    ]
+    lines.append(html.escape(tr._("/push <id> plays one; /deletequiz <id> deletes one.")))
+    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
+
+
+def no_such_quiz(tr: Translator, typed: str, own: Mapping[str, Quiz]) -> str:
+    text = tr._("This group has no quiz of its own called {id}.", id=typed or "?")
+    if own:
+        text += " " + tr._("Its quizzes: {ids}", ids=", ".join(own))
+    return html.escape(text)
+
+
+def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: str) -> Screen:
+    text = tr._(
+        "Delete the quiz “{title}” ({id}) from this group? Answers already given stay in the "
+        "statistics.",
+        title=quiz.title.get(lang),
+        id=typed,
+    )
+    keyboard = InlineKeyboardMarkup(
+        [[button("🗑 " + tr._("Delete"), cb.Setting(chat_id, "delq", typed))]]
+    )
+    return Screen(html.escape(text), keyboard)
+
+
+def deleted(tr: Translator, typed: str) -> str:
+    return html.escape(tr._("The quiz {id} was deleted from this group.", id=typed))
+
+
+def schedule_hint(tr: Translator, typed: str) -> str:
+    example = tr._("To play it every weekday at 18:00: /schedule {id} {weekdays} 18:00",
+                   id=typed, **typed_keywords(tr))  # fmt: skip
+    return html.escape(example) + "\n\n" + schedule_usage(tr)

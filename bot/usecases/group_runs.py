@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import random
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from bot.core.clock import Clock
@@ -162,6 +163,8 @@ class GroupRuns:
         self._runs: dict[int, GroupRun] = {}
         # Questions in a row nobody answered, per run (in memory: a restart starts counting anew).
         self._unanswered: dict[int, int] = {}
+        # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
+        self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
         """The quiz as the run started it: a reload meanwhile does not change a running run."""
@@ -170,7 +173,11 @@ class GroupRuns:
     # -- starting -----------------------------------------------------------------------------
 
     async def pick_quiz(self, chat_id: int, which: str) -> Quiz | None:
-        """A quiz id, or 'next' (catalogue order, no repeat until all were played) or 'random'."""
+        """A quiz id (the group's own quizzes first), or 'next' (catalogue order, no repeat
+        until all were played) or 'random'."""
+        own = self.own_quizzes(chat_id).get(which)
+        if own is not None:
+            return own
         order = [quiz.id for quiz in self.catalog]
         if which == "random":
             return self.catalog.quiz(self.rng.choice(order)) if order else None
@@ -185,7 +192,8 @@ class GroupRuns:
         """A new run of quiz `which` (an id, 'next' or 'random') in the group."""
         quiz = await self.pick_quiz(chat_id, which)
         if quiz is None:
-            return UnknownQuiz(closest_quiz(which, [quiz.id for quiz in self.catalog]))
+            known = [quiz.id for quiz in self.catalog] + list(self.own_quizzes(chat_id))
+            return UnknownQuiz(closest_quiz(which, known))
         settings = await self.settings.settings(chat_id)
         orders = option_orders(quiz, self.rng, settings.shuffle)
         seconds = self.seconds_override or float(settings.seconds)

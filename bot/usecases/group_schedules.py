@@ -7,7 +7,7 @@ exist is the core's rule (`parse_schedule`), numbering follows the list /schedul
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
@@ -52,6 +52,8 @@ class GroupSchedules:
         self.catalog = catalog
         self.store = store
         self.clock = clock
+        # A group's own (uploaded) quiz ids, schedulable there only; set by the uploads.
+        self.own_ids: Callable[[int], Iterable[str]] = lambda chat_id: ()
 
     async def add(
         self, chat_id: int, args: Sequence[str], user_id: int | None
@@ -59,7 +61,10 @@ class GroupSchedules:
         """Words of every supported language are read (`lun,mer`, `altine`, `suivant`)."""
         try:
             spec = parse_schedule(
-                args, [quiz.id for quiz in self.catalog], day_words(), quiz_words()
+                args,
+                [*self.own_ids(chat_id), *(quiz.id for quiz in self.catalog)],
+                day_words(),
+                quiz_words(),
             )
         except ScheduleError as exc:
             return Unreadable(exc.field, exc.value)

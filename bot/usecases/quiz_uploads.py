@@ -9,12 +9,18 @@ other chat. The chat layer downloads and renders; this layer decides.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.content.uploads import UPLOAD_LIMITS, CheckedUpload, UploadLimits, check_upload
 from bot.core.clock import Clock
+from bot.core.models import Quiz
+from bot.store.uploads import UploadedQuiz, UploadStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,29 @@ class TooSlow:
 Refusal = TooBig | TooFrequent | TooSlow
 
 
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """The quiz is the group's now: `quiz` as served (its id scoped to the group)."""
+
+    quiz: Quiz
+    typed_id: str  # the id in the file, which the group's admins type
+    version: int  # 1 for a new quiz, more for a new version of the group's quiz
+    checked: CheckedUpload
+
+
+@dataclass(frozen=True, slots=True)
+class ShippedId:
+    """The file's quiz id is a shipped quiz's: the group could never reach its own."""
+
+    quiz_id: str
+
+
+def served_id(chat_id: int, quiz_id: str) -> str:
+    """The id a group's quiz is served (and its answers stored) under: unique across groups and
+    the shipped quizzes, in the characters callback data and the store take."""
+    return f"g{abs(chat_id)}-{quiz_id}"
+
+
 class QuizUploads:
     """Admission and checking of uploaded quiz files, per group."""
 
@@ -43,6 +72,7 @@ class QuizUploads:
         guides_from: Path,
         *,
         clock: Clock,
+        store: UploadStore | None = None,
         limits: UploadLimits = UPLOAD_LIMITS,
         per_window: int = 10,
         window_seconds: float = 3600.0,
@@ -55,6 +85,65 @@ class QuizUploads:
         self.window_seconds = window_seconds
         self.parse_seconds = parse_seconds
         self._recent: dict[int, deque[float]] = {}
+        self.store = store
+        self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
+
+    def own(self, chat_id: int) -> Mapping[str, Quiz]:
+        """The group's own quizzes by the id its admins type, latest version of each."""
+        return self._own.get(chat_id, {})
+
+    def _serve(self, chat_id: int, typed_id: str, quiz: Quiz) -> Quiz:
+        served = replace(quiz, id=served_id(chat_id, typed_id))
+        self._own.setdefault(chat_id, {})[typed_id] = served
+        return served
+
+    async def accept(
+        self,
+        chat_id: int,
+        user_id: int | None,
+        file_name: str,
+        data: bytes,
+        checked: CheckedUpload,
+        shipped_ids: set[str],
+    ) -> Stored | ShippedId:
+        """Keep a checked quiz as the group's (a new version if the group has that id)."""
+        assert checked.quiz is not None and self.store is not None
+        typed_id = checked.quiz.id
+        if typed_id in shipped_ids:
+            return ShippedId(typed_id)
+        row = await self.store.add(
+            chat_id, typed_id, file_name, checked.fmt, data.decode("utf-8"), user_id, self.clock()
+        )
+        served = self._serve(chat_id, typed_id, checked.quiz)
+        return Stored(served, typed_id, row.version, checked)
+
+    async def delete(self, chat_id: int, typed_id: str) -> bool:
+        """Hide the group's quiz; answers given keep their history. False if it has none."""
+        if typed_id not in self.own(chat_id) or self.store is None:
+            return False
+        await self.store.delete(chat_id, typed_id, self.clock())
+        del self._own[chat_id][typed_id]
+        return True
+
+    async def load(self) -> list[Quiz]:
+        """Start-up: every group's latest versions, checked again as on upload (the checker or
+        the guides may have changed since: a quiz that no longer passes is left out, logged)."""
+        if self.store is None:
+            return []
+        served = []
+        for row in await self.store.current():
+            quiz = await self._reload(row)
+            if quiz is not None:
+                served.append(self._serve(row.chat_id, row.quiz_id, quiz))
+        return served
+
+    async def _reload(self, row: UploadedQuiz) -> Quiz | None:
+        checked = await self.check(row.file_name, row.source.encode("utf-8"))
+        if isinstance(checked, CheckedUpload) and checked.quiz is not None:
+            return checked.quiz
+        log.warning("uploaded quiz %s of chat %s no longer passes the checks: not served",
+                    row.quiz_id, row.chat_id)  # fmt: skip
+        return None
 
     def admit(self, chat_id: int, declared_size: int | None) -> Refusal | None:
         """Before downloading: the size Telegram declares, then the group's upload rate (an

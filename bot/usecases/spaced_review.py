@@ -100,7 +100,7 @@ class SpacedReview:
         self._sync_lock = asyncio.Lock()
 
     def question(self, quiz_id: str, question_id: str) -> tuple[Quiz, Question] | None:
-        quiz = self.catalog.quiz(quiz_id)
+        quiz = self.catalog.known(quiz_id)  # a group's own quiz too: met there, reviewed here
         found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
         return (quiz, found) if quiz and found else None
 

@@ -1,0 +1,78 @@
+"""An uploaded GIFT, Aiken or CSV file -> content files, by the same path as `quizbot content
+import`: the format's parser under the upload's limits, then the importer's plan.
+
+A question the parser had to leave out makes the whole upload fail (the group would otherwise
+play a quiz that silently lacks it); what it merely noted becomes a warning in the summary.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.content.formats import DraftQuiz, Limits, parse
+from bot.content.importer import ImportFailed, ImportRequest, plan
+
+if TYPE_CHECKING:
+    from bot.content.uploads import UploadLimits, UploadProblem
+
+_NOT_ID = re.compile(r"[^a-z0-9]+")
+
+
+def quiz_name(file_name: str) -> str:
+    """The quiz id a file without one gets: its name, as an id ("My Quiz.gift" -> my-quiz)."""
+    stem = file_name.rsplit("/", 1)[-1].split(".")[0].lower()
+    return _NOT_ID.sub("-", stem).strip("-")[:32] or "quiz"
+
+
+def write_converted(
+    root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
+) -> list[UploadProblem]:
+    """Write the converted quiz under `root/quizzes`; every problem the conversion found."""
+    from bot.content.uploads import UploadProblem
+
+    bounds = Limits(
+        max_bytes=limits.max_bytes,
+        max_questions=limits.max_questions,
+        max_options=limits.max_options,
+        max_text_chars=max(limits.max_prompt_chars, limits.max_explanation_chars),
+    )
+    result = parse(fmt, text, quiz_name(file_name), "en", bounds)
+    problems = [
+        UploadProblem(p.line, "format", p.message, warning=not p.skipped) for p in result.problems
+    ]
+    if not result.quizzes:
+        return [*problems, UploadProblem(0, "no_questions")]
+    result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
+    try:
+        planned = plan(ImportRequest(Path(file_name), fmt, root), result)
+    except ImportFailed as exc:
+        return [*problems, UploadProblem(0, "format", str(exc))]
+    seen = {(p.line, p.detail) for p in problems}
+    for extra in planned.problems[len(result.problems) :]:
+        if (extra.line, extra.message) not in seen:
+            problems.append(UploadProblem(extra.line, "format", extra.message, not extra.skipped))
+    for note in planned.notes:
+        if not note.startswith("guide:") and "no explanation" not in note:
+            problems.append(UploadProblem(0, "format", note, warning=True))
+    for path, content in planned.files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return problems
+
+
+def _explained(quiz: DraftQuiz, problems: list[UploadProblem]) -> DraftQuiz:
+    """Aiken (and many GIFT files) carry no explanations, which quizbot shows after every
+    answer: the right option stands in for one, and the summary says so."""
+    from bot.content.uploads import UploadProblem
+
+    questions = []
+    for question in quiz.questions:
+        if not question.explanation.strip() and 0 <= question.answer < len(question.options):
+            problems.append(UploadProblem(question.line, "no_explanation", warning=True))
+            right = question.options[question.answer].text
+            question = replace(question, explanation=f"✅ {right}")
+        questions.append(question)
+    return replace(quiz, questions=tuple(questions))

@@ -1,0 +1,206 @@
+"""A group's own quiz end to end: uploaded as GIFT, pushed from the summary's button, answered,
+in /groupstats; invisible in another group; a new version leaves a run of the old one alone;
+/quizzes lists it and /deletequiz (confirmed) removes it while its answers stay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.content import cli as content_cli
+from bot.emulator.state import EmuMessage
+from tests.e2e.test_groups import LETTERS, GroupHarness, group_bot, make_group
+
+GIFT = """\
+$CATEGORY: Our own quiz
+
+::sum:: How much is 2 + 2? {
+  =Four #Two and two make four.
+  ~Five
+  ~Three
+}
+
+::week:: How many days are there in a week? {
+  ~Five days
+  =Seven #A week has seven days.
+  ~Ten days
+}
+"""
+RIGHT = {"How much is 2 + 2?": "Four", "How many days are there in a week?": "Seven"}
+
+
+def answers_of(h: GroupHarness, served: str) -> int:
+    ((count,),) = h.rows(
+        "SELECT count(*) FROM answers an JOIN attempts a ON a.id = an.attempt_id"
+        " WHERE a.quiz_id = ?",
+        served,
+    )
+    return int(count)
+
+
+def position(message: EmuMessage, text: str) -> int:
+    for line in message.text.splitlines():
+        if line[:2] in {f"{c}." for c in LETTERS} and line[3:].strip() == text:
+            return LETTERS.index(line[0])
+    raise AssertionError(f"{text!r} not in:\n{message.text}")
+
+
+async def test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_only(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path, seconds=1.0) as h:
+        group, admin = await make_group(h)
+        other, other_admin = await make_group(h, chat_id=-100600, admin_id=1009)
+        awa = h.emu.user(2001, "Awa", language_code="en")
+        group.add_member(awa)
+
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        summary = await group.wait_for(lambda m: "ours.gift is a sound quiz" in m.text, timeout=30)
+        assert "Quiz id: our-own-quiz" in summary.text and "2 questions" in summary.text
+        assert h.rows("SELECT chat_id, quiz_id, version, format FROM uploaded_quizzes") == [
+            (group.id, "our-own-quiz", 1, "gift")
+        ]
+
+        # Not visible in another group: neither in its picker nor by id.
+        mark = other.mark()
+        await other_admin.send("/quiz", chat=other)
+        picker = await other.next_message(after=mark)
+        assert "our-own-quiz" not in picker.text
+        mark = other.mark()
+        await other_admin.send("/push our-own-quiz", chat=other)
+        refused = await other.next_message(after=mark)
+        assert "Question 1/2" not in refused.text
+        mark = group.mark()
+        await admin.send("/quiz", chat=group)
+        assert "our-own-quiz" in (await group.next_message(after=mark)).text
+
+        await admin.tap(summary, "▶️ Push")
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, timeout=30)
+        prompt = next(p for p in RIGHT if p in q1.text)
+        await awa.tap(q1, LETTERS[position(q1, RIGHT[prompt])])
+        await admin.tap(q1, LETTERS[(position(q1, RIGHT[prompt]) + 1) % 3])
+        q2 = await group.wait_for(lambda m: "Question 2/2" in m.text, timeout=30)
+        second = next(p for p in RIGHT if p in q2.text)
+        await awa.tap(q2, LETTERS[position(q2, RIGHT[second])])
+        await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=30)
+        served = f"g{abs(group.id)}-our-own-quiz"
+        assert answers_of(h, served) == 3
+
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        report = await group.next_message(after=mark)
+        assert "Our own quiz" in report.text and "Members who answered: 2" in report.text
+
+        # quizbot content export reads the group's quiz from the database
+        out = tmp_path / "exported.gift"
+        args = ["export", "our-own-quiz", "--format", "gift", "--db", str(h.db_path)]
+        code = content_cli.main([*args, "--group", str(group.id), "--out", str(out)])
+        assert code == 0
+        exported = out.read_text(encoding="utf-8")
+        assert "How much is 2 + 2?" in exported and "=Seven" in exported
+        assert content_cli.main([*args, "--group", str(other.id)]) == 1
+
+        # /quizzes lists it; /deletequiz asks, a tap deletes; answers stay.
+        mark = group.mark()
+        await admin.send("/quizzes", chat=group)
+        assert "our-own-quiz" in (await group.next_message(after=mark)).text
+        mark = group.mark()
+        await awa.send("/deletequiz our-own-quiz", chat=group)
+        assert "admins" in (await group.next_message(after=mark)).text
+        mark = group.mark()
+        await admin.send("/deletequiz our-own-quiz", chat=group)
+        ask = await group.next_message(after=mark)
+        answer = await awa.tap(ask, "🗑 Delete")
+        assert answer is not None and answer.show_alert  # only admins
+        await admin.tap(ask, "🗑 Delete")
+        await group.wait_for(lambda m: "was deleted" in m.text)
+        mark = group.mark()
+        await admin.send("/push our-own-quiz", chat=group)
+        assert "Question 1/2" not in (await group.next_message(after=mark)).text
+        assert answers_of(h, served) == 3
+
+
+async def test_a_new_version_leaves_a_run_of_the_old_one_alone(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=3.0) as h:
+        group, admin = await make_group(h)
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        await admin.send("/push our-own-quiz", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, timeout=30)
+        changed = GIFT.replace("How much is 2 + 2?", "How much is 3 + 3?").replace("=Four", "=Six")
+        mark = group.mark()
+        await admin.send_document("v2.gift", changed.encode(), caption="/upload", chat=group)
+        v2 = await group.wait_for(lambda m: "v2.gift" in m.text, after=mark, timeout=30)
+        assert "New version 2" in v2.text
+        q2 = await group.wait_for(lambda m: "Question 2/2" in m.text, timeout=30)
+        assert "3 + 3" not in q1.text + q2.text
+        await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=30)
+        mark = group.mark()
+        await admin.send("/push our-own-quiz", chat=group)
+        fresh = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+        await group.wait_for(lambda m: "Question 2/2" in m.text, after=mark, timeout=30)
+        shown = fresh.text + group.last.text if group.last else fresh.text
+        assert "How much is 2 + 2?" not in shown
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("quiz.*"))
+
+
+def test_there_is_an_example_in_every_supported_format() -> None:
+    assert {p.name for p in EXAMPLES} == {"quiz.yaml", "quiz.gift", "quiz.aiken.txt", "quiz.csv"}
+
+
+async def test_every_example_file_uploads_cleanly(tmp_path: Path) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        for example in EXAMPLES:
+            mark = group.mark()
+            await admin.send_document(example.name, example.read_bytes(), caption="/upload",
+                                      chat=group)  # fmt: skip
+            name = example.name
+            shown = await group.wait_for(lambda m, n=name: n in m.text, after=mark, timeout=30)
+            assert f"{example.name} is a sound quiz." in shown.text, shown.text
+            assert "2 questions" in shown.text
+        assert len(h.rows("SELECT * FROM uploaded_quizzes")) == len(EXAMPLES)
+
+
+async def test_after_a_restart_the_groups_quiz_is_served_and_a_shipped_id_is_refused(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        shipped = next(iter(h.catalog.quizzes))
+        mark = group.mark()
+        clash = GIFT.replace("$CATEGORY: Our own quiz", f"$CATEGORY: {shipped}")
+        await admin.send_document("clash.gift", clash.encode(), caption="/upload", chat=group)
+        refused = await group.next_message(after=mark, timeout=30)
+        assert "already one of the bot's own quizzes" in refused.text
+        await h.restart_bot()
+        mark = group.mark()
+        await admin.send("/push our-own-quiz", chat=group)
+        await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+        assert len(h.rows("SELECT * FROM uploaded_quizzes")) == 1
+
+
+async def test_a_member_reviews_the_groups_quiz_privately(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=30.0) as h:
+        group, admin = await make_group(h)
+        kadi = h.emu.user(2101, "Kadi", language_code="en")
+        group.add_member(kadi)
+        await kadi.send("/start")
+        picker = await kadi.private.wait_for(lambda m: bool(m.buttons))
+        await kadi.tap(picker, "✓ English")
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        await admin.send("/push our-own-quiz", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, timeout=30)
+        prompt = next(p for p in RIGHT if p in q1.text)
+        await kadi.tap(q1, LETTERS[(position(q1, RIGHT[prompt]) + 1) % 3])
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "stopped" in m.text, timeout=30)
+        h.clock.advance(86_400)
+        mark = kadi.private.mark()
+        await kadi.send("/review")
+        card = await kadi.private.next_message(after=mark, timeout=30)
+        assert prompt in card.text and card.buttons
