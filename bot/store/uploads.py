@@ -76,6 +76,13 @@ class UploadStore:
         ) as cur:
             return [_row(row) async for row in cur]
 
+    async def groups_present(self) -> list[tuple[int, str]]:
+        """Groups the bot is in, (chat id, title), by title."""
+        async with self.db.reader.execute(
+            "SELECT chat_id, title FROM groups WHERE member = 1 ORDER BY title, chat_id"
+        ) as cur:
+            return [(int(row[0]), str(row[1])) async for row in cur]
+
     async def delete(self, chat_id: int, quiz_id: str, now: float) -> bool:
         """Hide a group's quiz (every version); False if it has none shown."""
 

@@ -280,6 +280,7 @@ class QuizBot:
             self.progress_handlers,
             self.standings_handlers,
             self.practice_handlers,
+            self.upload_handlers,
         )
         app.add_handler(CallbackQueryHandler(router))
         # Last: anything else said privately gets a hint rather than silence.
@@ -323,7 +324,13 @@ class QuizBot:
             shipped_ids=lambda: set(self.options.catalog.quizzes),
         )
         group.upload_buttons = upload.button
+        self.upload_handlers = upload
         caption = filters.CaptionRegex(r"^/upload(@\w+)?(\s|$)")
+        private_chat = filters.ChatType.PRIVATE
+        app.add_handler(
+            MessageHandler(private_chat & filters.Document.ALL & caption, upload.upload_private)
+        )
+        app.add_handler(CommandHandler("upload", upload.upload_private, filters=private_chat))
         app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, upload.upload))
         app.add_handler(CommandHandler("quizzes", upload.quizzes, filters=groups))
         app.add_handler(CommandHandler("deletequiz", upload.deletequiz, filters=groups))

@@ -22,6 +22,7 @@ from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.standings_handlers import StandingsHandlers
+from bot.tg.upload_handlers import UploadHandlers
 
 log = logging.getLogger(__name__)
 GROUPS = (Chat.GROUP, Chat.SUPERGROUP)
@@ -35,7 +36,9 @@ class ButtonRouter:
         review: ProgressHandlers,
         standings: StandingsHandlers,
         practice: PracticeHandlers,
+        uploads: UploadHandlers | None = None,
     ) -> None:
+        self.uploads = uploads
         self.private = private
         self.group = group
         self.review = review
@@ -64,6 +67,8 @@ class ButtonRouter:
             await _popup(query, tr._("This button works in a private chat with me."))
         elif isinstance(data, cb.PRACTICE_KINDS):
             await self.practice.callback(query, tapper, data)
+        elif isinstance(data, cb.UploadFor) and self.uploads is not None:
+            await self.uploads.chosen(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.REVIEW_KINDS):
             await self.review.callback(query, tapper, data)
         else:

@@ -158,6 +158,14 @@ class ReviewNext:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class UploadFor:
+    """In a private chat: the file remembered under `token` is for group `chat_id`."""
+
+    chat_id: int
+    token: str
+
+
 Callback = (
     Lang
     | ShowQuiz
@@ -180,6 +188,7 @@ Callback = (
     | ExamGo
     | ReviewAnswer
     | ReviewNext
+    | UploadFor
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
@@ -187,7 +196,7 @@ GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
-    ExamPick, ExamGo,
+    ExamPick, ExamGo, UploadFor,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
@@ -214,6 +223,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
+    (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
 ]
 
 
@@ -277,6 +287,8 @@ def encode(cb: Callback) -> str:
             data = f"rva:{item}:{order}:{p}"
         case ReviewNext():
             data = "rvn"
+        case UploadFor(chat, token):
+            data = f"upf:{chat}:{token}"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data

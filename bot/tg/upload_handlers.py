@@ -11,19 +11,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from telegram import Document, Message, Update
+from telegram import Bot, CallbackQuery, Document, Message, Update
 from telegram.error import TelegramError
 
 from bot.content.uploads import CheckedUpload
 from bot.core.models import Quiz
 from bot.i18n import Translator, translator
+from bot.tg import callbacks as cb
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
+from bot.tg.private import acknowledge
 from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
-from bot.usecases.quiz_uploads import QuizUploads, ShippedId
+from bot.usecases.learner_profile import Learner
+from bot.usecases.quiz_uploads import PendingFile, QuizUploads, ShippedId
 
 log = logging.getLogger(__name__)
 
@@ -68,35 +71,103 @@ class UploadHandlers:
         if document is None:
             await self._say(message, render.how_to_upload(tr))
             return
-        refused = self.uploads.admit(message.chat_id, document.file_size)
+        user_id = user.id if user is not None and sender_chat is None else None
+        source = PendingFile(user_id or 0, document.file_id, document.file_name or "quiz",
+                             document.file_size, 0.0)  # fmt: skip
+        await self._process(context.bot, message.chat_id, message.chat_id, user_id, source, tr)
+
+    async def _process(
+        self,
+        bot: Bot,
+        reply_to: int,
+        group_id: int,
+        user_id: int | None,
+        source: PendingFile,
+        tr: Translator,
+    ) -> None:
+        """Admit, download, check and keep a file for `group_id`; answer in `reply_to` (the
+        group itself, or the uploader's private chat)."""
+        in_group = reply_to == group_id
+
+        async def say(screen: Screen) -> None:
+            if in_group:
+                await self.runner.send(reply_to, screen)
+            else:
+                await bot.send_message(reply_to, screen.text, reply_markup=screen.keyboard)
+
+        refused = self.uploads.admit(group_id, source.file_size)
         if refused is not None:
-            await self._say(message, render.refusal(tr, refused))
+            await say(Screen(render.refusal(tr, refused)))
             return
-        name = document.file_name or "quiz"
+        name = source.file_name
         try:
-            file = await context.bot.get_file(document.file_id)
+            file = await bot.get_file(source.file_id)
             data = bytes(await file.download_as_bytearray())
         except TelegramError as exc:  # too big for bots, gone, or the network failed
-            log.info("upload in chat %s: download failed: %s", message.chat_id, exc)
-            await self._say(message, render.download_failed(tr))
+            log.info("upload for chat %s: download failed: %s", group_id, exc)
+            await say(Screen(render.download_failed(tr)))
             return
         checked = await self.uploads.check(name, data)
         limits = self.uploads.limits
         if not isinstance(checked, CheckedUpload):
-            await self._say(message, render.refusal(tr, checked))
+            await say(Screen(render.refusal(tr, checked)))
         elif checked.quiz is None:
-            await self._say(message, render.problems(tr, name, checked, limits))
+            await say(Screen(render.problems(tr, name, checked, limits)))
         else:
-            user_id = user.id if user is not None and sender_chat is None else None
             stored = await self.uploads.accept(
-                message.chat_id, user_id, name, data, checked, self.shipped_ids()
+                group_id, user_id, name, data, checked, self.shipped_ids()
             )
             if isinstance(stored, ShippedId):
-                await self._say(message, render.shipped_id(tr, stored.quiz_id))
+                await say(Screen(render.shipped_id(tr, stored.quiz_id)))
                 return
             self.serve(stored.quiz)
-            await self.runner.send(message.chat_id, render.stored(tr, name, stored, limits,
-                                                                 message.chat_id))  # fmt: skip
+            if in_group:
+                await say(render.stored(tr, name, stored, limits, group_id))
+            else:
+                group = await self.settings.settings(group_id)
+                await say(render.stored_privately(tr, name, stored, limits, group.title))
+
+    async def upload_private(self, update: Update, context: BotContext) -> None:
+        """A file sent privately with /upload: which of the sender's groups is it for?"""
+        message = update.effective_message
+        user = message.from_user if message is not None else None
+        if message is None or user is None:
+            return
+        tr = context.tr
+        document = _document(message)
+        if document is None:
+            await message.reply_text(render.how_to_upload_private(tr))
+            return
+        mine = [
+            (chat_id, title)
+            for chat_id, title in await self.uploads.groups_present()
+            if await self.admins.is_admin(chat_id, user.id)
+        ][: render.MAX_GROUP_BUTTONS]
+        if not mine:
+            await message.reply_text(render.no_groups(tr))
+            return
+        token = self.uploads.remember(
+            PendingFile(user.id, document.file_id, document.file_name or "quiz",
+                        document.file_size, self.uploads.clock())
+        )  # fmt: skip
+        screen = render.choose_group(tr, mine, token)
+        await message.reply_text(screen.text, reply_markup=screen.keyboard)
+
+    async def chosen(self, query: CallbackQuery, learner: Learner, data: cb.UploadFor) -> None:
+        """A group-choice button (the router checked it is a private chat): the file must be
+        this tapper's, and they must still administer the chosen group."""
+        tr = translator(learner.lang)
+        pending = self.uploads.take(data.token, learner.user_id)
+        if pending is None:
+            await acknowledge(query, tr._("This button has expired."))
+            return
+        if not await self.admins.is_admin(data.chat_id, learner.user_id):
+            refusal = tr._("Sorry, only the group's admins can do that.")
+            await acknowledge(query, refusal, show_alert=True)
+            return
+        await acknowledge(query)
+        private = query.message.chat.id if query.message is not None else learner.user_id
+        await self._process(query.get_bot(), private, data.chat_id, learner.user_id, pending, tr)
 
     async def quizzes(self, update: Update, context: BotContext) -> None:
         """/quizzes in a group: the group's own quizzes (admins only, like the picker)."""

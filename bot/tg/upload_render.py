@@ -23,6 +23,7 @@ from bot.tg.render import Screen, button, truncate
 from bot.usecases.quiz_uploads import Refusal, Stored, TooBig, TooFrequent, TooSlow
 
 SHOWN_PROBLEMS = 15
+MAX_GROUP_BUTTONS = 10
 
 
 def how_to_upload(tr: Translator) -> str:
@@ -199,3 +200,39 @@ def schedule_hint(tr: Translator, typed: str) -> str:
     example = tr._("To play it every weekday at 18:00: /schedule {id} {weekdays} 18:00",
                    id=typed, **typed_keywords(tr))  # fmt: skip
     return html.escape(example) + "\n\n" + schedule_usage(tr)
+
+
+def how_to_upload_private(tr: Translator) -> str:
+    return html.escape(
+        tr._(
+            "Send me a quiz file with /upload as its caption (YAML, GIFT, Aiken or CSV); I will "
+            "ask which of your groups it is for."
+        )
+    )
+
+
+def no_groups(tr: Translator) -> str:
+    return html.escape(
+        tr._(
+            "You administer none of the groups I am in. Add me to your group, or send the file "
+            "there with /upload as its caption."
+        )
+    )
+
+
+def choose_group(tr: Translator, groups: list[tuple[int, str]], token: str) -> Screen:
+    rows = [[button(title or str(chat_id), cb.UploadFor(chat_id, token))]
+            for chat_id, title in groups]  # fmt: skip
+    return Screen(html.escape(tr._("Which group is this quiz for?")), InlineKeyboardMarkup(rows))
+
+
+def stored_privately(
+    tr: Translator, name: str, stored_: Stored, limits: UploadLimits, group_title: str
+) -> Screen:
+    text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
+    note = tr._(
+        "It belongs to {group} now: /push {id} there plays it, /schedule {id} ... schedules it.",
+        group=group_title,
+        id=stored_.typed_id,
+    )
+    return Screen(truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -58,6 +59,21 @@ class ShippedId:
     quiz_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class PendingFile:
+    """A file sent in a private chat, waiting for its sender to choose the group."""
+
+    user_id: int
+    file_id: str
+    file_name: str
+    file_size: int | None
+    at: float
+
+
+PENDING_SECONDS = 3600.0  # a group-choice button lives this long
+PENDING_PER_USER = 5
+
+
 def served_id(chat_id: int, quiz_id: str) -> str:
     """The id a group's quiz is served (and its answers stored) under: unique across groups and
     the shipped quizzes, in the characters callback data and the store take."""
@@ -87,6 +103,36 @@ class QuizUploads:
         self._recent: dict[int, deque[float]] = {}
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
+        self._pending: dict[str, PendingFile] = {}  # token -> file sent privately
+
+    def remember(self, file: PendingFile) -> str:
+        """A token for the group-choice buttons of a privately sent file (few per user, an
+        hour at most: memory stays bounded whatever a user sends)."""
+        now = self.clock()
+        for token, old in list(self._pending.items()):
+            if now - old.at > PENDING_SECONDS:
+                del self._pending[token]
+        mine = [t for t, p in self._pending.items() if p.user_id == file.user_id]
+        for token in mine[: max(0, len(mine) - PENDING_PER_USER + 1)]:
+            del self._pending[token]
+        token = secrets.token_hex(4)
+        self._pending[token] = file
+        return token
+
+    def take(self, token: str, user_id: int) -> PendingFile | None:
+        """The file behind a group-choice button, for the user who sent it only (once)."""
+        file = self._pending.get(token)
+        if file is None or file.user_id != user_id:
+            return None
+        if self.clock() - file.at > PENDING_SECONDS:
+            del self._pending[token]
+            return None
+        del self._pending[token]
+        return file
+
+    async def groups_present(self) -> list[tuple[int, str]]:
+        """Every group the bot is in, (chat id, title): where a private upload may go."""
+        return await self.store.groups_present() if self.store is not None else []
 
     def own(self, chat_id: int) -> Mapping[str, Quiz]:
         """The group's own quizzes by the id its admins type, latest version of each."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.content import cli as content_cli
 from bot.emulator.state import EmuMessage
+from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
 from tests.e2e.test_groups import LETTERS, GroupHarness, group_bot, make_group
 
 GIFT = """\
@@ -204,3 +205,47 @@ async def test_a_member_reviews_the_groups_quiz_privately(tmp_path: Path) -> Non
         await kadi.send("/review")
         card = await kadi.private.next_message(after=mark, timeout=30)
         assert prompt in card.text and card.buttons
+
+
+async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Path) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        other, other_admin = await make_group(h, chat_id=-100600, admin_id=1009)
+        other.add_member(admin)  # a mere member there: not offered
+        await admin.send("/start")
+        await admin.private.wait_for(lambda m: bool(m.buttons))
+        mark = admin.private.mark()
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload")
+        ask = await admin.private.next_message(after=mark, timeout=30)
+        assert "Which group" in ask.text
+        assert [b.text for row in ask.buttons for b in row] == [group.title]
+        # the button is the uploader's: someone else's tap (forged in their own chat) fails
+        button = ask.button(group.title)
+        assert button.callback_data is not None
+        await other_admin.send("/start")
+        await other_admin.private.wait_for(lambda m: bool(m.buttons))
+        forged = await other_admin.tap(
+            other_admin.private.last,
+            callback_data=button.callback_data,  # type: ignore[arg-type]
+        )
+        assert forged is not None and "expired" in (forged.text or "")
+        # in a group the same data is refused too (bound to private chats)
+        assert h.rows("SELECT count(*) FROM uploaded_quizzes") == [(0,)]
+        # demoted meanwhile: the admin check is made again on the tap
+        group.add_member(admin, "member")
+        h.clock.advance(ADMIN_TTL + 1)  # past the admin cache's answer from the listing
+        refused = await admin.tap(ask, group.title)
+        assert refused is not None and refused.show_alert
+        group.add_member(admin, "creator")
+        h.clock.advance(ADMIN_TTL + 1)
+        mark = admin.private.mark()
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload")
+        ask = await admin.private.next_message(after=mark, timeout=30)
+        h.clock.advance(ADMIN_TTL + 1)  # and past its answer for the demotion
+        await admin.tap(ask, group.title)
+        done = await admin.private.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        assert "/push our-own-quiz" in done.text and group.title in done.text
+        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(group.id,)]
+        mark = group.mark()
+        await admin.send("/push our-own-quiz", chat=group)
+        await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
