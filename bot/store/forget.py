@@ -77,6 +77,9 @@ class ForgetStore:
             await run("UPDATE attempts SET user_id = NULL WHERE kind = 'group' AND user_id = ?",
                       user_id)  # fmt: skip
             await run("UPDATE schedules SET created_by = NULL WHERE created_by = ?", user_id)
+            await run(
+                "UPDATE uploaded_quizzes SET uploaded_by = NULL WHERE uploaded_by = ?", user_id
+            )
             profile = await run("DELETE FROM users WHERE id = ?", user_id)
             return Forgotten(profile > 0, attempts, answers, items, reminders, kept)
 

@@ -163,7 +163,13 @@ class GroupStore:
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
                 (new_id, old_id),
             )
-            for table in ("group_runs", "schedules", "run_scores", "group_members"):
+            for table in (
+                "group_runs",
+                "schedules",
+                "run_scores",
+                "group_members",
+                "uploaded_quizzes",
+            ):
                 await conn.execute(
                     f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
                 )

@@ -314,6 +314,7 @@ class QuizBot:
             store=UploadStore(self.db),
         )
         self.group_runs.own_quizzes = self.uploads.own
+        self.runner.on_moved.append(self.uploads.moved)
         self.group_schedules.own_ids = self.uploads.own
         upload = UploadHandlers(
             self.uploads,

@@ -60,6 +60,7 @@ class GroupRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         # Called as a task with (run id, chat id) once a run's results are posted.
         self.on_finished: list[Callable[[int, int], Coroutine[Any, Any, object]]] = []
+        self.on_moved: list[Callable[[int, int], None]] = []  # (old chat id, new chat id)
         self.stopping = False
         self._steps: set[asyncio.Task[Any]] = set()
 
@@ -291,6 +292,8 @@ class GroupRunner:
     async def migrated(self, old_id: int, new_id: int) -> None:
         await self.settings.migrate(old_id, new_id)
         self.runs.moved(old_id, new_id)
+        for hook in self.on_moved:  # e.g. the group's own quizzes follow it
+            hook(old_id, new_id)
         self.admins.forget_chat(old_id)
         await self.reschedule(new_id)
 

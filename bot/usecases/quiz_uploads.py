@@ -138,6 +138,11 @@ class QuizUploads:
         """The group's own quizzes by the id its admins type, latest version of each."""
         return self._own.get(chat_id, {})
 
+    def moved(self, old_id: int, new_id: int) -> None:
+        """The group became a supergroup: its quizzes follow it (the store moved the rows)."""
+        if old_id in self._own:
+            self._own[new_id] = self._own.pop(old_id)
+
     def _serve(self, chat_id: int, typed_id: str, quiz: Quiz) -> Quiz:
         served = replace(quiz, id=served_id(chat_id, typed_id))
         self._own.setdefault(chat_id, {})[typed_id] = served

@@ -249,3 +249,17 @@ async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Pa
         mark = group.mark()
         await admin.send("/push our-own-quiz", chat=group)
         await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+
+
+async def test_the_groups_quizzes_follow_it_into_a_supergroup(tmp_path: Path) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        new_id = await h.emu.migrate_to_supergroup(group, by=admin)
+        supergroup = h.emu.chat(new_id)
+        await h.emu.set_bot_status(supergroup, "member", by=admin)  # a fresh look at the chat
+        mark = supergroup.mark()
+        await admin.send("/push our-own-quiz", chat=supergroup)
+        await supergroup.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(new_id,)]

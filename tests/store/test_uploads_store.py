@@ -4,6 +4,7 @@ hides every version while the rows (and the answers given under them) stay."""
 from __future__ import annotations
 
 from bot.store import Database
+from bot.store.forget import ForgetStore
 from bot.store.uploads import UploadStore
 
 A, B = -100, -200
@@ -31,3 +32,11 @@ async def test_delete_hides_every_version_and_numbering_continues(db: Database) 
     again = await store.add(A, "mine", "a.gift", "gift", "s3", 1001, 5.0)
     assert again.version == 3
     assert [u.source for u in await store.current()] == ["s3"]
+
+
+async def test_forget_empties_the_uploader(db: Database) -> None:
+    store = UploadStore(db)
+    await store.add(A, "mine", "a.gift", "gift", "s1", 1001, 1.0)
+    await ForgetStore(db).forget(1001)
+    (row,) = await store.current()
+    assert row.uploaded_by is None and row.source == "s1"  # the group's quiz stays
