@@ -13,15 +13,19 @@ import contextlib
 import csv
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from bot.config import ConfigError, Settings
 from bot.content import ContentError, default_content_dir, load_catalog
+from bot.content.uploads import check_upload
 from bot.core.models import Catalog
 from bot.store import StoreError
 from bot.store.analytics import export_rows
+from bot.store.uploads import uploaded_sources
+from bot.usecases.quiz_uploads import served_id
 
 HEADER = (
     "answered_at",
@@ -77,7 +81,7 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
         ms,
         version,
     ) in export_rows(db_path, chat):
-        quiz = catalog.quiz(quiz_id)
+        quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
         option = next((o for o in question.options if o.id == o_id), None) if question else None
         yield [
@@ -96,6 +100,17 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
             "" if ms is None else ms,
             version or "",
         ]
+
+
+def with_uploads(catalog: Catalog, db_path: Path, content: Path) -> Catalog:
+    """The catalogue plus the groups' uploaded quizzes (their latest versions), so their
+    answers get question and option texts too."""
+    quizzes = []
+    for chat_id, quiz_id, file_name, source in uploaded_sources(db_path):
+        quiz = check_upload(file_name, source.encode("utf-8"), content).quiz
+        if quiz is not None:
+            quizzes.append(replace(quiz, id=served_id(chat_id, quiz_id)))
+    return catalog.with_versions(quizzes)
 
 
 def write_csv(out: TextIO, db_path: Path, catalog: Catalog, chat: int | None) -> int:
@@ -120,6 +135,7 @@ def main(argv: list[str]) -> int:
         print(f"quizbot export: no database at {db_path}", file=sys.stderr)
         return 1
     try:
+        catalog = with_uploads(catalog, db_path, args.content or default_content_dir())
         with contextlib.ExitStack() as stack:
             out = (
                 stack.enter_context(args.out.open("w", encoding="utf-8", newline=""))

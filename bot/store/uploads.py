@@ -116,3 +116,24 @@ def uploaded_source(db_path: Path, chat_id: int, quiz_id: str) -> tuple[str, str
     finally:
         conn.close()
     return (str(row[0]), str(row[1])) if row else None
+
+
+def uploaded_sources(db_path: Path) -> list[tuple[int, str, str, str]]:
+    """(chat id, quiz id, file name, source) of the latest version of every group's quiz,
+    deleted ones too (their answers keep their history), read-only: for `quizbot export`."""
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    try:
+        rows = conn.execute(
+            """SELECT u.chat_id, u.quiz_id, u.file_name, u.source FROM uploaded_quizzes u
+                WHERE u.version = (SELECT max(v.version) FROM uploaded_quizzes v
+                                    WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
+                ORDER BY u.chat_id, u.quiz_id"""
+        ).fetchall()
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {db_path}: {exc}") from None
+    finally:
+        conn.close()
+    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]

@@ -4,8 +4,10 @@ in /groupstats; invisible in another group; a new version leaves a run of the ol
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
+from bot import export
 from bot.content import cli as content_cli
 from bot.emulator.state import EmuMessage
 from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
@@ -90,6 +92,16 @@ async def test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_on
         await admin.send("/groupstats", chat=group)
         report = await group.next_message(after=mark)
         assert "Our own quiz" in report.text and "Members who answered: 2" in report.text
+
+        # quizbot export: the answers with the group's question and option texts
+        answers = tmp_path / "answers.csv"
+        assert export.main(["--chat", str(group.id), "--db", str(h.db_path), "--out",
+                            str(answers)]) == 0  # fmt: skip
+        with answers.open(encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        assert len(rows) == 3 and {r["quiz_id"] for r in rows} == {served}
+        assert {r["question"] for r in rows} <= set(RIGHT)
+        assert all(r["option"] for r in rows)
 
         # quizbot content export reads the group's quiz from the database
         out = tmp_path / "exported.gift"
