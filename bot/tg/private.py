@@ -233,11 +233,12 @@ class PrivateHandlers:
                         await acknowledge(query)
                         await drop_keyboard(query)
                         await reply(query, render.question(tr, quiz, attempt, index, lang))
-                    case _:
+                    case outcome:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")
                         )
-                        await drop_keyboard(query)  # its buttons can no longer do anything
+                        if isinstance(outcome, pq.Closed):  # not for a forged, foreign id
+                            await drop_keyboard(query)  # its buttons can no longer do anything
             case cb.Abandon(attempt_id):
                 match await self.quiz.abandon(user_id, attempt_id):
                     case pq.Abandoned():

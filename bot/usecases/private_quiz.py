@@ -110,7 +110,7 @@ class UnknownQuiz:
 
 AnswerOutcome = Answered | AlreadyAnswered | NotYours | Closed
 NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed
-ResumeOutcome = ShowQuestion | Closed
+ResumeOutcome = ShowQuestion | NotYours | Closed
 AbandonOutcome = Abandoned | NotYours | Closed
 MistakesOutcome = Mistakes | NotYours
 StartOutcome = ShowQuestion | UnknownQuiz
@@ -240,6 +240,8 @@ class PrivateQuiz:
 
     async def resume(self, user_id: int, attempt_id: int) -> ResumeOutcome:
         """The "Continue" button of a running attempt, after a restart or a lost message."""
+        if await self._owned(user_id, attempt_id) is None:
+            return NotYours()  # a forged id: the tapper's message must stay as it is
         running = await self.running(user_id)
         if running is None or running.attempt.id != attempt_id:
             return Closed()
