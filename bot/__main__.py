@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot import logs
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, check_webhook
 
 log = logging.getLogger("bot")
 
@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--webhook-url", help="public HTTPS URL; enables webhook mode")
     run.add_argument("--db", type=Path, help="SQLite file (env QUIZBOT_DB)")
     run.add_argument("--content", type=Path, help="content folder (env QUIZBOT_CONTENT_DIR)")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="N worker processes sharing one port (webhook mode, QUIZBOT_DB=postgresql://...)",
+    )
+    run.add_argument("--grace", type=float, default=10.0, help="seconds to finish work on stop")
     content = sub.add_parser("content", help="check quiz content, write its JSON Schema")
     content.add_argument("rest", nargs=argparse.REMAINDER)
     sandbox = sub.add_parser("sandbox", help="chat with the real bot offline, in this terminal")
@@ -92,6 +99,9 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.setup(settings.log_level, settings.token.reveal())
+    workers = getattr(args, "workers", 0)
+    if workers:
+        return _run_workers(settings, args, workers)
     return asyncio.run(
         run_bot(
             settings,
@@ -100,6 +110,33 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
             db_path=getattr(args, "db", None),
             content_dir=getattr(args, "content", None),
         )
+    )
+
+
+def _run_workers(settings: Settings, args: argparse.Namespace, count: int) -> int:
+    """`run --workers N`: N processes on PostgreSQL behind one port (bot/workers/supervisor.py)."""
+    from bot.workers.supervisor import supervise, worker_command
+
+    webhook = args.webhook_url or settings.webhook_url
+    if settings.db_url is None or not webhook or not settings.webhook_secret:
+        print(
+            "quizbot: --workers needs QUIZBOT_DB=postgresql://..., a webhook URL "
+            "(--webhook-url or QUIZBOT_WEBHOOK_URL) and QUIZBOT_WEBHOOK_SECRET",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        check_webhook(webhook, settings.webhook_secret)
+    except ConfigError as exc:
+        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+        return 2
+    extra = ["--grace", str(args.grace), "--webhook-url", webhook]
+    if args.api_base_url:
+        extra += ["--api-base-url", args.api_base_url]
+    return supervise(
+        count,
+        lambda i: worker_command(i, count, extra + (["--set-webhook"] if i == 0 else [])),
+        grace=args.grace,
     )
 
 

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.content.guide_urls import ENV as GUIDE_BASE_ENV
 from bot.content.guide_urls import check_base_url
 from bot.i18n import SUPPORTED_LANGUAGES
+from bot.store.location import parse_location
 
 TELEGRAM_API = "https://api.telegram.org/bot"
 # What Telegram accepts as setWebhook's secret_token (it refuses anything else).
@@ -47,6 +48,7 @@ class ConfigError(ValueError):
 class Settings:
     token: Secret = field(default_factory=lambda: Secret(""))
     db_path: Path = Path("data/quizbot.sqlite3")
+    db_url: str | None = None  # QUIZBOT_DB=postgresql://...: the PostgreSQL store instead
     api_base_url: str = TELEGRAM_API
     content_dir: Path | None = None  # None: bot.content.default_content_dir()
     default_language: str = "en"
@@ -96,9 +98,14 @@ class Settings:
         guide_base = get(GUIDE_BASE_ENV)
         if guide_base is not None and (problem := check_base_url(guide_base)) is not None:
             raise ConfigError(problem)
+        try:
+            location = parse_location(get("QUIZBOT_DB") or "data/quizbot.sqlite3")
+        except ValueError as exc:
+            raise ConfigError(f"QUIZBOT_DB: {exc}") from None
         return cls(
             token=Secret(get("BOT_TOKEN") or ""),
-            db_path=Path(get("QUIZBOT_DB") or "data/quizbot.sqlite3"),
+            db_path=location.path or Path("data/quizbot.sqlite3"),
+            db_url=location.dsn,
             api_base_url=get("QUIZBOT_API_BASE_URL") or TELEGRAM_API,
             content_dir=Path(content) if content else None,
             default_language=language,

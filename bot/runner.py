@@ -20,6 +20,7 @@ from bot.content import ContentError, default_content_dir, load_catalog
 from bot.control import socket_path
 from bot.i18n import CatalogueError, load_all
 from bot.store import StoreError
+from bot.store.pg.database import PgDatabase, PgStoreError
 from bot.web.auth import DEFAULT_MAX_AGE
 from bot.web.web_settings import WebSettings
 
@@ -81,6 +82,8 @@ async def run_bot(
             guide_base_url=settings.guide_base_url,
             owner_ids=settings.owner_ids,
             control_socket=socket_path(db_path or settings.db_path),
+            # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
+            database=PgDatabase(settings.db_url) if settings.db_url else None,  # type: ignore[arg-type]
         )
     )
     try:
@@ -93,7 +96,7 @@ async def run_bot(
             )
         else:
             await bot.start()
-    except StoreError as exc:
+    except (StoreError, PgStoreError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe

@@ -358,7 +358,7 @@ class GroupStore:
             """SELECT a.user_id, coalesce(u.first_name, '') AS name, sum(a.is_correct),
                       count(*), coalesce(sum(a.elapsed_ms), 0)
                FROM answers a LEFT JOIN users u ON u.id = a.user_id
-               WHERE a.attempt_id = ? GROUP BY a.user_id""",
+               WHERE a.attempt_id = ? GROUP BY a.user_id, u.first_name""",
             (run_id,),
         ) as cur:
             return [

@@ -14,6 +14,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,7 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.retry import RetryingLimiter
 from bot.tg.standings_handlers import StandingsHandlers
+from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
 from bot.tg.upload_handlers import UploadHandlers
 from bot.usecases.forgetting import Forgetting
@@ -112,6 +114,13 @@ class BotOptions:
     guide_base_url: str | None = None
     owner_ids: frozenset[int] = frozenset()
     control_socket: Path | None = None
+    # Several workers (bot/tg/worker_process.py): the store they share (PostgreSQL), durable
+    # timers, and no in-memory caches of what another worker may change.
+    database: Database | None = None  # None: the SQLite file at db_path
+    timers: Callable[[], Timers] | None = None  # None: PTB's JobQueue
+    shared: bool = False
+    send_share: int = 1  # workers sharing the bot's limits: each paces at its 1/N share
+    chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
 
 
 _heap_frozen = False
@@ -161,13 +170,20 @@ class QuizBot:
 
     def __init__(self, options: BotOptions) -> None:
         self.options = options
-        self.db = Database(options.db_path)
+        self.db = options.database if options.database is not None else Database(options.db_path)
         learner_store = LearnerStore(self.db)
         self.learners = Learners(
-            learner_store, default_language=options.default_language, clock=options.clock
+            learner_store,
+            default_language=options.default_language,
+            clock=options.clock,
+            shared=options.shared,
         )
         self.quiz = PrivateQuiz(
-            options.catalog, learner_store, clock=options.clock, rng=options.rng
+            options.catalog,
+            learner_store,
+            clock=options.clock,
+            rng=options.rng,
+            shared=options.shared,
         )
         group_store = GroupStore(self.db)
         self.standings = GroupStandings(StandingsStore(self.db), group_store, options.clock)
@@ -186,6 +202,7 @@ class QuizBot:
             clock=options.clock,
             rng=options.rng,
             standings=self.standings,
+            shared=options.shared,
         )
         self.group_schedules = GroupSchedules(
             options.catalog, ScheduleStore(self.db), clock=options.clock
@@ -234,7 +251,12 @@ class QuizBot:
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
             # is still retried after retry_after, so no question or reveal is dropped.
-            limiter = PacedRateLimiter(overall_rate=self.options.send_rate)
+            share = max(1, self.options.send_share)
+            limiter = PacedRateLimiter(
+                overall_rate=self.options.send_rate / share,
+                overall_limit=max(1, 30 // share),
+                chat_slots=self.options.chat_slots,
+            )
             app = builder.rate_limiter(limiter).build()
         else:  # no pacing, but the same retries (bot/tg/retry.py): the one retry layer
             app = builder.rate_limiter(RetryingLimiter()).build()
@@ -295,8 +317,14 @@ class QuizBot:
             return str((await app.bot.get_chat_member(chat_id, user_id)).status)
 
         self.admins = AdminCache(member_status, self.options.clock)
+        self.timers: Timers = self.options.timers() if self.options.timers else JobTimers(app)
         self.runner = GroupRunner(
-            app, self.group_runs, self.group_settings, self.group_schedules, self.admins
+            app,
+            self.group_runs,
+            self.group_settings,
+            self.group_schedules,
+            self.admins,
+            self.timers,
         )
         group = GroupHandlers(
             self.group_settings,
@@ -380,6 +408,7 @@ class QuizBot:
             self.options.catalog,
             self.admins.is_admin,
             group_language,
+            self.timers,
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats

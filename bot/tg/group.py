@@ -212,7 +212,7 @@ class GroupHandlers:
                 )
                 await self._say(chat.id, again)
             case sched.Scheduled(added, listed):
-                self.runner.register(added, settings.timezone)
+                await self.runner.register(added, settings.timezone)
                 number = next((n for n, s in enumerate(listed, 1) if s.id == added.id), 0)
                 text = gr.scheduled(tr, self.catalog, added, number, settings.timezone, self._now())
                 await self._say(chat.id, text)
@@ -243,7 +243,7 @@ class GroupHandlers:
             return
         match await self.schedules_.remove(chat.id, arg):
             case sched.Unscheduled(removed, listed):
-                self.runner.unregister(removed.id)
+                await self.runner.unregister(removed.id)
                 now, zone = self._now(), settings.timezone
                 lines = [gr.unscheduled(tr, self.catalog, removed, int(arg), zone, now)]
                 if listed:

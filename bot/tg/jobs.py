@@ -4,7 +4,9 @@ What happens when a question's time is up, on /stop or after a restart is decide
 case (`bot/usecases/group_runs.py`); this module renders and sends it. Each question gets a
 one-shot timer; its deadline is in the store too, so a restart sets the timer again (or reveals
 at once when the deadline passed while the bot was down). Schedules are rebuilt from the store
-at start-up: JobQueue keeps jobs in memory only.
+at start-up: JobQueue keeps jobs in memory only. With several workers the timers are durable
+rows instead (bot/tg/timer_backends.py): a run's timer is armed before each step, and its firing
+resumes the run from the store, whichever worker claims it.
 
 Shutdown (`drain`): every step of a run (a timer's reveal and next question, a scheduled push,
 a resumed run, the after-run hooks) is a tracked task. On stop no new timer is set, the steps in
@@ -17,30 +19,29 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from datetime import time as dtime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
-from telegram.ext import Application, CallbackContext, JobQueue
+from telegram.ext import Application
 
 from bot.core.group_run import GroupRun, Step
 from bot.core.limits import MESSAGE_MAX_CHARS
-from bot.core.schedule import decode_days, ptb_days
+from bot.core.schedule import decode_days
 from bot.i18n import translator
 from bot.store import Schedule
 from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg import standings_render as sr
 from bot.tg.render import Screen, truncate
+from bot.tg.timer_backends import JobTimers, Timers
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 
 log = logging.getLogger(__name__)
-Ctx = CallbackContext[Any, Any, Any, Any]
+WATCHDOG = 20.0  # seconds: a durable run timer armed before a step, replaced when it is done
 
 
 class GroupRunner:
@@ -51,8 +52,13 @@ class GroupRunner:
         settings: GroupSettingsCases,
         schedules: GroupSchedules,
         admins: AdminCache,
+        timers: Timers | None = None,
     ) -> None:
         self.app = app
+        # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
+        self.timers = timers if timers is not None else JobTimers(app)
+        self.timers.on("run", self._on_deadline)
+        self.timers.on("sched", self._on_schedule)
         self.runs = runs
         self.settings = settings
         self.schedules = schedules
@@ -68,11 +74,6 @@ class GroupRunner:
     def bot(self) -> Bot:
         bot: Bot = self.app.bot
         return bot
-
-    @property
-    def jobs(self) -> JobQueue[Any]:
-        assert self.app.job_queue is not None, "install python-telegram-bot[job-queue]"
-        return self.app.job_queue
 
     def _lock(self, run_id: int) -> asyncio.Lock:
         return self._locks.setdefault(run_id, asyncio.Lock())
@@ -114,6 +115,8 @@ class GroupRunner:
     async def play(self, started: runs.Started) -> None:
         """A run just started: its intro, then the first question."""
         run, quiz = started.run, started.quiz
+        if self.timers.durable:
+            await self._set_timer(run.id, 0, WATCHDOG)  # resumes the run if this worker dies
         lang = await self._lang(run.chat_id)
         async with self._lock(run.id):
             intro = gr.intro(translator(lang), quiz, run, lang)
@@ -124,6 +127,12 @@ class GroupRunner:
         quiz = self.runs.quiz_of(run)
         if quiz is None:
             return
+        if self.timers.durable:
+            # Durable timers: one armed before anything is sent, so that a worker dying from
+            # here to the question's own timer leaves a timer that resumes the run elsewhere.
+            # Far enough ahead that it never fires while this worker is still sending (a paced
+            # send can wait seconds for its slot): a second copy of the question would follow.
+            await self._set_timer(run.id, index, WATCHDOG)
         run = await self.runs.open_question(run, index)
         lang = await self._lang(run.chat_id)
         screen = gr.question(translator(lang), quiz, run, index, lang)
@@ -133,12 +142,12 @@ class GroupRunner:
             # Keep the timer anyway: the question is revealed on time and the run goes on,
             # rather than staying open forever.
             log.warning("question %s of run %s not sent: %s", index, run.id, exc)
-            self._set_timer(run.id, index, run.seconds)
+            await self._set_timer(run.id, index, run.seconds)
             return
         if message is None:
             return  # the bot was removed: the run is over
         await self.runs.question_sent(run, message.message_id)
-        self._set_timer(run.id, index, run.seconds)
+        await self._set_timer(run.id, index, run.seconds)
 
     # -- steps in flight, for a clean stop ------------------------------------------------------
 
@@ -180,18 +189,17 @@ class GroupRunner:
             log.info("stopping: waiting for %d group steps", len(pending))
             await asyncio.wait(pending, timeout=remaining)
 
-    def _set_timer(self, run_id: int, index: int, delay: float) -> None:
-        if self.stopping:
+    async def _set_timer(self, run_id: int, index: int, delay: float) -> None:
+        if self.stopping and not self.timers.durable:
             return  # the deadline is in the store: the next start sets the timer
-        self.jobs.run_once(
-            self._on_deadline, when=max(0.0, delay), data=(run_id, index), name=f"run:{run_id}"
-        )
+        await self.timers.once("run", run_id, delay, index)
 
-    async def _on_deadline(self, context: Ctx) -> None:
-        assert context.job is not None
-        data = context.job.data
-        assert isinstance(data, tuple)
-        await self._guarded(self.advance(int(data[0]), int(data[1])))
+    async def _on_deadline(self, run_id: int, index: int) -> None:
+        if self.timers.durable:
+            # Maybe fired again after a worker died mid-step: go on from what the store says.
+            await self._guarded(self.resume(run_id))
+        else:
+            await self._guarded(self.advance(run_id, index))
 
     async def advance(self, run_id: int, index: int) -> None:
         """Time is up for question `index`: send what the use case decided comes next."""
@@ -240,17 +248,16 @@ class GroupRunner:
         for hook in self.on_finished:
             self._spawn(hook(results.run.id, results.run.chat_id))
 
-    def _cancel_timers(self, run_id: int) -> None:
-        for job in self.jobs.get_jobs_by_name(f"run:{run_id}"):
-            job.schedule_removal()
+    async def _cancel_timers(self, run_id: int) -> None:
+        await self.timers.cancel("run", run_id)
 
     async def stop(self, chat_id: int) -> bool:
         """/stop: reveal the open question, then post the results so far. False if none ran."""
-        run = self.runs.active_run(chat_id)
+        run = await self.runs.active_run(chat_id)
         if run is None:
             return False
         async with self._lock(run.id):
-            self._cancel_timers(run.id)
+            await self._cancel_timers(run.id)
             stopped = await self.runs.stop(run.id)
             if stopped.reveal is not None:
                 await self._show(stopped.reveal)
@@ -260,15 +267,33 @@ class GroupRunner:
     async def restore(self) -> None:
         """Resume every run the store says is active, each from where it stood."""
         for plan in await self.runs.resume_plan():
+            if self.timers.durable:
+                # Another worker may be driving it: only make sure a timer will resume it.
+                await self.timers.ensure("run", plan.run.id, plan.index)
+                continue
             log.info("resuming group run %s: %s question %s", plan.run.id, plan.step, plan.index)
             if plan.step is Step.WAIT:
-                self._set_timer(plan.run.id, plan.index, plan.delay)
+                await self._set_timer(plan.run.id, plan.index, plan.delay)
             elif plan.step is Step.REVEAL:
                 self._spawn(self.advance(plan.run.id, plan.index))
             elif plan.step is Step.ASK:
                 self._spawn(self._resume_ask(plan.run, plan.index))
             else:
                 self._spawn(self._finish(plan.run.id))
+
+    async def resume(self, run_id: int) -> None:
+        """Take a run to its next step from what the store says (a durable timer fired)."""
+        plan = await self.runs.plan_for(run_id)
+        if plan is None:
+            return  # finished or stopped meanwhile
+        if plan.step is Step.WAIT:
+            await self._set_timer(run_id, plan.index, plan.delay)
+        elif plan.step is Step.REVEAL:
+            await self.advance(run_id, plan.index)
+        elif plan.step is Step.ASK:
+            await self._resume_ask(plan.run, plan.index)
+        else:
+            await self._finish(run_id)
 
     async def _resume_ask(self, run: GroupRun, index: int) -> None:
         async with self._lock(run.id):
@@ -281,12 +306,12 @@ class GroupRunner:
     # -- the group itself -----------------------------------------------------------------------
 
     async def removed(self, chat_id: int) -> None:
-        run = self.runs.active_run(chat_id)
+        run = await self.runs.active_run(chat_id)
         if run is not None:
-            self._cancel_timers(run.id)
+            await self._cancel_timers(run.id)
         self.runs.forget_chat(chat_id)
         for schedule_id in await self.settings.left(chat_id):
-            self.unregister(schedule_id)
+            await self.unregister(schedule_id)
         self.admins.forget_chat(chat_id)
 
     async def migrated(self, old_id: int, new_id: int) -> None:
@@ -299,40 +324,30 @@ class GroupRunner:
 
     # -- schedules ------------------------------------------------------------------------------
 
-    def register(self, schedule: Schedule, timezone: str) -> None:
-        if self.stopping:
+    async def register(self, schedule: Schedule, timezone: str) -> None:
+        if self.stopping and not self.timers.durable:
             return  # schedules live in the store: the next start registers them
-        self.unregister(schedule.id)
         hour, minute = (int(part) for part in schedule.at_time.split(":"))
-        self.jobs.run_daily(
-            self._on_schedule,
-            time=dtime(hour, minute, tzinfo=ZoneInfo(timezone)),
-            days=ptb_days(decode_days(schedule.days)),
-            data=schedule.id,
-            name=f"sched:{schedule.id}",
+        await self.timers.daily(
+            "sched", schedule.id, (hour, minute), timezone, decode_days(schedule.days)
         )
 
-    def unregister(self, schedule_id: int) -> None:
-        for job in self.jobs.get_jobs_by_name(f"sched:{schedule_id}"):
-            job.schedule_removal()
+    async def unregister(self, schedule_id: int) -> None:
+        await self.timers.cancel("sched", schedule_id)
 
     async def reschedule(self, chat_id: int | None = None) -> None:
         """(Re)build the jobs of a group's schedules, or of every group's at start-up."""
         for schedule in await self.schedules.listed(chat_id):
             settings = await self.settings.settings(schedule.chat_id)
-            self.register(schedule, settings.timezone)
+            await self.register(schedule, settings.timezone)
 
-    async def _on_schedule(self, context: Ctx) -> None:
-        assert context.job is not None
-        data = context.job.data
-        assert isinstance(data, int)
-        await self._guarded(self._scheduled(context, data))
+    async def _on_schedule(self, schedule_id: int) -> None:
+        await self._guarded(self._scheduled(schedule_id))
 
-    async def _scheduled(self, context: Ctx, data: int) -> None:
-        assert context.job is not None
-        schedule = await self.schedules.schedule(data)
+    async def _scheduled(self, schedule_id: int) -> None:
+        schedule = await self.schedules.schedule(schedule_id)
         if schedule is None:
-            context.job.schedule_removal()
+            await self.unregister(schedule_id)
             return
         match await self.runs.start(schedule.chat_id, None, schedule.quiz):
             case runs.Started() as started:

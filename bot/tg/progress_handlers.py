@@ -1,21 +1,18 @@
 """Handlers for /stats, /review, /remind (private) and /groupstats (groups), review buttons,
 daily reminder jobs, and the private notice after a group run.
 
-Reminders are JobQueue jobs, which live in memory only: `restore` rebuilds them from the store
-at start-up.
+Reminders are daily timers (bot/tg/timer_backends.py): JobQueue jobs live in memory only, so
+`restore` rebuilds them from the store at start-up (durable timers are simply re-armed).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import time as dtime
-from typing import Any
-from zoneinfo import ZoneInfo
 
 from telegram import Bot, CallbackQuery, Message, Update
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import Application, CallbackContext, JobQueue
+from telegram.ext import Application
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
@@ -29,6 +26,7 @@ from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
 from bot.tg.render import Screen, truncate
+from bot.tg.timer_backends import JobTimers, Timers
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -44,7 +42,6 @@ from bot.usecases.spaced_review import (
 
 log = logging.getLogger(__name__)
 Context = BotContext
-Ctx = CallbackContext[Any, Any, Any, Any]
 IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sender chat
 GroupLanguage = Callable[[int], Awaitable[str]]
 
@@ -63,8 +60,12 @@ class ProgressHandlers:
         catalog: Catalog,
         is_admin: IsAdmin,
         group_language: GroupLanguage,
+        timers: Timers | None = None,
     ) -> None:
         self.app = app
+        # Reminders are daily timers: PTB's JobQueue, or durable rows shared by several workers.
+        self.timers = timers if timers is not None else JobTimers(app)
+        self.timers.on("remind", self.send_reminder)
         self.service = review
         self.stats_cases = stats
         self.learners = learners
@@ -107,14 +108,14 @@ class ProgressHandlers:
             return
         match await self.service.remind(user_id, context.args or []):
             case RemindOff(had_one):
-                self.unregister(user_id)
+                await self.unregister(user_id)
                 await send(message, Screen(pr.remind_off(tr, had_one)))
             case BadTime(typed):
                 await send(message, Screen(pr.bad_time(tr, typed)))
             case RemindUsage(current):
                 await send(message, Screen(pr.remind_usage(tr, current)))
             case RemindOn(reminder):
-                self.register(reminder)
+                await self.register(reminder)
                 await send(message, Screen(pr.remind_on(tr, reminder)))
 
     # -- review buttons -----------------------------------------------------------------------
@@ -190,35 +191,22 @@ class ProgressHandlers:
         bot: Bot = self.app.bot
         return bot
 
-    @property
-    def jobs(self) -> JobQueue[Any]:
-        assert self.app.job_queue is not None, "install python-telegram-bot[job-queue]"
-        return self.app.job_queue
-
-    def register(self, reminder: Reminder) -> None:
-        self.unregister(reminder.user_id)
+    async def register(self, reminder: Reminder) -> None:
         hour, minute = (int(part) for part in reminder.at_time.split(":"))
-        self.jobs.run_daily(
-            self._on_reminder,
-            time=dtime(hour, minute, tzinfo=ZoneInfo(reminder.timezone)),
-            name=f"remind:{reminder.user_id}",
-            data=reminder.user_id,
+        await self.timers.daily(
+            "remind", reminder.user_id, (hour, minute), reminder.timezone, tuple(range(7))
         )
 
-    def unregister(self, user_id: int) -> None:
-        for job in self.jobs.get_jobs_by_name(f"remind:{user_id}"):
-            job.schedule_removal()
+    async def unregister(self, user_id: int) -> None:
+        await self.timers.cancel("remind", user_id)
 
     async def restore(self) -> None:
         """Rebuild every reminder job from the store (JobQueue forgets them on restart), and
         drain the review inbox in the background: after migration 003 it holds every past miss
         (about 27 s for 300,000 of them), which no learner's first /review should wait for."""
         for reminder in await self.service.reminders():
-            self.register(reminder)
+            await self.register(reminder)
         self.app.create_task(self.service.sync())
-
-    async def _on_reminder(self, context: Ctx) -> None:
-        await self.send_reminder(int(context.job.data))  # type: ignore[union-attr, arg-type]
 
     async def send_reminder(self, user_id: int) -> bool:
         """Remind one learner if reviews are due or their streak breaks tonight without

@@ -36,7 +36,7 @@ import heapq
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram.ext import BaseRateLimiter
@@ -173,6 +173,7 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         max_in_flight: int = 3,
         max_retries: int = RETRIES,
         clock: Callable[[], float] = time.monotonic,
+        chat_slots: Callable[[int | str], Awaitable[float]] | None = None,
     ) -> None:
         if overall_rate <= 0 or max_in_flight < 1:
             raise ValueError("overall_rate must be > 0 and max_in_flight ≥ 1")
@@ -183,6 +184,9 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         self.max_in_flight = max_in_flight
         self.max_retries = max_retries
         self.clock = clock
+        # Several workers: a chat's sends are booked in shared slots too (each worker's own
+        # windows see only its own sends); returns how long to wait for this chat's slot.
+        self.chat_slots = chat_slots
         self._state: _State | None = None
 
     # -- BaseRateLimiter ------------------------------------------------------------------------
@@ -265,6 +269,10 @@ class _State:
                 stack.callback(lambda: window.done(self.clock()))
                 if window.answered and window.answered[-1] > self.clock() - RECENT:
                     priority = CONTINUING
+            if chat is not None and self.cfg.chat_slots is not None:
+                wait = await self.cfg.chat_slots(chat)
+                if wait > 0:
+                    await asyncio.sleep(wait)
             await self._global(priority)
             stack.callback(lambda: self.window.done(self.clock()))
             yield

@@ -3,6 +3,7 @@ deleted and what is kept, and why) and whatever the running bot keeps of them in
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 
@@ -14,12 +15,14 @@ log = logging.getLogger(__name__)
 class Forgetting:
     def __init__(self, store: ForgetStore, in_memory: list[Callable[[int], object]]) -> None:
         self.store = store
-        # Caches and jobs that hold a user: each is told to drop them once the rows are gone.
+        # Caches and timers that hold a user: each is told to drop them once the rows are gone.
         self.in_memory = in_memory
 
     async def forget(self, user_id: int) -> Forgotten:
         forgotten = await self.store.forget(user_id)
         for drop in self.in_memory:
-            drop(user_id)
+            dropped = drop(user_id)
+            if inspect.isawaitable(dropped):  # a timer: durable ones live in the database
+                await dropped
         log.info("a learner was forgotten at their request (%s)", forgotten)
         return forgotten

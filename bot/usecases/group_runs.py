@@ -152,6 +152,7 @@ class GroupRuns:
         clock: Clock = time.time,
         rng: random.Random | None = None,
         standings: GroupStandings | None = None,
+        shared: bool = False,
     ) -> None:
         self.catalog = catalog
         self.store = store
@@ -160,11 +161,18 @@ class GroupRuns:
         self.seconds_override = seconds_override  # tests: fractions of a second per question
         self.clock = clock
         self.rng = rng or random.SystemRandom()
+        # Shared: other processes write the same store (several workers), so no run is kept in
+        # memory (it would go stale); every look-up reads the store.
+        self.shared = shared
         self._runs: dict[int, GroupRun] = {}
         # Questions in a row nobody answered, per run (in memory: a restart starts counting anew).
         self._unanswered: dict[int, int] = {}
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
         self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
+
+    def _keep(self, run: GroupRun) -> None:
+        if not self.shared:
+            self._runs[run.id] = run
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
         """The quiz as the run started it: a reload meanwhile does not change a running run."""
@@ -203,10 +211,12 @@ class GroupRuns:
         if run_id is None:
             return Busy()
         run = GroupRun(run_id, chat_id, quiz.id, orders, seconds, version=quiz.version)
-        self._runs[run_id] = run
+        self._keep(run)
         return Started(run, quiz)
 
-    def active_run(self, chat_id: int) -> GroupRun | None:
+    async def active_run(self, chat_id: int) -> GroupRun | None:
+        if self.shared:
+            return next((r for r in await self.store.active_runs() if r.chat_id == chat_id), None)
         return next((run for run in self._runs.values() if run.chat_id == chat_id), None)
 
     # -- a question ---------------------------------------------------------------------------
@@ -219,7 +229,7 @@ class GroupRuns:
         run = replace(
             run, current=index, is_open=True, message_id=None, sent_at=now, deadline=deadline
         )
-        self._runs[run.id] = run
+        self._keep(run)
         return run
 
     async def question_sent(self, run: GroupRun, message_id: int) -> None:
@@ -238,7 +248,7 @@ class GroupRuns:
         the member's language, else the group's.
         """
         lang = member.language_in(group_lang)
-        run = self._runs.get(run_id)
+        run = await self.store.run(run_id) if self.shared else self._runs.get(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
             return Closed(lang)
@@ -319,7 +329,7 @@ class GroupRuns:
         if chosen is None:
             return None
         run = replace(run, is_open=False)
-        self._runs[run_id] = run
+        self._keep(run)
         counts = option_counts(run.orders[index], chosen)
         return Reveal(run, quiz, index, counts, index + 1 >= len(quiz))
 
@@ -329,7 +339,7 @@ class GroupRuns:
             return cached
         run = await self.store.run(run_id)
         if run is not None:
-            self._runs[run_id] = run
+            self._keep(run)
         return run
 
     # -- restarts and the group itself --------------------------------------------------------
@@ -343,11 +353,22 @@ class GroupRuns:
             if quiz is None or len(run.orders) != len(quiz):
                 await self.store.finish_run(run.id, "abandoned", self.clock())
                 continue
-            self._runs[run.id] = run
+            self._keep(run)
             step, index = resume_step(run, quiz, now)
             delay = max(0.0, (run.deadline or now) - now) if step is Step.WAIT else 0.0
             plan.append(Resume(run, step, index, delay))
         return plan
+
+    async def plan_for(self, run_id: int) -> Resume | None:
+        """What one active run needs next (a durable timer fired for it); None if it ended."""
+        run = await self._run(run_id)
+        quiz = self.quiz_of(run) if run else None
+        if run is None or quiz is None:
+            return None
+        now = self.clock()
+        step, index = resume_step(run, quiz, now)
+        delay = max(0.0, (run.deadline or now) - now) if step is Step.WAIT else 0.0
+        return Resume(run, step, index, delay)
 
     def forget_chat(self, chat_id: int) -> None:
         """The bot left the group: its run stops silently (the store abandons it)."""
@@ -358,4 +379,4 @@ class GroupRuns:
         """The group became a supergroup: its live run follows it."""
         for run in list(self._runs.values()):
             if run.chat_id == old_id:
-                self._runs[run.id] = replace(run, chat_id=new_id)
+                self._keep(replace(run, chat_id=new_id))

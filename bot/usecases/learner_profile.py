@@ -33,9 +33,16 @@ class Learner:
 
 class Learners:
     def __init__(
-        self, store: LearnerStore, *, default_language: str = "en", clock: Clock = time.time
+        self,
+        store: LearnerStore,
+        *,
+        default_language: str = "en",
+        clock: Clock = time.time,
+        shared: bool = False,
     ) -> None:
         self.store = store
+        # Shared: another worker may change a learner's language, so it is read every time.
+        self.shared = shared
         self.default_language = default_language
         self.clock = clock
         self._chosen: dict[int, str | None] = {}
@@ -63,7 +70,7 @@ class Learners:
 
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user picked, if any; read once, then kept (this is the only writer)."""
-        if user_id not in self._chosen:
+        if self.shared or user_id not in self._chosen:
             user = await self.store.user(user_id)
             self._chosen[user_id] = user.language if user else None
         return self._chosen[user_id]

@@ -4,7 +4,8 @@ Each takes plain values and returns a typed outcome the adapter only renders. Ow
 attempt is checked once, in `_owned`; what comes after an answer (the next question or the
 result) is decided here, not in a handler. Active attempts are kept in memory after first use:
 the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
-write and no read.
+write and no read. With several workers on one store (`shared`) another process may write, so
+no attempt is kept: every look-up reads the store.
 """
 
 from __future__ import annotations
@@ -124,9 +125,11 @@ class PrivateQuiz:
         *,
         clock: Clock = time.time,
         rng: random.Random | None = None,
+        shared: bool = False,
     ) -> None:
         self.catalog = catalog
         self.learners = learners
+        self.shared = shared
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._attempts: _Lru[Attempt] = _Lru()
@@ -276,7 +279,7 @@ class PrivateQuiz:
         return quiz if orders_match(quiz, attempt.orders) else None
 
     async def _attempt(self, attempt_id: int) -> Attempt | None:
-        cached = self._attempts.get(attempt_id)
+        cached = None if self.shared else self._attempts.get(attempt_id)
         if cached is not None:
             return cached
         attempt = await self.learners.attempt(attempt_id)
@@ -291,6 +294,8 @@ class PrivateQuiz:
         return True
 
     def _remember(self, attempt: Attempt) -> None:
+        if self.shared:
+            return
         self._attempts.remember(attempt.id, attempt)
         if attempt.status is Status.ACTIVE:
             self._active_ids.setdefault(attempt.user_id, set()).add(attempt.id)

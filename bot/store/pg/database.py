@@ -148,6 +148,9 @@ class PgDatabase:
         return self._pool
 
     async def open(self) -> None:
+        """Connect and migrate; a second call does nothing (a worker opens it before the bot)."""
+        if self._pool is not None:
+            return
         try:
             self._pool = await asyncpg.create_pool(
                 self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60

@@ -1,0 +1,173 @@
+"""One worker of `quizbot run --workers N` (started by bot/workers/supervisor.py).
+
+A whole bot on PostgreSQL: the webhook front on the shared port stores updates, the worker loop
+claims free updates and timers and hands them to PTB (`Application.process_update`, and the
+timers' handlers). What one process kept in memory is in PostgreSQL here: the updates, the
+timers of runs, schedules and reminders, the duplicate guard (the inbox's primary key). The
+overall sending rate is this worker's share (rate / N).
+
+Stopping (SIGTERM): the front says not ready and stops taking updates, the loop finishes or
+hands back what it holds (`--grace`), then the bot and the store close.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from typing import Any
+
+import asyncpg
+from aiohttp import web
+from telegram import Update
+
+from bot import logs
+from bot.config import ConfigError, Settings
+from bot.content import ContentError, default_content_dir, load_catalog
+from bot.i18n import CatalogueError
+from bot.store.pg.database import PgDatabase, PgStoreError
+from bot.store.pg.inbox import UpdateQueue
+from bot.store.pg.pacing import SendSlots
+from bot.store.pg.timers import TimerQueue
+from bot.tg.app import BotOptions, QuizBot
+from bot.tg.timer_backends import PgTimers
+from bot.workers.consumer import Consumer
+from bot.workers.front import Front
+
+log = logging.getLogger(__name__)
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="quizbot worker")
+    p.add_argument("--index", type=int, default=0)
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--grace", type=float, default=10.0)
+    p.add_argument("--lease", type=float, default=10.0)
+    p.add_argument("--api-base-url")
+    p.add_argument("--webhook-url")
+    p.add_argument("--set-webhook", action="store_true", help="register the webhook (one worker)")
+    return p.parse_args(argv)
+
+
+async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
+    if settings.db_url is None:
+        print("quizbot: --workers needs QUIZBOT_DB=postgresql://...", file=sys.stderr)
+        return 2
+    try:
+        catalog = load_catalog(settings.content_dir or default_content_dir())
+    except (ContentError, CatalogueError) as exc:
+        print(f"quizbot: cannot start: {exc}", file=sys.stderr)
+        return 1
+    name = f"{socket.gethostname()}:{os.getpid()}:{args.index}"
+    clock = time.time
+    db = PgDatabase(settings.db_url)
+    try:
+        await db.open()  # before the bot: its timers use the pool
+    except PgStoreError as exc:
+        print(f"quizbot: cannot start: {exc}", file=sys.stderr)
+        return 1
+    slots = SendSlots(db.pool)
+
+    async def chat_slots(chat: int | str) -> float:
+        """Telegram's per-chat limits across workers: a private chat 1/s with a burst of 3, a
+        group 20 a minute (evenly, 3.2 s apart: a burst would let 40 through in a minute). The
+        private pace keeps a margin (1.25 s, bursts of 2): a slot is booked when a send leaves
+        one worker, and another worker's send may reach Telegram sooner than its slot says."""
+        try:
+            if isinstance(chat, int) and chat > 0:
+                return await slots.reserve(f"c{chat}", 1.25, 2)
+            return await slots.reserve(f"c{chat}", 3.2, 1)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("shared send slot unavailable (%s): sending on local pacing only", exc)
+            return 0.0
+
+    bot = QuizBot(
+        BotOptions(
+            token=settings.token.reveal(),
+            db_path=settings.db_path,  # unused: `database` is the store
+            # PgDatabase serves the store modules through the same methods as Database.
+            database=db,  # type: ignore[arg-type]
+            catalog=catalog,
+            base_url=args.api_base_url or settings.api_base_url,
+            default_language=settings.default_language,
+            admin_chat_id=settings.admin_chat_id,
+            group_seconds=settings.question_seconds,
+            group_timezone=settings.timezone,
+            timezone=settings.timezone,
+            send_share=max(1, args.count),  # this worker's share of the bot's overall rate
+            chat_slots=chat_slots,  # a chat's sends, booked across all workers
+            timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
+            shared=True,
+            clock=clock,
+        )
+    )
+    try:
+        await bot.start(polling=False)
+    except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe
+        print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        await db.close()
+        return 1
+    timers = bot.timers
+    assert isinstance(timers, PgTimers)
+
+    async def handle(payload: str) -> Any:
+        return await bot.app.process_update(Update.de_json(json.loads(payload), bot.app.bot))
+
+    consumer = Consumer(
+        db.pool,
+        name,
+        handle,
+        timers.fire,
+        clock=clock,
+        slots=bot.options.concurrent_updates,
+        lease=args.lease,
+    )
+    secret = settings.webhook_secret.reveal()
+    front = Front(UpdateQueue(db.pool, name), secret, running=lambda: consumer.running)
+    runner = web.AppRunner(front.app(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_listen, settings.webhook_port, reuse_port=True)
+    await site.start()
+    await consumer.start()
+    webhook = args.webhook_url or settings.webhook_url
+    if args.set_webhook and webhook:
+        await bot.app.bot.set_webhook(webhook, secret_token=secret)
+    log.info("worker %s running", name)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)  # what is every task waiting for?
+    await stop.wait()
+    log.info("worker %s stopping", name)
+    consumer.running = False  # readiness fails first: a load balancer stops sending here
+    await runner.cleanup()
+    await consumer.stop(args.grace)
+    await bot.stop()
+    return 0
+
+
+def _dump_tasks() -> None:
+    for task in asyncio.all_tasks():
+        task.print_stack(limit=6, file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _args(sys.argv[1:] if argv is None else argv)
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+        return 2
+    logs.setup(settings.log_level, settings.token.reveal())
+    return asyncio.run(run_worker(settings, args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Worker processes on PostgreSQL against the emulator, for the multi-worker tests.
+
+The emulator records a webhook but never calls one, so `Bridge` plays Telegram's side of it:
+it reads updates with getUpdates and POSTs each to the workers' shared port with the secret,
+moving on (confirming the update) only after a 200, as Telegram does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from bot.emulator import Emulator
+from bot.workers.front import SECRET_HEADER
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "bridge-secret-123"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Workers:
+    """`count` worker processes sharing one port and one database."""
+
+    def __init__(
+        self, emu: Emulator, token: str, dsn: str, count: int, *, seconds: int = 3
+    ) -> None:
+        self.port = free_port()
+        self.count = count
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "BOT_TOKEN": token,
+            "QUIZBOT_DB": dsn,
+            "QUIZBOT_API_BASE_URL": emu.base_url,
+            "QUIZBOT_WEBHOOK_SECRET": SECRET,
+            "QUIZBOT_WEBHOOK_LISTEN": "127.0.0.1",
+            "QUIZBOT_WEBHOOK_PORT": str(self.port),
+            "QUIZBOT_QUESTION_SECONDS": str(seconds),
+            "QUIZBOT_LOG_LEVEL": os.environ.get("QB_TEST_LOG", "WARNING"),
+        }
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def start(self) -> None:
+        for i in range(self.count):
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable, "-m", "bot.tg.worker_process", "--index", str(i),
+                        "--count", str(self.count), "--lease", "2", "--grace", "3",
+                    ],
+                    cwd=ROOT,
+                    env=self.env,
+                )
+            )  # fmt: skip
+
+    async def ready(self) -> None:
+        """Until every worker answers /readyz (the test's timeout bounds the wait)."""
+        async with aiohttp.ClientSession() as http:
+            while True:
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with http.get(f"http://127.0.0.1:{self.port}/readyz") as resp:
+                        if resp.status == 200 and await self._all_started():
+                            return
+                await asyncio.sleep(0.2)
+
+    async def _all_started(self) -> bool:
+        return all(p.poll() is None for p in self.procs)
+
+    def kill(self, index: int) -> None:
+        self.procs[index].send_signal(signal.SIGKILL)
+        self.procs[index].wait()
+
+    def stop(self) -> list[int | None]:
+        for p in self.procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        codes = []
+        for p in self.procs:
+            try:
+                codes.append(p.wait(timeout=20))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                codes.append(None)
+        return codes
+
+
+class Bridge:
+    """Telegram's webhook delivery, for the emulator: getUpdates in, POST out, 200 to move on."""
+
+    def __init__(self, emu: Emulator, token: str, port: int) -> None:
+        self.get_updates = f"{emu.base_url}{token}/getUpdates"
+        self.target = f"http://127.0.0.1:{port}/telegram"
+        self.delivered = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        offset = 0
+        async with aiohttp.ClientSession() as http:
+            while True:
+                async with http.post(self.get_updates, json={"offset": offset, "timeout": 1}) as r:
+                    updates = (await r.json())["result"]
+                for update in updates:
+                    while not await self._deliver(http, update):
+                        await asyncio.sleep(0.1)  # a worker died mid-request: send it again
+                    offset = update["update_id"] + 1
+                    self.delivered += 1
+
+    async def _deliver(self, http: aiohttp.ClientSession, update: dict[str, object]) -> bool:
+        try:
+            async with http.post(self.target, json=update, headers={SECRET_HEADER: SECRET}) as resp:
+                return resp.status == 200
+        except aiohttp.ClientError:
+            return False
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
