@@ -145,7 +145,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
-            running = self.runs.active_run(chat.id)
+            running = await self.runs.active_run(chat.id)
             quiz = self.runs.quiz_of(running) if running is not None else None
             if quiz is not None:
                 await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
