@@ -1,5 +1,5 @@
 -- PostgreSQL twin of migrations/001_private_quizzes.sql: same tables, columns, keys and indexes
--- (tests/pg/test_pg_schema.py holds them equal). Telegram ids need BIGINT; times stay seconds.
+-- (tests/workers/test_pg_schema.py holds them equal). Telegram ids need BIGINT; times stay seconds.
 CREATE TABLE users (
     id                BIGINT  PRIMARY KEY,           -- Telegram user id
     first_name        TEXT    NOT NULL DEFAULT '',

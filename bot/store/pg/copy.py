@@ -1,7 +1,7 @@
 """Copy a SQLite deployment into an empty PostgreSQL database (`quizbot migrate-db`).
 
 Both sides are first brought to the latest schema by the code that would run them, so their
-tables are the same (tests/pg/test_pg_schema.py holds the twins equal). Then every table is
+tables are the same (tests/workers/test_pg_schema.py holds the twins equal). Then every table is
 copied in creation order (a table comes after those it refers to) with PostgreSQL's COPY, in
 ONE transaction: the target ends up with everything or nothing. Triggers are off meanwhile: the
 rows they would derive (the review inbox) are copied as they are. Identity counters continue

@@ -3,7 +3,7 @@
 Why a parallel folder (`bot/store/migrations_pg/`) rather than one source with substitutions:
 the SQLite migrations already shipped use SQLite-only forms that no textual substitution turns
 into PostgreSQL safely (a trigger body, `INSERT OR IGNORE`, `WITHOUT ROWID`, rowid aliases).
-The twins keep the same numbers and file names, and tests/pg/test_pg_schema.py migrates both
+The twins keep the same numbers and file names, and tests/workers/test_pg_schema.py migrates both
 engines and compares what they built: tables, columns, types, primary keys, indexes (unique and
 partial ones too) and triggers. A migration added to one folder without its twin fails that
 test, with the file to write in its message.

@@ -139,7 +139,7 @@ async def test_an_update_held_by_a_killed_worker_is_processed_by_another(
     await front.put(2, "c1", json.dumps({"update_id": 2}))  # waits behind 1: same chat
     await front.put(3, "c2", json.dumps({"update_id": 3}))
     victim = subprocess.Popen(
-        [sys.executable, "-m", "tests.pg.consumer_proc", pg_dsn, "victim", "1.0"],
+        [sys.executable, "-m", "tests.workers.consumer_proc", pg_dsn, "victim", "1.0"],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )

@@ -1,14 +1,8 @@
 """Three worker processes on PostgreSQL, one SIGKILLed mid-burst: nothing acknowledged is lost.
 
-Run by tests/pg/test_workers_e2e.py in a process of its own (`python -m tests.pg.workers_scenario
-DSN`): after this scenario CPython 3.11.7 fails later `ast.parse` calls in the same process
-("AST constructor recursion depth mismatch", a CPython bug fixed in 3.11.8), which would fail
-unrelated tests that scan the source.
-
-Learners take private quizzes and a group plays a run while the webhook bridge spreads their
-updates over the workers; when the group's second question is out, one worker is killed. Then:
-every answer whose ✅/❌ popup came back is stored once, the run completes, no question is
-revealed twice, and Telegram's limits were never hit (the emulator counts every 429).
+Run by tests/workers/test_workers_e2e.py in a process of its own
+(`python -m tests.workers.workers_scenario DSN`), so that nothing it leaves in the interpreter
+can reach other tests.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ import asyncpg
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser, TapTimeout
 from bot.emulator.state import EmuMessage
-from tests.pg.workers_support import Bridge, Workers
+from tests.workers.workers_support import Bridge, Workers
 
 TOKEN = "123456:TEST-workers-token"
 QUIZ = "gradient-accumulation"

@@ -1,6 +1,6 @@
 """Three worker processes on PostgreSQL, learners and a group run, one worker SIGKILLed
 mid-burst: every acknowledged answer stored once, the run completes, no question revealed
-twice, no 429. The scenario (tests/pg/workers_scenario.py) runs in a process of its own."""
+twice, no 429. The scenario (tests/workers/workers_scenario.py) runs in a process of its own."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.pg.cluster import Cluster
-from tests.pg.conftest import new_database
+from tests.workers.conftest import new_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def test_three_workers_one_killed_mid_burst(pg_cluster: Cluster) -> None:
     dsn = await new_database(pg_cluster, migrated=False)
     done = subprocess.run(
-        [sys.executable, "-m", "tests.pg.workers_scenario", dsn],
+        [sys.executable, "-m", "tests.workers.workers_scenario", dsn],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,

@@ -1,6 +1,6 @@
 """A worker process for tests: records each update it handles, and hangs on one marked `hang`.
 
-python -m tests.pg.consumer_proc DSN NAME LEASE
+python -m tests.workers.consumer_proc DSN NAME LEASE
 """
 
 from __future__ import annotations
