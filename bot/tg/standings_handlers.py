@@ -78,7 +78,7 @@ class StandingsHandlers:
             return
         settings = await self.settings.settings(chat.id, chat.title or "")
         mine = await self.standings.places(chat.id, user.id, settings.title)
-        if self.runs.active_run(chat.id) is None:
+        if await self.runs.active_run(chat.id) is None:
             tr = translator(settings.language)
             await self.send(chat.id, Screen(sr.me(tr, user.first_name, mine)))
             return
