@@ -197,6 +197,10 @@ async def _guard(report: Report, name: str, phase: Coroutine[Any, Any, T]) -> T 
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "scaling":  # 1 vs 2 workers on PostgreSQL (bot/bench/scaling.py)
+        from bot.bench.scaling import main as scaling
+
+        return scaling(argv[1:])
     args = parser().parse_args(argv)
     if args.quick:
         _quick(args)

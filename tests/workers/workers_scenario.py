@@ -14,10 +14,10 @@ import re
 
 import asyncpg
 
+from bot.bench.webhook import Bridge, Workers
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser, TapTimeout
 from bot.emulator.state import EmuMessage
-from tests.workers.workers_support import Bridge, Workers
 
 TOKEN = "123456:TEST-workers-token"
 QUIZ = "gradient-accumulation"

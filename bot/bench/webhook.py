@@ -1,8 +1,9 @@
-"""Worker processes on PostgreSQL against the emulator, for the multi-worker tests.
+"""Worker processes on PostgreSQL against the emulator (multi-worker tests, `bench scaling`).
 
 The emulator records a webhook but never calls one, so `Bridge` plays Telegram's side of it:
-it reads updates with getUpdates and POSTs each to the workers' shared port with the secret,
-moving on (confirming the update) only after a 200, as Telegram does.
+it reads updates with getUpdates and POSTs them to the workers' shared port with the secret,
+up to `max_connections` at once (Telegram's webhook setting, 40 by default), moving on
+(confirming them) only once each got a 200, as Telegram does.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Workers:
         for p in self.procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
-        codes = []
+        codes: list[int | None] = []
         for p in self.procs:
             try:
                 codes.append(p.wait(timeout=20))
@@ -100,10 +101,11 @@ class Workers:
 class Bridge:
     """Telegram's webhook delivery, for the emulator: getUpdates in, POST out, 200 to move on."""
 
-    def __init__(self, emu: Emulator, token: str, port: int) -> None:
+    def __init__(self, emu: Emulator, token: str, port: int, max_connections: int = 40) -> None:
         self.get_updates = f"{emu.base_url}{token}/getUpdates"
         self.target = f"http://127.0.0.1:{port}/telegram"
         self.delivered = 0
+        self._connections = asyncio.Semaphore(max_connections)
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
@@ -112,11 +114,17 @@ class Bridge:
             while True:
                 async with http.post(self.get_updates, json={"offset": offset, "timeout": 1}) as r:
                     updates = (await r.json())["result"]
-                for update in updates:
-                    while not await self._deliver(http, update):
-                        await asyncio.sleep(0.1)  # a worker died mid-request: send it again
-                    offset = update["update_id"] + 1
-                    self.delivered += 1
+                await asyncio.gather(*(self._until_delivered(http, u) for u in updates))
+                if updates:
+                    offset = updates[-1]["update_id"] + 1
+
+    async def _until_delivered(
+        self, http: aiohttp.ClientSession, update: dict[str, object]
+    ) -> None:
+        async with self._connections:
+            while not await self._deliver(http, update):
+                await asyncio.sleep(0.1)  # a worker died mid-request: send it again
+        self.delivered += 1
 
     async def _deliver(self, http: aiohttp.ClientSession, update: dict[str, object]) -> bool:
         try:
