@@ -71,6 +71,12 @@ async def reply(query: CallbackQuery, screen: Screen) -> None:
         await send(query.message, screen)
 
 
+def _in_own_chat(query: CallbackQuery, user_id: int) -> bool:
+    """Whether the tapped message sits in the tapper's own private chat: only there may a tap
+    change a message (a replayed button must never edit someone else's)."""
+    return query.message is not None and query.message.chat.id == user_id
+
+
 class PrivateHandlers:
     def __init__(
         self,
@@ -237,7 +243,7 @@ class PrivateHandlers:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")
                         )
-                        if isinstance(outcome, pq.Closed):  # not for a forged, foreign id
+                        if isinstance(outcome, pq.Closed) and _in_own_chat(query, user_id):
                             await drop_keyboard(query)  # its buttons can no longer do anything
             case cb.Abandon(attempt_id):
                 match await self.quiz.abandon(user_id, attempt_id):
@@ -247,7 +253,8 @@ class PrivateHandlers:
                         await edit(query, done)
                     case pq.Closed():
                         await acknowledge(query, closed)
-                        await drop_keyboard(query)
+                        if _in_own_chat(query, user_id):
+                            await drop_keyboard(query)
                     case _:
                         await acknowledge(query, closed)
             case cb.Review(attempt_id):
