@@ -144,21 +144,32 @@ class Emulator:
                              "new_chat_member": user_json(self.world.bot)}
         )  # fmt: skip
 
-    async def member_leaves(self, group: ChatView | int, user: SimUser) -> None:
-        """`user` leaves: status left, then the left_chat_member service message every member
-        bot receives (privacy mode does not hide service messages)."""
+    async def member_leaves(
+        self, group: ChatView | int, user: SimUser, *, service: bool = True
+    ) -> None:
+        """`user` leaves: status left (chat_member to an administrator bot), then the
+        left_chat_member service message every member bot receives (privacy mode does not hide
+        service messages). `service=False`: no service message, as in groups that hide them
+        (large supergroups, or an admin bot deleting them)."""
         chat = self._group_state(group)
-        chat.members[user.id] = "left"
-        self.world.service_message(chat, user.state, {"left_chat_member": user_json(user.state)})
+        self.world.set_member_status(chat, user.state, "left")
+        if service:
+            self.world.service_message(
+                chat, user.state, {"left_chat_member": user_json(user.state)}
+            )
 
-    async def member_joins(self, group: ChatView | int, user: SimUser) -> None:
-        """`user` joins (again): status member, then the new_chat_members service message."""
+    async def member_joins(
+        self, group: ChatView | int, user: SimUser, *, service: bool = True
+    ) -> None:
+        """`user` joins (again): status member (chat_member to an administrator bot), then the
+        new_chat_members service message (none with `service=False`)."""
         chat = self._group_state(group)
-        chat.members[user.id] = "member"
-        self.world.service_message(
-            chat, user.state, {"new_chat_members": [user_json(user.state)],
-                               "new_chat_member": user_json(user.state)}
-        )  # fmt: skip
+        self.world.set_member_status(chat, user.state, "member")
+        if service:
+            self.world.service_message(
+                chat, user.state, {"new_chat_members": [user_json(user.state)],
+                                   "new_chat_member": user_json(user.state)}
+            )  # fmt: skip
 
     async def set_bot_status(self, group: ChatView | int, status: str, *, by: SimUser) -> None:
         """Promote, restrict or demote the bot (my_chat_member update)."""

@@ -243,6 +243,24 @@ class World:
             },
         )
 
+    def set_member_status(self, chat: ChatState, user: UserState, status: str) -> None:
+        """A member's status changes: Telegram sends chat_member, to administrator bots only
+        (and only to those that asked for it in allowed_updates: see updates.py)."""
+        old = chat.members.get(user.id, "left")
+        chat.members[user.id] = status
+        if chat.bot_status not in ("administrator", "creator"):
+            return
+        self.updates.push(
+            "chat_member",
+            {
+                "chat": chat_json(chat),
+                "from": user_json(user),
+                "date": self.now(),
+                "old_chat_member": member_json(user, old),
+                "new_chat_member": member_json(user, status),
+            },
+        )
+
     def set_blocked(self, user: UserState, blocked: bool) -> None:
         chat = self.chats[user.id]
         user.blocked = blocked

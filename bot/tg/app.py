@@ -83,6 +83,9 @@ from bot.usecases.spaced_review import SpacedReview
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
+# Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
+# it is how an administrator bot learns departures in groups that hide service messages.
+ALLOWED_UPDATES = list(Update.ALL_TYPES)
 STOP_GRACE = 10.0  # seconds the group steps in flight get to finish on stop
 
 
@@ -452,7 +455,10 @@ class QuizBot:
             _freeze_startup_heap()
             if polling and self.app.updater is not None:
                 await self.app.updater.start_polling(
-                    poll_interval=0, timeout=int(poll_timeout), drop_pending_updates=False
+                    poll_interval=0,
+                    timeout=int(poll_timeout),
+                    drop_pending_updates=False,
+                    allowed_updates=ALLOWED_UPDATES,
                 )
         except BaseException:
             await self.db.close()
@@ -462,7 +468,12 @@ class QuizBot:
         await self.start(polling=False)
         assert self.app.updater is not None
         await self.app.updater.start_webhook(
-            listen=listen, port=port, url_path="telegram", webhook_url=url, secret_token=secret
+            listen=listen,
+            port=port,
+            url_path="telegram",
+            webhook_url=url,
+            secret_token=secret,
+            allowed_updates=ALLOWED_UPDATES,
         )
 
     async def stop(self) -> None:

@@ -5,10 +5,16 @@ members who leave, and the groups part of /stats."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
+import pytest
+
+from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
+from bot.tg.app import BotOptions, QuizBot
+from tests.e2e.harness import TOKEN, shipped_catalog
 from tests.e2e.test_groups import (
     LETTERS,
     QUIZ,
@@ -161,3 +167,36 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
             lambda m: "Your groups" in m.text, after=private_mark
         )
         assert group.title in section.text and "All time: #1 · 2 points" in section.text
+
+
+async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> None:
+    """A group that hides service messages: an administrator bot learns who left and who came
+    back only from chat_member updates, which Telegram sends only if the bot asks for them."""
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        await h.emu.set_bot_status(group, "administrator", by=admin)
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        group.add_member(awa)
+        await h.emu.member_leaves(group, awa, service=False)
+        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(0,)])
+        await h.emu.member_joins(group, awa, service=False)
+        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(1,)])
+
+
+async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
+    """Webhook mode asks Telegram for chat_member too (setWebhook's allowed_updates)."""
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks]")
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3",
+                                 catalog=shipped_catalog(), base_url=emu.base_url,
+                                 rate_limit=False))  # fmt: skip
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        await bot.start_webhook("https://example.org/telegram", "s3cret-Token_1", "127.0.0.1", port)
+        try:
+            info = await bot.app.bot.get_webhook_info()
+            assert "chat_member" in (info.allowed_updates or ())
+            assert "callback_query" in (info.allowed_updates or ())
+        finally:
+            await bot.stop()
