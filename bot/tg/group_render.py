@@ -137,8 +137,10 @@ def results(
     *,
     stopped: bool,
     asked: int | None = None,
+    board: Sequence[str] | None = None,
 ) -> Screen:
-    """Top ten: most correct answers, ties broken by total answer time.
+    """Top ten: most correct answers, ties broken by total answer time (`board`: the lines of
+    a leaderboard ranked otherwise, by points in speed scoring, shown instead).
 
     Scores count the questions actually asked (a run stopped after two of four reads "2/2" at
     best, not "2/4"); a medal needs at least one right answer.
@@ -159,6 +161,9 @@ def results(
             ),
             "",
         ]
+    if board is not None:  # speed scoring: ranked by points (standings_render.points_board)
+        lines += [*board, "", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
     if not top:
         lines.append(tr._("Nobody answered this time."))
     else:

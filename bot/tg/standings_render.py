@@ -87,10 +87,39 @@ def table(tr: Translator, view: Table) -> Screen:
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
 
 
+def by_points(standing: RunStanding) -> bool:
+    """Whether the run's leaderboard ranks by points (speed scoring) rather than by right
+    answers and time: then it is the podium, and no second podium follows it."""
+    return standing.rule.mode is ScoringMode.SPEED and bool(standing.ranked)
+
+
+def points_board(tr: Translator, standing: RunStanding, total: int) -> list[str]:
+    """A speed run's leaderboard: the first ten places by the run's points (the numbers the
+    lasting standings add up), ties as in /top."""
+    shown = [p for p in standing.ranked if p.rank <= 10]
+    legend = tr._(
+        "Points · right answers (equal points: more right answers first; "
+        "equal on both: the place is shared)"
+    )
+    lines = [f"<i>{legend}</i>"]
+    for placed in shown:
+        medal = placed.rank <= len(MEDALS) and placed.tally.points > 0
+        badge = MEDALS[placed.rank - 1] if medal else place(tr, placed)
+        name = html.escape(placed.tally.name or "?")
+        score = tr._(
+            "{correct}/{total}", correct=tr.number(placed.tally.correct), total=tr.number(total)
+        )
+        lines.append(f"{badge} {name} · {points(tr, placed.tally.points)} · {score}")
+    more = len(standing.ranked) - len(shown)
+    if more > 0:
+        lines.append(tr.ngettext("…and {n} more player", "…and {n} more players", more))
+    return lines
+
+
 def run_footer(tr: Translator, standing: RunStanding) -> str:
     """Under a run's leaderboard: how it was scored, its podium in points, who climbed."""
     lines = [tr._("Scoring: {mode}", mode=scoring_name(tr, standing.rule))]
-    if standing.podium:
+    if standing.podium and not by_points(standing):
         lines += ["", "<b>" + tr._("🏆 Podium") + "</b>"]
         for placed in standing.podium:
             badge = MEDALS[placed.rank - 1] if placed.rank <= len(MEDALS) else ""

@@ -70,6 +70,9 @@ class RunStanding:
     rule: ScoringRule
     podium: list[Placed]
     moves: list[Move]
+    # Everyone who answered, ranked by the run's points (the podium is its first places): in
+    # speed mode the run's leaderboard is this ranking, so the two can never disagree.
+    ranked: tuple[Placed, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ class GroupStandings:
         run = rank(
             Tally(s.user_id, names.get(s.user_id, ""), s.points, s.correct, 1) for s in scores
         )
-        return RunStanding(rule, podium(run), moved_up(before, after))
+        return RunStanding(rule, podium(run), moved_up(before, after), tuple(run))
 
     async def places(self, chat_id: int, user_id: int, title: str = "") -> MyPlaces:
         places: dict[Window, Placed | None] = {}

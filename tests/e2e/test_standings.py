@@ -77,10 +77,10 @@ async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> 
         assert h.rows("SELECT scoring, streak_bonus FROM groups") == [("speed", 0)]
 
         board = await play(h, group, admin, [(cheikh, [True, True]), (awa, [True, False])])
-        assert "Scoring: speed" in board.text and "Podium" in board.text
+        assert "Scoring: speed" in board.text and "Points · right answers" in board.text
         scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
         assert scores[2001] > scores[2002] > 0 and scores[2001] <= 2000
-        assert f"🥇 Cheikh <b> · {scores[2001]:,} points" in board.text
+        assert f"🥇 Cheikh <b> · {scores[2001]:,} points · 2/2" in board.text
         assert "Cheikh &lt;b&gt;" in board.html
         assert "Moved up" not in board.text  # the week's first run: nobody had a place
 
@@ -200,3 +200,42 @@ async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
             assert "callback_query" in (info.allowed_updates or ())
         finally:
             await bot.stop()
+
+
+async def test_speed_leaderboard_ranks_by_points(tmp_path: Path) -> None:
+    """Speed scoring: Cheikh is right fast and wrong slowly, Awa right slowly and wrong fast.
+    Both have one right answer and Awa the shorter total time, but Cheikh has more points: the
+    run's leaderboard ranks by those points and shows no second order."""
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        cheikh = h.emu.user(2001, "Cheikh", language_code="en")
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        for member in (cheikh, awa):
+            group.add_member(member)
+        mark = group.mark()
+        await admin.send("/settings", chat=group)
+        settings = await group.wait_for(lambda m: "Scoring" in m.text, after=mark)
+        await admin.tap(settings, "Speed scoring")
+        await group.wait_for(
+            lambda m: m.message_id == settings.message_id and "Scoring: speed" in m.text
+        )
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        mark = group.mark()
+        await admin.send(f"/push {QUIZ}", chat=group)
+        taps = [[(0.1, cheikh, True), (0.9, awa, True)], [(0.1, awa, False), (1.3, cheikh, False)]]
+        for index, plan in enumerate(taps):
+            question = await group.wait_for(
+                lambda m, i=index: f"Question {i + 1}/2" in m.text and bool(m.buttons), after=mark
+            )
+            right = right_position(question, quiz, index)
+            for wait, member, is_right in plan:
+                h.clock.advance(wait)
+                await member.tap(question, LETTERS[right if is_right else (right + 1) % 4])
+        board = await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
+        scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
+        assert scores[2001] > scores[2002] > 0
+        assert f"🥇 Cheikh · {scores[2001]:,} points · 1/2" in board.text
+        assert f"🥈 Awa · {scores[2002]:,} points · 1/2" in board.text
+        assert board.text.count("Awa") == 1 and board.text.count("Cheikh") == 1
+        assert "Scoring: speed" in board.text and "Points · right answers" in board.text
