@@ -33,9 +33,10 @@ class StoredSet:
     shown_at: float | None = None
 
 
-_SELECT = """SELECT id, user_id, questions, orders, answered, correct, status, marks, kind,
-                    exam_clock, exam_seconds, started_at, shown_at
-             FROM practice_sets WHERE id = ?"""
+_COLUMNS = """SELECT id, user_id, questions, orders, answered, correct, status, marks, kind,
+                     exam_clock, exam_seconds, started_at, shown_at
+              FROM practice_sets"""
+_SELECT = _COLUMNS + " WHERE id = ?"
 
 
 def _set(row: aiosqlite.Row) -> StoredSet:
@@ -118,6 +119,12 @@ class PracticeStore:
         async with self.db.reader.execute(_SELECT, (set_id,)) as cur:
             row = await cur.fetchone()
         return _set(row) if row else None
+
+    async def running_exams(self) -> list[StoredSet]:
+        """Exams still running, whose timers start-up re-arms (JobQueue forgets them)."""
+        query = _COLUMNS + " WHERE kind = 'exam' AND status = 'active' ORDER BY id"
+        async with self.db.reader.execute(query) as cur:
+            return [_set(row) async for row in cur]
 
     async def answer(self, set_id: int, index: int, marks: str, total: int, now: float) -> bool:
         """Record `marks` (one letter per question, from `index` on) if the set waits for

@@ -297,6 +297,7 @@ class QuizBot:
         app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
         self.practice_handlers = PracticeHandlers(self.practice, self.options.catalog)
+        self.practice_handlers.use_timers(self.timers, app.bot, self.learners)  # exam clocks
         app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
         app.add_handler(CommandHandler("exam", self.practice_handlers.exam, filters=chat))
         router = ButtonRouter(
@@ -447,6 +448,7 @@ class QuizBot:
             await self.runner.restore()
             await self.runner.reschedule()
             await self.progress_handlers.restore()  # daily review reminders
+            await self.practice_handlers.restore()  # clocks of exams still running
             if self.options.control_socket is not None:
                 self.control = ControlServer(
                     self.options.control_socket, {"reload": self._reload_command}

@@ -67,6 +67,24 @@ def answered(tr: Translator, outcome: PracticeAnswered) -> str:
     return tr._("Answer saved: {letter}.", letter=LETTERS[outcome.judgement.position])
 
 
+def time_is_up(tr: Translator) -> str:
+    """The popup for a tap on a question whose time ran out: not counted, nothing changed."""
+    return tr._("⏰ Time is up for this question: it was counted as missed. Nothing changed.")
+
+
+def question_timed_out(tr: Translator, outcome: PracticeAnswered) -> str:
+    """Sent when a question's own time ran out without an answer; the next one follows."""
+    return tr._(
+        "⏰ Time is up for question {n}: it counts as missed.",
+        n=tr.number(outcome.asked.index + 1),
+    )
+
+
+def exam_timed_out(tr: Translator) -> str:
+    """Above the results when the clock ended the exam: why it ended without a tap."""
+    return tr._("⏰ Time is up: every question not answered counts as missed.")
+
+
 def results(tr: Translator, outcome: PracticeAnswered, lang: str) -> list[str]:
     """The score, then every question with its mark and explanation, in messages that fit."""
     quiz = outcome.asked.quiz

@@ -4,14 +4,19 @@ passes the tapper).
 
 A set belongs to the learner who started it: a tap by anyone else, a second tap, or a tap on a
 set that is over changes nothing and says so in a popup.
+
+An exam's clock runs without taps: each question shown arms an `exam` timer (the timer seam
+group runs use, bot/tg/timer_backends.py) at its deadline, per question or for the whole exam;
+when it fires the use case counts what is left missed and the learner gets the next question or
+the results. `restore` re-arms the timers of running exams at start-up (JobQueue forgets them).
 """
 
 from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Update
-from telegram.error import BadRequest
+from telegram import Bot, CallbackQuery, Update
+from telegram.error import BadRequest, TelegramError
 
 from bot.core.exam import ExamClock
 from bot.core.models import Catalog, GuidePath
@@ -22,8 +27,11 @@ from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg.context import BotContext
 from bot.tg.render import Screen
-from bot.usecases.learner_profile import Learner
+from bot.tg.timer_backends import Timers
+from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.practice_session import (
+    ExamTimeIsUp,
+    ExamWaits,
     NothingMatches,
     PracticeAnswered,
     PracticeQuestion,
@@ -38,6 +46,50 @@ class PracticeHandlers:
     def __init__(self, session: PracticeSession, catalog: Catalog) -> None:
         self.session = session
         self.catalog = catalog
+        self.timers: Timers | None = None  # exam clocks; set by `use_timers`
+        self.bot: Bot | None = None
+        self.learners: Learners | None = None
+
+    def use_timers(self, timers: Timers, bot: Bot, learners: Learners) -> None:
+        """Exam clocks run on `timers` (the group runs' timers), sending with `bot` in each
+        learner's language."""
+        self.timers, self.bot, self.learners = timers, bot, learners
+        timers.on("exam", self.exam_time_up)
+
+    async def restore(self) -> None:
+        """Start-up: a timer for every running exam (due at once if its time ran out while the
+        bot was down)."""
+        if self.timers is None:
+            return
+        for exam in await self.session.running_exams():
+            if self.timers.durable:
+                await self.timers.ensure("exam", exam.set_id, exam.index, exam.user_id)
+            else:
+                delay = exam.deadline - self.session.clock()
+                await self.timers.once("exam", exam.set_id, delay, exam.index, exam.user_id)
+
+    async def exam_time_up(self, set_id: int, index: int, user_id: int) -> None:
+        """An exam timer fired: the question (or the whole exam) is out of time."""
+        outcome = await self.session.time_up(set_id, index)
+        if isinstance(outcome, ExamWaits):  # early on the bot's clock: wait the rest
+            if self.timers is not None:
+                await self.timers.once("exam", set_id, outcome.delay, index, user_id)
+            return
+        if not isinstance(outcome, PracticeAnswered) or self.bot is None:
+            return  # answered in time, ended or abandoned: nothing to do
+        lang = await self.learners.language(user_id) if self.learners else "en"
+        tr = translator(lang)
+        try:
+            if outcome.following is not None:
+                await self.bot.send_message(user_id, er.question_timed_out(tr, outcome))
+                await self._send_question(self.bot, user_id, lang, outcome.following)
+            else:
+                texts = er.results(tr, outcome, lang)
+                texts[0] = er.exam_timed_out(tr) + "\n\n" + texts[0]
+                for text in texts:
+                    await self.bot.send_message(user_id, text)
+        except TelegramError as exc:  # blocked the bot, or gone: the store has the results
+            log.info("exam %s: time-up message not sent: %s", set_id, exc)
 
     @property
     def guides(self) -> list[GuidePath]:
@@ -91,7 +143,7 @@ class PracticeHandlers:
             await query.answer(pr.nothing_matches(tr), show_alert=True)
             return
         await query.answer()
-        await self._send_question(query, tapper, started)
+        await self._send_question(query.get_bot(), tapper.user_id, tapper.lang, started)
 
     async def _exam_pick(self, query: CallbackQuery, tapper: Learner, data: cb.ExamPick) -> None:
         quiz = self.catalog.quiz(data.quiz_id)
@@ -109,23 +161,34 @@ class PracticeHandlers:
             await query.answer(tr._("This button has expired."))
             return
         await query.answer()
-        await self._send_question(query, tapper, started)
+        await self._send_question(query.get_bot(), tapper.user_id, tapper.lang, started)
 
     async def _send_question(
-        self, query: CallbackQuery, tapper: Learner, asked: PracticeQuestion
+        self, bot: Bot, user_id: int, lang: str, asked: PracticeQuestion
     ) -> None:
-        tr = tapper_tr(tapper)
-        screen = pr.question(tr, asked, tapper.lang)
+        tr = translator(lang)
+        screen = pr.question(tr, asked, lang)
         text = screen.text
         if asked.exam is not None:
             text = f"{text}\n\n{er.time_line(tr, asked, self.session.clock())}"
-        await query.get_bot().send_message(tapper.user_id, text, reply_markup=screen.keyboard)
+            if self.timers is not None:  # the clock runs whether or not the learner taps
+                delay = asked.exam.deadline() - self.session.clock()
+                await self.timers.cancel("exam", asked.set_id)
+                await self.timers.once("exam", asked.set_id, delay, asked.index, user_id)
+        await bot.send_message(user_id, text, reply_markup=screen.keyboard)
 
     async def _answer(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeAnswer) -> None:
         tr = tapper_tr(tapper)
         outcome = await self.session.answer(
             tapper.user_id, data.set_id, data.question, data.position
         )
+        if isinstance(outcome, ExamTimeIsUp):
+            await query.answer(er.time_is_up(tr), show_alert=True)
+            try:  # its buttons go: the question no longer takes answers
+                await query.edit_message_reply_markup(None)
+            except BadRequest as exc:
+                log.info("exam buttons not removed: %s", exc)
+            return
         if not isinstance(outcome, PracticeAnswered):
             await query.answer(pr.closed(tr))
             return
@@ -136,8 +199,10 @@ class PracticeHandlers:
             await query.answer(popup)
             await _edit(query, Screen(f"{asked.text}\n\n{popup}"))
             if outcome.following is not None:
-                await self._send_question(query, tapper, outcome.following)
+                await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
             else:
+                if self.timers is not None:
+                    await self.timers.cancel("exam", outcome.asked.set_id)
                 for text in er.results(tr, outcome, tapper.lang):
                     await bot.send_message(tapper.user_id, text)
             return
@@ -145,7 +210,7 @@ class PracticeHandlers:
         await query.answer(pr.verdict(tr, outcome.judgement))
         await _edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
         if outcome.following is not None:
-            await self._send_question(query, tapper, outcome.following)
+            await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
         else:
             screen = pr.result(tr, outcome)
             await bot.send_message(tapper.user_id, screen.text, reply_markup=screen.keyboard)

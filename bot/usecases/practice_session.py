@@ -68,6 +68,29 @@ class PracticeClosed:
     """Not this learner's set, already answered, or the set is over: nothing changed."""
 
 
+@dataclass(frozen=True, slots=True)
+class ExamTimeIsUp:
+    """A tap on an exam question whose time ran out (its timer counted it missed): nothing
+    changed, and the learner is told why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExamWaits:
+    """An exam timer fired before its deadline on the bot's clock: arm it again."""
+
+    delay: float
+
+
+@dataclass(frozen=True, slots=True)
+class RunningExam:
+    """An exam still running at start-up: its timer is due at `deadline`."""
+
+    set_id: int
+    user_id: int
+    index: int
+    deadline: float
+
+
 class PracticeSession:
     def __init__(
         self,
@@ -156,9 +179,13 @@ class PracticeSession:
 
     async def answer(
         self, user_id: int, set_id: int, index: int, position: int
-    ) -> PracticeAnswered | PracticeClosed:
+    ) -> PracticeAnswered | PracticeClosed | ExamTimeIsUp:
         stored = await self.store.get(set_id)
-        if stored is None or stored.user_id != user_id or stored.status != "active":
+        if stored is None or stored.user_id != user_id:
+            return PracticeClosed()
+        if stored.kind == "exam" and 0 <= index < len(stored.marks) and stored.marks[index] == "t":
+            return ExamTimeIsUp()  # its timer (or a later tap) already counted it missed
+        if stored.status != "active":
             return PracticeClosed()
         if index != stored.answered or not 0 <= index < len(stored.questions):
             return PracticeClosed()
@@ -174,6 +201,53 @@ class PracticeSession:
             marks = "t"
         else:
             marks = "r" if judgement.is_correct else "w"
+        return await self._record(stored, asked, judgement, marks, now)
+
+    async def time_up(
+        self, set_id: int, index: int
+    ) -> PracticeAnswered | PracticeClosed | ExamWaits:
+        """An exam's timer for question `index`: once its time is up on the bot's clock, the
+        question (a total clock: every question left) counts as missed. Idempotent: a set that
+        moved on, ended or was abandoned is left alone, so a timer firing twice, or after a tap
+        that beat it, changes nothing."""
+        stored = await self.store.get(set_id)
+        if stored is None or stored.status != "active" or stored.answered != index:
+            return PracticeClosed()
+        asked = self._question(stored, index) if 0 <= index < len(stored.questions) else None
+        if asked is None or asked.exam is None:
+            return PracticeClosed()
+        now = self.clock()
+        if now < asked.exam.deadline():
+            return ExamWaits(asked.exam.deadline() - now)
+        total = len(stored.questions)
+        per_question = asked.exam.clock is ExamClock.PER_QUESTION
+        return await self._record(
+            stored, asked, None, "t" if per_question else "t" * (total - index), now
+        )
+
+    async def running_exams(self) -> list[RunningExam]:
+        """Every exam still running, with its current deadline (start-up re-arms the timers)."""
+        running = []
+        for stored in await self.store.running_exams():
+            if stored.answered >= len(stored.questions):
+                continue
+            asked = self._question(stored, stored.answered)
+            deadline = asked.exam.deadline() if asked and asked.exam else self.clock()
+            running.append(RunningExam(stored.id, stored.user_id, stored.answered, deadline))
+        return running
+
+    async def _record(
+        self,
+        stored: StoredSet,
+        asked: PracticeQuestion,
+        judgement: Judgement | None,
+        marks: str,
+        now: float,
+    ) -> PracticeAnswered | PracticeClosed:
+        """Store `marks` from the asked question on, queue the misses for review, and say what
+        comes next (the next question, or the results of an exam that is over)."""
+        set_id, index, user_id = stored.id, asked.index, stored.user_id
+        total = len(stored.questions)
         if not await self.store.answer(set_id, index, marks, total, now):
             return PracticeClosed()  # a double tap lost the race: the first one counted
         misses = []
@@ -198,7 +272,7 @@ class PracticeSession:
             )
         return PracticeAnswered(
             asked,
-            judgement if marks[0] != "t" else None,
+            judgement if judgement is not None and marks[0] != "t" else None,
             following,
             correct,
             done - correct,

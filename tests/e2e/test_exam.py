@@ -105,5 +105,66 @@ async def test_exam_total_clock_runs_out(harness: Harness) -> None:
     assert result is not None and ", 1/8" in result.text
     assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rttttttt")]
     ((set_id,),) = rows(h, "SELECT id FROM practice_sets")
-    late = await user.tap(second, callback_data=f"pa:{set_id}:2:0")  # a replayed tap
-    assert late is not None and late.text == "This question was already answered."
+    late = await user.tap(second, callback_data=f"pa:{set_id}:2:0")  # a tap after the time
+    assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
+
+
+async def test_a_total_clock_ends_the_exam_of_a_learner_who_walked_away(harness: Harness) -> None:
+    """Nobody taps after the first answer: the exam's timer ends it when the total time is up
+    (here the bot is down at that moment, so the timer is rebuilt from the store at start-up)
+    and the results come once, with every explanation; a tap afterwards changes nothing."""
+    h = harness
+    user = h.emu.user(4003, "Fatou", language_code="en")
+    shown = await started(h, user, "5 min in all", by_id=True)
+    h.clock.advance(10)
+    popup, second = await answer(h, user, shown, right=True)
+    assert popup.startswith("Answer saved:") and second is not None
+    await h.stop_bot()
+    h.clock.advance(300)  # the learner walked away; the five minutes are over
+    mark = user.private.mark()
+    await h.start_bot()
+    ended = await user.private.wait_for(lambda m: "Exam finished" in m.text, after=mark)
+    assert ended.text.startswith("⏰ Time is up: every question not answered counts as missed.")
+    assert ", 1/8" in ended.text
+    await user.private.wait_for(lambda m: "/exam for another" in m.text, after=mark)
+    text = "\n".join(m.text for m in user.private.messages if m.message_id >= ended.message_id)
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    for question in quiz.questions:  # every explanation
+        assert question.explanation.get("en").replace("`", "")[:40] in text
+    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rttttttt")]
+    assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 4003") == [(7,)]
+
+    late = await user.tap(second, LETTERS[right_letter(h, second)])  # back, too late
+    assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
+    await user.private.wait_for(lambda m: m.message_id == second.message_id and not m.buttons)
+    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rttttttt")]
+
+    await h.restart_bot()  # nothing left to end: the results are not sent again
+    mark = user.private.mark()
+    await user.send("/help")
+    await user.private.next_message(after=mark)
+    assert sum("Exam finished" in m.text for m in user.private.messages) == 1
+
+
+async def test_a_question_clock_moves_on_without_a_tap(harness: Harness) -> None:
+    """Per-question clock, no tap: when the question's time is up it counts as missed and the
+    next question comes (its own full time); the old question's buttons say time is up."""
+    h = harness
+    user = h.emu.user(4004, "Ibou", language_code="en")
+    shown = await started(h, user, "30 s per question", by_id=True)
+    await h.stop_bot()
+    h.clock.advance(31)
+    mark = user.private.mark()
+    await h.start_bot()
+    note = await user.private.wait_for(lambda m: "Time is up for question 1" in m.text, after=mark)
+    second = await user.private.wait_for(lambda m: "Exam 2/8" in m.text, after=mark)
+    assert second.message_id > note.message_id and "⏱ 30 s for this question" in second.text
+    assert rows(h, "SELECT status, answered, marks FROM practice_sets") == [("active", 1, "t")]
+    late = await user.tap(shown, LETTERS[right_letter(h, shown)])
+    assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
+    assert rows(h, "SELECT status, answered, marks FROM practice_sets") == [("active", 1, "t")]
+    h.clock.advance(5)
+    popup, third = await answer(h, user, second, right=True)  # the next one has its full time
+    assert popup.startswith("Answer saved:") and third is not None and "Exam 3/8" in third.text
+    assert rows(h, "SELECT answered, marks FROM practice_sets") == [(2, "tr")]
