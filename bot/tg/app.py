@@ -466,6 +466,11 @@ class QuizBot:
             await self.db.close()
             raise
 
+    async def register_webhook(self, url: str, secret: str) -> None:
+        """setWebhook for a front that is not PTB's (several workers): every update type, as
+        `start_webhook` and polling ask (chat_member is left out unless asked for)."""
+        await self.app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+
     async def start_webhook(self, url: str, secret: str, listen: str, port: int) -> None:
         await self.start(polling=False)
         assert self.app.updater is not None

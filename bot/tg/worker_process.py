@@ -137,7 +137,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     await consumer.start()
     webhook = args.webhook_url or settings.webhook_url
     if args.set_webhook and webhook:
-        await bot.app.bot.set_webhook(webhook, secret_token=secret)
+        await bot.register_webhook(webhook, secret)
     log.info("worker %s running", name)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -198,6 +198,10 @@ async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
             info = await bot.app.bot.get_webhook_info()
             assert "chat_member" in (info.allowed_updates or ())
             assert "callback_query" in (info.allowed_updates or ())
+            # the front of several workers registers the same list
+            await bot.register_webhook("https://example.org/telegram2", "s3cret-Token_1")
+            info = await bot.app.bot.get_webhook_info()
+            assert info.url.endswith("2") and "chat_member" in (info.allowed_updates or ())
         finally:
             await bot.stop()
 
