@@ -85,8 +85,11 @@ def exam_timed_out(tr: Translator) -> str:
     return tr._("⏰ Time is up: every question not answered counts as missed.")
 
 
-def results(tr: Translator, outcome: PracticeAnswered, lang: str) -> list[str]:
-    """The score, then every question with its mark and explanation, in messages that fit."""
+def results(
+    tr: Translator, outcome: PracticeAnswered, lang: str, note: str | None = None
+) -> list[str]:
+    """The score, then every question with its mark and explanation, in messages that fit
+    (`note` first: why the exam ended, when the clock ended it)."""
     quiz = outcome.asked.quiz
     heading = tr._(
         "🏁 Exam finished: {title}, {correct}/{total}",
@@ -94,7 +97,7 @@ def results(tr: Translator, outcome: PracticeAnswered, lang: str) -> list[str]:
         correct=tr.number(outcome.correct),
         total=tr.number(outcome.asked.total),
     )
-    blocks = [f"<b>{heading}</b>"]
+    blocks = [f"{note}\n\n<b>{heading}</b>" if note else f"<b>{heading}</b>"]
     for asked, mark in outcome.marked:
         question = asked.question
         right = LETTERS[asked.order.index(question.correct)]

@@ -84,9 +84,7 @@ class PracticeHandlers:
                 await self.bot.send_message(user_id, er.question_timed_out(tr, outcome))
                 await self._send_question(self.bot, user_id, lang, outcome.following)
             else:
-                texts = er.results(tr, outcome, lang)
-                texts[0] = er.exam_timed_out(tr) + "\n\n" + texts[0]
-                for text in texts:
+                for text in er.results(tr, outcome, lang, note=er.exam_timed_out(tr)):
                     await self.bot.send_message(user_id, text)
         except TelegramError as exc:  # blocked the bot, or gone: the store has the results
             log.info("exam %s: time-up message not sent: %s", set_id, exc)
