@@ -52,7 +52,7 @@ async def test_a_run_from_start_to_results(db: Database) -> None:
     stopped = await runs.stop(run.id)
     assert stopped.reveal is not None and stopped.reveal.index == 1
     assert stopped.results is not None and stopped.results.players == 1
-    assert runs.active_run(CHAT) is None
+    assert await runs.active_run(CHAT) is None
     assert isinstance(await runs.start(CHAT, 1, QUIZ), gr.Started)  # free again
 
     # After a restart, the open question's timer is set again for the time it has left.
