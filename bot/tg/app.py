@@ -67,7 +67,7 @@ from bot.tg.retry import RetryingLimiter
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
-from bot.tg.upload_handlers import UploadHandlers
+from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
@@ -358,7 +358,7 @@ class QuizBot:
         )
         group.upload_buttons = upload.button
         self.upload_handlers = upload
-        caption = filters.CaptionRegex(r"^/upload(@\w+)?(\s|$)")
+        caption = UploadCaption()
         private_chat = filters.ChatType.PRIVATE
         app.add_handler(
             MessageHandler(private_chat & filters.Document.ALL & caption, upload.upload_private)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from telegram import Bot, CallbackQuery, Document, Message, Update
 from telegram.error import TelegramError
+from telegram.ext import filters
 
 from bot.content.uploads import CheckedUpload
 from bot.core.models import Quiz
@@ -29,6 +30,18 @@ from bot.usecases.learner_profile import Learner
 from bot.usecases.quiz_uploads import PendingFile, QuizUploads, ShippedId
 
 log = logging.getLogger(__name__)
+
+
+class UploadCaption(filters.MessageFilter):
+    """A caption that starts with `/upload` or `/upload@<this bot>`. An admin bot sees every
+    message, so `/upload@otherbot` (a command for another bot) must not be taken as ours."""
+
+    def filter(self, message: Message) -> bool:
+        words = (message.caption or "").split(maxsplit=1)
+        command, _, addressee = (words[0] if words else "").partition("@")
+        if command != "/upload":
+            return False
+        return not addressee or addressee.lower() == (message.get_bot().username or "").lower()
 
 
 class UploadHandlers:

@@ -164,3 +164,20 @@ async def test_a_claimed_size_over_the_limit_is_refused_before_any_download(h: H
                               file_size=10 * 1024 * 1024)  # fmt: skip
     await group.wait_for(lambda m: "too big" in m.text, timeout=30)
     assert h.emu.calls("getFile") == []
+
+
+async def test_an_upload_command_addressed_to_another_bot_is_not_ours(h: Harness) -> None:
+    """As an admin the bot sees every message, `/upload@otherbot` included: it must not act on a
+    command meant for another bot, in a caption or in a reply, yet still take its own name."""
+    group, admin, _ = await make_group(h)
+    await h.emu.set_bot_status(group, "administrator", by=admin)
+    await admin.send_document("other.yaml", GOOD_YAML.encode(), caption="/upload@otherbot",
+                              chat=group)  # fmt: skip
+    sent = await admin.send_document("reply.yaml", GOOD_YAML.encode(), chat=group)
+    await admin.send("/upload@otherbot", chat=group, reply_to=sent)
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload@quizbot_test_bot",
+                              chat=group)  # fmt: skip
+    await group.wait_for(lambda m: "ours.yaml is a sound quiz" in m.text, timeout=30)
+    await still_serving(group, admin)
+    said = [m.text for m in group.messages]
+    assert not any("other.yaml" in t or "reply.yaml" in t for t in said)
