@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.content.formats import DraftQuiz, Limits, parse
+from bot.content.formats.draft import OPTION_IDS
 from bot.content.importer import ImportFailed, ImportRequest, plan
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ def quiz_name(file_name: str) -> str:
 
 def write_converted(
     root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
-) -> list[UploadProblem]:
-    """Write the converted quiz under `root/quizzes`; every problem the conversion found."""
+) -> tuple[list[UploadProblem], dict[str, int]]:
+    """Write the converted quiz under `root/quizzes`; every problem the conversion found, and
+    `source_lines` of the drafts (the checker's lines are of the YAML written here)."""
     from bot.content.uploads import UploadProblem
 
     bounds = Limits(
@@ -44,12 +46,12 @@ def write_converted(
         UploadProblem(p.line, "format", p.message, warning=not p.skipped) for p in result.problems
     ]
     if not result.quizzes:
-        return [*problems, UploadProblem(0, "no_questions")]
+        return [*problems, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
     try:
         planned = plan(ImportRequest(Path(file_name), fmt, root), result)
     except ImportFailed as exc:
-        return [*problems, UploadProblem(0, "format", str(exc))]
+        return [*problems, UploadProblem(0, "format", str(exc))], {}
     seen = {(p.line, p.detail) for p in problems}
     for extra in planned.problems[len(result.problems) :]:
         if (extra.line, extra.message) not in seen:
@@ -60,7 +62,22 @@ def write_converted(
     for path, content in planned.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
-    return problems
+    return problems, source_lines(result.quizzes)
+
+
+def source_lines(quizzes: list[DraftQuiz]) -> dict[str, int]:
+    """Checker key (`questions.<id>`, `questions.<id>.options.<letter>`) -> the uploaded file's
+    line where that question or option starts, so problems point at the uploader's own file."""
+    lines: dict[str, int] = {}
+    for quiz in quizzes:
+        for question in quiz.questions:
+            if question.line <= 0:
+                continue
+            at = f"questions.{question.id}"
+            lines.setdefault(at, question.line)
+            for option_id, option in zip(OPTION_IDS, question.options, strict=False):
+                lines.setdefault(f"{at}.options.{option_id}", option.line or question.line)
+    return lines
 
 
 def _explained(quiz: DraftQuiz, problems: list[UploadProblem]) -> DraftQuiz:

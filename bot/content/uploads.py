@@ -104,26 +104,42 @@ def check_upload(
             if (guides_from / name).is_file():
                 shutil.copyfile(guides_from / name, root / name)
         (root / "quizzes").mkdir()
-        converted = _write_quiz(root, fmt, file_name, text, limits)
-        if isinstance(converted, CheckedUpload):
-            return converted
-        return _checked(root, fmt, converted, limits)
+        notes, lines = _write_quiz(root, fmt, file_name, text, limits)
+        return _checked(root, fmt, notes, lines, limits)
 
 
 def _write_quiz(
     root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
-) -> list[UploadProblem] | CheckedUpload:
-    """The quiz written as content files under `root`; the format's own notes, by line."""
+) -> tuple[list[UploadProblem], dict[str, int] | None]:
+    """The quiz written as content files under `root`; the format's own notes, by line, and for
+    a converted file the uploaded file's line of each question and option (None for YAML, whose
+    lines the checker reads itself)."""
     if fmt == YAML:
         (root / "quizzes" / "upload.yaml").write_text(text, encoding="utf-8")
-        return []
+        return [], None
     from bot.content.upload_formats import write_converted
 
     return write_converted(root, fmt, file_name, text, limits)
 
 
+def _source_line(line: int, key: str, lines: dict[str, int] | None) -> int:
+    """The checker's line, or for a converted file the uploaded file's line of the question or
+    option the key is under (0 when the key is in no question: the YAML line means nothing)."""
+    if lines is None:
+        return line
+    while key:
+        if key in lines:
+            return lines[key]
+        key = key.rpartition(".")[0]
+    return 0
+
+
 def _checked(
-    root: Path, fmt: str, notes: list[UploadProblem], limits: UploadLimits
+    root: Path,
+    fmt: str,
+    notes: list[UploadProblem],
+    lines: dict[str, int] | None,
+    limits: UploadLimits,
 ) -> CheckedUpload:
     report = check(root)
     problems = list(notes)
@@ -132,7 +148,7 @@ def _checked(
             continue  # the deployment's files, checked at start-up
         problems.append(
             UploadProblem(
-                problem.line,
+                _source_line(problem.line, problem.key, lines),
                 "checker",
                 f"{problem.key}: {problem.message}" if problem.key else problem.message,
                 warning=problem.severity is Severity.WARNING,
@@ -143,7 +159,10 @@ def _checked(
     try:
         catalog = load_catalog(root)
     except ContentError as err:  # not expected after a clean check; reported all the same
-        extra = [UploadProblem(p.line, "checker", p.message) for p in err.problems]
+        extra = [
+            UploadProblem(_source_line(p.line, p.key, lines), "checker", p.message)
+            for p in err.problems
+        ]
         return CheckedUpload(fmt, None, tuple(problems + extra))
     quizzes = list(catalog)
     if len(quizzes) != 1:

@@ -181,3 +181,27 @@ async def test_an_upload_command_addressed_to_another_bot_is_not_ours(h: Harness
     await still_serving(group, admin)
     said = [m.text for m in group.messages]
     assert not any("other.yaml" in t or "reply.yaml" in t for t in said)
+
+
+CONVERTED_WITH_A_PROBLEM = {
+    # file name, content, the line of the uploaded file the checker's problem is on
+    "gift": ("ours.gift", "// two comments\n// before\n\n::first:: What is 2+2? {=Four ~Five}\n"
+             "\n// a gap\n\n::second:: Which `one? {=Same ~Other}\n", "Line 8: questions.second"),
+    "aiken": ("ours.txt", "What is 2+2?\nA. Four\nB. Five\nANSWER: A\n\nPick one\nA. x\n"
+              "B. `y\nANSWER: B\n", "Line 8: questions.q2.options.b"),
+    "csv": ("ours.csv", "id,prompt,a,b,answer,explanation\none,Which `one,x,y,A,because\n",
+            "Line 2: questions.one.prompt"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", list(CONVERTED_WITH_A_PROBLEM))
+async def test_checker_problems_in_a_converted_file_point_at_the_uploaded_files_lines(
+    h: Harness, fmt: str
+) -> None:
+    """The checker reads the YAML the bot generated; its lines must be mapped back to the
+    GIFT, Aiken or CSV file the admin sent (where the question or option starts)."""
+    group, admin, _ = await make_group(h)
+    name, text, expected = CONVERTED_WITH_A_PROBLEM[fmt]
+    await admin.send_document(name, text.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "cannot be used" in m.text, timeout=30)
+    assert expected in shown.text

@@ -33,7 +33,7 @@ from bot.content.formats.draft import (
 class _Pending:
     line: int
     prompt: list[str] = field(default_factory=list)
-    options: list[tuple[str, str]] = field(default_factory=list)  # (letter, text)
+    options: list[tuple[str, str, int]] = field(default_factory=list)  # (letter, text, line)
 
 
 def _option(line: str) -> tuple[str, str] | None:
@@ -76,7 +76,7 @@ def parse(
         if pending is None:
             pending = _Pending(number)
         if option is not None and pending.prompt:
-            pending.options.append(option)
+            pending.options.append((*option, number))
         elif pending.options:
             result.skip(pending.line, f"line {number} is neither an option nor 'ANSWER:'")
             pending = None
@@ -93,7 +93,7 @@ def _finish(
     pending: _Pending, answer: str, number: int, result: ParseResult, limits: Limits
 ) -> DraftQuestion | None:
     line = pending.line
-    letters = [letter for letter, _ in pending.options]
+    letters = [letter for letter, _, _ in pending.options]
     expected = [option_letter(i) for i in range(len(letters))] if letters else []
     if letters != expected:
         found = "".join(letters)
@@ -106,8 +106,8 @@ def _finish(
         result.skip(line, f"ANSWER '{answer}' names no option (options: {', '.join(letters)})")
         return None
     options = tuple(
-        DraftOption(clean_text(text, line, result, limits), letter == answer.upper())
-        for letter, text in pending.options
+        DraftOption(clean_text(text, line, result, limits), letter == answer.upper(), at)
+        for letter, text, at in pending.options
     )
     prompt = clean_text(" ".join(pending.prompt), line, result, limits)
     return DraftQuestion(f"q{number}", prompt, options, "", line)

@@ -53,6 +53,9 @@ class FormatProblem:
 class DraftOption:
     text: str
     correct: bool = False
+    # Where it starts in the input (0: not from a file, or on its question's line). Not part of
+    # equality: a round trip through a writer need not keep lines.
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
