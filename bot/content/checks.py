@@ -15,6 +15,7 @@ from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSou
 from bot.content.sources import Content, Parsed
 from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core import limits
+from bot.core.kinds import TRUE_FALSE_IDS
 from bot.core.models import SOURCE_LANGUAGE
 
 ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -158,6 +159,12 @@ def _check_question(
             f"{count} option{'s' if count != 1 else ''}: a question needs "
             f"{limits.MIN_OPTIONS} to {limits.MAX_OPTIONS}",
         )
+    if question.kind == "true_false" and tuple(question.options) != TRUE_FALSE_IDS:
+        error(
+            (*at, "options"),
+            f"a true_false question has exactly the options {' and '.join(TRUE_FALSE_IDS)}, "
+            f"in that order (found: {', '.join(question.options) or 'none'})",
+        )
     for option_id in question.options:
         if not ID.match(option_id):
             error((*at, "options", option_id), f"option id '{option_id}': {ID_RULE}")
@@ -185,7 +192,7 @@ def _check_question(
     if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
         error((*at, "explanation"), "explanation too long for one Telegram message")
     warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
-    if len(question.answer) == 1:
+    if len(question.answer) == 1 and question.kind == "single":
         answer = question.answer[0]
         warnings.append(((*at, "options", answer), quality.giveaway(question.options, answer)))
     for where, message in warnings:

@@ -15,6 +15,7 @@ from bot.content.problems import ContentError, Problem, Problems, Severity
 from bot.content.report import Report
 from bot.content.sources import Content, OnRead, QuizFiles, read_content
 from bot.content.translations import check_translations
+from bot.core.kinds import QuestionKind
 from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Option, Question, Quiz, Text
 
 
@@ -159,6 +160,7 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> 
                 prompt=text(question.prompt, [(lang, q.prompt) for lang, q in theirs]),
                 options=options,
                 correct=list(question.options).index(question.answer[0]),
+                kind=QuestionKind(question.kind),
                 explanation=text(
                     question.explanation, [(lang, q.explanation) for lang, q in theirs]
                 ),

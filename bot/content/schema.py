@@ -15,7 +15,7 @@ over. Everything is `extra="forbid"`: a typo in a key is an error, never silentl
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -88,6 +88,13 @@ class _Strict(BaseModel):
 
 
 class QuestionSource(_Strict):
+    kind: Literal["single", "true_false"] = Field(
+        default="single",
+        description=(
+            "single: one correct option among 2 to 10. true_false: exactly the options "
+            "`true` and `false` (shown in that order), answer one of them."
+        ),
+    )
     prompt: NonEmptyText = Field(description="The question; `code` in backticks.")
     options: dict[str, NonEmptyText] = Field(
         description="Option id -> text, 2 to 10 options (the bot shuffles them).",

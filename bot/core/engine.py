@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.core.kinds import QuestionKind
 from bot.core.models import Question, Quiz
 
 OptionOrders = tuple[tuple[int, ...], ...]
@@ -36,7 +37,7 @@ def option_orders(quiz: Quiz, rng: random.Random, shuffle: bool = True) -> Optio
     orders: list[tuple[int, ...]] = []
     for question in quiz.questions:
         order = list(range(len(question.options)))
-        if shuffle:
+        if shuffle and question.kind is not QuestionKind.TRUE_FALSE:
             rng.shuffle(order)
         orders.append(tuple(order))
     return tuple(orders)

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.core.kinds import QuestionKind
+
 SOURCE_LANGUAGE = "en"
 
 
@@ -53,13 +55,18 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One multiple-choice question; `correct` indexes `options`, the same in every language."""
+    """One question; `correct` indexes `options`, the same in every language.
+
+    `kind` says how it is asked and scored (see `bot.core.kinds`); a `true_false` question has
+    the options `true` and `false`, in that order.
+    """
 
     id: str
     prompt: Text
     options: tuple[Option, ...]
     correct: int
     explanation: Text
+    kind: QuestionKind = QuestionKind.SINGLE
 
     def __post_init__(self) -> None:
         if not 0 <= self.correct < len(self.options):

@@ -81,10 +81,12 @@ def parse_clock(text: str) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
-def review_order(option_count: int, rng: random.Random) -> tuple[int, ...]:
-    """A fresh display order for a review, so the learner recalls the answer, not its letter."""
+def review_order(option_count: int, rng: random.Random, shuffle: bool = True) -> tuple[int, ...]:
+    """A fresh display order for a review, so the learner recalls the answer, not its letter
+    (kept as written with `shuffle` off: true/false reads True, False)."""
     order = list(range(option_count))
-    rng.shuffle(order)
+    if shuffle:
+        rng.shuffle(order)
     return tuple(order)
 
 

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
 from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, Exam, ExamClock
+from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Level, Question, Quiz
 from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool_of
 from bot.core.review import after_miss
@@ -142,7 +143,8 @@ class PracticeSession:
         orders = []
         for question in quiz.questions:
             order = list(range(len(question.options)))
-            self.rng.shuffle(order)
+            if question.kind is not QuestionKind.TRUE_FALSE:
+                self.rng.shuffle(order)
             orders.append(order)
         set_id = await self.store.start(
             user_id, questions, orders, None, self.clock(), exam=(clock.value, seconds)
@@ -164,7 +166,8 @@ class PracticeSession:
             located = self._located(key)
             assert located is not None  # the pool came from the catalogue
             order = list(range(len(located[1].options)))
-            self.rng.shuffle(order)
+            if located[1].kind is not QuestionKind.TRUE_FALSE:
+                self.rng.shuffle(order)
             orders.append(order)
         set_id = await self.store.start(
             user_id,

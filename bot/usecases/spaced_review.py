@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
+from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
     ReviewItem,
@@ -133,7 +134,9 @@ class SpacedReview:
                 await self.store.drop(item_id)
                 continue  # the question left the content: drop it from the queue
             quiz, question = located
-            order = review_order(len(question.options), self.rng)
+            order = review_order(
+                len(question.options), self.rng, question.kind is not QuestionKind.TRUE_FALSE
+            )
             return ReviewCard(item_id, item, quiz, question, order)
         return None
 

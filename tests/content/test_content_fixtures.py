@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from bot.content import ContentError, check, format_report, load_catalog
 from bot.content.cli import main
+from bot.core.kinds import QuestionKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -24,6 +26,7 @@ ERRORS = [
     ("answer-not-an-option", "quizzes/demo.yaml", 14, "questions.q1.answer", "names no option"),
     ("answer-several", "quizzes/demo.yaml", 21, "questions.q2.answer", "several correct"),
     ("answer-empty", "quizzes/demo.yaml", 21, "questions.q2.answer", "no correct option"),
+    ("true-false-options", "quizzes/demo.yaml", 19, "questions.q2.options", "true and false"),
     ("too-few-options", "quizzes/demo.yaml", 18, "questions.q2.options", "1 option: "),
     ("too-many-options", "quizzes/demo.yaml", 18, "questions.q2.options", "11 options: "),
     ("empty-string", "quizzes/demo.yaml", 19, "questions.q2.options.a", "empty text"),
@@ -167,3 +170,18 @@ def test_partial_translation_falls_back_to_english() -> None:
     assert first.prompt.has("fr")
     assert not second.prompt.has("fr")
     assert second.prompt.get("fr") == second.prompt.get("en")
+
+
+def test_true_false_question_loads_with_its_kind(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES / "true-false-options", tmp_path / "c")
+    for name in ("demo.yaml", "demo.fr.yaml"):
+        path = tmp_path / "c" / "quizzes" / name
+        text = path.read_text("utf-8").replace("yes:", "true:").replace("no:", "false:")
+        path.write_text(text.replace('answer: "yes"', 'answer: "true"'), "utf-8")
+    quiz = load_catalog(tmp_path / "c").quiz("demo")
+    assert quiz is not None
+    single, true_false = quiz.questions
+    assert single.kind is QuestionKind.SINGLE
+    assert true_false.kind is QuestionKind.TRUE_FALSE
+    assert [o.id for o in true_false.options] == ["true", "false"] and true_false.correct == 0
+    assert true_false.options[1].text.get("fr") == "Non"

@@ -1,0 +1,121 @@
+"""Kinds of questions and how an answer to each is scored: pure rules, no I/O.
+
+- `single`: one correct option among 2-10 (the original kind).
+- `true_false`: two options with the fixed ids `true` and `false`, shown in that order (never
+  shuffled: "False / True" reads oddly), scored like `single`.
+- `multiple`: 2-8 options, one or more correct; the learner selects a set. Partial-credit rule:
+  the answer is *right* only when the selected set equals the correct set; its *score* is a
+  fraction, (correct options selected - wrong options selected) / number of correct options,
+  floored at 0, so guessing every option scores no more than selecting none.
+- `number`: the learner types a value; right when it lies within `tolerance` of `value`, or
+  within [`low`, `high`] for a range; an optional unit is shown and may be typed after the
+  number. The decimal separator is the locale's ("0,5" in French), "." is always accepted.
+
+Only `single` and `true_false` are served by the chat flows today; the scoring of `multiple`
+and `number` is here so that the chat flows, stats and import/export share one rule.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class QuestionKind(StrEnum):
+    SINGLE = "single"
+    TRUE_FALSE = "true_false"
+    MULTIPLE = "multiple"
+    NUMBER = "number"
+
+
+TRUE_FALSE_IDS = ("true", "false")
+MULTIPLE_MIN_OPTIONS, MULTIPLE_MAX_OPTIONS = 2, 8
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """`right` decides streaks, reviews and the verdict; `fraction` (0..1) is partial credit."""
+
+    right: bool
+    fraction: float
+
+
+def score_choice(chosen: int, correct: int) -> Score:
+    """`single` and `true_false`: all or nothing."""
+    return Score(True, 1.0) if chosen == correct else Score(False, 0.0)
+
+
+def score_multiple(selected: Collection[int], correct: Collection[int]) -> Score:
+    """`multiple`: right only for the exact set; partial credit as in the module docstring."""
+    chosen, key = set(selected), set(correct)
+    if not key:
+        raise ValueError("a multiple-answer question needs at least one correct option")
+    if chosen == key:
+        return Score(True, 1.0)
+    hits, misses = len(chosen & key), len(chosen - key)
+    return Score(False, max(0.0, (hits - misses) / len(key)))
+
+
+@dataclass(frozen=True, slots=True)
+class NumberAnswer:
+    """The key of a `number` question: `value` ± `tolerance`, or the range [`low`, `high`]."""
+
+    value: float | None = None
+    tolerance: float = 0.0
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        ranged = self.low is not None and self.high is not None
+        if (self.value is None) == (not ranged):
+            raise ValueError("a number answer is either value (± tolerance) or low..high")
+        if ranged and self.low > self.high:  # type: ignore[operator]
+            raise ValueError("low is above high")
+        if self.tolerance < 0:
+            raise ValueError("tolerance is negative")
+
+    def accepts(self, typed: float) -> bool:
+        if self.value is not None:
+            # A relative epsilon so that 0.1 + 0.2 style representation errors never fail a
+            # learner who typed exactly the value.
+            slack = self.tolerance + 1e-9 * max(1.0, abs(self.value))
+            return abs(typed - self.value) <= slack
+        assert self.low is not None and self.high is not None
+        return self.low <= typed <= self.high
+
+
+def score_number(typed: float | None, key: NumberAnswer) -> Score:
+    """`number`: all or nothing; an unreadable reply (None) is wrong."""
+    if typed is None or not math.isfinite(typed) or not key.accepts(typed):
+        return Score(False, 0.0)
+    return Score(True, 1.0)
+
+
+_NUMBER = re.compile(r"^([-+−]?)(\d{1,15}(?:[ \u00a0\u202f]\d{3})*|\d*)(?:([.,])(\d{1,15}))?$")
+
+
+def parse_number(text: str, decimal_separator: str = ".", unit: str = "") -> float | None:
+    """The number in a learner's reply, or None when it is not one.
+
+    `decimal_separator` is the locale's ("," for French): both it and "." are read as the
+    decimal mark; thin and no-break spaces group thousands ("1 000,5"). A trailing `unit`
+    ("12 GB" when the unit is "GB") is accepted. "1,000" in English is ambiguous and refused.
+    """
+    cleaned = text.strip()
+    if unit and cleaned.lower().endswith(unit.lower()):
+        cleaned = cleaned[: -len(unit)].rstrip()
+    match = _NUMBER.match(cleaned)
+    if match is None:
+        return None
+    sign, whole, mark, fraction = match.groups()
+    if not whole and not fraction:
+        return None
+    if mark == "," and decimal_separator != ",":
+        return None
+    digits = re.sub(r"[ \u00a0\u202f]", "", whole) or "0"
+    value = float(f"{digits}.{fraction}" if fraction else digits)
+    return -value if sign in ("-", "−") else value
