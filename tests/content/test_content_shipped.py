@@ -11,6 +11,7 @@ import pytest
 
 from bot.content import check, format_report, load_catalog
 from bot.content.cli import main
+from bot.core.kinds import QuestionKind
 from bot.core.markup import code_spans, split_code
 from bot.core.models import Level
 
@@ -55,10 +56,10 @@ def test_catalog_holds_both_quizzes_in_three_languages() -> None:
         assert quiz.guide.id == quiz.id
         assert quiz.guide.url.get("en").startswith("https://")
         assert quiz.languages == LANGS
-        assert len(quiz) == 8
+        assert len(quiz) == 9
         texts = [quiz.title, quiz.description, quiz.guide.title]
         for question in quiz.questions:
-            assert len(question.options) == 4
+            assert len(question.options) == (2 if question.kind is QuestionKind.TRUE_FALSE else 4)
             texts += [question.prompt, question.explanation]
             texts += [option.text for option in question.options]
         for text in texts:
@@ -105,3 +106,13 @@ def test_wolof_follows_the_glossary() -> None:
     text = " ".join(p.read_text(encoding="utf-8") for p in CONTENT.glob("quizzes/*.wo.yaml"))
     assert "gëna" not in text
     assert not re.search(r"\bf[ae]y\b", text, re.IGNORECASE)
+
+
+def test_every_shipped_quiz_has_a_true_false_question_in_every_language() -> None:
+    for quiz in load_catalog(CONTENT):
+        kinds = [q for q in quiz.questions if q.kind is QuestionKind.TRUE_FALSE]
+        assert kinds, quiz.id
+        for question in kinds:
+            assert [o.id for o in question.options] == ["true", "false"]
+            labels = {lang: question.options[0].text.get(lang) for lang in LANGS}
+            assert labels == {"en": "True", "fr": "Vrai", "wo": "Dëgg"}

@@ -58,9 +58,9 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
     h = harness
     user = h.emu.user(4001, "Awa", language_code="en")
     shown = await started(h, user, "30 s per question", by_id=False)
-    assert "Exam 1/8" in shown.text and "⏱ 30 s for this question" in shown.text
+    assert "Exam 1/9" in shown.text and "⏱ 30 s for this question" in shown.text
     results: list[EmuMessage] = []
-    for index in range(8):
+    for index in range(9):
         if index == 1:
             h.clock.advance(31)  # too late for question 2
         else:
@@ -74,14 +74,14 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
         edited = user.private.message(shown.message_id)
         assert "📖" not in edited.text and not edited.buttons  # no explanation yet
         assert following is not None
-        if index < 7:
-            assert f"Exam {index + 2}/8" in following.text
+        if index < 8:
+            assert f"Exam {index + 2}/9" in following.text
             shown = following
         else:
             results.append(following)
     await user.private.wait_for(lambda m: "/exam for another" in m.text)
     text = "\n".join(m.text for m in user.private.messages if m.message_id >= results[0].message_id)
-    assert "Exam finished: " in text and ", 6/8" in text
+    assert "Exam finished: " in text and ", 7/9" in text
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None
     for question in quiz.questions:  # every explanation, at the end
@@ -102,8 +102,8 @@ async def test_exam_total_clock_runs_out(harness: Harness) -> None:
     h.clock.advance(201)  # the whole exam's time is over
     popup, result = await answer(h, user, second, right=True)
     assert popup == "⏰ Time was up: this one counts as missed."
-    assert result is not None and ", 1/8" in result.text
-    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rttttttt")]
+    assert result is not None and ", 1/9" in result.text
+    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rtttttttt")]
     ((set_id,),) = rows(h, "SELECT id FROM practice_sets")
     late = await user.tap(second, callback_data=f"pa:{set_id}:2:0")  # a tap after the time
     assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")

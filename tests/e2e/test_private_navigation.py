@@ -133,7 +133,7 @@ async def test_the_list_marks_new_in_progress_and_done_with_the_best_score(
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
     result = await chat.next_message(after=mark)
-    score = result.text.split("Score: ")[1].split(" ")[0]  # "3/8"
+    score = result.text.split("Score: ")[1].split(" ")[0]  # "3/9"
     await answer_first_question(user, chat, OTHER)
 
     listing = await reply_to(user, chat, "/quizzes")

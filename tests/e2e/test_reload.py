@@ -72,7 +72,8 @@ def reorder(h: ReloadHarness) -> None:
     questions = {}
     for qid in reversed(list(data["questions"])):
         question = data["questions"][qid]
-        question["options"] = dict(reversed(list(question["options"].items())))
+        if question.get("kind") != "true_false":  # true, false: a fixed order
+            question["options"] = dict(reversed(list(question["options"].items())))
         questions[qid] = question
     data["questions"] = questions
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
@@ -116,7 +117,7 @@ async def test_reordered_content_keeps_every_past_answer_on_its_question(
         await kadi.send("/start")
         await kadi.tap(await kadi.private.wait_for(lambda m: bool(m.buttons)), "✓ English")
         await admin.send(f"/push {QUIZ}", chat=group)
-        q1 = await group.wait_for(lambda m: "Question 1/8" in m.text)
+        q1 = await group.wait_for(lambda m: "Question 1/9" in m.text)
         right = right_position(q1, quiz, 0)
         await kadi.tap(q1, LETTERS[(right + 1) % 4])
         await admin.tap(q1, LETTERS[right])
@@ -151,7 +152,7 @@ async def test_reordered_content_keeps_every_past_answer_on_its_question(
         await admin.send("/groupstats", chat=group)
         after_stats = (await group.next_message(after=mark)).text
         assert stats_line(after_stats, prompt) == before_line
-        assert f"8. {prompt[:40]}" in after_stats  # shown where the question sits now
+        assert f"{len(quiz)}. {prompt[:40]}" in after_stats  # shown where the question sits now
         mark = kadi.private.mark()
         await kadi.send("/stats")
         assert (await kadi.private.next_message(after=mark)).text == before_me
@@ -234,7 +235,7 @@ async def test_an_attempt_started_before_a_reload_finishes_on_its_version(tmp_pa
             explanation = await chat.next_message(after=mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
-        assert "8/8" in (await chat.next_message(after=mark)).text
+        assert "9/9" in (await chat.next_message(after=mark)).text
 
         # A new attempt starts on the new content.
         new: Quiz | None = h.bot.options.catalog.quiz(QUIZ) if h.bot else None
@@ -252,10 +253,10 @@ async def test_a_group_run_started_before_a_reload_finishes_on_its_version(tmp_p
         assert quiz is not None
         group, admin = await make_group(h)
         await admin.send(f"/push {QUIZ}", chat=group)
-        await group.wait_for(lambda m: "Question 1/8" in m.text)
+        await group.wait_for(lambda m: "Question 1/9" in m.text)
         reorder(h)
         assert "Quizzes changed" in await owner_reload(h)
-        second = await group.wait_for(lambda m: "Question 2/8" in m.text, timeout=15)
+        second = await group.wait_for(lambda m: "Question 2/9" in m.text, timeout=15)
         assert plain(quiz.questions[1].prompt.get("en")) in second.text
         await admin.send("/stop", chat=group)
         await group.wait_for(lambda m: "stopped" in m.text)

@@ -81,7 +81,7 @@ def buttons(message: EmuMessage) -> list[str]:
     return [b.text for row in message.buttons for b in row]
 
 
-async def start_quiz(user: SimUser, quiz_id: str = QUIZ, total: int = 8) -> EmuMessage:
+async def start_quiz(user: SimUser, quiz_id: str = QUIZ, total: int = 9) -> EmuMessage:
     mark = user.private.mark()
     await user.send(f"/start {quiz_id}")
     return await user.private.wait_for(lambda m: f"1/{total}" in m.text, after=mark)

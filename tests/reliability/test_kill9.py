@@ -24,8 +24,8 @@ async def learner(user: SimUser, seen: dict[int, set[int]], popups: asyncio.Even
     chat = user.private
     mark = chat.mark()
     await user.send(f"/start {QUIZ}")
-    question = await chat.wait_for(lambda m: "1/8" in m.text, after=mark, timeout=10)
-    for index in range(8):
+    question = await chat.wait_for(lambda m: "1/9" in m.text, after=mark, timeout=10)
+    for index in range(9):
         mark = chat.mark()
         answer = await user.tap(question, "ABCD"[index % 4], timeout=10)
         if answer is not None and (answer.text or "").startswith(VERDICT):
@@ -109,10 +109,10 @@ async def resumes_at(user: SimUser, k: int) -> None:
     mark = chat.mark()
     await user.send("/start")
     offer: EmuMessage = await chat.wait_for(lambda m: len(m.buttons) == 2, after=mark)
-    assert f"question {k} of 8" in offer.text, (user.id, offer.text)
+    assert f"question {k} of 9" in offer.text, (user.id, offer.text)
     mark = chat.mark()
     await user.tap(offer, offer.buttons[0][0].text)
-    await chat.wait_for(lambda m: f"{k}/8" in m.text, after=mark)
+    await chat.wait_for(lambda m: f"{k}/9" in m.text, after=mark)
 
 
 async def test_kill9_mid_group_run_resumes_and_closes_with_results(tmp_path: Path) -> None:

@@ -47,34 +47,36 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
 
         box.send("/push " + QUIZ)
         box.wait_output(r"Group quiz: Gradient checkpointing.*?seconds per question")
-        for index in range(8):
-            header = rf"╭─ Quiz Bot · Study group\n│ \*Question {index + 1}/8\*"
-            shown = box.wait_output(header + r".*?\[4\] D\n╰─").group(0)
+        for index in range(9):
+            header = rf"╭─ Quiz Bot · Study group\n│ \*Question {index + 1}/9\*"
+            # The last question is true/false: two buttons, A and B.
+            shown = box.wait_output(header + r".*?(\[4\] D|\[2\] B)\n╰─").group(0)
+            count = 2 if index == 8 else 4
             right = correct_number(shown, QUIZ, index)
             box.send(str(right))
             box.send(f":as Moussa {right}")
-            box.send(f":as Claire {right % 4 + 1}")
+            box.send(f":as Claire {right % count + 1}")
             # Time up: the question is edited to show how many chose what.
             revealed = box.wait_output(
-                rf"╭─ Quiz Bot · Study group \(edited\)\n│ \*Question {index + 1}/8\*.*?╰─"
+                rf"╭─ Quiz Bot · Study group \(edited\)\n│ \*Question {index + 1}/9\*.*?╰─"
             ).group(0)
             assert "3 answers" in revealed, revealed
             assert re.search(r"✅ \*[A-D]\.\*", revealed)
 
         board = box.wait_output(r"🏁 Quiz finished: Gradient checkpointing\*.*?╰─").group(0)
-        lines = [line for line in board.splitlines() if " · " in line and "/8" in line]
-        # Ties on 8/8 go to the faster: You tapped before Moussa every time.
+        lines = [line for line in board.splitlines() if " · " in line and "/9" in line]
+        # Ties on 9/9 go to the faster: You tapped before Moussa every time.
         names = [line.split(" · ")[0].split()[-1] for line in lines]
         assert names == ["You", "Moussa", "Claire"], board
-        assert "8/8" in lines[0] and "8/8" in lines[1] and "0/8" in lines[2]
+        assert "9/9" in lines[0] and "9/9" in lines[1] and "0/9" in lines[2]
 
         # Each member's popup is in their own language.
         load_all()
         output = box.output
-        assert output.count("⟨alert⟩ " + translator("en")._("✅ Right!")) == 8
-        assert output.count("⟨alert⟩ " + translator("wo")._("✅ Right!")) == 8
+        assert output.count("⟨alert⟩ " + translator("en")._("✅ Right!")) == 9
+        assert output.count("⟨alert⟩ " + translator("wo")._("✅ Right!")) == 9
         french = translator("fr")._("❌ Not quite: the answer is {letter}.", letter="X")[:12]
-        assert output.count("⟨alert⟩ " + french) == 8
+        assert output.count("⟨alert⟩ " + french) == 9
         assert box.quit() == 0
         assert time.monotonic() - began < 20
     finally:
