@@ -42,6 +42,7 @@ def draft(quiz: Quiz, lang: str) -> tuple[DraftQuiz, int]:
                 for i, option in enumerate(question.options)
             ),
             text(question.explanation),
+            kind=question.kind.value,
         )
         for question in quiz.questions
     )

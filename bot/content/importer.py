@@ -164,6 +164,7 @@ def _existing_source(path: Path) -> DraftQuiz | None:
             q.prompt,
             tuple(DraftOption(text, oid == q.answer[0]) for oid, text in q.options.items()),
             q.explanation,
+            kind=q.kind,
         )
         for qid, q in quiz.questions.items()
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.content.formats.draft import OPTION_IDS, DraftQuiz
+from bot.content.formats.draft import OPTION_IDS, TRUE_FALSE, DraftQuestion, DraftQuiz
 
 _NULL_KEYS = {"null", "~"}
 
@@ -20,6 +20,10 @@ def _q(text: str) -> str:
 
 def _key(key: str) -> str:
     return _q(key) if key.casefold() in _NULL_KEYS else key
+
+
+def _ids(question: DraftQuestion) -> str | tuple[str, ...]:
+    return ("true", "false") if question.kind == TRUE_FALSE else OPTION_IDS
 
 
 def source_yaml(
@@ -40,11 +44,14 @@ def source_yaml(
     ]
     for question in quiz.questions:
         lines.append(f"  {_key(question.id)}:")
+        if question.kind == TRUE_FALSE:
+            lines.append(f"    kind: {TRUE_FALSE}")
         lines.append(f"    prompt: {_q(question.prompt)}")
         lines.append("    options:")
-        for option_id, option in zip(OPTION_IDS, question.options, strict=False):
+        for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
-        lines.append(f"    answer: {OPTION_IDS[question.answer]}")
+        answer = _ids(question)[question.answer]
+        lines.append(f"    answer: {_q(answer) if question.kind == TRUE_FALSE else answer}")
         lines.append(f"    explanation: {_q(question.explanation)}")
         lines.append("")
     return "\n".join(lines)
@@ -64,7 +71,7 @@ def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
         lines.append(f"  {_key(question.id)}:")
         lines.append(f"    prompt: {_q(question.prompt)}")
         lines.append("    options:")
-        for option_id, option in zip(OPTION_IDS, question.options, strict=False):
+        for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         if question.explanation:
             lines.append(f"    explanation: {_q(question.explanation)}")

@@ -52,7 +52,7 @@ def test_gift_reports_every_unsupported_kind_by_line() -> None:
     reported = {p.line: p.message for p in result.problems}
     assert all(p.skipped for p in result.problems)
     expected = {
-        2: "true/false",
+        2: "numerical",
         4: "numerical",
         6: "short-answer",
         8: "matching",
@@ -134,3 +134,17 @@ def test_control_characters_are_removed_and_reported() -> None:
     result = parse("gift", "Bell\x07 here? {=a ~b}", "ctl")
     assert result.quizzes[0].questions[0].prompt == "Bell here?"
     assert "control characters" in result.problems[0].message
+
+
+def test_gift_true_false_round_trips() -> None:
+    result = parse("gift", read("true-false.gift"), "tf")
+    assert not result.problems
+    sky, grass = result.quizzes[0].questions
+    assert (sky.kind, grass.kind) == ("true_false", "true_false")
+    assert [(o.text, o.correct) for o in sky.options] == [("True", True), ("False", False)]
+    assert [o.correct for o in grass.options] == [False, True]
+    assert sky.explanation == "Rayleigh scattering." and grass.explanation == "It is green."
+    again = parse("gift", write("gift", result.quizzes), "tf").quizzes[0].questions
+    assert [(q.kind, q.answer, q.explanation) for q in again] == [
+        (q.kind, q.answer, q.explanation) for q in (sky, grass)
+    ]

@@ -10,6 +10,7 @@ import pytest
 from bot.content import check, format_report, load_catalog
 from bot.content.cli import main
 from bot.content.formats import parse
+from bot.core.kinds import QuestionKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FORMATS = FIXTURES / "formats"
@@ -139,7 +140,7 @@ def test_problems_are_reported_never_dropped(
     )
     assert status == 1
     assert out.count(": skipped: ") == 11
-    assert "unsupported.gift:2: skipped: true/false question" in out
+    assert "unsupported.gift:2: skipped: numerical question" in out
     # The one good question is written; its missing explanation is the checker's error.
     assert "questions.ok.explanation: empty" in out
     assert "FAILED: 11 skipped, 1 checker error" in out
@@ -214,3 +215,22 @@ def test_shipped_quiz_exports_in_every_format(capsys: pytest.CaptureFixture[str]
         str(shipped),
     )
     assert status == 0 and "Gradient checkpointing" in text and err == ""
+
+
+def test_gift_true_false_imports_as_kind_true_false_and_exports_back(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FORMATS / "true-false.gift"
+    status, out, _ = run(
+        capsys, "import", str(source), "--format", "gift", "--out", str(content), "--id", "tf"
+    )
+    assert status == 0, out
+    written = (content / "quizzes" / "tf.yaml").read_text(encoding="utf-8")
+    assert "kind: true_false" in written and 'answer: "false"' in written
+    quiz = load_catalog(content).quiz("tf")
+    assert quiz is not None
+    assert [q.kind for q in quiz.questions] == [QuestionKind.TRUE_FALSE] * 2
+    assert [q.correct for q in quiz.questions] == [0, 1]
+    status, text, _ = run(capsys, "export", "tf", "--format", "gift", "--content", str(content))
+    assert status == 0 and "{\nTRUE\n####Rayleigh scattering.\n}" in text, text
+    assert shape("gift", text) == shape("gift", source.read_text(encoding="utf-8"))

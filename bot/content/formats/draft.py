@@ -4,7 +4,8 @@ Pure data and small helpers: no files, no YAML, no Telegram, so the same parsers
 a file an admin uploads in chat. The input is untrusted there: `Limits` bounds what a parser
 accepts (bytes, questions, options, characters per text), and every parser is a linear scan.
 
-Only single-choice questions exist today (`kind="single"`: one option has `correct=True`).
+Single-choice questions (`kind="single"`: one option has `correct=True`) and true/false
+(`kind="true_false"`: the options True then False).
 Other kinds (several right answers, true/false, a number) will add their own `kind` and use
 the same fields (`correct` on several options, or a future `value`); the parsers already
 recognise them in their formats and report them by line as not yet supported.
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 SINGLE = "single"
+TRUE_FALSE = "true_false"  # options True then False, ids `true` and `false` in YAML
 OPTION_IDS = "abcdefghij"
 
 

@@ -1,4 +1,5 @@
-"""Moodle GIFT <-> quiz drafts, single-choice questions only (other kinds are reported by line).
+"""Moodle GIFT <-> quiz drafts: single-choice and true/false (`{T}`, `{FALSE}`) questions;
+other kinds (numerical, partial credit, matching...) are reported by line and skipped.
 
 Reads `::title::`, `$CATEGORY:` (one quiz per category), `//` comment lines, `[format]` tags,
 `=` right / `~` wrong answers with `%weight%`, `#` per-answer feedback, `####` general feedback,
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     SINGLE,
+    TRUE_FALSE,
     DraftOption,
     DraftQuestion,
     DraftQuiz,
@@ -212,7 +214,7 @@ def _question(
         tuple(DraftOption(clean_text(o.text, line, result, limits), o.correct) for o in options),
         clean_text(explanation, line, result, limits),
         line,
-        SINGLE,
+        TRUE_FALSE if _is_true_false(_text(units[opened + 1 : closed])) else SINGLE,
     )
 
 
@@ -226,9 +228,8 @@ def _answers(
     if inner.startswith("#"):
         result.skip(line, "numerical question: not yet supported")
         return None
-    if inner.split("#", 1)[0].strip() in _TRUE_FALSE:
-        result.skip(line, "true/false question: not yet supported")
-        return None
+    if _is_true_false(inner):
+        return _true_false(inner, line, result)
     general = ""
     split = _find(block, "####")
     if split >= 0:
@@ -274,6 +275,21 @@ def _answers(
         result.skip(line, f"{len(options)} answers: a question needs 2 to {limits.max_options}")
         return None
     return options, _explanation(general, feedback, options, line, result)
+
+
+def _is_true_false(inner: str) -> bool:
+    return inner.split("#", 1)[0].strip().upper() in _TRUE_FALSE
+
+
+def _true_false(inner: str, line: int, result: ParseResult) -> tuple[list[DraftOption], str]:
+    """`{T}`, `{FALSE#feedback}`, `{T####explanation}` -> options True, False (in that order)."""
+    key, _, rest = inner.partition("#")
+    right = key.strip().upper().startswith("T")
+    notes = [part.strip() for part in rest.split("#") if part.strip()]
+    if len(notes) > 1:
+        result.note(line, "true/false feedback on each answer joined into one explanation")
+    options = [DraftOption("True", right), DraftOption("False", not right)]
+    return options, " ".join(notes)
 
 
 def _weight(token: list[Unit]) -> tuple[float | None, list[Unit]]:
@@ -336,7 +352,11 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
         out.append("")
         for question in quiz.questions:
             out.append(f"::{escape(question.id)}::{escape(question.prompt)} {{")
-            out += [("=" if o.correct else "~") + escape(o.text) for o in question.options]
+            if question.kind == TRUE_FALSE:
+                # GIFT's own true/false: Moodle shows its True/False, not our option texts.
+                out.append("TRUE" if question.options[0].correct else "FALSE")
+            else:
+                out += [("=" if o.correct else "~") + escape(o.text) for o in question.options]
             if question.explanation:
                 out.append("####" + escape(question.explanation))
             out += ["}", ""]
