@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from tests.e2e.harness import Harness
 
@@ -52,6 +53,10 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
         assert f"{index + 1}/{len(quiz)}" in question.text
         assert quiz.questions[index].prompt.get(lang).replace("`", "") in question.text
         right = position_of_correct(question.text, quiz, index, lang)
+        if quiz.questions[index].kind is QuestionKind.TRUE_FALSE:  # never shuffled
+            labels = [o.text.get(lang) for o in quiz.questions[index].options]
+            assert f"A. {labels[0]}\nB. {labels[1]}" in question.text, question.text
+            assert len(question.buttons[0]) == 2
         tap = right if index % 3 else (right + 1) % 4  # miss questions 0, 3, 6
         expected_correct += tap == right
         mark = chat.mark()
