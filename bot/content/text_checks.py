@@ -50,7 +50,10 @@ def _spans(text: str) -> tuple[str, ...]:
 
 
 def unclosed_backtick(text: str) -> list[str]:
-    if text.count("`") % 2:
+    count = text.count("`")
+    if count and "```" in text:  # backticks inside a fenced block are code, not markup
+        count = sum(piece.count("`") for is_code, piece in split_code(text) if not is_code)
+    if count % 2:
         return ["odd number of backticks: close the `code` span"]
     return []
 

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.engine import Attempt, Judgement, Score
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
-from bot.core.markup import plain, split_code
+from bot.core.markup import fenced, plain, split_code
 from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Level, Question, Quiz, Text
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.tg import callbacks as cb
@@ -30,11 +30,20 @@ class Screen:
 
 
 def rich(text: str) -> str:
-    """Content text as Telegram HTML: escaped, `code` spans as <code>."""
-    return "".join(
-        f"<code>{html.escape(piece)}</code>" if is_code else html.escape(piece)
-        for is_code, piece in split_code(text)
-    )
+    """Content text as Telegram HTML: escaped, `code` spans as <code>, fenced blocks as
+    <pre><code class="language-python"> (Telegram shows the language on the block)."""
+    return "".join(_rich_piece(is_code, piece) for is_code, piece in split_code(text))
+
+
+def _rich_piece(is_code: bool, piece: str) -> str:
+    if not is_code:
+        return html.escape(piece)
+    block = fenced(piece)
+    if block is None:
+        return f"<code>{html.escape(piece)}</code>"
+    lang, code = block
+    tag = f'<code class="language-{lang}">' if lang else "<code>"
+    return f"<pre>{tag}{html.escape(code)}</code></pre>"
 
 
 def truncate(text: str, limit: int) -> str:

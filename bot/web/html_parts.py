@@ -12,7 +12,7 @@ from datetime import date, datetime, tzinfo
 
 from babel.dates import format_date, format_datetime, format_skeleton, get_day_names
 
-from bot.core.markup import split_code
+from bot.core.markup import fenced, split_code
 from bot.core.schedule import NAMED_SETS
 from bot.i18n import Translator
 
@@ -22,9 +22,18 @@ def esc(text: str) -> str:
 
 
 def rich(text: str) -> str:
-    """Content text as HTML: escaped, `code` spans as <code>."""
-    pieces = split_code(text)
-    return "".join(f"<code>{esc(p)}</code>" if is_code else esc(p) for is_code, p in pieces)
+    """Content text as HTML: escaped, `code` spans as <code>, fenced blocks as <pre><code>."""
+    return "".join(_piece(is_code, p) for is_code, p in split_code(text))
+
+
+def _piece(is_code: bool, piece: str) -> str:
+    if not is_code:
+        return esc(piece)
+    block = fenced(piece)
+    if block is None:
+        return f"<code>{esc(piece)}</code>"
+    lang = f' class="language-{esc(block[0])}"' if block[0] else ""
+    return f"<pre><code{lang}>{esc(block[1])}</code></pre>"
 
 
 def figure(key: str, value: float, shown: str) -> str:
