@@ -37,6 +37,11 @@ async def _tap(user: SimUser, message: object, letter: str) -> str:
     return ""
 
 
+def _letter(message: EmuMessage, rng: random.Random) -> str:
+    """One of the question's letter buttons (a true/false question has only A and B)."""
+    return rng.choice([b.text for row in message.buttons for b in row if b.text in LETTERS])
+
+
 def _has_next(message: EmuMessage) -> str | None:
     return next((b.text for row in message.buttons for b in row if "Next" in b.text), None)
 
@@ -74,7 +79,7 @@ async def _learner(user: SimUser, acks: set[tuple[int, int]], rng: random.Random
             )
             total = _asks(question, index) or total
             mark = user.private.mark()
-            if _acknowledged(await _tap(user, question, rng.choice(LETTERS))):
+            if _acknowledged(await _tap(user, question, _letter(question, rng))):
                 acks.add((user.id, index))
             index += 1
             if index < total:  # the explanation comes with a Next button
@@ -92,7 +97,7 @@ async def _member(
             lambda m, i=index: f"Question {i + 1}/{total}" in m.text, timeout=WAIT
         )
         await asyncio.sleep(rng.random())
-        if _acknowledged(await _tap(user, question, rng.choice(LETTERS))):
+        if _acknowledged(await _tap(user, question, _letter(question, rng))):
             acks.add((user.id, index))
 
 
