@@ -40,8 +40,9 @@ async def acknowledge(
         log.info("callback answer refused: %s", exc)
 
 
-async def edit(query: CallbackQuery, screen: Screen) -> None:
-    """Edit the tapped message; an edit Telegram refuses (gone, unchanged) is not worth failing."""
+async def edit(query: CallbackQuery, screen: Screen) -> bool:
+    """Edit the tapped message; an edit Telegram refuses (gone, unchanged) is not worth failing,
+    but the caller learns of it (False) when the screen carries the only way on."""
     shown = query.message
     try:
         if shown is None:  # an inline message: only PTB's wrapper knows its id
@@ -51,6 +52,8 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
             await calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
     except BadRequest as exc:
         log.info("edit refused: %s", exc)
+        return False
+    return True
 
 
 async def drop_keyboard(query: CallbackQuery) -> None:
@@ -274,11 +277,13 @@ class PrivateHandlers:
             case pq.Answered(quiz, attempt, judgement):
                 # The answer is stored: now the learner may see the verdict.
                 await acknowledge(query, render.verdict_popup(tr, judgement))
-                # Independent messages: edit the question and post the explanation together.
-                await asyncio.gather(
-                    edit(query, render.answered_question(tr, quiz, attempt, judgement, lang)),
-                    reply(query, render.explanation(tr, quiz, attempt, judgement, lang)),
-                )
+                asked, separate = render.answered(tr, quiz, attempt, judgement, lang)
+                if separate is None:
+                    # One message per question: the explanation and Next join the question.
+                    if not await edit(query, asked):
+                        await reply(query, asked)  # never leave the learner without Next
+                else:  # too long for one message: the explanation follows on its own
+                    await asyncio.gather(edit(query, asked), reply(query, separate))
             case pq.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case _:

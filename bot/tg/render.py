@@ -252,6 +252,26 @@ def explanation(
     return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
 
 
+def answered(
+    tr: Translator, quiz: Quiz, attempt: Attempt, judgement: Judgement, lang: str
+) -> tuple[Screen, Screen | None]:
+    """The question message once answered, and a second message only when one cannot hold it all.
+
+    One message per question: the tapped question is edited to show the marked options, the
+    verdict, the explanation, the guide and the way on (one Bot API call fewer per question than
+    an edit plus a new message). Telegram refuses a text over 4096 characters, and cutting an
+    explanation short would hide the why, so a long question and explanation keep two messages:
+    the marked question, then the explanation with the Next button."""
+    asked = answered_question(tr, quiz, attempt, judgement, lang)
+    why = explanation(tr, quiz, attempt, judgement, lang)
+    # The HTML source's length: at least what Telegram counts once the tags are parsed (a cut
+    # question is already at the limit, so it never joins its explanation).
+    combined = f"{asked.text}\n\n{why.text}"
+    if len(combined) <= MESSAGE_MAX_CHARS:
+        return Screen(combined, why.keyboard), None
+    return asked, why
+
+
 def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:
     heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
     lines = [

@@ -12,6 +12,8 @@ from pathlib import Path
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog
 from bot.emulator import Emulator
+from bot.emulator.driver import ChatView, Mark
+from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
 
 TOKEN = "123456:TEST-token-never-logged"
@@ -84,3 +86,12 @@ async def running(
             yield harness
         finally:
             await harness.stop_bot()
+
+
+async def answered(chat: ChatView, question: EmuMessage, after: Mark) -> EmuMessage:
+    """The question once answered: one message per question, so the question itself is edited to
+    carry the verdict, the explanation and Next (`after`: the mark taken before the tap)."""
+    return await chat.wait_for(
+        lambda m: m.message_id == question.message_id and m.edited and bool(m.buttons),
+        after=after,
+    )

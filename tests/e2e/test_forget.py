@@ -11,6 +11,7 @@ import pytest
 
 from bot import forget_cli
 from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.harness import answered
 from tests.e2e.test_groups import (
     LETTERS,
     QUIZ,
@@ -36,9 +37,7 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
         right = right_position(question, quiz, index)
         mark = chat.mark()
         await learner.tap(question, LETTERS[(right + 1) % 4 if index == 0 else right])
-        explanation = await chat.wait_for(
-            lambda m: m.text.startswith(("✅", "❌")) and bool(m.buttons), after=mark
-        )
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await learner.tap(explanation, explanation.buttons[0][0].text)
         if index == 0:

@@ -11,7 +11,7 @@ from bot.emulator import EmuMessage, SimUser
 from bot.i18n import SUPPORTED_LANGUAGES, translator
 from bot.i18n_tools import TEMPLATE, catalogue_path, read_catalogue
 from bot.tg.menus import MENUS, telegram_code
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, answered
 
 TRANSLATED = [lang for lang in SUPPORTED_LANGUAGES if lang != "en"]
 # The picker asks in every language on purpose: the learner may not read the current one.
@@ -83,7 +83,7 @@ async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) ->
         if index == 0:  # a second tap on the same question
             again = await user.tap(question, callback_data=question.buttons[0][1].callback_data)
             seen.popup(again.text)
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         seen.popup((await user.tap(explanation, explanation.buttons[0][0].text)).text)
     result = await chat.next_message(after=mark)

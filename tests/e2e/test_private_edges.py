@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from bot.emulator import EmuMessage, SimUser
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, answered
 
 
 def count(h: Harness, sql: str = "SELECT count(*) FROM answers") -> int:
@@ -135,7 +135,7 @@ async def test_review_of_mistakes_and_retake(harness: Harness) -> None:
     for index in range(9):
         mark = chat.mark()
         await user.tap(question, "A")
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
         question = await chat.next_message(after=mark)
@@ -167,7 +167,7 @@ async def test_a_double_tap_on_next_shows_the_question_once(harness: Harness) ->
     q1 = await start_by_link(user)
     mark = user.private.mark()
     await user.tap(q1, "A")
-    explanation = await user.private.next_message(after=mark)
+    explanation = await answered(user.private, q1, mark)
     data = explanation.buttons[0][0].callback_data
     first = await user.tap(explanation, callback_data=data)
     second = await user.tap(explanation, callback_data=data)

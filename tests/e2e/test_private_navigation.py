@@ -8,7 +8,7 @@ import sqlite3
 
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, answered
 
 QUIZ = "gradient-accumulation"
 OTHER = "gradient-checkpointing"
@@ -29,7 +29,7 @@ async def answer_first_question(user: SimUser, chat: ChatView, quiz_id: str) -> 
     question = await chat.next_message(after=mark)
     mark = chat.mark()
     await user.tap(question, "A")
-    await chat.next_message(after=mark)  # the explanation
+    await answered(chat, question, mark)  # the explanation, in the question's message
 
 
 async def test_list_and_card_are_one_message(harness: Harness) -> None:
@@ -129,7 +129,7 @@ async def test_the_list_marks_new_in_progress_and_done_with_the_best_score(
         question = await chat.next_message(after=mark)
         mark = chat.mark()
         await user.tap(question, "A")
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
     result = await chat.next_message(after=mark)

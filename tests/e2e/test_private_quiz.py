@@ -8,7 +8,7 @@ import pytest
 
 from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, answered
 
 LETTERS = "ABCD"
 
@@ -65,11 +65,13 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
         # The answer is in the DB by the time the popup is shown.
         stored = rows(harness, "SELECT is_correct FROM answers WHERE question_index = ?", index)
         assert stored == [(int(tap == right),)]
-        explanation = await chat.next_message(after=mark)
+        # One message per question: the question itself becomes the explanation, with Next.
+        explanation = await answered(chat, question, mark)
         assert quiz.questions[index].explanation.get(lang).split("`")[0][:30] in explanation.text
-        edited = chat.message(question.message_id)
-        assert not edited.buttons and "✅" in edited.text
+        assert quiz.questions[index].prompt.get(lang).replace("`", "") in explanation.text
+        assert "✅" in explanation.text
         assert f'href="{quiz.guide.url.get(lang)}"' in explanation.html
+        assert chat.mark().next_message_id == mark.next_message_id  # no second message
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
 

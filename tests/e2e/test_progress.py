@@ -10,7 +10,7 @@ from bot.core.models import Quiz
 from bot.core.review import INTERVALS
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, answered
 
 LETTERS = "ABCD"
 QUIZ = "gradient-accumulation"
@@ -64,7 +64,7 @@ async def take_quiz(
         right = right_letter(question, quiz, index)
         mark = chat.mark()
         await user.tap(question, LETTERS[(right + 1) % 4 if index in miss else right])
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
     await chat.next_message(after=mark)  # the score

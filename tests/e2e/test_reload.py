@@ -21,7 +21,7 @@ from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.emulator import Emulator
 from bot.tg.app import BotOptions
-from tests.e2e.harness import TOKEN
+from tests.e2e.harness import TOKEN, answered
 from tests.e2e.test_groups import GroupHarness, make_group, right_position
 from tests.e2e.test_progress import LETTERS, QUIZ, right_letter, take_quiz
 
@@ -213,7 +213,7 @@ async def test_an_attempt_started_before_a_reload_finishes_on_its_version(tmp_pa
         first = await chat.next_message(after=mark)
         mark = chat.mark()
         await user.tap(first, LETTERS[right_letter(first, quiz, 0)])
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, first, mark)
 
         reorder(h)
         changed = (
@@ -232,7 +232,7 @@ async def test_an_attempt_started_before_a_reload_finishes_on_its_version(tmp_pa
             assert plain(quiz.questions[index].prompt.get("en")) in shown.text
             mark = chat.mark()
             await user.tap(shown, LETTERS[right_letter(shown, quiz, index)])
-            explanation = await chat.next_message(after=mark)
+            explanation = await answered(chat, shown, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
         assert "9/9" in (await chat.next_message(after=mark)).text

@@ -24,7 +24,7 @@ from bot.emulator.driver import ChatView, SimUser
 from bot.runner import start_dashboard
 from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
-from tests.e2e.harness import TOKEN
+from tests.e2e.harness import TOKEN, answered
 from tests.e2e.test_groups import LETTERS, QUIZ, GroupHarness, right_position, short_catalog
 
 T = TypeVar("T")
@@ -52,7 +52,7 @@ async def take_private_quiz(h: GroupHarness, user: SimUser, pattern: list[bool])
         position = right_position(question, quiz, index, "en")
         mark = chat.mark()
         await user.tap(question, LETTERS[position if right else (position + 1) % 4])
-        explanation = await chat.next_message(after=mark)
+        explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
     await chat.next_message(after=mark)  # the score

@@ -1,0 +1,89 @@
+"""One message per question in private (issue 14): the answered question is edited in place to
+carry the verdict, the marked options, the explanation, the guide and Next; the result is a
+message of its own; an explanation too long to share the question's message follows on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.content import load_catalog
+from tests.e2e.harness import answered
+from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
+
+QUIZ = "gradient-accumulation"
+LONG = "A long why. " * 300  # ≈ 3,600 characters: fits alone, not with its question
+
+
+async def test_each_question_is_one_message_and_the_result_another(tmp_path: Path) -> None:
+    async with bot_at(tmp_path) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        user = h.emu.user(7101, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ)
+        first = question.message_id
+        for index in range(len(quiz)):
+            mark = user.private.mark()
+            wrong = index == 0
+            q = quiz.questions[index]
+            right_text = q.options[q.correct].text.get("en").replace("`", "")
+            right = next(
+                pos
+                for pos, line in enumerate(
+                    line for line in question.text.splitlines() if line[1:3] == ". "
+                )
+                if line[3:].strip() == right_text
+            )
+            tap = (right + 1) % 4 if wrong else right
+            popup = await user.tap(question, "ABCD"[tap])
+            assert popup is not None and (popup.text or "").startswith("❌" if wrong else "✅")
+            shown = await answered(user.private, question, mark)
+            # Everything in the question's own message, and no message posted for it.
+            assert user.private.mark().next_message_id == mark.next_message_id
+            assert q.prompt.get("en").replace("`", "") in shown.text
+            assert f"✅ {'ABCD'[right]}." in shown.text
+            if wrong:
+                assert f"❌ {'ABCD'[tap]}." in shown.text and "Not quite" in shown.text
+            assert q.explanation.get("en").split("`")[0][:30] in shown.text
+            assert f'href="{quiz.guide.url.get("en")}"' in shown.html
+            last = index == len(quiz) - 1
+            assert buttons(shown) == ["🏁 See my score" if last else "Next ▶️"]
+            mark = user.private.mark()
+            await user.tap(shown, buttons(shown)[0])
+            question = await user.private.next_message(after=mark)
+        assert "🏁" in question.text and f"{len(quiz) - 1}/{len(quiz)}" in question.text
+        # Questions and the result, nothing else: one message per question, then the result.
+        ours = [m for m in user.private.bot_messages if m.message_id >= first]
+        assert len(ours) == len(quiz) + 1
+
+
+def lengthen(path: Path, data: dict[str, Any]) -> None:
+    if path.name.count(".") == 1 and "questions" in data:
+        first = next(iter(data["questions"].values()))
+        first["explanation"] = f"{first['explanation']} {LONG}"
+
+
+async def test_an_explanation_too_long_to_join_its_question_follows_it(tmp_path: Path) -> None:
+    catalog = load_catalog(content_copy(tmp_path / "content", questions=2, edit=lengthen))
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        user = h.emu.user(7102, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        mark = user.private.mark()
+        await user.tap(question, "A")
+        explanation = await user.private.next_message(after=mark)
+        assert explanation.text.rstrip().count("A long why.") == 300  # in full, not cut
+        assert buttons(explanation) == ["Next ▶️"]
+        marked = user.private.message(question.message_id)
+        assert marked.edited and not marked.buttons and "✅" in marked.text
+        assert len(marked.text) <= 4096 and len(explanation.text) <= 4096
+        # The short second question joins its explanation again.
+        mark = user.private.mark()
+        await user.tap(explanation, "Next ▶️")
+        second = await user.private.next_message(after=mark)
+        mark = user.private.mark()
+        await user.tap(second, "B")
+        shown = await user.private.wait_for(
+            lambda m: m.message_id == second.message_id and bool(m.buttons), after=mark
+        )
+        assert buttons(shown) == ["🏁 See my score"]
+        assert user.private.mark().next_message_id == mark.next_message_id
