@@ -40,3 +40,10 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         yield database
     finally:
         await database.close()
+
+
+# The session's throwaway PostgreSQL server (one for the whole run, shared by tests/store,
+# tests/usecases and tests/workers); `db` on both engines is opted into per folder.
+from tests.pgserver import pg_cluster, pg_dsn, pg_pool  # noqa: E402
+
+__all__ = ["pg_cluster", "pg_dsn", "pg_pool"]

@@ -1,4 +1,5 @@
-"""The store on a real SQLite file: migrations, constraints, one writer, restarts."""
+"""The store on a real SQLite file and on PostgreSQL (tests/pgserver.py): migrations,
+constraints, one writer, restarts."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.store import Database, LearnerStore, StoreError
 ORDERS = ((1, 0, 2, 3), (3, 2, 1, 0))
 
 
+@pytest.mark.parametrize("engine", ["sqlite"], indirect=True)  # a property of SQLite's file
 async def test_file_is_private_and_in_wal(db: Database) -> None:
     assert stat.S_IMODE(db.path.stat().st_mode) == 0o600
     async with db.reader.execute("PRAGMA journal_mode") as cur:
@@ -128,9 +130,7 @@ async def test_answers_in_one_batch_say_which_were_new_and_a_bad_one_fails_alone
     assert results[3:] == [True, True, True]
     last = await store.attempt(attempts[3].id)
     assert last is not None and last.status is Status.FINISHED
-    async with db.reader.execute("SELECT count(*) FROM answers") as cur:
-        row = await cur.fetchone()
-    assert row is not None and row[0] == 4
+    assert await db.rows("SELECT count(*) FROM answers") == [(4,)]
 
 
 async def test_a_failing_write_does_not_undo_its_neighbours(db: Database) -> None:
@@ -145,7 +145,8 @@ async def test_a_failing_write_does_not_undo_its_neighbours(db: Database) -> Non
         store.touch_user(2, "b", None, 1.0, private=True),
         return_exceptions=True,
     )
-    assert isinstance(results[1], sqlite3.OperationalError)
+    # The engine's own error (sqlite3.OperationalError, asyncpg's UndefinedTableError), alone.
+    assert isinstance(results[1], Exception) and "no_such_table" in str(results[1])
     assert await store.user(1) is not None and await store.user(2) is not None
 
 

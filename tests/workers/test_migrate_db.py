@@ -14,7 +14,7 @@ from bot.store import Database, GroupStore, LearnerStore
 from bot.store.location import parse_location
 from bot.store.pg.cluster import Cluster
 from bot.store.pg.database import PgDatabase
-from tests.workers.conftest import new_database
+from tests.pgserver import new_database
 
 
 async def _deployment(path: Path) -> None:

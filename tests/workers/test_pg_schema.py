@@ -13,7 +13,7 @@ from bot.store import Database
 from bot.store.db import migrations as sqlite_migrations
 from bot.store.pg import schema
 from bot.store.pg.cluster import Cluster
-from tests.workers.conftest import new_database
+from tests.pgserver import new_database
 
 # SQLite's declared types and the PostgreSQL types their twins use.
 SAME_TYPE = {

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.pg.cluster import Cluster
-from tests.workers.conftest import new_database
+from tests.pgserver import new_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

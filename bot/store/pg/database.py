@@ -25,12 +25,14 @@ import contextlib
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.store.answer_batch import AnswerRow, NamesWritten, insert_answers, store_names
+from bot.store.db import HANDLED_UPDATES_MAX_AGE, StoreError, current_update
 from bot.store.pg import schema
 from bot.store.pg.dialect import to_postgres
 
@@ -40,8 +42,9 @@ RETRIES = 10  # serialization failures in a row before a write gives up
 _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 
 
-class PgStoreError(RuntimeError):
-    """Raised as bot.store.StoreError by the factory's callers (kept separate to avoid a cycle)."""
+class PgStoreError(StoreError):
+    """A StoreError of the PostgreSQL store: callers that handle the store's failures (an
+    answer that could not be saved, a database that cannot be opened) handle it as well."""
 
 
 class Cursor:
@@ -181,20 +184,47 @@ class PgDatabase:
                 await store_names(conn, [row], NamesWritten())
             return stored
 
-        return await self.write(insert)
+        try:
+            return await self.write(insert)
+        except PgStoreError:
+            raise
+        except Exception as exc:  # as on SQLite: a failed answer is a StoreError, alone
+            raise PgStoreError(f"write failed: {exc}") from exc
 
     def forget_cached(self, user_id: int) -> None:
         """Nothing of a user is cached here (see `Database.forget_cached`)."""
 
     async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
-        """Run `fn` in a committed SERIALIZABLE transaction, again if it lost a race."""
+        """Run `fn` in a committed SERIALIZABLE transaction, again if it lost a race.
+
+        As on SQLite, a write made while handling an update records the update's key in the
+        same transaction (bot/store/handled_updates.py), so a re-delivered update is known."""
+        update_id = current_update.get()
         for attempt in range(RETRIES):
             try:
                 async with self.pool.acquire() as conn, conn.transaction(isolation="serializable"):
-                    return await fn(PgConn(conn))
+                    value = await fn(PgConn(conn))
+                    if update_id is not None:
+                        await _record_update(conn, update_id)
+                    return value
             except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
                 await asyncio.sleep(0.002 * (attempt + 1))
         raise PgStoreError(f"write lost {RETRIES} races in a row")
+
+
+async def _record_update(conn: Any, update_id: int) -> None:
+    """The handled update's key, and now and then the pruning of old keys (as in db.py)."""
+    now = time.time()
+    await conn.execute(
+        "INSERT INTO handled_updates (update_id, handled_at) VALUES ($1, $2) "
+        "ON CONFLICT DO NOTHING",
+        update_id,
+        now,
+    )
+    if update_id % 1000 == 0:
+        await conn.execute(
+            "DELETE FROM handled_updates WHERE handled_at < $1", now - HANDLED_UPDATES_MAX_AGE
+        )
 
 
 def _redact(dsn: str) -> str:

@@ -1,4 +1,4 @@
-"""A real PostgreSQL server for the session, a fresh database per test.
+"""A real PostgreSQL server for the session, a fresh database per test, and `db` on both engines.
 
 The server is started from the machine's binaries (bot/store/pg/cluster.py: initdb + pg_ctl in
 a temporary folder, as an unprivileged user when running as root) and stopped at the end. Where
@@ -9,14 +9,19 @@ PostgreSQL is not installed every test here is skipped with a message saying how
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
+from bot.store import Database
 from bot.store.pg import schema
 from bot.store.pg.cluster import Cluster, NoPostgres
+from bot.store.pg.database import PgDatabase
 
 TEMPLATE = "quizbot_template"
 _names = itertools.count()
@@ -79,3 +84,40 @@ async def pg_pool(pg_dsn: str) -> AsyncIterator[asyncpg.Pool]:
         yield pool
     finally:
         await pool.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest) -> Cluster | None:
+    """Which engine a store test runs on: None for SQLite, the session's PostgreSQL server.
+
+    A sync fixture so that the session's server (started with asyncio.run) is set up outside
+    the test's event loop; without PostgreSQL binaries the postgresql variant is skipped.
+    """
+    if request.param == "sqlite":
+        return None
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    return cluster
+
+
+async def _rows(database: Any, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """Rows of one read in the common dialect, as tuples, on either engine (for assertions)."""
+    async with database.reader.execute(sql, params) as cur:
+        return [tuple(row) for row in await cur.fetchall()]
+
+
+@pytest.fixture(name="db")
+async def db_on_both_engines(
+    engine: Cluster | None, tmp_path: Path
+) -> AsyncIterator[Database | PgDatabase]:
+    """The store on a fresh SQLite file, then on a fresh PostgreSQL database (a template copy)."""
+    database: Database | PgDatabase
+    if engine is None:
+        database = Database(tmp_path / "quizbot.sqlite3")
+    else:
+        database = PgDatabase(await new_database(engine))
+    await database.open()
+    database.rows = functools.partial(_rows, database)  # type: ignore[union-attr]
+    try:
+        yield database
+    finally:
+        await database.close()
