@@ -20,7 +20,16 @@ from bot.store.db import Database
 from bot.store.learners import decode_orders, encode_orders
 
 SETTING_COLUMNS = frozenset(
-    {"language", "seconds_per_question", "shuffle", "timezone", "title", "scoring", "streak_bonus"}
+    {
+        "language",
+        "seconds_per_question",
+        "shuffle",
+        "timezone",
+        "title",
+        "scoring",
+        "streak_bonus",
+        "popup_verdict",
+    }
 )
 
 
@@ -35,6 +44,7 @@ class GroupSettings:
     member: bool
     scoring: str = "plain"  # how runs are scored: 'plain' or 'speed' (bot/core/scoring.py)
     streak_bonus: bool = False
+    popup_verdict: bool = False  # verdict in a member's popup (else only the letter, no give-away)
 
 
 class Stored(StrEnum):
@@ -54,6 +64,7 @@ def _settings(row: aiosqlite.Row) -> GroupSettings:
         member=bool(row["member"]),
         scoring=row["scoring"],
         streak_bonus=bool(row["streak_bonus"]),
+        popup_verdict=bool(row["popup_verdict"]),
     )
 
 

@@ -262,14 +262,17 @@ class GroupHandlers:
     ) -> None:
         """A member's tap (the router checked it comes from a group): stored first, then the
         popup in that member's language."""
-        group_lang = (await self.settings_.settings(chat.id)).language
+        group = await self.settings_.settings(chat.id)
         outcome = await self.runs.answer(
-            chat.id, data.run_id, data.question, data.position, member, group_lang
+            chat.id, data.run_id, data.question, data.position, member, group.language
         )
         tr = translator(outcome.lang)
         match outcome:
             case runs.Answered(lang, quiz, judgement):
-                text = gr.popup(tr, quiz, judgement, lang)
+                if group.popup_verdict:
+                    text = gr.popup(tr, quiz, judgement, lang)
+                else:  # no give-away: the verdict comes with the reveal, for everyone at once
+                    text = gr.recorded(tr, judgement)
                 await acknowledge(query, text, show_alert=True)
             case runs.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))

@@ -116,6 +116,15 @@ def reveal(
     return Screen(text[:MESSAGE_MAX_CHARS])
 
 
+def recorded(tr: Translator, judgement: Judgement) -> str:
+    """A member's popup when the group keeps verdicts for the reveal: only the letter they chose,
+    so nobody can read the right answer off a neighbour's screen before time is up."""
+    return tr._(
+        "🗳 Your answer {letter} is recorded. Whether it is right comes with the reveal.",
+        letter=LETTERS[judgement.position],
+    )
+
+
 def popup(tr: Translator, quiz: Quiz, judgement: Judgement, lang: str) -> str:
     """A member's verdict with as much of the explanation as a 200-character popup holds."""
     if judgement.is_correct:
@@ -235,6 +244,12 @@ def unknown_quiz(tr: Translator, typed: str, suggestion: str | None) -> str:
     return tr._("I don't know that quiz. /quiz shows the list.")
 
 
+def popup_line(tr: Translator, group: GroupSettings) -> str:
+    if group.popup_verdict:
+        return tr._("Answer popups: right or wrong at once, with the explanation")
+    return tr._("Answer popups: the letter only; the verdict comes with the reveal")
+
+
 def settings(tr: Translator, group: GroupSettings) -> Screen:
     heading = tr._("⚙️ Group settings")
     lines = [
@@ -247,6 +262,7 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             zone=html.escape(group.timezone),
         ),
         standings_render.scoring_line(tr, group),
+        popup_line(tr, group),
     ]
     chat = group.chat_id
     langs = [
@@ -271,7 +287,17 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             cb.Setting(chat, "shuffle", "off"),
         ),
     ]
-    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group)]
+    popups = [
+        button(
+            ("✓ " if not group.popup_verdict else "") + tr._("Popup: letter only"),
+            cb.Setting(chat, "popup", "letter"),
+        ),
+        button(
+            ("✓ " if group.popup_verdict else "") + tr._("Popup: verdict"),
+            cb.Setting(chat, "popup", "verdict"),
+        ),
+    ]
+    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group), popups]
     return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
 
 

@@ -1,7 +1,8 @@
 """A study group's settings and membership: language, seconds per question, shuffle, time zone,
 the bot joining, leaving and following a group that became a supergroup.
 
-Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`, `scoring`, `streak`);
+Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`, `scoring`, `streak`,
+`popup`);
 which value each key accepts, and where it is kept, is decided here and in the store, never in a
 handler.
 """
@@ -49,6 +50,8 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
         return "scoring", value
     if key == "streak" and value in ("on", "off"):
         return "streak_bonus", int(value == "on")
+    if key == "popup" and value in ("letter", "verdict"):
+        return "popup_verdict", int(value == "verdict")
     return None
 
 
