@@ -39,6 +39,7 @@ from bot.content import default_content_dir
 from bot.content.reload import ReloadResult, reload_catalog
 from bot.control import ControlServer
 from bot.core.clock import Clock
+from bot.core.live_feedback import LivePolicy
 from bot.core.models import Catalog, Quiz
 from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
@@ -108,6 +109,9 @@ class BotOptions:
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
+    live: LivePolicy = field(
+        default_factory=LivePolicy
+    )  # how often an open group question shows its live count
     timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
     dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
     extra: dict[str, object] = field(default_factory=dict)
@@ -329,6 +333,7 @@ class QuizBot:
             self.group_schedules,
             self.admins,
             self.timers,
+            self.options.live,
         )
         group = GroupHandlers(
             self.group_settings,

@@ -87,6 +87,15 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
 
 
+def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: int) -> Screen:
+    """The open question with how many answered and the time left (the keyboard kept); shown
+    when it is sent and refreshed at the steps of bot/core/live_feedback.py, never per tap."""
+    count = tr.ngettext("👥 {n} answer so far", "👥 {n} answers so far", answered)
+    left = tr._("⏳ {time} left", time=tr.seconds(seconds_left))
+    text = truncate(f"{screen.text}\n\n{count} · {left}", MESSAGE_MAX_CHARS)
+    return Screen(text, screen.keyboard)
+
+
 def reveal(
     tr: Translator, quiz: Quiz, run: GroupRun, index: int, counts: Sequence[int], lang: str
 ) -> Screen:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -27,6 +28,7 @@ from telegram.ext import Application
 
 from bot.core.group_run import GroupRun, Step
 from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.live_feedback import LivePolicy, live_steps
 from bot.core.schedule import decode_days
 from bot.i18n import translator
 from bot.store import Schedule
@@ -53,8 +55,11 @@ class GroupRunner:
         schedules: GroupSchedules,
         admins: AdminCache,
         timers: Timers | None = None,
+        live: LivePolicy | None = None,
     ) -> None:
         self.app = app
+        self.live = live or LivePolicy()  # how often an open question shows its count
+        self._live_tasks: set[asyncio.Task[Any]] = set()
         # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
         self.timers = timers if timers is not None else JobTimers(app)
         self.timers.on("run", self._on_deadline)
@@ -135,7 +140,10 @@ class GroupRunner:
             await self._set_timer(run.id, index, WATCHDOG)
         run = await self.runs.open_question(run, index)
         lang = await self._lang(run.chat_id)
-        screen = gr.question(translator(lang), quiz, run, index, lang)
+        tr = translator(lang)
+        screen = gr.live_question(
+            gr.question(tr, quiz, run, index, lang), tr, 0, math.ceil(run.seconds)
+        )
         try:
             message = await self.send(run.chat_id, screen)
         except TelegramError as exc:
@@ -148,6 +156,51 @@ class GroupRunner:
             return  # the bot was removed: the run is over
         await self.runs.question_sent(run, message.message_id)
         await self._set_timer(run.id, index, run.seconds)
+        self._start_live(run, index)
+
+    # -- the live count of an open question -----------------------------------------------------
+
+    def _start_live(self, run: GroupRun, index: int) -> None:
+        """Refresh the question at the planned steps. Not with durable timers: another worker
+        may reveal it, and a late refresh there would put the buttons back on the reveal."""
+        steps = live_steps(run.seconds, self.live)
+        if not steps or self.timers.durable or self.stopping:
+            return
+        task: asyncio.Task[Any] = self.app.create_task(self._live(run.id, index, steps))
+        self._live_tasks.add(task)
+        task.add_done_callback(self._live_tasks.discard)
+
+    async def _live(self, run_id: int, index: int, steps: list[float]) -> None:
+        """At each step, one edit if the count changed since the last one shown; none per tap.
+        Under the run's lock, so no refresh can land after the reveal."""
+        loop = asyncio.get_running_loop()
+        began, shown = loop.time(), 0
+        for offset in steps:
+            await asyncio.sleep(max(0.0, began + offset - loop.time()))
+            lock = self._locks.get(run_id)
+            if lock is None:
+                return  # the run ended
+            async with lock:
+                live = await self.runs.live(run_id, index)
+                if live is None:
+                    return  # revealed or stopped
+                if live.answered == shown or live.run.message_id is None:
+                    continue
+                shown = live.answered
+                lang = await self._lang(live.run.chat_id)
+                tr = translator(lang)
+                question = gr.question(tr, live.quiz, live.run, index, lang)
+                screen = gr.live_question(question, tr, live.answered, live.seconds_left)
+                try:
+                    await calls.edit_text(
+                        self.bot,
+                        live.run.chat_id,
+                        live.run.message_id,
+                        screen.text,
+                        screen.keyboard,
+                    )
+                except TelegramError as exc:  # a refresh is optional: never re-posted
+                    log.info("live count of run %s not shown: %s", run_id, exc)
 
     # -- steps in flight, for a clean stop ------------------------------------------------------
 
@@ -172,6 +225,8 @@ class GroupRunner:
         """Stop: no new timers; let the steps in flight (and those they start) finish within
         `grace` seconds, then cancel the rest."""
         self.stopping = True
+        for task in self._live_tasks:  # refreshes are optional: nothing to wait for
+            task.cancel()
         deadline = asyncio.get_running_loop().time() + grace
         while pending := {t for t in self._steps if not t.done()}:
             remaining = deadline - asyncio.get_running_loop().time()

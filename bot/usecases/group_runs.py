@@ -9,6 +9,7 @@ tap costs one SQLite write; the store stays the truth that a restart resumes fro
 from __future__ import annotations
 
 import difflib
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -85,6 +86,16 @@ class Reveal:
     index: int
     counts: list[int]  # per displayed position
     is_last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """An open question as its live line shows it: answers so far and whole seconds left."""
+
+    run: GroupRun
+    quiz: Quiz
+    answered: int
+    seconds_left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +290,17 @@ class GroupRuns:
         if stored is Stored.CLOSED:
             return Closed(lang)
         return Answered(lang, quiz, judgement)
+
+    async def live(self, run_id: int, index: int) -> Live | None:
+        """Question `index` while it is open, with its answers so far (one indexed read);
+        None once it is revealed, stopped or the run ended: nothing to refresh any more."""
+        run = await self._run(run_id)
+        quiz = self.quiz_of(run) if run else None
+        if run is None or quiz is None or not run.is_open or run.current != index:
+            return None
+        answered = len(await self.store.chosen_options(run_id, index))
+        deadline = run.deadline if run.deadline is not None else self.clock() + run.seconds
+        return Live(run, quiz, answered, max(0, math.ceil(deadline - self.clock())))
 
     async def time_up(self, run_id: int, index: int) -> TimeUp | None:
         """Question `index`'s time ran out: close and count it, then the next one or the end.
