@@ -145,7 +145,8 @@ async def burst(
             cpu1, emu1 = proc.cpu(), own_cpu_seconds()
             remove()
             answers = [f.result() for f in done]
-            verdicts = sum(1 for a in answers if (a.text or "")[:1] in ("✅", "❌"))
+            # A stored answer: its verdict, or (no give-away, the default) the letter recorded.
+            verdicts = sum(1 for a in answers if (a.text or "")[:1] in ("✅", "❌", "🗳"))
             latency = [popped[qid] - t for qid, t, _ in sent if qid in popped]
 
             mark = group.mark()
