@@ -29,7 +29,7 @@ from tests.e2e.harness import TOKEN, Harness
 
 ROOT = Path(__file__).resolve().parents[2]
 QUIZ = "gradient-checkpointing"
-VERDICT = ("✅", "❌")
+VERDICT = ("✅", "❌", "🗳")  # an accepted answer: its verdict, or (groups, no give-away) "recorded"
 
 
 @dataclass
