@@ -56,7 +56,8 @@ async def _tap_text(user: SimUser, message: EmuMessage, text: str) -> None:
 
 
 def _acknowledged(text: str) -> bool:
-    return text.startswith(("✅", "❌"))
+    # A verdict, or in groups (no give-away, the default) the "🗳 … recorded" popup.
+    return text.startswith(("✅", "❌", "🗳"))
 
 
 def _asks(message: EmuMessage, index: int) -> int | None:
