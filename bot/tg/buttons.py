@@ -12,14 +12,13 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Chat, Update
-from telegram.error import BadRequest
 
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.context import BotContext
 from bot.tg.group import GroupHandlers
 from bot.tg.practice_handlers import PracticeHandlers
-from bot.tg.private import PrivateHandlers
+from bot.tg.private import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadHandlers
@@ -64,7 +63,7 @@ class ButtonRouter:
             elif isinstance(data, cb.TopWindow):
                 await self.standings.window(query, tapper, chat, data)
         elif kind != Chat.PRIVATE:
-            await _popup(query, tr._("This button works in a private chat with me."))
+            await acknowledge(query, tr._("This button works in a private chat with me."))
         elif isinstance(data, cb.PRACTICE_KINDS):
             await self.practice.callback(query, tapper, data)
         elif isinstance(data, cb.UploadFor) and self.uploads is not None:
@@ -77,14 +76,6 @@ class ButtonRouter:
 
 async def _refuse(query: CallbackQuery, tr: Translator, *, private: bool = False) -> None:
     if private:
-        await _popup(query, tr._("This button has expired. /quizzes to start again."))
+        await acknowledge(query, tr._("This button has expired. /quizzes to start again."))
     else:
-        await _popup(query, tr._("This button has expired."))
-
-
-async def _popup(query: CallbackQuery, text: str) -> None:
-    """A refusal's popup; one Telegram no longer accepts (too old) is nothing to fail over."""
-    try:
-        await query.answer(text)
-    except BadRequest as exc:
-        log.info("callback answer refused: %s", exc)
+        await acknowledge(query, tr._("This button has expired."))

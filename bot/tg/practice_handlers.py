@@ -26,6 +26,7 @@ from bot.tg import callbacks as cb
 from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg.context import BotContext
+from bot.tg.private import edit
 from bot.tg.render import Screen
 from bot.tg.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
@@ -130,7 +131,7 @@ class PracticeHandlers:
         screen = pr.chooser(
             tapper_tr(tapper), self.guides, data.guides, data.level, data.length, tapper.lang
         )
-        await _edit(query, screen)
+        await edit(query, screen)
 
     async def _go(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeGo) -> None:
         tr = tapper_tr(tapper)
@@ -149,7 +150,7 @@ class PracticeHandlers:
             await query.answer(tapper_tr(tapper)._("This button has expired."))
             return
         await query.answer()
-        await _edit(query, er.clock_choice(tapper_tr(tapper), quiz, tapper.lang))
+        await edit(query, er.clock_choice(tapper_tr(tapper), quiz, tapper.lang))
 
     async def _exam_go(self, query: CallbackQuery, tapper: Learner, data: cb.ExamGo) -> None:
         tr = tapper_tr(tapper)
@@ -195,7 +196,7 @@ class PracticeHandlers:
         if outcome.is_exam:  # no verdict, no explanation until the end
             popup = er.answered(tr, outcome)
             await query.answer(popup)
-            await _edit(query, Screen(f"{asked.text}\n\n{popup}"))
+            await edit(query, Screen(f"{asked.text}\n\n{popup}"))
             if outcome.following is not None:
                 await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
             else:
@@ -206,7 +207,7 @@ class PracticeHandlers:
             return
         assert outcome.judgement is not None  # practice has no clock
         await query.answer(pr.verdict(tr, outcome.judgement))
-        await _edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
+        await edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
         if outcome.following is not None:
             await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
         else:
@@ -216,10 +217,3 @@ class PracticeHandlers:
 
 def tapper_tr(tapper: Learner) -> Translator:
     return translator(tapper.lang)
-
-
-async def _edit(query: CallbackQuery, screen: Screen) -> None:
-    try:
-        await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
-    except BadRequest as exc:  # "message is not modified": the same choice tapped again
-        log.info("practice edit refused: %s", exc)
