@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store.db import Database, StoreError
+from bot.store.db import StoreError
+from bot.store.interface import Reading
 
 # (quiz_id, question_id, language, option_id, is_correct, count)
 AnswerCount = tuple[str, str, str | None, str, bool, int]
@@ -27,7 +28,7 @@ class GroupTotals:
 
 
 class AnalyticsStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Reading) -> None:
         self.db = db
 
     # -- a learner ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import logging
 import aiosqlite
 
 from bot.core.models import Catalog
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ async def _convert(conn: aiosqlite.Connection, catalog: Catalog) -> int:
     return len(updates)
 
 
-async def convert_old_answers(db: Database, catalog: Catalog) -> int:
+async def convert_old_answers(db: Engine, catalog: Catalog) -> int:
     """Fill the ids of pre-006 answers (and waiting misses); how many (quiz, positions) pairs."""
     async with db.reader.execute("SELECT 1 FROM answers WHERE question_id IS NULL LIMIT 1") as cur:
         if await cur.fetchone() is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.db import Database
+from bot.store.interface import Reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class MemberTotals:
 
 
 class DashboardStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Reading) -> None:
         self.db = db
 
     async def stored_language(self, user_id: int) -> str | None:

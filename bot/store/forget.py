@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ def pseudonym() -> int:
 
 
 class ForgetStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def forget(self, user_id: int) -> Forgotten:

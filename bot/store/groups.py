@@ -16,7 +16,7 @@ import aiosqlite
 from bot.core.engine import Standing
 from bot.core.group_run import GroupRun
 from bot.store.answer_batch import AnswerRow
-from bot.store.db import Database
+from bot.store.interface import Engine
 from bot.store.learners import decode_orders, encode_orders
 
 SETTING_COLUMNS = frozenset(
@@ -89,7 +89,7 @@ _RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders, a.content_version FROM 
 
 
 class GroupStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     # -- settings ---------------------------------------------------------------------------

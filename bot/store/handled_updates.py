@@ -18,7 +18,8 @@ import time
 
 import aiosqlite
 
-from bot.store.db import HANDLED_UPDATES_MAX_AGE, Database, current_update
+from bot.store.db import HANDLED_UPDATES_MAX_AGE, current_update
+from bot.store.interface import Engine
 
 
 def handling_update(key: int) -> None:
@@ -27,7 +28,7 @@ def handling_update(key: int) -> None:
 
 
 class UpdateLog:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def recent(self, limit: int) -> list[int]:

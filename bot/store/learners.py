@@ -9,7 +9,7 @@ import aiosqlite
 
 from bot.core.engine import Attempt, OptionOrders, Status
 from bot.store.answer_batch import AnswerRow
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ def decode_orders(text: str) -> OptionOrders:
 
 
 class LearnerStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def user(self, user_id: int) -> User | None:

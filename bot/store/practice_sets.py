@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.core.practice import QuestionKey
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ def _set(row: aiosqlite.Row) -> StoredSet:
 
 
 class PracticeStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def seen(self, user_id: int) -> set[QuestionKey]:

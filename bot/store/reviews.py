@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.core.review import ReviewItem
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 INBOX_BATCH = 5_000
 
@@ -49,7 +49,7 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
 
 
 class ReviewStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     # -- the inbox ----------------------------------------------------------------------------

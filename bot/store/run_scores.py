@@ -15,7 +15,7 @@ import aiosqlite
 
 from bot.core.scoring import AnswerFact, RunScore
 from bot.core.standings import Tally
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 Scorer = Callable[[Sequence[AnswerFact]], list[RunScore]]
 
@@ -42,7 +42,7 @@ NO_RUN = -1
 
 
 class StandingsStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def score_run(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,7 @@ def _schedule(row: aiosqlite.Row) -> Schedule:
 
 
 class ScheduleStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     # -- schedules --------------------------------------------------------------------------

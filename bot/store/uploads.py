@@ -8,7 +8,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store.db import Database, StoreError
+from bot.store.db import StoreError
+from bot.store.interface import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,7 @@ def _row(row: aiosqlite.Row) -> UploadedQuiz:
 
 
 class UploadStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def add(

@@ -47,6 +47,7 @@ from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
+from bot.store.interface import Engine
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
@@ -123,7 +124,7 @@ class BotOptions:
     control_socket: Path | None = None
     # Several workers (bot/tg/worker_process.py): the store they share (PostgreSQL), durable
     # timers, and no in-memory caches of what another worker may change.
-    database: Database | None = None  # None: the SQLite file at db_path
+    database: Engine | None = None  # None: the SQLite file at db_path
     timers: Callable[[], Timers] | None = None  # None: PTB's JobQueue
     shared: bool = False
     send_share: int = 1  # workers sharing the bot's limits: each paces at its 1/N share
@@ -177,7 +178,9 @@ class QuizBot:
 
     def __init__(self, options: BotOptions) -> None:
         self.options = options
-        self.db = options.database if options.database is not None else Database(options.db_path)
+        self.db: Engine = (
+            options.database if options.database is not None else Database(options.db_path)
+        )
         learner_store = LearnerStore(self.db)
         self.learners = Learners(
             learner_store,

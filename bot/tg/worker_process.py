@@ -91,8 +91,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         BotOptions(
             token=settings.token.reveal(),
             db_path=settings.db_path,  # unused: `database` is the store
-            # PgDatabase serves the store modules through the same methods as Database.
-            database=db,  # type: ignore[arg-type]
+            database=db,  # an Engine (bot/store/interface.py), as SQLite's Database is
             catalog=catalog,
             base_url=args.api_base_url or settings.api_base_url,
             default_language=settings.default_language,

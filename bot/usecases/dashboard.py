@@ -22,8 +22,8 @@ from bot.core.schedule import decode_days
 from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores
 from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.store.dashboard_reads import DashboardStore, MemberTotals
-from bot.store.db import Database
 from bot.store.groups import GroupSettings, GroupStore
+from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
 from bot.store.schedules import Schedule, ScheduleStore
 
@@ -92,7 +92,7 @@ class DashboardService:
     def __init__(
         self,
         catalog: Catalog,
-        db: Database,
+        db: Engine,
         *,
         timezone: str = "UTC",
         clock: Clock = time.time,
