@@ -7,9 +7,10 @@ another language except for guide titles, which live inline in guides.yaml.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
-from bot.content import quality, text_checks
+from bot.content import numbers, quality, text_checks
 from bot.content.problems import Problems, display_path
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
@@ -20,6 +21,7 @@ from bot.core.models import SOURCE_LANGUAGE
 
 ID = re.compile(r"^[A-Za-z0-9_-]+$")
 ID_RULE = "use only letters, digits, _ and -"
+_Error = Callable[[KeyPath, str], None]
 IDENTICAL = "same as the English: translate it, or if it really is the same, {mark}"
 
 
@@ -152,6 +154,32 @@ def _check_question(
 
     if not ID.match(question_id):
         error(at, f"question id '{question_id}': {ID_RULE}")
+    if question.kind == "number":
+        numbers.check_number(question, at, error)
+    else:
+        _check_options(question, at, error)
+    size = limits.question_chars(question.prompt, list(question.options.values()))
+    if size > limits.MESSAGE_MAX_CHARS:
+        error((*at, "prompt"), too_long(size))
+    _check_english(parsed, (*at, "prompt"), question.prompt, sink)
+    for option_id, text in question.options.items():
+        _check_english(parsed, (*at, "options", option_id), text, sink)
+    _check_english(parsed, (*at, "explanation"), question.explanation, sink)
+    if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
+        error((*at, "explanation"), "explanation too long for one Telegram message")
+    warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
+    if isinstance(question.answer, list) and len(question.answer) == 1:
+        answer = question.answer[0]
+        if question.kind == "single" and answer in question.options:
+            giveaway = quality.giveaway(question.options, answer)
+            warnings.append(((*at, "options", answer), giveaway))
+    for where, message in warnings:
+        if message is not None:
+            sink.warn(path, doc.line(where), key_str(where), message)
+
+
+def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None:
+    """The options and answer of a question asked with buttons (every kind but number)."""
     count = len(question.options)
     if not limits.MIN_OPTIONS <= count <= limits.MAX_OPTIONS:
         error(
@@ -168,36 +196,24 @@ def _check_question(
     for option_id in question.options:
         if not ID.match(option_id):
             error((*at, "options", option_id), f"option id '{option_id}': {ID_RULE}")
-    if not question.answer:
+    if question.unit is not None:
+        error((*at, "unit"), f"only a number question has a unit (this one is {question.kind})")
+    answer = question.answer
+    if not isinstance(answer, list):
+        error((*at, "answer"), "a value or range answers only a number question: name an option")
+    elif not answer:
         error((*at, "answer"), "no correct option: set answer to one option id")
-    elif len(question.answer) > 1:
+    elif len(answer) > 1:
         error(
             (*at, "answer"),
-            f"several correct options ({', '.join(question.answer)}): "
+            f"several correct options ({', '.join(answer)}): "
             "a question has exactly one; set answer to one option id",
         )
-    elif question.answer[0] not in question.options:
+    elif answer[0] not in question.options:
         error(
             (*at, "answer"),
-            f"answer '{question.answer[0]}' names no option "
-            f"(options are: {', '.join(question.options)})",
+            f"answer '{answer[0]}' names no option (options are: {', '.join(question.options)})",
         )
-    size = limits.question_chars(question.prompt, list(question.options.values()))
-    if size > limits.MESSAGE_MAX_CHARS:
-        error((*at, "prompt"), too_long(size))
-    _check_english(parsed, (*at, "prompt"), question.prompt, sink)
-    for option_id, text in question.options.items():
-        _check_english(parsed, (*at, "options", option_id), text, sink)
-    _check_english(parsed, (*at, "explanation"), question.explanation, sink)
-    if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
-        error((*at, "explanation"), "explanation too long for one Telegram message")
-    warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
-    if len(question.answer) == 1 and question.kind == "single":
-        answer = question.answer[0]
-        warnings.append(((*at, "options", answer), quality.giveaway(question.options, answer)))
-    for where, message in warnings:
-        if message is not None:
-            sink.warn(path, doc.line(where), key_str(where), message)
 
 
 def too_long(size: int) -> str:

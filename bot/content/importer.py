@@ -8,11 +8,12 @@ Nothing is overwritten unless asked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.content.formats import DraftQuestion, DraftQuiz, FormatProblem, ParseResult, parse
 from bot.content.formats.draft import DraftOption
+from bot.content.numbers import number_answer
 from bot.content.problems import Problems
 from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
@@ -162,9 +163,10 @@ def _existing_source(path: Path) -> DraftQuiz | None:
         DraftQuestion(
             qid,
             q.prompt,
-            tuple(DraftOption(text, oid == q.answer[0]) for oid, text in q.options.items()),
+            tuple(DraftOption(text, oid in q.answer) for oid, text in q.options.items()),
             q.explanation,
             kind=q.kind,
+            number=number_answer(q),
         )
         for qid, q in quiz.questions.items()
     )
@@ -220,9 +222,7 @@ def _complete(translation: DraftQuiz, source: DraftQuiz) -> bool:
 
 
 def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
-    return DraftQuestion(
-        qid, question.prompt, question.options, question.explanation, question.line, question.kind
-    )
+    return replace(question, id=qid)
 
 
 def write(plan_: ImportPlan, *, force: bool) -> list[Path]:

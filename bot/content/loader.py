@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.content import cache
 from bot.content.checks import check_sources
 from bot.content.guide_urls import guide_url
+from bot.content.numbers import number_answer
 from bot.content.problems import ContentError, Problem, Problems, Severity
 from bot.content.report import Report
 from bot.content.sources import Content, OnRead, QuizFiles, read_content
@@ -154,13 +155,20 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> 
             Option(oid, text(english, [(lang, q.options.get(oid)) for lang, q in theirs]))
             for oid, english in question.options.items()
         )
+        unit = Text({})
+        if question.unit is not None:
+            unit = text(question.unit, [(lang, q.unit) for lang, q in theirs])
+        key = number_answer(question) if question.kind == "number" else None
+        answer = question.answer
         questions.append(
             Question(
                 id=qid,
                 prompt=text(question.prompt, [(lang, q.prompt) for lang, q in theirs]),
                 options=options,
-                correct=list(question.options).index(question.answer[0]),
+                correct=list(question.options).index(answer[0]) if isinstance(answer, list) else 0,
                 kind=QuestionKind(question.kind),
+                number=key,
+                unit=unit,
                 explanation=text(
                     question.explanation, [(lang, q.explanation) for lang, q in theirs]
                 ),

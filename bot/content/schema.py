@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from bot.core.limits import MAX_OPTIONS, MIN_OPTIONS
+from bot.core.limits import MAX_OPTIONS
 from bot.core.models import SOURCE_LANGUAGE, Level
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -87,20 +87,41 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class NumberKey(_Strict):
+    """The answer of a `number` question: `value` (± `tolerance`), or `low` to `high`. Numbers
+    are written with a "." (`0.5`), whatever the language; a translation cannot change them."""
+
+    value: float | None = Field(default=None, description="The exact value.")
+    tolerance: float | None = Field(
+        default=None, description="How far from `value` an answer may be and count (default 0)."
+    )
+    low: float | None = Field(default=None, description="Lowest accepted value (with `high`).")
+    high: float | None = Field(default=None, description="Highest accepted value (with `low`).")
+
+
 class QuestionSource(_Strict):
-    kind: Literal["single", "true_false"] = Field(
+    kind: Literal["single", "true_false", "number"] = Field(
         default="single",
         description=(
             "single: one correct option among 2 to 10. true_false: exactly the options "
-            "`true` and `false` (shown in that order), answer one of them."
+            "`true` and `false` (shown in that order), answer one of them. number: no options; "
+            "the learner types a number, `answer` is {value, tolerance} or {low, high}."
         ),
     )
     prompt: NonEmptyText = Field(description="The question; `code` in backticks.")
     options: dict[str, NonEmptyText] = Field(
-        description="Option id -> text, 2 to 10 options (the bot shuffles them).",
-        json_schema_extra={"minProperties": MIN_OPTIONS, "maxProperties": MAX_OPTIONS},
+        default_factory=dict,
+        description="Option id -> text, 2 to 10 options (the bot shuffles them); none for number.",
+        json_schema_extra={"maxProperties": MAX_OPTIONS},
     )
-    answer: Answer
+    answer: Answer | NumberKey
+    unit: NonEmptyText | None = Field(
+        default=None,
+        description=(
+            "number only: the unit shown after the value (GB, s); translated per language like "
+            "any string; the learner may type it after the number."
+        ),
+    )
     explanation: NonEmptyText = Field(
         description="Why the answer is right (and, where useful, why a tempting one is wrong)."
     )
@@ -131,6 +152,9 @@ class QuestionTranslation(_Strict):
     prompt: NonEmptyText | None = None
     options: dict[str, NonEmptyText] = Field(default_factory=dict)
     explanation: NonEmptyText | None = None
+    unit: NonEmptyText | None = Field(
+        default=None, description="number only: the unit in this language (Go for GB)."
+    )
 
 
 class QuizTranslation(_Strict):

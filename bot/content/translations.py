@@ -1,7 +1,8 @@
 """Each translation file against its English source: keys, code spans, leftovers, coverage.
 
 A string key names one translatable string, as in the YAML: `title`, `description`,
-`questions.<id>.prompt`, `questions.<id>.options.<id>`, `questions.<id>.explanation`.
+`questions.<id>.prompt`, `questions.<id>.options.<id>`, `questions.<id>.explanation`, and a
+number question's `questions.<id>.unit`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.content import quality, text_checks
+from bot.content import numbers, quality, text_checks
 from bot.content.checks import IDENTICAL, too_long
 from bot.content.problems import Problems
 from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
@@ -41,6 +42,8 @@ def source_strings(quiz: QuizSource) -> dict[KeyPath, str]:
         for oid, text in question.options.items():
             out["questions", qid, "options", oid] = text
         out["questions", qid, "explanation"] = question.explanation
+        if question.unit is not None:
+            out["questions", qid, "unit"] = question.unit
     return out
 
 
@@ -51,6 +54,7 @@ def translated_strings(tr: QuizTranslation) -> dict[KeyPath, str]:
         for oid, text in question.options.items():
             out["questions", qid, "options", oid] = text
         out["questions", qid, "explanation"] = question.explanation
+        out["questions", qid, "unit"] = question.unit
     return {key: text for key, text in out.items() if text is not None}
 
 
@@ -97,6 +101,7 @@ def check_translation(
         (sink.error if error else sink.warn)(path, doc.line(at), key_str(at), message)
 
     _check_stale(source, parsed, report)
+    numbers.check_translated_units(source, parsed.model, report)
     marked: set[str] = set()
     if parsed.model.same_as_source:
         known = {key_str(key) for key in english}

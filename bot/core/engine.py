@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from bot.core.kinds import QuestionKind
+from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind, score_number
 from bot.core.models import Question, Quiz
 
 OptionOrders = tuple[tuple[int, ...], ...]
@@ -76,6 +76,16 @@ def judge(
     )
 
 
+def judge_number(question: Question, question_index: int, typed: float) -> Judgement | None:
+    """A typed value for a `number` question, as the virtual option it is recorded as
+    (`NUMBER_RIGHT` or `NUMBER_WRONG`); None when the question is not a number question."""
+    if question.number is None:
+        return None
+    right = score_number(typed, question.number).right
+    chosen = NUMBER_RIGHT if right else NUMBER_WRONG
+    return Judgement(question_index, chosen, chosen, NUMBER_RIGHT, right)
+
+
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """One learner working through one quiz in a private chat."""
@@ -123,17 +133,38 @@ class AnswerOutcome:
 
 def apply_answer(attempt: Attempt, quiz: Quiz, question_index: int, position: int) -> AnswerOutcome:
     """Record a tap on `position` of question `question_index`, or say why it changes nothing."""
-    if attempt.status is not Status.ACTIVE or not 0 <= question_index < len(quiz.questions):
-        return AnswerOutcome(Verdict.CLOSED, attempt)
-    if attempt.answers[question_index] is not None:
-        return AnswerOutcome(Verdict.ALREADY_ANSWERED, attempt)
-    if question_index != attempt.current:
-        return AnswerOutcome(Verdict.CLOSED, attempt)
+    closed = _closed(attempt, quiz, question_index)
+    if closed is not None:
+        return AnswerOutcome(closed, attempt)
     judgement = judge(
         quiz.questions[question_index], attempt.orders[question_index], question_index, position
     )
+    return _record(attempt, judgement)
+
+
+def apply_number(attempt: Attempt, quiz: Quiz, question_index: int, typed: float) -> AnswerOutcome:
+    """Record a typed value for question `question_index` (a `number` question), or say why it
+    changes nothing: the same rules as a tap, the value judged by `kinds.score_number`."""
+    closed = _closed(attempt, quiz, question_index)
+    if closed is not None:
+        return AnswerOutcome(closed, attempt)
+    return _record(attempt, judge_number(quiz.questions[question_index], question_index, typed))
+
+
+def _closed(attempt: Attempt, quiz: Quiz, question_index: int) -> Verdict | None:
+    if attempt.status is not Status.ACTIVE or not 0 <= question_index < len(quiz.questions):
+        return Verdict.CLOSED
+    if attempt.answers[question_index] is not None:
+        return Verdict.ALREADY_ANSWERED
+    if question_index != attempt.current:
+        return Verdict.CLOSED
+    return None
+
+
+def _record(attempt: Attempt, judgement: Judgement | None) -> AnswerOutcome:
     if judgement is None:
         return AnswerOutcome(Verdict.INVALID, attempt)
+    question_index = judgement.question_index
     answers = list(attempt.answers)
     answers[question_index] = judgement.option_index
     done = all(a is not None for a in answers)

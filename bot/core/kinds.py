@@ -11,8 +11,10 @@
   within [`low`, `high`] for a range; an optional unit is shown and may be typed after the
   number. The decimal separator is the locale's ("0,5" in French), "." is always accepted.
 
-Only `single` and `true_false` are served by the chat flows today; the scoring of `multiple`
-and `number` is here so that the chat flows, stats and import/export share one rule.
+A `number` answer is stored like a tap on a virtual option: `NUMBER_RIGHT` (0, the question's
+`correct`) when the typed value is accepted, `NUMBER_WRONG` (1) when not, plus the text as
+typed and the value read from it; every rule that compares an answer with `correct` (scores,
+missed questions, reviews) then holds for it unchanged.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class QuestionKind(StrEnum):
 
 
 TRUE_FALSE_IDS = ("true", "false")
+NUMBER_RIGHT, NUMBER_WRONG = 0, 1
+TYPED_MAX_CHARS = 64  # a longer reply is no number: refused before parsing, never stored
 MULTIPLE_MIN_OPTIONS, MULTIPLE_MAX_OPTIONS = 2, 8
 
 
@@ -98,16 +102,24 @@ def score_number(typed: float | None, key: NumberAnswer) -> Score:
 _NUMBER = re.compile(r"^([-+−]?)(\d{1,15}(?:[ \u00a0\u202f]\d{3})*|\d*)(?:([.,])(\d{1,15}))?$")
 
 
-def parse_number(text: str, decimal_separator: str = ".", unit: str = "") -> float | None:
+def parse_number(
+    text: str, decimal_separator: str = ".", unit: str | Collection[str] = ""
+) -> float | None:
     """The number in a learner's reply, or None when it is not one.
 
     `decimal_separator` is the locale's ("," for French): both it and "." are read as the
     decimal mark; thin and no-break spaces group thousands ("1 000,5"). A trailing `unit`
-    ("12 GB" when the unit is "GB") is accepted. "1,000" in English is ambiguous and refused.
+    ("12 GB" when the unit is "GB") is accepted; several units may be given (the learner's
+    language's and the English one). "1,000" in English is ambiguous and refused.
     """
     cleaned = text.strip()
-    if unit and cleaned.lower().endswith(unit.lower()):
-        cleaned = cleaned[: -len(unit)].rstrip()
+    if len(cleaned) > TYPED_MAX_CHARS:
+        return None
+    units = [unit] if isinstance(unit, str) else list(unit)
+    for name in sorted((u.strip() for u in units if u.strip()), key=len, reverse=True):
+        if cleaned.lower().endswith(name.lower()):
+            cleaned = cleaned[: -len(name)].rstrip()
+            break
     match = _NUMBER.match(cleaned)
     if match is None:
         return None

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.core.kinds import QuestionKind
+from bot.core.kinds import NUMBER_RIGHT, NumberAnswer, QuestionKind
 
 SOURCE_LANGUAGE = "en"
 
@@ -58,7 +58,10 @@ class Question:
     """One question; `correct` indexes `options`, the same in every language.
 
     `kind` says how it is asked and scored (see `bot.core.kinds`); a `true_false` question has
-    the options `true` and `false`, in that order.
+    the options `true` and `false`, in that order. A `number` question has no options: its key
+    is `number`, `unit` its unit per language (empty Text: none), and `correct` is 0, the
+    "option" an accepted typed answer is recorded as (`kinds.NUMBER_RIGHT`), so scoring,
+    reviews and stats that compare an answer with `correct` need no case of their own.
     """
 
     id: str
@@ -67,10 +70,20 @@ class Question:
     correct: int
     explanation: Text
     kind: QuestionKind = QuestionKind.SINGLE
+    number: NumberAnswer | None = None
+    unit: Text = Text({})
 
     def __post_init__(self) -> None:
-        if not 0 <= self.correct < len(self.options):
+        if self.kind is QuestionKind.NUMBER:
+            if self.number is None or self.options or self.correct != NUMBER_RIGHT:
+                raise ValueError(f"question {self.id}: a number question has a key, no options")
+        elif not 0 <= self.correct < len(self.options):
             raise ValueError(f"question {self.id}: correct option {self.correct} out of range")
+
+    @property
+    def typed(self) -> bool:
+        """Whether the learner types the answer (a reply) instead of tapping a button."""
+        return self.kind is QuestionKind.NUMBER
 
 
 @dataclass(frozen=True, slots=True)

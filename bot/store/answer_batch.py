@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-_COLUMNS = 12  # values per answer in the statement below
+_COLUMNS = 14  # values per answer in the statement below
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,9 @@ class AnswerRow:
     question_id: str = ""
     option_id: str = ""
     content_version: str = ""
+    # A number question's reply as typed and the value read from it (migration 013).
+    typed_text: str | None = None
+    typed_value: float | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -65,6 +68,8 @@ class AnswerRow:
             self.question_id,
             self.option_id,
             self.content_version,
+            self.typed_text,
+            self.typed_value,
         )
 
 
@@ -79,7 +84,8 @@ def placeholders(width: int, count: int) -> str:
 _ROW = (
     "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), "
-    "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))"
+    "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), "
+    "CAST(? AS DOUBLE PRECISION))"
 )
 
 
@@ -88,12 +94,13 @@ def _insert_sql(count: int) -> str:
     # SQLite needs the WHERE for `INSERT … SELECT … ON CONFLICT` to parse (not a join's ON).
     return f"""WITH v (attempt_id, question_index, user_id, option_index, is_correct, language,
                        answered_at, elapsed_ms, is_group, question_id, option_id,
-                       content_version) AS (VALUES {rows})
+                       content_version, typed_text, typed_value) AS (VALUES {rows})
         INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
                              language, answered_at, elapsed_ms, question_id, option_id,
-                             content_version)
+                             content_version, typed_text, typed_value)
         SELECT attempt_id, question_index, user_id, option_index, is_correct, language,
-               answered_at, elapsed_ms, question_id, option_id, content_version FROM v
+               answered_at, elapsed_ms, question_id, option_id, content_version, typed_text,
+               typed_value FROM v
         WHERE CASE WHEN v.is_group = 1
             THEN EXISTS (SELECT 1 FROM group_runs r WHERE r.attempt_id = v.attempt_id
                          AND r.current_question = v.question_index AND r.question_open = 1)

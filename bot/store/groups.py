@@ -29,6 +29,7 @@ SETTING_COLUMNS = frozenset(
         "scoring",
         "streak_bonus",
         "popup_verdict",
+        "typed_answers",
     }
 )
 
@@ -45,6 +46,7 @@ class GroupSettings:
     scoring: str = "plain"  # how runs are scored: 'plain' or 'speed' (bot/core/scoring.py)
     streak_bonus: bool = False
     popup_verdict: bool = False  # verdict in a member's popup (else only the letter, no give-away)
+    typed_answers: bool = False  # number questions asked (first reply per member), else skipped
 
 
 class Stored(StrEnum):
@@ -65,6 +67,7 @@ def _settings(row: aiosqlite.Row) -> GroupSettings:
         scoring=row["scoring"],
         streak_bonus=bool(row["streak_bonus"]),
         popup_verdict=bool(row["popup_verdict"]),
+        typed_answers=bool(row["typed_answers"]),
     )
 
 
@@ -328,10 +331,12 @@ class GroupStore:
         question_id: str,
         option_id: str,
         version: str,
+        typed: tuple[str, float] | None = None,
     ) -> Stored:
         """Store a member's first tap on the open question, and their name for the leaderboard.
 
-        The answer records the question and option ids and the run's content version."""
+        The answer records the question and option ids and the run's content version; a
+        number question's reply, `typed`, its text and value (its option is 0 right, 1 wrong)."""
 
         row = AnswerRow(
             run_id,
@@ -347,6 +352,8 @@ class GroupStore:
             question_id=question_id,
             option_id=option_id,
             content_version=version,
+            typed_text=typed[0] if typed else None,
+            typed_value=typed[1] if typed else None,
         )
         if await self.db.write_answer(row):
             return Stored.STORED

@@ -158,12 +158,14 @@ class LearnerStore:
         *,
         question_id: str,
         option_id: str,
+        typed: tuple[str, float] | None = None,
     ) -> bool:
         """Store an answer if the attempt is still open and the question unanswered; its last
         answer finishes the attempt (a trigger, in the same statement).
 
         The answer records the question and option ids and the attempt's content version, so
-        history stays attached to the same question when the content is reordered.
+        history stays attached to the same question when the content is reordered. A number
+        question's reply comes as `typed` (the text as typed, the value read from it).
 
         Returns False when it changed nothing (a double tap, or an attempt closed meanwhile);
         the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
@@ -180,8 +182,29 @@ class LearnerStore:
                 question_id=question_id,
                 option_id=option_id,
                 content_version=attempt.version,
+                typed_text=typed[0] if typed else None,
+                typed_value=typed[1] if typed else None,
             )
         )
+
+    async def typed_question_sent(self, attempt_id: int, message_id: int) -> None:
+        """The message asking the attempt's open number question (its reply is the answer)."""
+
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE attempts SET typed_message_id = ? WHERE id = ? AND kind = 'private'",
+                (message_id, attempt_id),
+            )
+
+        await self.db.write(update)
+
+    async def typed_message(self, attempt_id: int) -> int | None:
+        """The message of the number question last asked in the attempt (None: none known)."""
+        async with self.db.reader.execute(
+            "SELECT typed_message_id FROM attempts WHERE id = ?", (attempt_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else None
 
     async def abandon(self, user_id: int, now: float) -> int | None:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""

@@ -9,7 +9,7 @@ import pytest
 
 from bot.content import ContentError, check, format_report, load_catalog
 from bot.content.cli import main
-from bot.core.kinds import QuestionKind
+from bot.core.kinds import NumberAnswer, QuestionKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -45,6 +45,15 @@ ERRORS = [
     ("orphan-translation", "quizzes/other.fr.yaml", 1, "", "other.yaml not found"),
     ("unclosed-backtick", "quizzes/demo.fr.yaml", 10, "questions.q1.explanation", "backticks"),
     ("missing-guides", "guides.yaml", 1, "", "missing guides.yaml"),
+    # kind: number (issue 17): the key, no options, a unit only where the English has one.
+    ("number-rules", "quizzes/demo.yaml", 12, "questions.negative.answer", "tolerance -1 is"),
+    ("number-rules", "quizzes/demo.yaml", 17, "questions.upside-down.answer", "low (0.4) is above"),
+    ("number-rules", "quizzes/demo.yaml", 22, "questions.with-options.options", "no options"),
+    ("number-rules", "quizzes/demo.yaml", 34, "questions.choice-with-unit.unit", "only a number"),
+    ("number-rules", "quizzes/demo.yaml", 43, "questions.range-and-value.answer", "not both"),
+    ("number-rules", "quizzes/demo.fr.yaml", 18, "questions.unit-here.unit", "has no unit"),
+    ("number-rules", "quizzes/demo.fr.yaml", 26, "questions.choice-with-unit.unit", "only a"),
+    ("number-rules", "quizzes/demo.fr.yaml", 30, "questions.missing-unit.unit", "missing fr"),
     # The seed pages' defects: code names translated, English left mid-translation.
     (
         "seed-wolof-code",
@@ -140,7 +149,7 @@ def test_partly_english_string_is_a_warning() -> None:
 
 def test_every_fixture_is_exercised() -> None:
     # formats/ holds import files (GIFT, Aiken, CSV): tests/content/test_formats.py uses them.
-    used = {case[0] for case in ERRORS + WARNINGS} | {"valid", "formats"}
+    used = {case[0] for case in ERRORS + WARNINGS} | {"valid", "formats", "number-valid"}
     assert {d.name for d in FIXTURES.iterdir() if d.is_dir()} == used
 
 
@@ -185,3 +194,14 @@ def test_true_false_question_loads_with_its_kind(tmp_path: Path) -> None:
     assert true_false.kind is QuestionKind.TRUE_FALSE
     assert [o.id for o in true_false.options] == ["true", "false"] and true_false.correct == 0
     assert true_false.options[1].text.get("fr") == "Non"
+
+
+def test_number_questions_load_with_their_key_and_unit_per_language() -> None:
+    quiz = load_catalog(FIXTURES / "number-valid").quiz("demo")
+    assert quiz is not None
+    memory, seconds = quiz.questions
+    assert memory.kind is QuestionKind.NUMBER and memory.options == ()
+    assert memory.number == NumberAnswer(value=2, tolerance=0.1, unit="GB")
+    assert (memory.unit.get("en"), memory.unit.get("fr")) == ("GB", "Go")
+    assert seconds.number == NumberAnswer(low=0.3, high=0.34)
+    assert not seconds.unit.has("en")

@@ -32,7 +32,9 @@ def test_schemas_forbid_unknown_keys_and_hide_the_list_answer() -> None:
     quiz = json.loads(json_schemas()["quiz.schema.json"])
     assert quiz["additionalProperties"] is False
     question = quiz["$defs"]["QuestionSource"]
-    assert question["properties"]["answer"]["type"] == "string"
+    answer = question["properties"]["answer"]["anyOf"]
+    assert answer[0]["type"] == "string"  # an option id; or a number question's key
+    assert answer[1]["$ref"] == "#/$defs/NumberKey"
     assert question["properties"]["options"]["maxProperties"] == 10
     translation = json.loads(json_schemas()["quiz-translation.schema.json"])
     assert "answer" not in translation["$defs"]["QuestionTranslation"]["properties"]

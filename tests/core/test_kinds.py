@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from bot.core.engine import option_orders
+from bot.core.engine import Verdict, apply_answer, apply_number, new_attempt, option_orders, score
 from bot.core.kinds import (
+    NUMBER_RIGHT,
+    NUMBER_WRONG,
     NumberAnswer,
     QuestionKind,
     Score,
@@ -124,3 +126,77 @@ def test_true_false_options_keep_their_order_when_others_are_shuffled() -> None:
     orders = option_orders(quiz, random.Random(7))
     assert all(order == (0, 1) for order in orders[5:])
     assert any(order != tuple(range(6)) for order in orders[:5])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("2 Go", 2.0), ("2 GB", 2.0), ("2,5Go", 2.5), ("2 To", None), ("2", 2.0)],
+)
+def test_parse_number_reads_the_learners_unit_or_the_english_one(
+    text: str, expected: float | None
+) -> None:
+    assert parse_number(text, ",", ("Go", "GB")) == expected
+
+
+def test_parse_number_refuses_a_reply_too_long_to_be_a_number() -> None:
+    assert parse_number("1" + " " * 80) == 1.0  # spaces around are trimmed first
+    assert parse_number("1" * 65) is None
+
+
+def _number_quiz() -> Quiz:
+    guide = GuidePath("g", Text.plain("G"), Text.plain("https://guides.quizbot.org"))
+    number = Question(
+        "n",
+        Text.plain("?"),
+        (),
+        NUMBER_RIGHT,
+        Text.plain("b"),
+        QuestionKind.NUMBER,
+        number=NumberAnswer(value=0.5, tolerance=0.05),
+    )
+    return Quiz(
+        "z",
+        guide,
+        Level.BEGINNER,
+        Text.plain("Z"),
+        Text.plain("d"),
+        (number, _question("q", QuestionKind.SINGLE, 2)),
+    )
+
+
+def test_a_number_question_has_a_key_and_no_options() -> None:
+    with pytest.raises(ValueError):
+        Question("n", Text.plain("?"), (), 0, Text.plain("b"), QuestionKind.NUMBER)
+    with pytest.raises(ValueError):
+        Question(
+            "n",
+            Text.plain("?"),
+            (Option("a", Text.plain("1")),),
+            0,
+            Text.plain("b"),
+            QuestionKind.NUMBER,
+            number=NumberAnswer(value=1),
+        )
+
+
+@pytest.mark.parametrize(("typed", "right"), [(0.5, True), (0.55, True), (0.56, False)])
+def test_a_typed_value_is_recorded_as_right_or_wrong_and_scored(typed: float, right: bool) -> None:
+    quiz = _number_quiz()
+    attempt = new_attempt(1, 7, quiz, random.Random(1))
+    assert attempt.orders[0] == ()  # nothing to shuffle
+    assert apply_answer(attempt, quiz, 0, 0).verdict is Verdict.INVALID  # no button to tap
+    outcome = apply_number(attempt, quiz, 0, typed)
+    assert outcome.verdict is Verdict.ACCEPTED and outcome.judgement is not None
+    assert outcome.judgement.is_correct is right
+    assert outcome.attempt.answers[0] == (NUMBER_RIGHT if right else NUMBER_WRONG)
+    assert score(quiz, outcome.attempt.answers).missed == (() if right else (0,)) + (1,)
+    assert apply_number(outcome.attempt, quiz, 0, 0.5).verdict is Verdict.ALREADY_ANSWERED
+
+
+def test_a_typed_value_for_a_question_not_asked_changes_nothing() -> None:
+    quiz = _number_quiz()
+    attempt = new_attempt(1, 7, quiz, random.Random(1))
+    assert apply_number(attempt, quiz, 1, 0.5).verdict is Verdict.CLOSED  # not the current one
+    assert apply_number(attempt, quiz, 5, 0.5).verdict is Verdict.CLOSED
+    answered = apply_number(attempt, quiz, 0, 0.5).attempt
+    assert apply_number(answered, quiz, 1, 0.5).verdict is Verdict.INVALID  # not a number one

@@ -4,11 +4,10 @@ Pure data and small helpers: no files, no YAML, no Telegram, so the same parsers
 a file an admin uploads in chat. The input is untrusted there: `Limits` bounds what a parser
 accepts (bytes, questions, options, characters per text), and every parser is a linear scan.
 
-Single-choice questions (`kind="single"`: one option has `correct=True`) and true/false
-(`kind="true_false"`: the options True then False).
-Other kinds (several right answers, true/false, a number) will add their own `kind` and use
-the same fields (`correct` on several options, or a future `value`); the parsers already
-recognise them in their formats and report them by line as not yet supported.
+Single-choice questions (`kind="single"`: one option has `correct=True`), true/false
+(`kind="true_false"`: the options True then False) and numbers (`kind="number"`: no options,
+the key in `number`). Other kinds (several right answers) will add their own `kind`; the parsers
+already recognise them in their formats and report them by line as not yet supported.
 """
 
 from __future__ import annotations
@@ -16,8 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.core.kinds import NumberAnswer
+
 SINGLE = "single"
 TRUE_FALSE = "true_false"  # options True then False, ids `true` and `false` in YAML
+NUMBER = "number"  # no options; `DraftQuestion.number` is the key
 OPTION_IDS = "abcdefghij"
 
 
@@ -68,6 +70,7 @@ class DraftQuestion:
     explanation: str = ""
     line: int = 0  # where it starts in the input (0: not from a file)
     kind: str = SINGLE
+    number: NumberAnswer | None = None  # kind NUMBER only: value ± tolerance or low..high
 
     @property
     def answer(self) -> int:
