@@ -16,7 +16,7 @@ from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSou
 from bot.content.sources import Content, Parsed
 from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core import limits
-from bot.core.kinds import TRUE_FALSE_IDS
+from bot.core.kinds import MULTIPLE_MAX_OPTIONS, MULTIPLE_MIN_OPTIONS, TRUE_FALSE_IDS
 from bot.core.models import SOURCE_LANGUAGE
 
 ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -187,6 +187,12 @@ def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None
             f"{count} option{'s' if count != 1 else ''}: a question needs "
             f"{limits.MIN_OPTIONS} to {limits.MAX_OPTIONS}",
         )
+    elif question.kind == "multiple" and count > MULTIPLE_MAX_OPTIONS:
+        error(
+            (*at, "options"),
+            f"{count} options: a multiple question has {MULTIPLE_MIN_OPTIONS} to "
+            f"{MULTIPLE_MAX_OPTIONS} (each one a toggle button)",
+        )
     if question.kind == "true_false" and tuple(question.options) != TRUE_FALSE_IDS:
         error(
             (*at, "options"),
@@ -198,22 +204,44 @@ def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None
             error((*at, "options", option_id), f"option id '{option_id}': {ID_RULE}")
     if question.unit is not None:
         error((*at, "unit"), f"only a number question has a unit (this one is {question.kind})")
-    answer = question.answer
-    if not isinstance(answer, list):
+    if not isinstance(question.answer, list):
         error((*at, "answer"), "a value or range answers only a number question: name an option")
-    elif not answer:
-        error((*at, "answer"), "no correct option: set answer to one option id")
-    elif len(answer) > 1:
-        error(
-            (*at, "answer"),
-            f"several correct options ({', '.join(answer)}): "
-            "a question has exactly one; set answer to one option id",
-        )
-    elif answer[0] not in question.options:
-        error(
-            (*at, "answer"),
-            f"answer '{answer[0]}' names no option (options are: {', '.join(question.options)})",
-        )
+        return
+    for problem in _answer_problems(question.answer, question.kind, list(question.options)):
+        error((*at, "answer"), problem)
+
+
+def _answer_problems(answer: list[str], kind: str, options: list[str]) -> list[str]:
+    """What is wrong with a question's answer key (empty when nothing).
+
+    A `multiple` question lists one or more correct options, and at least one option must be
+    wrong: with every option correct, selecting all would always be right, and the partial
+    credit rule (a wrong pick cancels a right one) would no longer make guessing cost anything.
+    """
+    unknown = [a for a in answer if a not in options]
+    if unknown:
+        return [
+            f"answer '{a}' names no option (options are: {', '.join(options)})" for a in unknown
+        ]
+    if kind != "multiple":
+        if not answer:
+            return ["no correct option: set answer to one option id"]
+        if len(answer) > 1:
+            return [
+                f"several correct options ({', '.join(answer)}): a {kind} question has "
+                "exactly one; set answer to one option id, or use kind: multiple"
+            ]
+        return []
+    if not answer:
+        return ["no correct option: list the correct option ids, e.g. answer: [a, c]"]
+    if len(set(answer)) != len(answer):
+        return [f"an option is listed twice in answer ({', '.join(answer)})"]
+    if len(answer) == len(options):
+        return [
+            "every option is correct: selecting all would always be right; "
+            "make at least one option wrong"
+        ]
+    return []
 
 
 def too_long(size: int) -> str:

@@ -160,12 +160,22 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> 
             unit = text(question.unit, [(lang, q.unit) for lang, q in theirs])
         key = number_answer(question) if question.kind == "number" else None
         answer = question.answer
+        ids = list(question.options)
+        correct_set: frozenset[int] = frozenset()
+        if question.kind == "multiple" and isinstance(answer, list):
+            correct_set = frozenset(ids.index(a) for a in answer)
+        multiple = bool(correct_set)
         questions.append(
             Question(
                 id=qid,
                 prompt=text(question.prompt, [(lang, q.prompt) for lang, q in theirs]),
                 options=options,
-                correct=list(question.options).index(answer[0]) if isinstance(answer, list) else 0,
+                correct=min(correct_set)
+                if multiple
+                else ids.index(answer[0])
+                if isinstance(answer, list)
+                else 0,
+                correct_set=correct_set,
                 kind=QuestionKind(question.kind),
                 number=key,
                 unit=unit,

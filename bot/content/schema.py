@@ -60,8 +60,9 @@ def _https(value: str) -> str:
 
 
 def _one_or_more(value: Any) -> Any:
-    # The format is `answer: b`. A list is accepted here only so that the checker can say
-    # "several correct options" instead of a type error; the schema shows a single id.
+    # The format is `answer: b`, or `answer: [a, c]` for a `multiple` question. A list on
+    # another kind is accepted here only so that the checker can say "several correct options"
+    # (and suggest `kind: multiple`) instead of a type error.
     if value is None:
         return []
     return [value] if isinstance(value, str) else value
@@ -79,7 +80,20 @@ HttpsUrl = Annotated[
 Answer = Annotated[
     list[str],
     BeforeValidator(_one_or_more),
-    WithJsonSchema({"type": "string", "description": "id of the one correct option"}),
+    WithJsonSchema(
+        {
+            "oneOf": [
+                {"type": "string", "description": "id of the one correct option"},
+                {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "description": "kind: multiple: ids of every correct option, e.g. [a, c]",
+                },
+            ]
+        }
+    ),
 ]
 
 
@@ -100,12 +114,15 @@ class NumberKey(_Strict):
 
 
 class QuestionSource(_Strict):
-    kind: Literal["single", "true_false", "number"] = Field(
+    kind: Literal["single", "true_false", "multiple", "number"] = Field(
         default="single",
         description=(
             "single: one correct option among 2 to 10. true_false: exactly the options "
             "`true` and `false` (shown in that order), answer one of them. number: no options; "
-            "the learner types a number, `answer` is {value, tolerance} or {low, high}."
+            "the learner types a number, `answer` is {value, tolerance} or {low, high}. "
+            "multiple: 2 to 8 options, answer lists every correct one ([a, c]), at least one "
+            "option is wrong; the learner selects every true statement (partial credit: see "
+            "content/README.md)."
         ),
     )
     prompt: NonEmptyText = Field(description="The question; `code` in backticks.")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.core import kinds
 from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind, score_number
 from bot.core.models import Question, Quiz
 
@@ -63,7 +64,10 @@ class Judgement:
 def judge(
     question: Question, order: Sequence[int], question_index: int, position: int
 ) -> Judgement | None:
-    """Map a tapped position to its option and say whether it is right; None if no such button."""
+    """Map a tapped position to its option and say whether it is right; None if no such button
+    (a `multiple` question has none: it is answered by a submitted set, `judge_selection`)."""
+    if question.kind is QuestionKind.MULTIPLE:
+        return None
     if not 0 <= position < len(order) or len(order) != len(question.options):
         return None
     option_index = order[position]
@@ -87,6 +91,36 @@ def judge_number(question: Question, question_index: int, typed: float) -> Judge
 
 
 @dataclass(frozen=True, slots=True)
+class SetJudgement:
+    """A submitted selection of a `multiple` question: option indexes, and its score."""
+
+    question_index: int
+    selected: frozenset[int]
+    key: frozenset[int]
+    score: kinds.Score
+
+    @property
+    def is_correct(self) -> bool:
+        return self.score.right
+
+    @property
+    def option_index(self) -> int:
+        """The first selected option: what a row's one-option columns record."""
+        return min(self.selected)
+
+
+def judge_selection(
+    question: Question, question_index: int, selected: frozenset[int]
+) -> SetJudgement | None:
+    """Score a submitted selection; None when it is empty or names no option of the question."""
+    if not selected or not all(0 <= i < len(question.options) for i in selected):
+        return None
+    return SetJudgement(
+        question_index, selected, question.key, kinds.score_multiple(selected, question.key)
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Attempt:
     """One learner working through one quiz in a private chat."""
 
@@ -97,6 +131,17 @@ class Attempt:
     answers: tuple[int | None, ...]  # option index chosen per question, None if not yet
     status: Status = Status.ACTIVE
     version: str = ""  # the quiz's content version when the attempt started
+    # kind: multiple: the submitted option ids per question index (absent: not submitted, or
+    # another kind); `answers` holds its first option, so `current` works for every kind. Ids,
+    # as stored with the answer; `selected_indexes` maps them through the question.
+    selections: tuple[tuple[int, frozenset[str]], ...] = ()
+
+    def selected_indexes(self, question: Question, question_index: int) -> frozenset[int] | None:
+        """The submitted set of a `multiple` question as option indexes; None if none."""
+        for index, ids in self.selections:
+            if index == question_index:
+                return frozenset(i for i, o in enumerate(question.options) if o.id in ids)
+        return None
 
     @property
     def current(self) -> int:
@@ -124,7 +169,7 @@ def new_attempt(
 class AnswerOutcome:
     verdict: Verdict
     attempt: Attempt
-    judgement: Judgement | None = None
+    judgement: Judgement | SetJudgement | None = None
 
     @property
     def finished(self) -> bool:
@@ -174,6 +219,33 @@ def _record(attempt: Attempt, judgement: Judgement | None) -> AnswerOutcome:
     return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
 
 
+def apply_selection(
+    attempt: Attempt, quiz: Quiz, question_index: int, selected: frozenset[int]
+) -> AnswerOutcome:
+    """Submit a selection to a `multiple` question, or say why it changes nothing (INVALID: an
+    empty selection, or a question of another kind)."""
+    closed = _closed(attempt, quiz, question_index)
+    if closed is not None:
+        return AnswerOutcome(closed, attempt)
+    question = quiz.questions[question_index]
+    judgement = judge_selection(question, question_index, selected)
+    if question.kind is not QuestionKind.MULTIPLE or judgement is None:
+        return AnswerOutcome(Verdict.INVALID, attempt)
+    answers = list(attempt.answers)
+    answers[question_index] = judgement.option_index
+    done = all(a is not None for a in answers)
+    updated = replace(
+        attempt,
+        answers=tuple(answers),
+        status=Status.FINISHED if done else Status.ACTIVE,
+        selections=(
+            *attempt.selections,
+            (question_index, frozenset(question.options[i].id for i in selected)),
+        ),
+    )
+    return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     correct: int
@@ -185,11 +257,24 @@ class Score:
         return self.correct / self.total if self.total else 0.0
 
 
-def score(quiz: Quiz, answers: Sequence[int | None]) -> Score:
+def score(
+    quiz: Quiz,
+    answers: Sequence[int | None],
+    selections: Sequence[tuple[int, frozenset[str]]] = (),
+) -> Score:
+    """Right answers over the quiz; a `multiple` question counts as right only for the exact
+    set of option ids (its partial credit is shown with the answer, not added here)."""
+    sets = dict(selections)
+
+    def right(index: int, q: Question, chosen: int | None) -> bool:
+        if q.kind is QuestionKind.MULTIPLE:
+            return sets.get(index) == frozenset(q.options[i].id for i in q.key)
+        return chosen == q.correct
+
     missed = tuple(
         i
         for i, (q, chosen) in enumerate(zip(quiz.questions, answers, strict=False))
-        if chosen != q.correct
+        if not right(i, q, chosen)
     )
     missed += tuple(range(len(answers), len(quiz.questions)))
     return Score(

@@ -62,6 +62,9 @@ class Question:
     is `number`, `unit` its unit per language (empty Text: none), and `correct` is 0, the
     "option" an accepted typed answer is recorded as (`kinds.NUMBER_RIGHT`), so scoring,
     reviews and stats that compare an answer with `correct` need no case of their own.
+    A `multiple` question's key is the set `correct_set` (option indexes); its `correct` is the
+    first of them, so that code reading one correct option (a reveal's marker, an old export)
+    still names a right one.
     """
 
     id: str
@@ -72,6 +75,7 @@ class Question:
     kind: QuestionKind = QuestionKind.SINGLE
     number: NumberAnswer | None = None
     unit: Text = Text({})
+    correct_set: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.kind is QuestionKind.NUMBER:
@@ -79,6 +83,20 @@ class Question:
                 raise ValueError(f"question {self.id}: a number question has a key, no options")
         elif not 0 <= self.correct < len(self.options):
             raise ValueError(f"question {self.id}: correct option {self.correct} out of range")
+        if self.kind is QuestionKind.MULTIPLE:
+            if not self.correct_set or not all(
+                0 <= i < len(self.options) for i in self.correct_set
+            ):
+                raise ValueError(f"question {self.id}: correct options out of range")
+            if self.correct != min(self.correct_set):
+                raise ValueError(f"question {self.id}: correct is not the first correct option")
+        elif self.correct_set:
+            raise ValueError(f"question {self.id}: only a multiple question has correct_set")
+
+    @property
+    def key(self) -> frozenset[int]:
+        """Every correct option's index: one for single and true_false, a set for multiple."""
+        return self.correct_set if self.kind is QuestionKind.MULTIPLE else frozenset({self.correct})
 
     @property
     def typed(self) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-_COLUMNS = 14  # values per answer in the statement below
+_COLUMNS = 16  # values per answer in the statement below
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,10 @@ class AnswerRow:
     # A number question's reply as typed and the value read from it (migration 013).
     typed_text: str | None = None
     typed_value: float | None = None
+    # kind: multiple (migration 012): the submitted option ids, comma-joined in the question's
+    # order, and the answer's partial credit (0..1); None for the other kinds.
+    selected_ids: str | None = None
+    score: float | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -70,6 +74,8 @@ class AnswerRow:
             self.content_version,
             self.typed_text,
             self.typed_value,
+            self.selected_ids,
+            self.score,
         )
 
 
@@ -85,7 +91,7 @@ _ROW = (
     "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), "
-    "CAST(? AS DOUBLE PRECISION))"
+    "CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION))"
 )
 
 
@@ -94,13 +100,14 @@ def _insert_sql(count: int) -> str:
     # SQLite needs the WHERE for `INSERT … SELECT … ON CONFLICT` to parse (not a join's ON).
     return f"""WITH v (attempt_id, question_index, user_id, option_index, is_correct, language,
                        answered_at, elapsed_ms, is_group, question_id, option_id,
-                       content_version, typed_text, typed_value) AS (VALUES {rows})
+                       content_version, typed_text, typed_value, selected_ids,
+                       score) AS (VALUES {rows})
         INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
                              language, answered_at, elapsed_ms, question_id, option_id,
-                             content_version, typed_text, typed_value)
+                             content_version, typed_text, typed_value, selected_ids, score)
         SELECT attempt_id, question_index, user_id, option_index, is_correct, language,
                answered_at, elapsed_ms, question_id, option_id, content_version, typed_text,
-               typed_value FROM v
+               typed_value, selected_ids, score FROM v
         WHERE CASE WHEN v.is_group = 1
             THEN EXISTS (SELECT 1 FROM group_runs r WHERE r.attempt_id = v.attempt_id
                          AND r.current_question = v.question_index AND r.question_open = 1)

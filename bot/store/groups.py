@@ -332,11 +332,14 @@ class GroupStore:
         option_id: str,
         version: str,
         typed: tuple[str, float] | None = None,
+        selected_ids: str | None = None,
+        score: float | None = None,
     ) -> Stored:
         """Store a member's first tap on the open question, and their name for the leaderboard.
 
         The answer records the question and option ids and the run's content version; a
-        number question's reply, `typed`, its text and value (its option is 0 right, 1 wrong)."""
+        number question's reply, `typed`, its text and value (its option is 0 right, 1 wrong); a
+        `multiple` question's answer its submitted ids and partial credit (migration 012)."""
 
         row = AnswerRow(
             run_id,
@@ -354,6 +357,8 @@ class GroupStore:
             content_version=version,
             typed_text=typed[0] if typed else None,
             typed_value=typed[1] if typed else None,
+            selected_ids=selected_ids,
+            score=score,
         )
         if await self.db.write_answer(row):
             return Stored.STORED

@@ -130,13 +130,17 @@ class LearnerStore:
     async def _load(self, row: aiosqlite.Row) -> Attempt:
         orders = decode_orders(row["option_orders"])
         answers: list[int | None] = [None] * len(orders)
+        selections: list[tuple[int, frozenset[str]]] = []
         async with self.db.reader.execute(
-            "SELECT question_index, option_index FROM answers WHERE attempt_id = ? AND user_id = ?",
+            """SELECT question_index, option_index, selected_ids FROM answers
+               WHERE attempt_id = ? AND user_id = ?""",
             (row["id"], row["user_id"]),
         ) as cur:
-            async for q_index, option in cur:
+            async for q_index, option, selected_ids in cur:
                 if 0 <= q_index < len(answers):
                     answers[q_index] = option
+                    if selected_ids is not None:
+                        selections.append((q_index, frozenset(selected_ids.split(","))))
         return Attempt(
             id=row["id"],
             user_id=row["user_id"],
@@ -145,6 +149,7 @@ class LearnerStore:
             answers=tuple(answers),
             status=Status(row["status"]),
             version=row["content_version"] or "",
+            selections=tuple(sorted(selections, key=lambda pair: pair[0])),
         )
 
     async def record_answer(
@@ -159,13 +164,17 @@ class LearnerStore:
         question_id: str,
         option_id: str,
         typed: tuple[str, float] | None = None,
+        selected_ids: str | None = None,
+        score: float | None = None,
     ) -> bool:
         """Store an answer if the attempt is still open and the question unanswered; its last
         answer finishes the attempt (a trigger, in the same statement).
 
         The answer records the question and option ids and the attempt's content version, so
         history stays attached to the same question when the content is reordered. A number
-        question's reply comes as `typed` (the text as typed, the value read from it).
+        question's reply comes as `typed` (the text as typed, the value read from it); a
+        `multiple` question's answer records the submitted ids (`selected_ids`, 'b,c') and its
+        partial credit (`score`).
 
         Returns False when it changed nothing (a double tap, or an attempt closed meanwhile);
         the uniqueness of (attempt, question, user) makes a duplicate impossible either way.
@@ -184,6 +193,8 @@ class LearnerStore:
                 content_version=attempt.version,
                 typed_text=typed[0] if typed else None,
                 typed_value=typed[1] if typed else None,
+                selected_ids=selected_ids,
+                score=score,
             )
         )
 

@@ -199,7 +199,7 @@ class PrivateQuiz:
         outcome = apply_answer(attempt, quiz, question_index, position)
         if outcome.verdict is Verdict.ALREADY_ANSWERED:
             return AlreadyAnswered()
-        if outcome.verdict is not Verdict.ACCEPTED or outcome.judgement is None:
+        if outcome.verdict is not Verdict.ACCEPTED or not isinstance(outcome.judgement, Judgement):
             return Closed()
         stored = await self.learners.record_answer(
             attempt,

@@ -27,6 +27,20 @@ ERRORS = [
     ("answer-several", "quizzes/demo.yaml", 21, "questions.q2.answer", "several correct"),
     ("answer-empty", "quizzes/demo.yaml", 21, "questions.q2.answer", "no correct option"),
     ("true-false-options", "quizzes/demo.yaml", 19, "questions.q2.options", "true and false"),
+    # kind: multiple (issue 17): 2-8 options, one or more correct, at least one wrong, every
+    # listed id an option, once; a translation keeps the source's option ids.
+    ("multiple-all-correct", "quizzes/demo.yaml", 22, "questions.q2.answer", "every option is"),
+    ("multiple-too-many-options", "quizzes/demo.yaml", 19, "questions.q2.options", "2 to 8"),
+    ("multiple-answer-twice", "quizzes/demo.yaml", 24, "questions.q2.answer", "listed twice"),
+    ("multiple-answer-empty", "quizzes/demo.yaml", 24, "questions.q2.answer", "answer: [a, c]"),
+    ("multiple-answer-unknown", "quizzes/demo.yaml", 24, "questions.q2.answer", "'z' names no"),
+    (
+        "multiple-translation-option",
+        "quizzes/demo.fr.yaml",
+        16,
+        "questions.q2.options.e",
+        "option 'e' is not in the English source",
+    ),
     ("too-few-options", "quizzes/demo.yaml", 18, "questions.q2.options", "1 option: "),
     ("too-many-options", "quizzes/demo.yaml", 18, "questions.q2.options", "11 options: "),
     ("empty-string", "quizzes/demo.yaml", 19, "questions.q2.options.a", "empty text"),
@@ -149,7 +163,8 @@ def test_partly_english_string_is_a_warning() -> None:
 
 def test_every_fixture_is_exercised() -> None:
     # formats/ holds import files (GIFT, Aiken, CSV): tests/content/test_formats.py uses them.
-    used = {case[0] for case in ERRORS + WARNINGS} | {"valid", "formats", "number-valid"}
+    used = {case[0] for case in ERRORS + WARNINGS}
+    used |= {"valid", "formats", "number-valid", "multiple-valid"}
     assert {d.name for d in FIXTURES.iterdir() if d.is_dir()} == used
 
 
@@ -205,3 +220,21 @@ def test_number_questions_load_with_their_key_and_unit_per_language() -> None:
     assert (memory.unit.get("en"), memory.unit.get("fr")) == ("GB", "Go")
     assert seconds.number == NumberAnswer(low=0.3, high=0.34)
     assert not seconds.unit.has("en")
+
+
+def test_multiple_question_loads_with_its_set_of_correct_options() -> None:
+    quiz = load_catalog(FIXTURES / "multiple-valid").quiz("demo")
+    assert quiz is not None
+    single, multiple = quiz.questions
+    assert single.kind is QuestionKind.SINGLE and single.key == {1}
+    assert multiple.kind is QuestionKind.MULTIPLE
+    assert [o.id for o in multiple.options] == ["a", "b", "c", "d"]
+    assert multiple.key == {1, 2} and multiple.correct == 1
+    assert multiple.options[2].text.get("fr") == "SGD avec momentum"
+
+
+def test_several_answers_on_a_single_question_suggest_the_multiple_kind() -> None:
+    found, text = _find(
+        "answer-several", "quizzes/demo.yaml", 21, "questions.q2.answer", "kind: multiple", True
+    )
+    assert found, text

@@ -28,13 +28,17 @@ def test_schema_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     capsys.readouterr()
 
 
-def test_schemas_forbid_unknown_keys_and_hide_the_list_answer() -> None:
+def test_schemas_forbid_unknown_keys_and_show_both_answer_forms() -> None:
     quiz = json.loads(json_schemas()["quiz.schema.json"])
     assert quiz["additionalProperties"] is False
     question = quiz["$defs"]["QuestionSource"]
     answer = question["properties"]["answer"]["anyOf"]
-    assert answer[0]["type"] == "string"  # an option id; or a number question's key
-    assert answer[1]["$ref"] == "#/$defs/NumberKey"
+    # `answer: b`, or a list of ids for kind: multiple (`answer: [a, c]`)
+    one, several = answer[0]["oneOf"]
+    assert one["type"] == "string"
+    assert several["type"] == "array" and several["uniqueItems"] is True
+    assert "multiple" in question["properties"]["kind"]["enum"]
+    assert answer[1]["$ref"] == "#/$defs/NumberKey"  # a number question's key
     assert question["properties"]["options"]["maxProperties"] == 10
     translation = json.loads(json_schemas()["quiz-translation.schema.json"])
     assert "answer" not in translation["$defs"]["QuestionTranslation"]["properties"]

@@ -6,7 +6,16 @@ import random
 
 import pytest
 
-from bot.core.engine import Verdict, apply_answer, apply_number, new_attempt, option_orders, score
+from bot.core.engine import (
+    SetJudgement,
+    Verdict,
+    apply_answer,
+    apply_number,
+    apply_selection,
+    new_attempt,
+    option_orders,
+    score,
+)
 from bot.core.kinds import (
     NUMBER_RIGHT,
     NUMBER_WRONG,
@@ -200,3 +209,55 @@ def test_a_typed_value_for_a_question_not_asked_changes_nothing() -> None:
     assert apply_number(attempt, quiz, 5, 0.5).verdict is Verdict.CLOSED
     answered = apply_number(attempt, quiz, 0, 0.5).attempt
     assert apply_number(answered, quiz, 1, 0.5).verdict is Verdict.INVALID  # not a number one
+
+
+def _multiple_quiz() -> Quiz:
+    guide = GuidePath("g", Text.plain("Guide"), Text.plain("https://example.org/g"))
+    options = tuple(Option(oid, Text.plain(oid.upper())) for oid in "abcd")
+    single = Question("one", Text.plain("One?"), options[:2], 0, Text.plain("because"))
+    select_all = Question(
+        "all",
+        Text.plain("All?"),
+        options,
+        1,
+        Text.plain("because"),
+        kind=QuestionKind.MULTIPLE,
+        correct_set=frozenset({1, 2}),
+    )
+    return Quiz(
+        "quiz", guide, Level.BEGINNER, Text.plain("T"), Text.plain("D"), (select_all, single)
+    )
+
+
+def test_a_multiple_question_is_answered_by_a_submitted_set_only() -> None:
+    quiz = _multiple_quiz()
+    attempt = new_attempt(1, 7, quiz, random.Random(1))
+    # A single tap (a forged or stale answer button) cannot answer it.
+    assert apply_answer(attempt, quiz, 0, 1).verdict is Verdict.INVALID
+    assert apply_selection(attempt, quiz, 0, frozenset()).verdict is Verdict.INVALID
+    assert apply_selection(attempt, quiz, 0, frozenset({9})).verdict is Verdict.INVALID
+    outcome = apply_selection(attempt, quiz, 0, frozenset({1, 3}))
+    assert outcome.verdict is Verdict.ACCEPTED
+    judgement = outcome.judgement
+    assert isinstance(judgement, SetJudgement)
+    assert not judgement.is_correct and judgement.score.fraction == 0.0  # 1 hit - 1 wrong
+    assert outcome.attempt.selections == ((0, frozenset({"b", "d"})),)
+    assert outcome.attempt.current == 1
+    assert apply_selection(outcome.attempt, quiz, 0, frozenset({1, 2})).verdict is (
+        Verdict.ALREADY_ANSWERED
+    )
+    # A set only answers a multiple question.
+    assert apply_selection(outcome.attempt, quiz, 1, frozenset({0})).verdict is Verdict.INVALID
+
+
+@pytest.mark.parametrize(
+    ("selected", "right"),
+    [(frozenset({"b", "c"}), 1), (frozenset({"b"}), 0), (frozenset({"b", "c", "d"}), 0)],
+)
+def test_a_quiz_score_counts_a_multiple_question_right_for_the_exact_set(
+    selected: frozenset[str], right: int
+) -> None:
+    quiz = _multiple_quiz()
+    result = score(quiz, [1, 0], [(0, selected)])
+    assert result.correct == right + 1
+    assert (0 in result.missed) is (right == 0)
