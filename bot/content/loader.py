@@ -11,13 +11,25 @@ from pathlib import Path
 from bot.content import cache
 from bot.content.checks import check_sources
 from bot.content.guide_urls import guide_url
+from bot.content.media import check_media
 from bot.content.numbers import number_answer
 from bot.content.problems import ContentError, Problem, Problems, Severity
 from bot.content.report import Report
+from bot.content.schema import ImageSource, ImageTranslation, QuestionSource, QuestionTranslation
 from bot.content.sources import Content, OnRead, QuizFiles, read_content
 from bot.content.translations import check_translations
 from bot.core.kinds import QuestionKind
-from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Option, Question, Quiz, Text
+from bot.core.models import (
+    SOURCE_LANGUAGE,
+    Catalog,
+    GuidePath,
+    Image,
+    MediaFile,
+    Option,
+    Question,
+    Quiz,
+    Text,
+)
 
 
 @contextmanager
@@ -47,12 +59,15 @@ class _FileHashes(dict[Path, str]):
             self.then(path, text)
 
 
-def _run(path: Path, hashes: _FileHashes | None = None) -> tuple[Report, Content]:
+def _run(
+    path: Path, hashes: _FileHashes | None = None
+) -> tuple[Report, Content, dict[str, MediaFile]]:
     sink = Problems()
     content = read_content(path, sink, on_read=hashes)
     check_sources(content, sink)
+    media = check_media(content, sink)
     coverage = check_translations(content, sink)
-    return Report(path, list(sink), coverage), content
+    return Report(path, list(sink), coverage), content, media
 
 
 def check(path: Path) -> Report:
@@ -74,37 +89,43 @@ def load_catalog(
     """
     with _no_gc_pauses():
         hashes = _FileHashes()
-        problems, content = _checked(path, cache_dir, hashes)
+        problems, content, media = _checked(path, cache_dir, hashes)
         if content.guides is None or any(p.severity is Severity.ERROR for p in problems):
             raise ContentError(problems)
-        catalog = _catalog(content, guide_base_url, hashes)
+        catalog = _catalog(content, guide_base_url, hashes, media)
         del content  # freed before the collector is back: its next pass has less to walk
     return catalog
 
 
 def _checked(
     path: Path, cache_dir: Path | None, hashes: _FileHashes
-) -> tuple[list[Problem], Content]:
+) -> tuple[list[Problem], Content, dict[str, MediaFile]]:
     if cache_dir is None:
-        report, content = _run(path, hashes)
-        return report.problems, content
+        report, content, media = _run(path, hashes)
+        return report.problems, content, media
     sink = Problems()
     digest = cache.ContentDigest(path)
     hashes.then = digest
     content = read_content(path, sink, on_read=hashes)
     readable = content.guides is not None and not any(p.severity is Severity.ERROR for p in sink)
     key = digest.hexdigest()
+    # Pictures are checked on every load, outside the cache: its key does not cover their bytes.
+    pictures = Problems()
+    media = check_media(content, pictures)
     if readable and (cached := cache.load(cache_dir, key, path)) is not None:
-        return cached, content
+        return [*cached, *pictures], content, media
     check_sources(content, sink)
     check_translations(content, sink)
     if readable:
         cache.store(cache_dir, key, path, list(sink))
-    return list(sink), content
+    return [*sink, *pictures], content, media
 
 
 def _catalog(
-    content: Content, guide_base_url: str | None = None, hashes: dict[Path, str] | None = None
+    content: Content,
+    guide_base_url: str | None = None,
+    hashes: dict[Path, str] | None = None,
+    media: dict[str, MediaFile] | None = None,
 ) -> Catalog:
     assert content.guides is not None
     guides = {
@@ -116,7 +137,7 @@ def _catalog(
         for guide_id, guide in content.guides.model.guides.items()
     }
     quizzes = {
-        files.source.model.id: _quiz(files, guides, _version(files, hashes or {}))
+        files.source.model.id: _quiz(files, guides, _version(files, hashes or {}), media or {})
         for files in content.quizzes
     }
     return Catalog(guides=guides, quizzes=quizzes)
@@ -134,7 +155,12 @@ def _version(files: QuizFiles, hashes: dict[Path, str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> Quiz:
+def _quiz(
+    files: QuizFiles,
+    guides: dict[str, GuidePath],
+    version: str = "",
+    media: dict[str, MediaFile] | None = None,
+) -> Quiz:
     source = files.source.model
     # Walks the models directly (no key paths): ~50 strings a quiz, 500 quizzes at start-up.
     translations = [(lang, files.translations[lang].model) for lang in sorted(files.translations)]
@@ -182,6 +208,8 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> 
                 explanation=text(
                     question.explanation, [(lang, q.explanation) for lang, q in theirs]
                 ),
+                image=_image(question, theirs, "image", media or {}),
+                explanation_image=_image(question, theirs, "explanation_image", media or {}),
             )
         )
     declared = [lang for lang in source.languages if lang != SOURCE_LANGUAGE]
@@ -195,3 +223,26 @@ def _quiz(files: QuizFiles, guides: dict[str, GuidePath], version: str = "") -> 
         languages=(SOURCE_LANGUAGE, *dict.fromkeys(declared)),
         version=version,
     )
+
+
+def _image(
+    question: QuestionSource,
+    theirs: list[tuple[str, QuestionTranslation]],
+    field: str,
+    media: dict[str, MediaFile],
+) -> Image | None:
+    """The question's picture: the English file and alt text, each language's own where given."""
+    english: ImageSource | None = getattr(question, field)
+    if english is None or english.file not in media:
+        return None
+    files = {SOURCE_LANGUAGE: media[english.file]}
+    alt = {SOURCE_LANGUAGE: english.alt}
+    for lang, mine in theirs:
+        image: ImageTranslation | None = getattr(mine, field)
+        if image is None:
+            continue
+        if image.file is not None and image.file in media:
+            files[lang] = media[image.file]
+        if image.alt is not None:
+            alt[lang] = image.alt
+    return Image(files, Text(alt))

@@ -113,6 +113,30 @@ class NumberKey(_Strict):
     high: float | None = Field(default=None, description="Highest accepted value (with `low`).")
 
 
+class ImageSource(_Strict):
+    """A picture shown with a question or its explanation (see content/README.md, Images)."""
+
+    file: str = Field(
+        description=(
+            "Path of a PNG or JPEG file under content/media/, e.g. checkpoints.png (relative, "
+            "no '..'); at most 1 MB."
+        ),
+        json_schema_extra={"pattern": "^[A-Za-z0-9_-][A-Za-z0-9_./-]*$"},
+    )
+    alt: NonEmptyText = Field(
+        description="What the picture shows, for whoever cannot see it; translated per language."
+    )
+
+
+class ImageTranslation(_Strict):
+    file: str | None = Field(
+        default=None,
+        description="This language's own picture under content/media/ (default: the English one).",
+        json_schema_extra={"pattern": "^[A-Za-z0-9_-][A-Za-z0-9_./-]*$"},
+    )
+    alt: NonEmptyText | None = Field(default=None, description="The alt text in this language.")
+
+
 class QuestionSource(_Strict):
     kind: Literal["single", "true_false", "multiple", "number"] = Field(
         default="single",
@@ -141,6 +165,12 @@ class QuestionSource(_Strict):
     )
     explanation: NonEmptyText = Field(
         description="Why the answer is right (and, where useful, why a tempting one is wrong)."
+    )
+    image: ImageSource | None = Field(
+        default=None, description="A picture sent with the question (as a photo)."
+    )
+    explanation_image: ImageSource | None = Field(
+        default=None, description="A picture sent with the explanation."
     )
 
 
@@ -172,6 +202,9 @@ class QuestionTranslation(_Strict):
     unit: NonEmptyText | None = Field(
         default=None, description="number only: the unit in this language (Go for GB)."
     )
+
+    image: ImageTranslation | None = None
+    explanation_image: ImageTranslation | None = None
 
 
 class QuizTranslation(_Strict):

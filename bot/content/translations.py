@@ -44,6 +44,9 @@ def source_strings(quiz: QuizSource) -> dict[KeyPath, str]:
         out["questions", qid, "explanation"] = question.explanation
         if question.unit is not None:
             out["questions", qid, "unit"] = question.unit
+        for field in ("image", "explanation_image"):
+            if (image := getattr(question, field)) is not None:
+                out["questions", qid, field, "alt"] = image.alt
     return out
 
 
@@ -55,6 +58,9 @@ def translated_strings(tr: QuizTranslation) -> dict[KeyPath, str]:
             out["questions", qid, "options", oid] = text
         out["questions", qid, "explanation"] = question.explanation
         out["questions", qid, "unit"] = question.unit
+        for field in ("image", "explanation_image"):
+            if (image := getattr(question, field)) is not None:
+                out["questions", qid, field, "alt"] = image.alt
     return {key: text for key, text in out.items() if text is not None}
 
 

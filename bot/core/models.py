@@ -54,6 +54,32 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
+class MediaFile:
+    """A picture file as checked at load: where to read it and what identifies its bytes.
+
+    `name` is its path under the content's media/ folder; with `sha256` it is the key under
+    which Telegram's file_id for it is remembered (a changed file gets a new upload)."""
+
+    name: str
+    path: str
+    sha256: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A picture with a question or an explanation: one file shared by every language unless
+    a language names its own, and alt text per language (for whoever cannot see it)."""
+
+    files: Mapping[str, MediaFile]  # language -> file; the English one always present
+    alt: Text
+
+    def file(self, lang: str) -> MediaFile:
+        return self.files.get(lang) or self.files[SOURCE_LANGUAGE]
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One question; `correct` indexes `options`, the same in every language.
 
@@ -76,6 +102,8 @@ class Question:
     number: NumberAnswer | None = None
     unit: Text = Text({})
     correct_set: frozenset[int] = frozenset()
+    image: Image | None = None
+    explanation_image: Image | None = None
 
     def __post_init__(self) -> None:
         if self.kind is QuestionKind.NUMBER:

@@ -91,6 +91,8 @@ class ChatView:
             shown = m.text or m.service
             if m.document is not None:
                 shown = f"[file {m.document.get('file_name')}] {m.text}".rstrip()
+            if m.photo is not None:
+                shown = f"[photo: {m.photo_name}] {m.text}".rstrip()
             lines.append(f"#{m.message_id} {who}{flags}: {shown}  {buttons}".rstrip())
         return "\n".join(lines) or "(no messages)"
 

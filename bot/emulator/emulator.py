@@ -242,6 +242,14 @@ class Emulator:
     def stats(self) -> Stats:
         return self.world.stats
 
+    def expire_file(self, file_id: str) -> None:
+        """Make Telegram forget a file_id (a photo: every size of it): sending it again is then
+        refused with "wrong file identifier", as a file_id from another bot or a lost file is."""
+        for known in self.world.photos.pop(file_id, ()):
+            self.world.photos.pop(known["file_id"], None)
+            self.world.files.pop(known["file_id"], None)
+        self.world.files.pop(file_id, None)
+
     @property
     def faults(self) -> Faults:
         return self.world.faults

@@ -11,17 +11,28 @@ from .params import Params
 from .state import Button
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 MAX_CALLBACK_DATA_BYTES = 64
 
 
-def message_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, str]:
-    """The visible text and entities of `text`, and `text` as sent (the HTML source)."""
-    raw = p.get_str("text")
+def caption_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, str]:
+    """A photo's `caption` (optional: empty when absent), parsed like a text, up to 1024."""
+    if not p.get_str("caption"):
+        return FormattedText("", ()), ""
+    return message_text(p, strict_ampersand=strict_ampersand, name="caption")
+
+
+def message_text(
+    p: Params, *, strict_ampersand: bool, name: str = "text"
+) -> tuple[FormattedText, str]:
+    """The visible text and entities of `text` (or `caption`), and it as sent (the HTML source)."""
+    caption = name == "caption"
+    raw = p.get_str(name)
     if not raw:
         raise errors.bad_request("message text is empty")
     mode = (p.get_str("parse_mode") or "").lower()
     if not mode:
-        entities = p.get_json("entities") or []
+        entities = p.get_json("caption_entities" if caption else "entities") or []
         if not isinstance(entities, list):
             raise errors.bad_request("can't parse entities JSON object")
         formatted = FormattedText(raw, tuple(entities))
@@ -35,6 +46,10 @@ def message_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, s
     else:
         raise errors.bad_request("unsupported parse_mode")
     formatted = trim(formatted)
+    if caption:
+        if len(formatted.text) > MAX_CAPTION:
+            raise errors.bad_request("message caption is too long")
+        return formatted, raw
     if not formatted.text:
         raise errors.bad_request("message text is empty")
     if len(formatted.text) > MAX_TEXT:

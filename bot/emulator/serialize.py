@@ -87,8 +87,11 @@ def message_json(
         data["edit_date"] = msg.edit_date
     if msg.service:
         data.update(msg.service)
-    elif msg.document is not None:
-        data["document"] = msg.document
+    elif msg.document is not None or msg.photo is not None:
+        if msg.photo is not None:
+            data["photo"] = [dict(size) for size in msg.photo]
+        else:
+            data["document"] = msg.document
         if msg.text:
             data["caption"] = msg.text
         if msg.entities:
@@ -104,8 +107,11 @@ def message_json(
         if replied is not None and not replied.deleted:
             data["reply_to_message"] = {"message_id": replied.message_id, "date": replied.date,
                                         "chat": chat_json(chat)}  # fmt: skip
-            if replied.document is not None:  # the file and its caption, as Telegram nests it
-                data["reply_to_message"]["document"] = replied.document
+            if replied.media:  # the file and its caption, as Telegram nests it
+                if replied.photo is not None:
+                    data["reply_to_message"]["photo"] = [dict(s) for s in replied.photo]
+                else:
+                    data["reply_to_message"]["document"] = replied.document
                 if replied.text:
                     data["reply_to_message"]["caption"] = replied.text
             else:

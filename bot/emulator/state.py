@@ -50,6 +50,13 @@ class EmuMessage:
     reply_to_message_id: int | None = None
     seq: int = 0  # the chat's change counter when this version appeared
     document: dict[str, Any] | None = None  # a sent file (sendDocument); `text` is its caption
+    photo: tuple[dict[str, Any], ...] | None = None  # PhotoSizes (sendPhoto); `text`: caption
+    photo_name: str | None = None  # the uploaded file's name, for transcripts
+
+    @property
+    def media(self) -> bool:
+        """A photo or a file: its `text` is a caption (editMessageCaption, not editMessageText)."""
+        return self.photo is not None or self.document is not None
 
     @property
     def edited(self) -> bool:

@@ -92,6 +92,8 @@ class World:
         self.queries: dict[str, PendingQuery] = {}
         self.files: dict[str, Upload] = {}  # file_id -> bytes the bot or a user uploaded
         self.file_paths: dict[str, str] = {}  # getFile's file_path -> file_id (downloads)
+        # file_id of each PhotoSize -> every size of that photo (sendPhoto sends it again)
+        self.photos: dict[str, tuple[dict[str, Any], ...]] = {}
         self._next_query = 4_000_000_000_000_000_000
 
     def now(self) -> int:
@@ -180,7 +182,8 @@ class World:
                 return path
         suffix = "".join(c for c in self.files[file_id].filename.rpartition(".")[2][:8]
                          if c.isalnum())  # fmt: skip
-        path = f"documents/file_{len(self.file_paths)}" + (f".{suffix}" if suffix else "")
+        folder = "photos" if file_id in self.photos else "documents"
+        path = f"{folder}/file_{len(self.file_paths)}" + (f".{suffix}" if suffix else "")
         self.file_paths[path] = file_id
         return path
 

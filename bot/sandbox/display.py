@@ -16,7 +16,14 @@ from bot.emulator import Button, Emulator, EmuMessage
 from bot.sandbox import terminal
 
 CHAT_METHODS = frozenset(
-    {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"}
+    {
+        "sendMessage",
+        "sendPhoto",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+    }
 )
 
 
@@ -121,6 +128,8 @@ class Display:
         if key in self._shown:
             header += " (edited)"
         body = terminal.html_to_text(message.html, tty=self.tty) if message.html else message.text
+        if message.photo is not None:  # a terminal shows no picture: its name, then the caption
+            body = f"[photo: {message.photo_name}] {body}".rstrip()
         lines, flat = terminal.keyboard_lines(message.buttons)
         if flat:
             self.keyboards[message.chat_id] = Keyboard(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import AsyncIterator
 
 import httpx
@@ -115,3 +117,73 @@ async def test_a_document_in_a_private_chat_round_trips_through_ptb(
     assert message is not None and message.caption == "for my group"
     assert message.caption_entities == ()
     assert message.document is not None and message.document.mime_type == "text/plain"
+
+
+def _png(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    raw = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+async def test_a_photo_uploads_once_then_goes_by_file_id_and_its_caption_is_edited(
+    emu: Emulator, files_bot: telegram.Bot
+) -> None:
+    awa = emu.user(1001, "Awa")
+    await awa.send("/start")
+    data = _png(2000, 1000)
+    first = await files_bot.send_photo(
+        1001,
+        telegram.InputFile(data, filename="chain.png"),
+        caption="<b>Question 1</b>",
+        parse_mode="HTML",
+    )
+    assert [(p.width, p.height) for p in first.photo] == [(90, 45), (1280, 640)]
+    assert first.caption == "Question 1" and first.caption_entities[0].type == "bold"
+    largest = first.photo[-1].file_id
+    (upload,) = emu.calls("sendPhoto")
+    assert not isinstance(upload["photo"], str)  # the bytes went up
+    again = await files_bot.send_photo(1001, largest, caption="again")
+    assert emu.calls("sendPhoto")[-1]["photo"] == largest  # a file_id string, no upload
+    assert [p.file_id for p in again.photo] == [p.file_id for p in first.photo]
+    file = await files_bot.get_file(largest)
+    assert file.file_path is not None and "/photos/" in file.file_path
+    assert bytes(await file.download_as_bytearray()) == data
+    shown = awa.private.message(first.message_id)
+    assert shown.photo is not None and awa.private.transcript().count("[photo: chain.png]") == 2
+    # The caption is edited with editMessageCaption; editMessageText refuses a photo.
+    with pytest.raises(BadRequest, match="no text in the message"):
+        await files_bot.edit_message_text("x", chat_id=1001, message_id=first.message_id)
+    await files_bot.edit_message_caption(1001, first.message_id, caption="answered")
+    assert awa.private.message(first.message_id).text == "answered"
+    text = await files_bot.send_message(1001, "plain")
+    with pytest.raises(BadRequest, match="no caption in the message"):
+        await files_bot.edit_message_caption(1001, text.message_id, caption="x")
+
+
+async def test_photo_refusals(emu: Emulator, files_bot: telegram.Bot) -> None:
+    awa = emu.user(1001, "Awa")
+    await awa.send("/start")
+    with pytest.raises(BadRequest, match=r"(?i)wrong file identifier"):
+        await files_bot.send_photo(1001, "AgACnothing")
+    with pytest.raises(BadRequest, match=r"(?i)image_process_failed"):
+        await files_bot.send_photo(1001, telegram.InputFile(b"GIF89a....", filename="x.png"))
+    with pytest.raises(BadRequest, match=r"(?i)caption is too long"):
+        await files_bot.send_photo(
+            1001, telegram.InputFile(_png(20, 20), filename="x.png"), caption="x" * 1025
+        )
+    sent = await files_bot.send_photo(1001, telegram.InputFile(_png(20, 20), filename="x.png"))
+    emu.expire_file(sent.photo[-1].file_id)
+    with pytest.raises(BadRequest, match=r"(?i)wrong file identifier"):
+        await files_bot.send_photo(1001, sent.photo[-1].file_id)
+    with pytest.raises(BadRequest, match=r"(?i)wrong file identifier"):
+        await files_bot.send_photo(1001, sent.photo[0].file_id)  # every size of it

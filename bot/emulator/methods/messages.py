@@ -29,20 +29,20 @@ CHAT_ACTIONS = frozenset(
 )
 
 
-def _sendable(world: World, p: Params) -> ChatState:
+def sendable(world: World, p: Params) -> ChatState:
     chat = world.chat(p.chat_id()).for_bot_to_send()
     if chat.bot_status == "restricted":
         raise errors.bad_request("not enough rights to send text messages to the chat")
     return chat
 
 
-def _flood(world: World, chat: ChatState, *, edit: bool = False) -> None:
+def flood(world: World, chat: ChatState, *, edit: bool = False) -> None:
     retry_after = world.flood.acquire(chat.id, chat.type == "private", edit=edit)
     if retry_after is not None:
         raise errors.too_many_requests(retry_after)
 
 
-def _reply_to(p: Params, chat: ChatState) -> int | None:
+def reply_to(p: Params, chat: ChatState) -> int | None:
     parameters = p.get_json("reply_parameters") or {}
     target = parameters.get("message_id") if isinstance(parameters, dict) else None
     target = target if target is not None else p.get_int("reply_to_message_id")
@@ -60,15 +60,15 @@ def _reply_to(p: Params, chat: ChatState) -> int | None:
 
 @method("sendMessage")
 async def send_message(world: World, p: Params) -> dict[str, Any]:
-    chat = _sendable(world, p)
+    chat = sendable(world, p)
     formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
     markup, buttons = reply_markup(p, private=chat.type == "private")
-    reply_to = _reply_to(p, chat)
-    _flood(world, chat)
+    replied = reply_to(p, chat)
+    flood(world, chat)
     msg = chat.store(
         EmuMessage(
             chat.id, chat.new_message_id(), formatted.text, source, True, world.bot.id,
-            world.now(), formatted.entities, buttons, markup, reply_to_message_id=reply_to,
+            world.now(), formatted.entities, buttons, markup, reply_to_message_id=replied,
         )
     )  # fmt: skip
     return world.message_json(msg)
@@ -77,7 +77,7 @@ async def send_message(world: World, p: Params) -> dict[str, Any]:
 @method("sendDocument")
 async def send_document(world: World, p: Params) -> dict[str, Any]:
     """A file uploaded (multipart) or sent again by file_id; the caption is kept as plain text."""
-    chat = _sendable(world, p)
+    chat = sendable(world, p)
     document = p.raw.get("document")
     if isinstance(document, Upload):
         file_id = f"DOC{len(world.files) + 1:08d}"
@@ -92,7 +92,7 @@ async def send_document(world: World, p: Params) -> dict[str, Any]:
     info = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": upload.filename,
             "mime_type": upload.content_type, "file_size": len(upload.data)}  # fmt: skip
     caption = p.get_str("caption") or ""
-    _flood(world, chat)
+    flood(world, chat)
     msg = chat.store(
         EmuMessage(
             chat.id, chat.new_message_id(), caption, caption, True, world.bot.id, world.now(),
@@ -102,7 +102,7 @@ async def send_document(world: World, p: Params) -> dict[str, Any]:
     return world.message_json(msg)
 
 
-def _editable(world: World, p: Params) -> tuple[ChatState, EmuMessage]:
+def editable(world: World, p: Params) -> tuple[ChatState, EmuMessage]:
     if "inline_message_id" in p:
         raise errors.bad_request("the emulator does not emulate inline messages")
     chat = world.chat(p.chat_id()).for_bot_to_send()
@@ -115,30 +115,32 @@ def _editable(world: World, p: Params) -> tuple[ChatState, EmuMessage]:
     return chat, msg
 
 
-def _commit_edit(world: World, chat: ChatState, old: EmuMessage, new: EmuMessage) -> dict[str, Any]:
+def commit_edit(world: World, chat: ChatState, old: EmuMessage, new: EmuMessage) -> dict[str, Any]:
     if (new.text, new.entities, new.reply_markup) == (old.text, old.entities, old.reply_markup):
         raise errors.bad_request(errors.NOT_MODIFIED)
-    _flood(world, chat, edit=True)
+    flood(world, chat, edit=True)
     version = replace(new, edit_date=world.now(), history=(*old.history, replace(old, history=())))
     return world.message_json(chat.store(version))
 
 
 @method("editMessageText")
 async def edit_message_text(world: World, p: Params) -> dict[str, Any]:
-    chat, old = _editable(world, p)
+    chat, old = editable(world, p)
+    if old.media:
+        raise errors.bad_request("there is no text in the message to edit")
     formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
     # Without reply_markup Telegram removes the inline keyboard: bots that forget it lose buttons.
     markup, buttons = reply_markup(p, private=chat.type == "private")
     new = replace(old, text=formatted.text, entities=formatted.entities, html=source,
                   reply_markup=markup, buttons=buttons)  # fmt: skip
-    return _commit_edit(world, chat, old, new)
+    return commit_edit(world, chat, old, new)
 
 
 @method("editMessageReplyMarkup")
 async def edit_message_reply_markup(world: World, p: Params) -> dict[str, Any]:
-    chat, old = _editable(world, p)
+    chat, old = editable(world, p)
     markup, buttons = reply_markup(p, private=chat.type == "private")
-    return _commit_edit(world, chat, old, replace(old, reply_markup=markup, buttons=buttons))
+    return commit_edit(world, chat, old, replace(old, reply_markup=markup, buttons=buttons))
 
 
 @method("deleteMessage")
@@ -171,7 +173,7 @@ async def answer_callback_query(world: World, p: Params) -> bool:
 
 @method("sendChatAction")
 async def send_chat_action(world: World, p: Params) -> bool:
-    _sendable(world, p)
+    sendable(world, p)
     if p.get_str("action") not in CHAT_ACTIONS:
         raise errors.bad_request("wrong parameter action in request")
     return True
