@@ -19,7 +19,7 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "wo")
 DOMAIN = "messages"
@@ -95,6 +95,16 @@ class Translator:
 
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self.locale)
+
+    def decimal(self, value: float) -> str:
+        """A typed answer or a key as this language writes it, every significant decimal kept
+        (format_decimal alone rounds to 3: 0.0005 would read 0): "0,5" in French."""
+        return format_decimal(value, format="#,##0.##########", locale=self.locale)
+
+    @property
+    def decimal_separator(self) -> str:
+        """The decimal mark a learner of this language types ("," in French and Wolof)."""
+        return get_decimal_symbol(self.locale)
 
     def percent(self, ratio: float) -> str:
         return format_percent(ratio, locale=self.locale)

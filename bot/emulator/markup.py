@@ -99,6 +99,11 @@ def reply_markup(
     if not isinstance(markup, dict):
         raise errors.bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" not in markup:
+        placeholder = markup.get("input_field_placeholder")
+        if placeholder is not None and not (
+            isinstance(placeholder, str) and 1 <= len(placeholder) <= 64
+        ):
+            raise errors.bad_request("can't parse reply keyboard markup: input_field_placeholder")
         return markup, ()  # reply keyboards, remove_keyboard, force_reply: accepted as they are
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):

@@ -198,8 +198,9 @@ class LearnerStore:
             )
         )
 
-    async def typed_question_sent(self, attempt_id: int, message_id: int) -> None:
-        """The message asking the attempt's open number question (its reply is the answer)."""
+    async def typed_question_sent(self, attempt_id: int, message_id: int | None) -> None:
+        """The message asking the attempt's open number question (its reply is the answer);
+        None once it is answered."""
 
         async def update(conn: aiosqlite.Connection) -> None:
             await conn.execute(

@@ -69,6 +69,7 @@ from bot.tg.retry import RetryingLimiter
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
+from bot.tg.typed_handlers import TypedReplies
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
@@ -82,6 +83,7 @@ from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.spaced_review import SpacedReview
+from bot.usecases.typed_answers import TypedAnswers
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -276,8 +278,9 @@ class QuizBot:
         # Group -1: who sent the update and their language, once for every handler after it
         # (PTB runs one handler per group, so this needs a group of its own).
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
+        typed = TypedAnswers(self.quiz)
         private = PrivateHandlers(
-            self.quiz, self.learners, self.options.catalog, self.learner_stats
+            self.quiz, self.learners, self.options.catalog, self.learner_stats, typed
         )
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
@@ -295,6 +298,7 @@ class QuizBot:
                 ForgetStore(self.db),
                 [
                     self.quiz.forget_cached,
+                    typed.forget_cached,
                     self.learners.forget_cached,
                     self.progress_handlers.unregister,
                 ],
@@ -316,6 +320,9 @@ class QuizBot:
             self.upload_handlers,
         )
         app.add_handler(CallbackQueryHandler(router))
+        # A text that is no command: the answer to an open number question, else handed on.
+        replies = TypedReplies(typed, private.unknown)
+        app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
         app.add_error_handler(self._on_error)

@@ -91,3 +91,22 @@ async def edit_text(
 async def drop_keyboard(bot: Bot, chat_id: int, message_id: int) -> None:
     """editMessageReplyMarkup without a markup: the buttons go, the text stays."""
     await _call(bot, "editmessagereplymarkup", {"chat_id": chat_id, "message_id": message_id})
+
+
+async def send_force_reply(bot: Bot, chat_id: int, text: str, placeholder: str) -> int:
+    """sendMessage with a ForceReply: the client opens a reply to it, showing `placeholder` in
+    the input field. Such a message can never be edited (Telegram edits only messages without
+    markup or with an inline keyboard): delete it once it served."""
+    markup = {"force_reply": True, "input_field_placeholder": placeholder}
+    kwargs: dict[str, Any] = {
+        "chat_id": chat_id,
+        "text": text,
+        "parse_mode": HTML,
+        "reply_markup": markup,
+    }
+    result = await _call(bot, "sendmessage", kwargs)
+    return int(result["message_id"])
+
+
+async def delete_message(bot: Bot, chat_id: int, message_id: int) -> None:
+    await _call(bot, "deletemessage", {"chat_id": chat_id, "message_id": message_id})

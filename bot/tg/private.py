@@ -15,9 +15,11 @@ from bot.tg import callbacks as cb
 from bot.tg import calls, render
 from bot.tg.context import BotContext
 from bot.tg.render import Screen
+from bot.tg.typed_handlers import show_question
 from bot.usecases import private_quiz as pq
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.typed_answers import TypedAnswers
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +76,11 @@ async def reply(query: CallbackQuery, screen: Screen) -> None:
         await send(query.message, screen)
 
 
+def _message(query: CallbackQuery) -> Message | None:
+    """The tapped message, when it is one the bot can answer under (not an inline one)."""
+    return query.message if isinstance(query.message, Message) else None
+
+
 def _in_own_chat(query: CallbackQuery, user_id: int) -> bool:
     """Whether the tapped message sits in the tapper's own private chat: only there may a tap
     change a message (a replayed button must never edit someone else's)."""
@@ -87,11 +94,24 @@ class PrivateHandlers:
         learners: Learners,
         catalog: Catalog,
         stats: LearnerStatsCases | None = None,
+        typed: TypedAnswers | None = None,
     ) -> None:
         self.quiz = quiz
         self.learners = learners
         self.catalog = catalog
         self.stats = stats
+        self.typed = typed or TypedAnswers(quiz)
+
+    async def _ask(
+        self, message: Message | None, tr: Translator, show: pq.ShowQuestion, lang: str
+    ) -> None:
+        """Question `show.index` in the chat of `message` (buttons, or a number question's
+        question and reply prompt)."""
+        if message is None:
+            return
+        bot, chat_id = message.get_bot(), message.chat_id
+        quiz, attempt, index = show.quiz, show.attempt, show.index
+        await show_question(bot, chat_id, tr, quiz, attempt, index, lang, self.typed)
 
     async def _list(self, user_id: int, tr: Translator, lang: str, intro: str = "") -> Screen:
         """The quiz list with where this learner stands on each quiz."""
@@ -148,8 +168,8 @@ class PrivateHandlers:
             return
         started = await self.quiz.start(learner.user_id, quiz_id)
         match started:
-            case pq.ShowQuestion(quiz, attempt, index):
-                await send(message, render.question(tr, quiz, attempt, index, learner.lang))
+            case pq.ShowQuestion():
+                await self._ask(message, tr, started, learner.lang)
             case pq.UnknownQuiz():
                 await send(message, Screen(tr._("That quiz is no longer available.")))
 
@@ -225,9 +245,9 @@ class PrivateHandlers:
                 await reply(query, await self._list(user_id, tr, lang))
             case cb.Next(attempt_id, question):
                 match await self.quiz.next(user_id, attempt_id, question):
-                    case pq.ShowQuestion(quiz, attempt, index):
+                    case pq.ShowQuestion() as show:
                         await acknowledge(query)
-                        await reply(query, render.question(tr, quiz, attempt, index, lang))
+                        await self._ask(_message(query), tr, show, lang)
                     case pq.ShowResult(quiz, attempt, final):
                         await acknowledge(query)
                         await reply(query, render.result(tr, quiz, attempt, final, lang))
@@ -238,10 +258,10 @@ class PrivateHandlers:
                         await acknowledge(query, closed)
             case cb.Continue(attempt_id):
                 match await self.quiz.resume(user_id, attempt_id):
-                    case pq.ShowQuestion(quiz, attempt, index):
+                    case pq.ShowQuestion() as show:
                         await acknowledge(query)
                         await drop_keyboard(query)
-                        await reply(query, render.question(tr, quiz, attempt, index, lang))
+                        await self._ask(_message(query), tr, show, lang)
                     case outcome:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")

@@ -230,13 +230,20 @@ def explanation(
     tr: Translator, quiz: Quiz, attempt: Attempt, judgement: Judgement, lang: str
 ) -> Screen:
     """Why the right answer is right, a link to the guide, and the way on."""
-    q = quiz.questions[judgement.question_index]
     if judgement.is_correct:
         head = tr._("✅ Right!")
     else:
         head = tr._(
             "❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position]
         )
+    return explained(tr, quiz, attempt.id, judgement.question_index, head, lang)
+
+
+def explained(
+    tr: Translator, quiz: Quiz, attempt_id: int, index: int, head: str, lang: str
+) -> Screen:
+    """The verdict line `head`, the explanation, the guide and Next: after any kind of answer."""
+    q = quiz.questions[index]
     text = "\n".join(
         [
             f"<b>{head}</b>",
@@ -246,10 +253,20 @@ def explanation(
             tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
         ]
     )
-    following = judgement.question_index + 1
+    following = index + 1
     label = tr._("Next ▶️") if following < len(quiz) else tr._("🏁 See my score")
-    keyboard = InlineKeyboardMarkup([[button(label, cb.Next(attempt.id, following))]])
+    keyboard = InlineKeyboardMarkup([[button(label, cb.Next(attempt_id, following))]])
     return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+
+
+def joined(asked: Screen, why: Screen) -> tuple[Screen, Screen | None]:
+    """One message for the answered question and its explanation when it fits (see `answered`)."""
+    # The HTML source's length: at least what Telegram counts once the tags are parsed (a cut
+    # question is already at the limit, so it never joins its explanation).
+    combined = f"{asked.text}\n\n{why.text}"
+    if len(combined) <= MESSAGE_MAX_CHARS:
+        return Screen(combined, why.keyboard), None
+    return asked, why
 
 
 def answered(
@@ -263,13 +280,7 @@ def answered(
     explanation short would hide the why, so a long question and explanation keep two messages:
     the marked question, then the explanation with the Next button."""
     asked = answered_question(tr, quiz, attempt, judgement, lang)
-    why = explanation(tr, quiz, attempt, judgement, lang)
-    # The HTML source's length: at least what Telegram counts once the tags are parsed (a cut
-    # question is already at the limit, so it never joins its explanation).
-    combined = f"{asked.text}\n\n{why.text}"
-    if len(combined) <= MESSAGE_MAX_CHARS:
-        return Screen(combined, why.keyboard), None
-    return asked, why
+    return joined(asked, explanation(tr, quiz, attempt, judgement, lang))
 
 
 def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:

@@ -287,6 +287,14 @@ class PrivateQuiz:
             self._remember(attempt)
         return attempt
 
+    def remember(self, attempt: Attempt) -> None:
+        """An attempt changed by another use case of this learner's (a typed answer)."""
+        self._remember(attempt)
+
+    def forget_attempt(self, attempt_id: int) -> None:
+        """Drop a cached attempt after a lost race: the next look-up reads the store."""
+        self._attempts.pop(attempt_id, None)
+
     def _claim_showing(self, attempt_id: int, question_index: int) -> bool:
         if self._shown.get(attempt_id, -1) >= question_index:
             return False

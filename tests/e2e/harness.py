@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog
 from bot.emulator import Emulator
-from bot.emulator.driver import ChatView, Mark
+from bot.emulator.driver import ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
 
@@ -95,3 +95,32 @@ async def answered(chat: ChatView, question: EmuMessage, after: Mark) -> EmuMess
         lambda m: m.message_id == question.message_id and m.edited and bool(m.buttons),
         after=after,
     )
+
+
+def reply_prompt(message: EmuMessage) -> bool:
+    """A message asking for a typed reply (ForceReply): a number question's prompt."""
+    return bool(message.reply_markup and message.reply_markup.get("force_reply"))
+
+
+async def answer_current(
+    user: SimUser,
+    question: EmuMessage,
+    *,
+    choice: str | None = None,
+    typed: str = "0",
+    chat: ChatView | None = None,
+) -> EmuMessage:
+    """Answer the question shown in `question`, whatever its kind, and return it once answered
+    (edited to carry the verdict, the explanation and Next): a question with buttons gets a tap
+    on `choice` (default: its first button); one without (a number question) gets `typed` as a
+    reply to the prompt that follows it."""
+    view = chat or user.private
+    mark = view.mark()
+    if question.buttons:
+        await user.tap(question, choice or question.buttons[0][0].text)
+    else:
+        prompt = await view.wait_for(
+            lambda m: reply_prompt(m) and m.message_id > question.message_id
+        )
+        await user.send(typed, reply_to=prompt, chat=chat)
+    return await answered(view, question, mark)

@@ -240,3 +240,36 @@ async def test_chat_action_and_reply(emu: Emulator, bot: telegram.Bot) -> None:
     assert reply.reply_to_message.message_id == first.message_id
     with pytest.raises(BadRequest, match=r"(?i)message to be replied not found"):
         await bot.send_message(chat_id, "re", reply_to_message_id=999)
+
+
+async def test_force_reply_opens_a_reply_and_its_message_cannot_be_edited(
+    emu: Emulator, bot: telegram.Bot
+) -> None:
+    chat_id = await started(emu)
+    asked = await bot.send_message(
+        chat_id, "Your answer?", reply_markup=telegram.ForceReply(input_field_placeholder="0,5")
+    )
+    shown = emu.user(chat_id).private.last
+    assert shown is not None
+    assert shown.reply_markup == {"force_reply": True, "input_field_placeholder": "0,5"}
+    # Telegram edits only messages without markup or with an inline keyboard.
+    with pytest.raises(BadRequest, match=r"(?i)message can't be edited"):
+        await bot.edit_message_text("changed", chat_id=chat_id, message_id=asked.message_id)
+    assert await bot.delete_message(chat_id, asked.message_id)
+    with pytest.raises(BadRequest, match="input_field_placeholder"):
+        await bot.send_message(
+            chat_id, "?", reply_markup=telegram.ForceReply(input_field_placeholder="x" * 65)
+        )
+
+
+async def test_a_reply_carries_the_message_it_answers(emu: Emulator, bot: telegram.Bot) -> None:
+    chat_id = await started(emu)
+    asked = await bot.send_message(chat_id, "Your answer?", reply_markup=telegram.ForceReply())
+    user = emu.user(chat_id)
+    await user.send("0,5", reply_to=asked.message_id)
+    updates = await bot.get_updates(timeout=0)
+    replied = updates[-1].message
+    assert replied is not None and replied.text == "0,5"
+    assert replied.reply_to_message is not None
+    assert replied.reply_to_message.message_id == asked.message_id
+    assert replied.reply_to_message.text == "Your answer?"

@@ -112,6 +112,10 @@ def editable(world: World, p: Params) -> tuple[ChatState, EmuMessage]:
     msg = chat.message(message_id, "message to edit not found")
     if not msg.from_bot or msg.service:
         raise errors.bad_request("message can't be edited")
+    if msg.reply_markup is not None and "inline_keyboard" not in msg.reply_markup:
+        # Telegram edits only messages without markup or with an inline keyboard: one sent
+        # with ForceReply or a reply keyboard is frozen (it can still be deleted).
+        raise errors.bad_request("message can't be edited")
     return chat, msg
 
 

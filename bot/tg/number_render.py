@@ -1,0 +1,121 @@
+"""What a learner sees of a `number` question: the question, the reply prompt, the verdict.
+
+Telegram edits only messages without a reply markup or with an inline keyboard: a message sent
+with ForceReply can never be edited ("message can't be edited"). So a number question is two
+messages: the question itself (no markup, edited in place once answered, as every kind is) and
+a short prompt carrying the ForceReply, which opens the reply field with a localized example
+("0,5" in French) and is deleted once the answer is in.
+"""
+
+from __future__ import annotations
+
+import html
+
+from bot.core.kinds import NumberAnswer
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.models import Question, Quiz
+from bot.i18n import Translator
+from bot.tg.render import Screen, explained, joined, question_header, rich, truncate
+
+PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
+
+
+def with_unit(tr: Translator, value: float, unit: str) -> str:
+    """A value as this language writes it, with the unit after it when there is one."""
+    number = tr.decimal(value)
+    return tr._("{value} {unit}", value=number, unit=unit) if unit else number
+
+
+def key_text(tr: Translator, question: Question, lang: str) -> str:
+    """The right answer in words: "64", "0,5 ± 0,05 Go", "from 30 to 34 GB" (plain text)."""
+    key = question.number
+    assert key is not None
+    unit = question.unit.get(lang)
+    if key.value is not None:
+        if key.tolerance:
+            return tr._(
+                "{value} ± {tolerance}",
+                value=tr.decimal(key.value),
+                tolerance=with_unit(tr, key.tolerance, unit),
+            )
+        return with_unit(tr, key.value, unit)
+    assert key.low is not None and key.high is not None
+    return tr._("from {low} to {high}", low=tr.decimal(key.low), high=with_unit(tr, key.high, unit))
+
+
+def units(question: Question, lang: str) -> tuple[str, ...]:
+    """The units a reply may end with: the learner's language's, and the English one."""
+    return tuple(dict.fromkeys(u for u in (question.unit.get(lang), question.unit.get("en")) if u))
+
+
+def example(tr: Translator, key: NumberAnswer) -> str:
+    """A number in the learner's notation, never the answer: "0,5" in French, "0.5" in English."""
+    del key  # the example is the same for every question: it must not hint at the answer
+    return tr.decimal(0.5)
+
+
+def question(tr: Translator, quiz: Quiz, index: int, lang: str) -> Screen:
+    """The question (no markup: it is edited in place once answered)."""
+    q = quiz.questions[index]
+    unit = q.unit.get(lang)
+    if unit:
+        how = tr._("✍️ Reply with a number (in {unit}).", unit=html.escape(unit))
+    else:
+        how = tr._("✍️ Reply with a number.")
+    header, body = question_header(tr, quiz, index, lang), rich(q.prompt.get(lang))
+    text = "\n".join([header, "", body, "", how])
+    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+
+
+def prompt(tr: Translator, question: Question) -> tuple[str, str]:
+    """The ForceReply prompt's text and its input field placeholder (at most 64 characters)."""
+    assert question.number is not None
+    placeholder = tr._("Your answer, e.g. {example}", example=example(tr, question.number))
+    text = tr._("✍️ Your answer? Type the number and send it.")
+    return text, placeholder[:PLACEHOLDER_MAX_CHARS]
+
+
+def unreadable(tr: Translator, question: Question, lang: str) -> str:
+    """A reply that is no number: what we read and how to write one; the question stays open."""
+    sample = example(tr, question.number) if question.number is not None else tr.decimal(0.5)
+    unit = question.unit.get(lang)
+    if unit:
+        return tr._(
+            "I could not read a number there. Type only the number, for example {example} "
+            "(or {example} {unit}). The question is still open; /stop ends the quiz.",
+            example=sample,
+            unit=html.escape(unit),
+        )
+    return tr._(
+        "I could not read a number there. Type only the number, for example {example}. "
+        "The question is still open; /stop ends the quiz.",
+        example=sample,
+    )
+
+
+def answered(
+    tr: Translator,
+    quiz: Quiz,
+    attempt_id: int,
+    index: int,
+    typed: str,
+    right: bool,
+    lang: str,
+) -> tuple[Screen, Screen | None]:
+    """The question edited once answered: what was typed, the verdict, the right value and
+    tolerance or range, the explanation, the guide and Next (a second message only when one
+    cannot hold it all, as for every kind)."""
+    q = quiz.questions[index]
+    mark = "✅" if right else "❌"
+    mine = tr._("Your answer: {answer}", answer=html.escape(typed))
+    asked = "\n".join(
+        [question_header(tr, quiz, index, lang), "", rich(q.prompt.get(lang)), "", f"{mark} {mine}"]
+    )
+    key = html.escape(key_text(tr, q, lang))
+    head = (
+        tr._("✅ Right! The answer is {answer}.", answer=key)
+        if right
+        else tr._("❌ Not quite: the answer is {answer}.", answer=key)
+    )
+    why = explained(tr, quiz, attempt_id, index, head, lang)
+    return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), why)

@@ -1,0 +1,111 @@
+"""Number questions in the private chat: asking them (question + ForceReply prompt) and the
+learner's typed reply, bound to their own open question by `usecases.typed_answers`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import Bot, Update
+from telegram.error import BadRequest
+
+from bot.core.engine import Attempt
+from bot.core.models import Quiz
+from bot.i18n import Translator
+from bot.tg import calls, number_render, render
+from bot.tg.context import BotContext
+from bot.usecases import typed_answers as ta
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Update, BotContext], Awaitable[None]]
+
+
+async def show_question(
+    bot: Bot,
+    chat_id: int,
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    index: int,
+    lang: str,
+    typed: ta.TypedAnswers,
+) -> None:
+    """Send question `index`: with buttons, or (a number question) as the question and then the
+    ForceReply prompt whose reply is the answer."""
+    question = quiz.questions[index]
+    if not question.typed:
+        screen = render.question(tr, quiz, attempt, index, lang)
+        await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+        return
+    asked = number_render.question(tr, quiz, index, lang)
+    message = await calls.send_text(bot, chat_id, asked.text)
+    text, placeholder = number_render.prompt(tr, question)
+    prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
+    earlier = await typed.asked(attempt.id, ta.Asked(index, message, prompt))
+    if earlier is not None:  # the same question asked again (Continue): one prompt is enough
+        await _delete(bot, chat_id, earlier.prompt_message)
+
+
+async def _delete(bot: Bot, chat_id: int, message_id: int) -> None:
+    if not message_id:
+        return
+    try:
+        await calls.delete_message(bot, chat_id, message_id)
+    except BadRequest as exc:  # already gone, or too old to delete (48 h): it only prompted
+        log.info("prompt not deleted: %s", exc)
+
+
+class TypedReplies:
+    """A private text that is not a command: the answer to the learner's open number question,
+    else handed on to `otherwise` (the "I only understand commands" hint, or a handler that
+    chains in front of it)."""
+
+    def __init__(self, typed: ta.TypedAnswers, otherwise: Handler) -> None:
+        self.typed = typed
+        self.otherwise = otherwise
+
+    async def reply(self, update: Update, context: BotContext) -> None:
+        message = update.effective_message
+        if message is None or message.text is None:
+            return
+        learner, tr = context.learner, context.tr
+        replied = message.reply_to_message
+        reply_to = replied.message_id if replied is not None else None
+        outcome = await self.typed.answer(
+            learner.user_id, message.text, reply_to, learner.lang, tr.decimal_separator
+        )
+        bot, chat_id = message.get_bot(), message.chat_id
+        match outcome:
+            case ta.NotAsked():
+                await self.otherwise(update, context)
+            case ta.OldQuestion():
+                text = tr._(
+                    "That question is closed: your reply was not counted. "
+                    "/start shows where your quiz stands."
+                )
+                await calls.send_text(bot, chat_id, text)
+            case ta.Unreadable(question):
+                await calls.send_text(
+                    bot, chat_id, number_render.unreadable(tr, question, learner.lang)
+                )
+            case ta.TypedAnswered(quiz, attempt, index, typed, right, asked, _):
+                screen, separate = number_render.answered(
+                    tr, quiz, attempt.id, index, typed, right, learner.lang
+                )
+                # The prompt first: once the verdict shows, nothing asks for a reply any more.
+                await _delete(bot, chat_id, asked.prompt_message)
+                if not await _edit(bot, chat_id, asked.question_message, screen):
+                    # Gone or too old to edit: a new message, never a learner without Next.
+                    await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+                if separate is not None:
+                    await calls.send_text(bot, chat_id, separate.text, separate.keyboard)
+
+
+async def _edit(bot: Bot, chat_id: int, message_id: int, screen: render.Screen) -> bool:
+    try:
+        await calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
+    except BadRequest as exc:
+        log.info("edit refused: %s", exc)
+        return False
+    return True

@@ -1,0 +1,144 @@
+"""A typed reply in the private chat, bound to the learner's own open `number` question.
+
+The reply text alone proves nothing (anyone can type "64", and a learner may reply to an old
+message), so the question it answers is decided here from the attempt's state: the learner's
+running attempt, its current question, and whether that question was asked (its message was
+sent and remembered by `asked`). A reply to a message older than the open question's is a
+reply to an old question and changes nothing.
+
+The asked question's messages are kept in memory, and the question's message id in the store
+too (`attempts.typed_message_id`, cleared once answered), so a reply still binds after a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.engine import Attempt, Score, Verdict, apply_number, score
+from bot.core.kinds import parse_number
+from bot.core.models import Question, Quiz
+from bot.usecases.private_quiz import CACHE_SIZE, PrivateQuiz
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The messages of an asked number question: the question (edited once answered) and the
+    ForceReply prompt (deleted once answered; 0 when unknown, after a restart)."""
+
+    index: int
+    question_message: int
+    prompt_message: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TypedAnswered:
+    """The typed answer is durable: show the verdict in the question's message."""
+
+    quiz: Quiz
+    attempt: Attempt
+    index: int
+    typed: str
+    right: bool
+    asked: Asked
+    score: Score | None  # set when this answer finished the attempt
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """Not a number: nothing stored, the question stays open."""
+
+    question: Question
+
+
+@dataclass(frozen=True, slots=True)
+class OldQuestion:
+    """A reply to an earlier message than the open question's, or to a question answered."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotAsked:
+    """No number question is open for this learner: the text is not an answer."""
+
+
+TypedOutcome = TypedAnswered | Unreadable | OldQuestion | NotAsked
+
+
+def units(question: Question, lang: str) -> tuple[str, ...]:
+    """The units a reply may end with: the learner's language's and the English one."""
+    found = (question.unit.get(lang), question.unit.get("en"))
+    return tuple(dict.fromkeys(u for u in found if u))
+
+
+class TypedAnswers:
+    def __init__(self, quiz: PrivateQuiz) -> None:
+        self.quiz = quiz
+        self._asked: dict[int, Asked] = {}  # attempt id -> its open number question's messages
+
+    async def asked(self, attempt_id: int, asked: Asked) -> Asked | None:
+        """The number question `asked.index` was sent; returns the earlier prompt of the same
+        question, if any (sent again by Continue): the caller deletes it."""
+        before = self._asked.get(attempt_id)
+        if len(self._asked) >= CACHE_SIZE:  # abandoned attempts' entries: the store has them
+            self._asked.clear()
+        self._asked[attempt_id] = asked
+        await self.quiz.learners.typed_question_sent(attempt_id, asked.question_message)
+        if before is not None and before.index == asked.index and before.prompt_message:
+            return before
+        return None
+
+    async def answer(
+        self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
+    ) -> TypedOutcome:
+        """A text from the learner: the answer to their open number question, or why not."""
+        running = await self.quiz.running(user_id)
+        if running is None:
+            return OldQuestion() if reply_to is not None else NotAsked()
+        quiz, attempt, index = running.quiz, running.attempt, running.index
+        asked = await self._open(attempt, index)
+        if asked is None or index >= len(quiz) or not quiz.questions[index].typed:
+            return OldQuestion() if reply_to is not None else NotAsked()
+        if reply_to is not None and reply_to < asked.question_message:
+            return OldQuestion()
+        question = quiz.questions[index]
+        typed = text.strip()
+        value = parse_number(typed, separator, units(question, lang))
+        if value is None:
+            return Unreadable(question)
+        outcome = apply_number(attempt, quiz, index, value)
+        if outcome.verdict is not Verdict.ACCEPTED or outcome.judgement is None:
+            return OldQuestion()
+        stored = await self.quiz.learners.record_answer(
+            attempt,
+            index,
+            outcome.judgement.option_index,
+            outcome.judgement.is_correct,
+            lang,
+            self.quiz.clock(),
+            question_id=question.id,
+            option_id="",
+            typed=(typed, value),
+        )
+        if not stored:  # a second reply raced this one, or /stop did
+            self.quiz.forget_attempt(attempt.id)
+            return OldQuestion()
+        self._asked.pop(attempt.id, None)
+        await self.quiz.learners.typed_question_sent(attempt.id, None)
+        self.quiz.remember(outcome.attempt)
+        final = score(quiz, outcome.attempt.answers) if outcome.finished else None
+        return TypedAnswered(
+            quiz, outcome.attempt, index, typed, outcome.judgement.is_correct, asked, final
+        )
+
+    async def _open(self, attempt: Attempt, index: int) -> Asked | None:
+        """The open number question's messages, when question `index` was asked."""
+        known = self._asked.get(attempt.id)
+        if known is not None:
+            return known if known.index == index else None
+        # After a restart: the store keeps the asked question's message until it is answered.
+        message = await self.quiz.learners.typed_message(attempt.id)
+        return None if message is None else Asked(index, message)
+
+    def forget_cached(self, user_id: int) -> None:
+        """After /forget: nothing of the user's stays here (attempt ids are looked up lazily)."""
+        del user_id
+        self._asked.clear()

@@ -1,0 +1,155 @@
+"""Number questions in private (issue 17): the question, then a ForceReply prompt with a
+localized example; the learner's reply is read with their decimal separator, bound to their own
+open question; a reply that is no number leaves the question open; a reply to an old question
+counts for nothing; once answered the question is edited in place (verdict, key, Next)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.content import load_catalog
+from bot.core.models import Catalog
+from tests.e2e.harness import answer_current, answered, reply_prompt
+from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
+
+QUIZ = "gradient-accumulation"
+PROMPTS = {
+    "en": "Micro-batches of 0.25 GB of activations, two of them in memory: how many GB is that?",
+    "fr": "Des micro-lots de 0,25 Go d’activations, deux en mémoire : combien de Go cela fait-il ?",
+    "wo": "Ay micro-lot yu am 0,25 GB ci activations, ñaar ci mémoire: ñaata GB la?",
+}
+UNITS = {"en": "GB", "fr": "Go", "wo": "GB"}
+WHY = {
+    "en": "Two micro-batches of 0.25 GB each: 0.5 GB.",
+    "fr": "Deux micro-lots de 0,25 Go chacun : 0,5 Go.",
+    "wo": "Ñaari micro-lot yu nekk 0,25 GB: 0,5 GB.",
+}
+
+
+def _with_number(path: Path, data: dict[str, Any]) -> None:
+    """Adds a number question (0.5 GB ± 0.05) after the first two questions of the quiz."""
+    if not path.name.startswith(QUIZ) or "questions" not in data:
+        return
+    lang = path.name.split(".")[1] if path.name.count(".") == 2 else "en"
+    question: dict[str, Any] = {"prompt": PROMPTS[lang], "explanation": WHY[lang]}
+    question["unit"] = UNITS[lang]
+    if lang == "en":
+        question = {"kind": "number", **question, "answer": {"value": "0.5", "tolerance": "0.05"}}
+    elif lang == "wo":
+        data.setdefault("same_as_source", []).append("questions.memory-number.unit")
+    data["questions"]["memory-number"] = question
+
+
+def number_catalog(tmp_path: Path) -> Catalog:
+    return load_catalog(content_copy(tmp_path / "content", questions=2, edit=_with_number))
+
+
+async def _to_number_question(user: Any, lang: str = "en") -> Any:
+    question = await start_quiz(user, QUIZ, total=3)
+    for _ in range(2):
+        done = await answer_current(user, question)
+        mark = user.private.mark()
+        await user.tap(done, buttons(done)[0])
+        question = await user.private.next_message(after=mark)
+    prompt = await user.private.wait_for(reply_prompt)
+    return question, prompt
+
+
+async def test_a_number_question_is_answered_by_a_reply_in_english(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7301, "Awa", language_code="en")
+        question, prompt = await _to_number_question(user)
+        assert "3/3" in question.text and PROMPTS["en"] in question.text
+        assert "Reply with a number (in GB)" in question.text and not question.buttons
+        assert prompt.reply_markup == {
+            "force_reply": True,
+            "input_field_placeholder": "Your answer, e.g. 0.5",
+        }
+        mark = user.private.mark()
+        await user.send("0.52 GB", reply_to=prompt)
+        shown = await answered(user.private, question, mark)
+        assert "✅ Your answer: 0.52 GB" in shown.text
+        assert "Right! The answer is 0.5 ± 0.05 GB." in shown.text
+        assert WHY["en"] in shown.text and buttons(shown) == ["🏁 See my score"]
+        assert user.private.message(prompt.message_id).deleted  # it only prompted
+        mark = user.private.mark()
+        await user.tap(shown, "🏁 See my score")
+        result = await user.private.next_message(after=mark)
+        assert "/3" in result.text
+        rows = h.rows(
+            "SELECT typed_text, typed_value, is_correct FROM answers WHERE question_id = ?",
+            "memory-number",
+        )
+        assert rows == [("0.52 GB", 0.52, 1)]
+
+
+async def test_french_reads_a_decimal_comma_and_shows_one(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7302, "Awa", language_code="fr")
+        question, prompt = await _to_number_question(user, "fr")
+        assert "Répondez par un nombre (en Go)" in question.text
+        assert prompt.reply_markup is not None
+        assert prompt.reply_markup["input_field_placeholder"] == "Votre réponse, par ex. 0,5"
+        mark = user.private.mark()
+        await user.send("0,4", reply_to=prompt)  # outside 0,5 ± 0,05
+        shown = await answered(user.private, question, mark)
+        assert "❌ Votre réponse\u00a0: 0,4" in shown.text
+        assert "la réponse est 0,5 ± 0,05 Go" in shown.text.replace("\u00a0", " ")
+
+
+async def test_a_reply_that_is_no_number_leaves_the_question_open(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7303, "Awa", language_code="fr")
+        question, prompt = await _to_number_question(user, "fr")
+        mark = user.private.mark()
+        await user.send("à peu près la moitié", reply_to=prompt)
+        hint = await user.private.next_message(after=mark)
+        assert "pas pu lire un nombre" in hint.text and "0,5" in hint.text
+        assert not user.private.message(question.message_id).edited  # still open
+        mark = user.private.mark()
+        await user.send("0,5 GB")  # no reply needed; the English unit is read too
+        shown = await answered(user.private, question, mark)
+        assert "✅ Votre réponse\u00a0: 0,5 GB" in shown.text
+        rows = h.rows("SELECT typed_text FROM answers WHERE question_id = ?", "memory-number")
+        assert rows == [("0,5 GB",)]
+
+
+async def test_a_reply_to_an_old_question_counts_for_nothing(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7304, "Awa", language_code="en")
+        question, prompt = await _to_number_question(user)
+        first = next(m for m in user.private.bot_messages if "1/3" in m.text)
+        mark = user.private.mark()
+        await user.send("0.5", reply_to=first)
+        closed = await user.private.next_message(after=mark)
+        assert "That question is closed" in closed.text
+        assert not user.private.message(question.message_id).edited
+        assert h.rows("SELECT 1 FROM answers WHERE question_id = ?", "memory-number") == []
+        # The open question still takes its answer.
+        mark = user.private.mark()
+        await user.send("0.5", reply_to=prompt)
+        shown = await answered(user.private, question, mark)
+        assert "✅" in shown.text
+        # And a reply to it once answered is closed too.
+        mark = user.private.mark()
+        await user.send("0.7", reply_to=question)
+        again = await user.private.next_message(after=mark)
+        assert "That question is closed" in again.text
+        rows = h.rows("SELECT typed_text FROM answers WHERE question_id = ?", "memory-number")
+        assert rows == [("0.5",)]
+
+
+async def test_stop_during_a_number_question_ends_the_quiz(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7305, "Awa", language_code="en")
+        question, _ = await _to_number_question(user)
+        mark = user.private.mark()
+        await user.send("/stop")
+        stopped = await user.private.next_message(after=mark)
+        assert "Quiz abandoned" in stopped.text
+        mark = user.private.mark()
+        await user.send("0.5")
+        hint = await user.private.next_message(after=mark)
+        assert "I only understand commands and buttons" in hint.text
+        assert not user.private.message(question.message_id).edited
