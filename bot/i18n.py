@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 import os
 import re
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, time, tzinfo
 from functools import cache
 from gettext import GNUTranslations
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent, get_decimal_symbol
@@ -111,6 +111,10 @@ class Translator:
 
     def datetime(self, moment: datetime, tz: tzinfo, fmt: str = "medium") -> str:
         return format_datetime(moment, format=fmt, tzinfo=tz, locale=self.locale)
+
+    def clock_time(self, hour: int, minute: int) -> str:
+        """A time of day as this language writes it ("6:30 PM"; "18:30")."""
+        return format_time(time(hour, minute), format="short", locale=self.locale)
 
     def day(self, day: date, fmt: str = "medium") -> str:
         """A calendar day as this language writes it, "1er déc. 2026" included."""

@@ -8,11 +8,10 @@ folds case and diacritics and looks them up.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
@@ -136,20 +135,6 @@ def next_run(days: Sequence[int], at_time: str, now: datetime) -> datetime | Non
         if moment > now:
             return moment
     return None
-
-
-def suggest_zone(name: str, zones: Iterable[str]) -> str | None:
-    """The time zone an admin probably meant: same name in another case ('europe/paris' ->
-    'Europe/Paris'), else a city's name alone ('dakar'), else the closest spelling, else None."""
-    by_fold = {zone.casefold(): zone for zone in zones}
-    wanted = name.strip().casefold()
-    if wanted in by_fold:
-        return by_fold[wanted]
-    by_city = {zone.rsplit("/", 1)[-1].casefold(): zone for zone in sorted(by_fold.values())}
-    if wanted.replace(" ", "_") in by_city:  # 'dakar' -> 'Africa/Dakar'
-        return by_city[wanted.replace(" ", "_")]
-    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.75)
-    return by_fold[close[0]] if close else None
 
 
 def ptb_days(days: Sequence[int]) -> tuple[int, ...]:

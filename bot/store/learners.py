@@ -10,6 +10,7 @@ import aiosqlite
 from bot.core.engine import Attempt, OptionOrders, Status
 from bot.store.answer_batch import AnswerRow
 from bot.store.interface import Engine
+from bot.store.reviews import Reminder
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class User:
     language: str | None
     telegram_language: str | None
     started_private: bool
+    timezone: str | None = None  # their /timezone; None: never chosen (the bot's default)
 
 
 def _user(row: aiosqlite.Row) -> User:
@@ -28,6 +30,7 @@ def _user(row: aiosqlite.Row) -> User:
         language=row["language"],
         telegram_language=row["telegram_language"],
         started_private=bool(row["started_private"]),
+        timezone=row["timezone"],
     )
 
 
@@ -88,6 +91,27 @@ class LearnerStore:
             )
 
         await self.db.write(update)
+
+    async def set_timezone(self, user_id: int, zone: str, now: float) -> Reminder | None:
+        """Keep the learner's time zone; their reminder, if they have one, moves with it (same
+        local time, new zone) in the same transaction, so it is never in the old zone alone."""
+
+        async def update(conn: aiosqlite.Connection) -> Reminder | None:
+            await conn.execute(
+                """INSERT INTO users (id, timezone, created_at, updated_at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET timezone = excluded.timezone,
+                                                  updated_at = excluded.updated_at""",
+                (user_id, zone, now, now),
+            )
+            async with conn.execute(
+                """UPDATE reminders SET timezone = ? WHERE user_id = ?
+                   RETURNING user_id, at_time, timezone""",
+                (zone, user_id),
+            ) as cur:
+                row = await cur.fetchone()
+            return Reminder(*row) if row else None
+
+        return await self.db.write(update)
 
     async def start_attempt(
         self, user_id: int, quiz_id: str, orders: OptionOrders, now: float, version: str = ""

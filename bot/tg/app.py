@@ -65,6 +65,7 @@ from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
+from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.retry import RetryingLimiter
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
@@ -82,6 +83,7 @@ from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.quiz_uploads import QuizUploads
+from bot.usecases.reminders import LearnerReminders
 from bot.usecases.spaced_review import SpacedReview
 from bot.usecases.typed_answers import TypedAnswers
 
@@ -115,7 +117,7 @@ class BotOptions:
     live: LivePolicy = field(
         default_factory=LivePolicy
     )  # how often an open group question shows its live count
-    timezone: str = "UTC"  # learners' days: streaks, review due dates, reminders
+    timezone: str = "UTC"  # learners' days (streaks, review due dates); reminders by default
     dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
     extra: dict[str, object] = field(default_factory=dict)
     # Reloading content while running (`/reload`, `quizbot content reload`): where it lives,
@@ -237,6 +239,14 @@ class QuizBot:
             clock=options.clock,
             rng=options.rng,
         )
+        self.reminders = LearnerReminders(
+            learner_store,
+            ReviewStore(self.db),
+            self.review,
+            self.learner_stats,
+            default_timezone=options.timezone,
+            clock=options.clock,
+        )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -300,7 +310,7 @@ class QuizBot:
                     self.quiz.forget_cached,
                     typed.forget_cached,
                     self.learners.forget_cached,
-                    self.progress_handlers.unregister,
+                    self.reminder_handlers.unregister,
                 ],
             )
         )
@@ -318,6 +328,7 @@ class QuizBot:
             self.standings_handlers,
             self.practice_handlers,
             self.upload_handlers,
+            self.reminder_handlers,
         )
         app.add_handler(CallbackQueryHandler(router))
         # A text that is no command: the answer to an open number question, else handed on.
@@ -414,7 +425,8 @@ class QuizBot:
         app.add_handler(ChatMemberHandler(handlers.chat_member, ChatMemberHandler.CHAT_MEMBER))
 
     def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
-        """/stats, /review, /remind in private, /groupstats in groups, and review buttons."""
+        """/stats, /review, /remind, /timezone in private, /groupstats in groups, review and
+        reminder buttons."""
 
         async def group_language(chat_id: int) -> str:
             return (await self.group_settings.settings(chat_id)).language
@@ -427,7 +439,6 @@ class QuizBot:
             self.options.catalog,
             self.admins.is_admin,
             group_language,
-            self.timers,
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
@@ -441,8 +452,19 @@ class QuizBot:
         private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
         app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
         app.add_handler(CommandHandler("review", handlers.review, filters=private))
-        app.add_handler(CommandHandler("remind", handlers.remind, filters=private))
         app.add_handler(CommandHandler("groupstats", handlers.groupstats, filters=groups))
+        # /timezone and /remind in private (a group's /timezone is the group handlers').
+        self.reminder_handlers = ReminderHandlers(
+            lambda: app.bot,
+            self.reminders,
+            self.learners,
+            self.timers,
+            handlers.start_review,
+            self.options.clock,
+        )
+        reminders = self.reminder_handlers
+        app.add_handler(CommandHandler("remind", reminders.remind, filters=private))
+        app.add_handler(CommandHandler("timezone", reminders.timezone, filters=private))
 
     async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
         """Open the store, connect to the Bot API and start receiving updates."""
@@ -462,7 +484,8 @@ class QuizBot:
             self._serve_uploaded(*await self.uploads.load())  # before runs resume on them
             await self.runner.restore()
             await self.runner.reschedule()
-            await self.progress_handlers.restore()  # daily review reminders
+            await self.progress_handlers.restore()  # the review inbox, in the background
+            await self.reminder_handlers.restore()  # daily review reminders
             await self.practice_handlers.restore()  # clocks of exams still running
             if self.options.control_socket is not None:
                 self.control = ControlServer(

@@ -20,6 +20,7 @@ from bot.tg.group import GroupHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
+from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadHandlers
 
@@ -36,8 +37,10 @@ class ButtonRouter:
         standings: StandingsHandlers,
         practice: PracticeHandlers,
         uploads: UploadHandlers | None = None,
+        reminders: ReminderHandlers | None = None,
     ) -> None:
         self.uploads = uploads
+        self.reminders = reminders
         self.private = private
         self.group = group
         self.review = review
@@ -68,6 +71,8 @@ class ButtonRouter:
             await self.practice.callback(query, tapper, data)
         elif isinstance(data, cb.UploadFor) and self.uploads is not None:
             await self.uploads.chosen(query, tapper, data)  # bound there to the tapper
+        elif isinstance(data, cb.REMINDER_KINDS) and self.reminders is not None:
+            await self.reminders.callback(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.REVIEW_KINDS):
             await self.review.callback(query, tapper, data)
         else:

@@ -17,6 +17,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   ex:<quiz_id>                exam: pick the clock     eg:<quiz_id>:<q|t>:<seconds>  start it
   rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
   rvn                         the next due review question
+  tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
+  rmr:<user>                  the reminder's button: start the review (bound to the user)
 """
 
 from __future__ import annotations
@@ -159,6 +161,21 @@ class ReviewNext:
 
 
 @dataclass(frozen=True, slots=True)
+class ZonePick:
+    """One of the zones a learner's /timezone offers, for that learner only."""
+
+    user_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderReview:
+    """The daily reminder's button: start `user_id`'s review, as /review does."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class UploadFor:
     """In a private chat: the file remembered under `token` is for group `chat_id`."""
 
@@ -188,6 +205,8 @@ Callback = (
     | ExamGo
     | ReviewAnswer
     | ReviewNext
+    | ZonePick
+    | ReminderReview
     | UploadFor
 )
 
@@ -196,9 +215,10 @@ GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
-    ExamPick, ExamGo, UploadFor,
+    ExamPick, ExamGo, UploadFor, ZonePick, ReminderReview,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
+REMINDER_KINDS: tuple[type, ...] = (ZonePick, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
@@ -223,6 +243,8 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
+    (re.compile(rf"tz:{_ID}:{_SMALL}"), ZonePick, (int, int)),
+    (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
     (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
 ]
 
@@ -287,6 +309,10 @@ def encode(cb: Callback) -> str:
             data = f"rva:{item}:{order}:{p}"
         case ReviewNext():
             data = "rvn"
+        case ZonePick(user, n):
+            data = f"tz:{user}:{n}"
+        case ReminderReview(user):
+            data = f"rmr:{user}"
         case UploadFor(chat, token):
             data = f"upf:{chat}:{token}"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:

@@ -43,6 +43,7 @@ PRIVATE: tuple[MenuCommand, ...] = (
     MenuCommand("review", N_("Go over the questions you missed")),
     MenuCommand("stats", N_("Your progress, and your place in your groups")),
     MenuCommand("remind", N_("A daily reminder when reviews are due")),
+    MenuCommand("timezone", N_("Your time zone, for your reminder")),
     MenuCommand("stop", N_("Abandon the running quiz")),
     MenuCommand("language", N_("Change language")),
     MenuCommand("forget", N_("Delete everything I keep about you")),

@@ -1,8 +1,5 @@
-"""Handlers for /stats, /review, /remind (private) and /groupstats (groups), review buttons,
-daily reminder jobs, and the private notice after a group run.
-
-Reminders are daily timers (bot/tg/timer_backends.py): JobQueue jobs live in memory only, so
-`restore` rebuilds them from the store at start-up (durable timers are simply re-armed).
+"""Handlers for /stats, /review (private) and /groupstats (groups), review buttons, and the
+private notice after a group run. (/remind, /timezone and the reminders: reminder_handlers.py.)
 """
 
 from __future__ import annotations
@@ -17,25 +14,18 @@ from telegram.ext import Application
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
-from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
 from bot.tg import standings_render
-from bot.tg import streak_render as sr
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
 from bot.tg.render import Screen, truncate
-from bot.tg.timer_backends import JobTimers, Timers
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.spaced_review import (
-    BadTime,
     NothingDue,
-    RemindOff,
-    RemindOn,
-    RemindUsage,
     ReviewCard,
     SpacedReview,
 )
@@ -60,12 +50,8 @@ class ProgressHandlers:
         catalog: Catalog,
         is_admin: IsAdmin,
         group_language: GroupLanguage,
-        timers: Timers | None = None,
     ) -> None:
         self.app = app
-        # Reminders are daily timers: PTB's JobQueue, or durable rows shared by several workers.
-        self.timers = timers if timers is not None else JobTimers(app)
-        self.timers.on("remind", self.send_reminder)
         self.service = review
         self.stats_cases = stats
         self.learners = learners
@@ -94,6 +80,10 @@ class ProgressHandlers:
         if update.effective_message is not None:
             await self._serve(update.effective_message, context.learner)
 
+    async def start_review(self, message: Message, learner: Learner) -> None:
+        """What /review does, for a button that starts it (the daily reminder's)."""
+        await self._serve(message, learner)
+
     async def _serve(self, message: Message, learner: Learner) -> None:
         lang, tr = learner.lang, translator(learner.lang)
         match await self.service.serve(learner.user_id):
@@ -101,22 +91,6 @@ class ProgressHandlers:
                 await send(message, pr.nothing_due(tr, next_at, self.service.tz))
             case ReviewCard() as card:
                 await send(message, pr.review_card(tr, card, lang))
-
-    async def remind(self, update: Update, context: Context) -> None:
-        message, user_id, tr = update.effective_message, context.learner.user_id, context.tr
-        if message is None:
-            return
-        match await self.service.remind(user_id, context.args or []):
-            case RemindOff(had_one):
-                await self.unregister(user_id)
-                await send(message, Screen(pr.remind_off(tr, had_one)))
-            case BadTime(typed):
-                await send(message, Screen(pr.bad_time(tr, typed)))
-            case RemindUsage(current):
-                await send(message, Screen(pr.remind_usage(tr, current)))
-            case RemindOn(reminder):
-                await self.register(reminder)
-                await send(message, Screen(pr.remind_on(tr, reminder)))
 
     # -- review buttons -----------------------------------------------------------------------
 
@@ -184,46 +158,12 @@ class ProgressHandlers:
                 log.warning("review notice to %s failed: %s", user_id, exc)
         return told
 
-    # -- daily reminders ----------------------------------------------------------------------
-
     @property
     def bot(self) -> Bot:
         bot: Bot = self.app.bot
         return bot
 
-    async def register(self, reminder: Reminder) -> None:
-        hour, minute = (int(part) for part in reminder.at_time.split(":"))
-        await self.timers.daily(
-            "remind", reminder.user_id, (hour, minute), reminder.timezone, tuple(range(7))
-        )
-
-    async def unregister(self, user_id: int) -> None:
-        await self.timers.cancel("remind", user_id)
-
     async def restore(self) -> None:
-        """Rebuild every reminder job from the store (JobQueue forgets them on restart), and
-        drain the review inbox in the background: after migration 003 it holds every past miss
-        (about 27 s for 300,000 of them), which no learner's first /review should wait for."""
-        for reminder in await self.service.reminders():
-            await self.register(reminder)
+        """Drain the review inbox in the background: after migration 003 it holds every past
+        miss (about 27 s for 300,000 of them), which no learner's first /review should wait for."""
         self.app.create_task(self.service.sync())
-
-    async def send_reminder(self, user_id: int) -> bool:
-        """Remind one learner if reviews are due or their streak breaks tonight without
-        activity (a gentle note); False when there was nothing to say or sending failed."""
-        due = await self.service.due_count(user_id)
-        streak = await self.stats_cases.streak_status(user_id)
-        if not due and not streak.at_risk:
-            return False
-        tr = translator(await self.learners.language(user_id))
-        screen = pr.reminder(tr, due) if due else Screen("")  # with a button to start reviewing
-        lines = [screen.text] if due else []
-        if streak.days:
-            lines.append(sr.streak_line(tr, streak))
-        try:
-            text = "\n".join(lines)
-            await self.bot.send_message(user_id, text, reply_markup=screen.keyboard)
-        except TelegramError as exc:
-            log.info("reminder to %s not sent: %s", user_id, exc)
-            return False
-        return True

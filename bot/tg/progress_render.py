@@ -1,4 +1,4 @@
-"""What /stats, /review, /remind and /groupstats show: HTML texts and keyboards, never a call.
+"""What /stats, /review and /groupstats show: HTML texts and keyboards, never a call.
 
 Numbers, percentages and dates go through Babel in the reader's language; every content string is
 escaped; long reports are cut at a line, never through a tag.
@@ -20,7 +20,6 @@ from bot.core.models import Catalog, Question
 from bot.core.review import LAST_BOX, local_day
 from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
-from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
 from bot.usecases.learner_stats import GroupReport, LearnerStats
@@ -189,57 +188,6 @@ def nothing_due(tr: Translator, next_at: float | None, tz: tzinfo) -> Screen:
 
 def review_stale(tr: Translator) -> str:
     return tr._("This review question is closed. /review for the next one.")
-
-
-def remind_usage(tr: Translator, current: Reminder | None) -> str:
-    state = (
-        tr._(
-            "Your daily reminder is on, at {time} ({zone}).",
-            time=current.at_time,
-            zone=html.escape(current.timezone),
-        )
-        if current
-        else tr._("Your daily reminder is off.")
-    )
-    return "\n".join(
-        [
-            state,
-            "",
-            tr._("/remind on [HH:MM]: a reminder each day when reviews are due"),
-            tr._("/remind off: no more reminders"),
-        ]
-    )
-
-
-def bad_time(tr: Translator, typed: str) -> str:
-    return tr._(
-        "I can't read the time {time}: write it as HH:MM, from 00:00 to 23:59 "
-        "(for example /remind on 07:30).",
-        time=html.escape(typed),
-    )
-
-
-def remind_on(tr: Translator, reminder: Reminder) -> str:
-    return tr._(
-        "⏰ Daily reminder on, at {time} ({zone}), on days when reviews are due.",
-        time=reminder.at_time,
-        zone=html.escape(reminder.timezone),
-    )
-
-
-def remind_off(tr: Translator, had: bool) -> str:
-    return tr._("Daily reminder off.") if had else tr._("You had no reminder set.")
-
-
-def reminder(tr: Translator, due: int) -> Screen:
-    """The daily nudge, with a button that serves the first due question at once."""
-    text = tr.ngettext(
-        "⏰ {n} question is due for review. /review to go over it.",
-        "⏰ {n} questions are due for review. /review to go over them.",
-        due,
-    )
-    start = tr._("🔁 Start the review")
-    return Screen(text, InlineKeyboardMarkup([[button(start, cb.ReviewNext())]]))
 
 
 def group_notice(tr: Translator, missed: int, chat_title: str) -> str:

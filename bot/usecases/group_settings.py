@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core.clock import Clock
-from bot.core.schedule import suggest_zone
+from bot.core.zones import closest_zone, known_zone
 from bot.i18n import SUPPORTED_LANGUAGES, choose_language
 from bot.store import GroupSettings, GroupStore
 
@@ -53,27 +51,6 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
     if key == "popup" and value in ("letter", "verdict"):
         return "popup_verdict", int(value == "verdict")
     return None
-
-
-@cache
-def _zones() -> frozenset[str]:
-    return frozenset(available_timezones())
-
-
-def closest_zone(name: str) -> str | None:
-    """The zone a misspelt name probably means, for "did you mean ...?"."""
-    return suggest_zone(name, _zones()) if name else None
-
-
-def known_zone(name: str) -> bool:
-    """An IANA `Area/City` name (or UTC) that this machine knows."""
-    if not name or ("/" not in name and name != "UTC"):
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
 
 
 class GroupSettingsCases:

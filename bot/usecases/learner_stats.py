@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 
 from bot.core.clock import Clock
 from bot.core.models import Catalog, GuidePath
@@ -77,9 +77,10 @@ class LearnerStatsCases:
             queued=await self.review.store.queue_size(user_id),
         )
 
-    async def streak_status(self, user_id: int) -> StreakStatus:
-        """The learner's streak and whether it breaks tonight without activity (reminders)."""
-        now, tz = self.clock(), self.review.tz
+    async def streak_status(self, user_id: int, zone: tzinfo | None = None) -> StreakStatus:
+        """The learner's streak and whether it breaks tonight without activity (reminders);
+        days counted in `zone` (the learner's own, at reminder time), else the bot's."""
+        now, tz = self.clock(), zone or self.review.tz
         since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
         days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
         return streak_status(days, local_day(now, tz))

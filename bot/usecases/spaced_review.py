@@ -1,5 +1,5 @@
-"""Spaced review: the queue of missed questions, /review and its buttons, daily reminders, and
-the notice after a group run.
+"""Spaced review: the queue of missed questions, /review and its buttons, and the notice after a
+group run (daily reminders: bot/usecases/reminders.py).
 
 Wrong answers reach the queue through an inbox that a trigger on `answers` fills (migrations 003
 and 006): private quizzes, group runs and any future way of answering feed reviews without
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -27,12 +26,9 @@ from bot.core.review import (
     after_miss,
     after_review,
     decode_order,
-    parse_clock,
     review_order,
 )
-from bot.store.reviews import Reminder, ReviewStore
-
-DEFAULT_REMINDER = "18:00"
+from bot.store.reviews import ReviewStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,30 +52,6 @@ class ReviewResult:
 @dataclass(frozen=True, slots=True)
 class NothingDue:
     next_at: float | None  # when the next question falls due; None: the queue is empty
-
-
-@dataclass(frozen=True, slots=True)
-class RemindOn:
-    reminder: Reminder
-
-
-@dataclass(frozen=True, slots=True)
-class RemindOff:
-    had_one: bool
-
-
-@dataclass(frozen=True, slots=True)
-class BadTime:
-    """`/remind on <time>` with something that is no time of day ('25:00'): say so."""
-
-    typed: str
-
-
-@dataclass(frozen=True, slots=True)
-class RemindUsage:
-    """Arguments /remind does not take: show how, with the reminder they have, if any."""
-
-    current: Reminder | None
 
 
 class SpacedReview:
@@ -193,30 +165,3 @@ class SpacedReview:
 
     async def claim_notice(self, attempt_id: int, user_id: int) -> bool:
         return await self.store.mark_notified(attempt_id, user_id, self.clock())
-
-    # -- reminders ----------------------------------------------------------------------------
-
-    async def remind(
-        self, user_id: int, args: Sequence[str]
-    ) -> RemindOn | RemindOff | RemindUsage | BadTime:
-        """/remind on [HH:MM] | off; '7h30' is 07:30, as /schedule reads it."""
-        words = [a.lower() for a in args]
-        if words == ["off"]:
-            return RemindOff(await self.clear_reminder(user_id))
-        at = parse_clock(words[1]) if len(words) == 2 else DEFAULT_REMINDER
-        if words[:1] == ["on"] and len(words) == 2 and at is None:
-            return BadTime(args[1])
-        if words[:1] != ["on"] or len(words) > 2 or at is None:
-            current = await self.reminders(user_id)
-            return RemindUsage(current[0] if current else None)
-        return RemindOn(await self.set_reminder(user_id, at))
-
-    async def set_reminder(self, user_id: int, at_time: str) -> Reminder:
-        await self.store.set_reminder(user_id, at_time, self.timezone, self.clock())
-        return Reminder(user_id, at_time, self.timezone)
-
-    async def clear_reminder(self, user_id: int) -> bool:
-        return await self.store.clear_reminder(user_id)
-
-    async def reminders(self, user_id: int | None = None) -> list[Reminder]:
-        return await self.store.reminders(user_id)

@@ -21,7 +21,6 @@ from bot.core.schedule import (
     parse_time,
     ptb_days,
     same_schedule,
-    suggest_zone,
 )
 
 QUIZZES = ["a", "b", "c"]
@@ -189,21 +188,3 @@ def test_next_run_in_the_groups_zone(
 ) -> None:
     found = next_run(days, at, now)
     assert found is not None and found.replace(tzinfo=None) == expected
-
-
-ZONES = ["Europe/Paris", "Africa/Dakar", "America/New_York", "UTC"]
-
-
-@pytest.mark.parametrize(
-    ("typed", "suggestion"),
-    [
-        ("europe/paris", "Europe/Paris"),
-        ("Europe/Pari", "Europe/Paris"),
-        ("dakar", "Africa/Dakar"),
-        ("new york", "America/New_York"),
-        ("utc", "UTC"),
-        ("Mars/Olympus", None),
-    ],
-)
-def test_time_zone_suggestions(typed: str, suggestion: str | None) -> None:
-    assert suggest_zone(typed, ZONES) == suggestion

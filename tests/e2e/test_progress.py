@@ -180,13 +180,13 @@ async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Har
     await take_quiz(user, chat, quiz, miss={5})
     mark = chat.mark()
     await user.send("/remind on 07:30")
-    assert "07:30" in (await chat.next_message(after=mark)).text
+    assert "7:30\u202fAM (UTC)" in (await chat.next_message(after=mark)).text
     jobs = harness.bot.app.job_queue
     assert jobs is not None and len(jobs.get_jobs_by_name("remind:3004")) == 1
-    assert not await harness.bot.progress_handlers.send_reminder(3004)  # nothing due yet
+    assert not await harness.bot.reminder_handlers.send_reminder(3004)  # nothing due yet
     harness.clock.advance(DAY)
     mark = chat.mark()
-    assert await harness.bot.progress_handlers.send_reminder(3004)
+    assert await harness.bot.reminder_handlers.send_reminder(3004)
     nudge = await chat.next_message(after=mark)
     assert "1 question is due" in nudge.text
     mark = chat.mark()
@@ -213,16 +213,16 @@ async def test_the_reminder_shows_the_streak_and_a_note_before_it_breaks(harness
     user = harness.emu.user(3005, "Fatou", language_code="en")
     chat = user.private
     await take_quiz(user, chat, quiz, miss=set())  # nothing to review, a streak of one day
-    assert not await harness.bot.progress_handlers.send_reminder(3005)  # done today: silent
+    assert not await harness.bot.reminder_handlers.send_reminder(3005)  # done today: silent
     harness.clock.advance(DAY)  # nothing done yet today: the streak breaks tonight
     mark = chat.mark()
-    assert await harness.bot.progress_handlers.send_reminder(3005)
+    assert await harness.bot.reminder_handlers.send_reminder(3005)
     note = await chat.next_message(after=mark)
     assert note.text == (
         "🔥 Your streak: 1 day. One quiz, /practice or /review today keeps it going."
     )
     harness.clock.advance(DAY)  # broken: no streak to save, nothing due, no message
-    assert not await harness.bot.progress_handlers.send_reminder(3005)
+    assert not await harness.bot.reminder_handlers.send_reminder(3005)
 
 
 async def test_a_practice_answer_keeps_the_streak(harness: Harness) -> None:
@@ -241,7 +241,7 @@ async def test_a_practice_answer_keeps_the_streak(harness: Harness) -> None:
     mark = chat.mark()
     await user.tap(question, "A")
     await chat.wait_for(lambda m: "Practice 2/" in m.text, after=mark)  # the answer is stored
-    assert not await harness.bot.progress_handlers.send_reminder(3006)  # active today: silent
+    assert not await harness.bot.reminder_handlers.send_reminder(3006)  # active today: silent
     stats_mark = chat.mark()
     await user.send("/stats")
     stats = await chat.wait_for(lambda m: "Your progress" in m.text, after=stats_mark)

@@ -7,11 +7,13 @@ up here unmarked. Content (quiz YAML), numbers, emoji, names and language names 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.core.zones import COMMON_ZONES
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
 from bot.i18n import translator
@@ -22,6 +24,9 @@ from tests.i18n.pseudo import content_strings, language_names, unmarked_words, w
 DAY = 86_400.0
 QUIZ = "gradient-accumulation"
 NAMES = {"Ndèye", "Ada", "Awa", "Ibou", "Groupe", "Studio"}
+# The time zones /timezone offers as buttons are IANA identifiers, typed as they are, like
+# command names: not UI text.
+ZONE_WORDS = {word for zone in COMMON_ZONES for word in re.split(r"[/_]", zone)}
 
 
 @pytest.fixture
@@ -46,11 +51,24 @@ async def walk_progress(h: GroupHarness, user: SimUser, seen: Seen) -> None:
     """/stats, /review (none due, then due: card, verdict, feedback, next), /remind in all forms,
     the reminder itself."""
     chat = user.private
-    for command in ("/stats", "/review", "/remind", "/remind on 25:00", "/remind on 07:30"):
+    for command in (
+        "/stats",
+        "/review",
+        "/timezone",
+        "/timezone europe/paris",
+        "/timezone Mars/Olympus",
+        "/timezone Europe/Paris",
+        "/remind",
+        "/remind on 25:00",
+        "/remind sometimes",
+        "/remind on 07:30",
+        "/timezone",
+        "/timezone Africa/Dakar",
+    ):
         await reply(chat, user, command)
     h.clock.advance(DAY)
     assert h.bot is not None
-    assert await h.bot.progress_handlers.send_reminder(user.id)
+    assert await h.bot.reminder_handlers.send_reminder(user.id)
     card = await reply(chat, user, "/review")
     assert card.buttons, card.text
     mark = chat.mark()
@@ -138,7 +156,7 @@ async def test_every_screen_is_marked_in_the_pseudo_locale(
             seen.message(message)
 
         content = content_strings(h.catalog)
-        allowed = NAMES | language_names()
+        allowed = NAMES | language_names() | ZONE_WORDS
         leaks = {
             text: words for text in seen.texts if (words := unmarked_words(text, content, allowed))
         }

@@ -123,12 +123,12 @@ async def test_a_stale_tap_changes_nothing_and_late_misses_do_not_undo_reviews(
 
 async def test_reminders_and_notices(db: Database) -> None:
     progress = service(db, Clock())
-    await progress.set_reminder(5, "07:30")
-    await progress.set_reminder(5, "08:00")
-    assert [(r.user_id, r.at_time, r.timezone) for r in await progress.reminders()] == [
+    await progress.store.set_reminder(5, "07:30", "Africa/Dakar", NOW)
+    await progress.store.set_reminder(5, "08:00", "Africa/Dakar", NOW)
+    assert [(r.user_id, r.at_time, r.timezone) for r in await progress.store.reminders()] == [
         (5, "08:00", "Africa/Dakar")
     ]
-    assert await progress.clear_reminder(5)
-    assert not await progress.clear_reminder(5)
+    assert await progress.store.clear_reminder(5)
+    assert not await progress.store.clear_reminder(5)
     assert await progress.claim_notice(9, 5)
     assert not await progress.claim_notice(9, 5)

@@ -1,0 +1,50 @@
+"""Time zones as people type them: which names are real, what a misspelt one probably means,
+and the few offered as buttons. A group's `/timezone` and a learner's share these, so both say
+"unknown time zone" and suggest the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+# Offered as buttons by a learner's /timezone: where the learners of the three languages
+# (English, French, Wolof) mostly are. Anything else is typed (`/timezone Africa/Abidjan`).
+COMMON_ZONES = ("Africa/Dakar", "Europe/Paris", "Europe/London", "America/New_York", "UTC")
+
+
+@cache
+def _zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def known_zone(name: str) -> bool:
+    """An IANA `Area/City` name (or UTC) that this machine knows."""
+    if not name or ("/" not in name and name != "UTC"):
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def suggest_zone(name: str, zones: Iterable[str]) -> str | None:
+    """The time zone someone probably meant: same name in another case ('europe/paris' ->
+    'Europe/Paris'), else a city's name alone ('dakar'), else the closest spelling, else None."""
+    by_fold = {zone.casefold(): zone for zone in zones}
+    wanted = name.strip().casefold()
+    if wanted in by_fold:
+        return by_fold[wanted]
+    by_city = {zone.rsplit("/", 1)[-1].casefold(): zone for zone in sorted(by_fold.values())}
+    if wanted.replace(" ", "_") in by_city:  # 'dakar' -> 'Africa/Dakar'
+        return by_city[wanted.replace(" ", "_")]
+    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.75)
+    return by_fold[close[0]] if close else None
+
+
+def closest_zone(name: str) -> str | None:
+    """The zone a misspelt name probably means, for "did you mean ...?"."""
+    return suggest_zone(name, _zones()) if name else None

@@ -1,0 +1,81 @@
+"""Time zones as typed (groups' and learners' /timezone), and a learner's daily reminder keeping
+its local time across daylight-saving changes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.core.recurrence import next_daily
+from bot.core.zones import COMMON_ZONES, closest_zone, known_zone, suggest_zone
+
+ZONES = ["Europe/Paris", "Africa/Dakar", "America/New_York", "UTC"]
+EVERY_DAY = tuple(range(7))
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggestion"),
+    [
+        ("europe/paris", "Europe/Paris"),
+        ("Europe/Pari", "Europe/Paris"),
+        ("dakar", "Africa/Dakar"),
+        ("new york", "America/New_York"),
+        ("utc", "UTC"),
+        ("Mars/Olympus", None),
+    ],
+)
+def test_time_zone_suggestions(typed: str, suggestion: str | None) -> None:
+    assert suggest_zone(typed, ZONES) == suggestion
+
+
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [
+        ("Europe/Paris", True),
+        ("UTC", True),
+        ("europe/paris", False),  # a suggestion, not a silent fix
+        ("Paris", False),
+        ("EST", False),  # abbreviations are ambiguous: Area/City only
+        ("Mars/Olympus", False),
+        ("../etc/passwd", False),
+        ("", False),
+    ],
+)
+def test_known_zones(name: str, known: bool) -> None:
+    assert known_zone(name) is known
+
+
+def test_closest_zone_uses_every_zone_of_the_machine() -> None:
+    assert closest_zone("africa/abidjan") == "Africa/Abidjan"
+    assert closest_zone("") is None
+    assert all(known_zone(zone) for zone in COMMON_ZONES)
+
+
+def at(text: str, zone: ZoneInfo) -> float:
+    return datetime.fromisoformat(text).replace(tzinfo=zone).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("zone", "before_change", "utc_hours"),
+    [
+        # Paris leaves summer time on 2026-10-25: 18:30 local is 16:30 UTC, then 17:30.
+        ("Europe/Paris", "2026-10-24 12:00", (16, 17)),
+        # New York leaves it a week later (2026-11-01): 22:30 UTC, then 23:30.
+        ("America/New_York", "2026-10-31 12:00", (22, 23)),
+        # Dakar has no daylight saving: the same UTC time every day.
+        ("Africa/Dakar", "2026-10-24 12:00", (18, 18)),
+    ],
+)
+def test_a_learners_reminder_keeps_its_local_time_across_daylight_saving(
+    zone: str, before_change: str, utc_hours: tuple[int, int]
+) -> None:
+    tz = ZoneInfo(zone)
+    first = next_daily(at(before_change, tz), 18, 30, tz, EVERY_DAY)
+    second = next_daily(first, 18, 30, tz, EVERY_DAY)
+    for moment in (first, second):
+        local = datetime.fromtimestamp(moment, tz)
+        assert (local.hour, local.minute) == (18, 30)
+    assert second - first in (23 * 3600, 24 * 3600, 25 * 3600)
+    assert tuple(datetime.fromtimestamp(m, UTC).hour for m in (first, second)) == utc_hours

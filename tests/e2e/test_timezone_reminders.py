@@ -1,0 +1,216 @@
+"""A learner's own time zone (/timezone in private) and /remind in it, through the emulator:
+valid and unknown zones (with the groups' suggestion), the reminder armed at the learner's local
+time and re-armed when the zone changes, the reminder's button starting the review for its
+owner only, forged zone buttons refused, and /remind's errors in English and French.
+
+Reminder moments are read from the armed job (PTB's `Job.next_t`) and the reminder is fired by
+running that job (`Job.run`): no wall-clock waits.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from telegram.ext import Job
+
+from bot.core.markup import plain
+from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import Harness
+from tests.e2e.test_progress import QUIZ, take_quiz
+
+DAY = 86_400.0
+NNBSP = "\u202f"
+
+
+def rows(h: Harness, sql: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(h.db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+async def say(user: SimUser, text: str) -> EmuMessage:
+    chat = user.private
+    mark = chat.mark()
+    await user.send(text)
+    return await chat.next_message(after=mark)
+
+
+def reminder_job(h: Harness, user_id: int) -> Job:  # type: ignore[type-arg]
+    assert h.bot is not None and h.bot.app.job_queue is not None
+    (job,) = h.bot.app.job_queue.get_jobs_by_name(f"remind:{user_id}")
+    return job
+
+
+def local_fire_time(job: Job, zone: str) -> tuple[int, int]:  # type: ignore[type-arg]
+    assert job.next_t is not None
+    moment: datetime = job.next_t.astimezone(ZoneInfo(zone))
+    return moment.hour, moment.minute
+
+
+def labels(message: EmuMessage) -> list[str]:
+    return [b.text for row in message.buttons for b in row]
+
+
+async def test_timezone_shows_the_default_then_sets_a_valid_zone(harness: Harness) -> None:
+    user = harness.emu.user(6101, "Awa", language_code="en")
+    shown = await say(user, "/timezone")
+    assert shown.text.startswith("🌍 Your time zone: UTC (it is ")
+    assert "not chosen one yet" in shown.text
+    assert labels(shown) == [
+        "Africa/Dakar", "Europe/Paris", "Europe/London", "America/New_York", "✅ UTC",
+    ]  # fmt: skip
+
+    done = await say(user, "/timezone Europe/Paris")
+    assert done.text.startswith("🌍 Time zone set to Europe/Paris (it is ")
+    assert rows(harness, "SELECT timezone FROM users WHERE id = 6101") == [("Europe/Paris",)]
+    shown = await say(user, "/timezone")
+    assert "Your time zone: Europe/Paris" in shown.text and "not chosen" not in shown.text
+    assert "✅ Europe/Paris" in labels(shown)
+
+    # A button sets a zone too, editing the /timezone message in place.
+    mark = user.private.mark()
+    await user.tap(shown, "Africa/Dakar")
+    edited = await user.private.wait_for(
+        lambda m: m.message_id == shown.message_id and m.edited, after=mark
+    )
+    assert edited.text.startswith("🌍 Time zone set to Africa/Dakar") and not edited.buttons
+    assert rows(harness, "SELECT timezone FROM users WHERE id = 6101") == [("Africa/Dakar",)]
+
+
+async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Harness) -> None:
+    user = harness.emu.user(6102, "Claire", language_code="fr")
+    await say(user, "/start")
+    suggested = await say(user, "/timezone europe/paris")
+    assert suggested.text == (
+        f"Fuseau horaire inconnu\u00a0: europe/paris. Vouliez-vous dire Europe/Paris{NNBSP}?"
+    )
+    nothing = await say(user, "/timezone Mars/Olympus")
+    assert nothing.text.startswith("Fuseau horaire inconnu") and "Africa/Dakar" in nothing.text
+    assert rows(harness, "SELECT timezone FROM users WHERE id = 6102") == [(None,)]
+
+
+async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zone(
+    harness: Harness,
+) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    user = harness.emu.user(6103, "Moussa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={0})
+    await say(user, "/timezone Europe/Paris")
+    on = await say(user, "/remind on 18:30")
+    assert on.text.startswith(f"⏰ Daily reminder on, at 6:30{NNBSP}PM (Europe/Paris)")
+    assert local_fire_time(reminder_job(harness, user.id), "Europe/Paris") == (18, 30)
+    assert rows(harness, "SELECT at_time, timezone FROM reminders") == [("18:30", "Europe/Paris")]
+    current = await say(user, "/remind")
+    assert f"on, at 6:30{NNBSP}PM (Europe/Paris)" in current.text
+
+    # A new zone keeps the local time: 18:30 in New York now, one job still.
+    moved = await say(user, "/timezone America/New_York")
+    assert f"stays at 6:30{NNBSP}PM, now in America/New_York" in moved.text
+    assert local_fire_time(reminder_job(harness, user.id), "America/New_York") == (18, 30)
+    assert rows(harness, "SELECT at_time, timezone FROM reminders") == [
+        ("18:30", "America/New_York")
+    ]
+
+    # Nothing due today: the job runs and says nothing.
+    mark = chat.mark()
+    await reminder_job(harness, user.id).run(harness.bot.app)
+    # The next day the miss is due: the same job sends the reminder with its button.
+    harness.clock.advance(DAY)
+    await reminder_job(harness, user.id).run(harness.bot.app)
+    nudge = await chat.next_message(after=mark)
+    assert nudge.text.startswith("⏰ 1 question is due for review.")
+    assert labels(nudge) == ["🔁 Start the review"]
+
+    # After a restart the job is armed again, in the learner's zone.
+    await harness.restart_bot()
+    assert local_fire_time(reminder_job(harness, user.id), "America/New_York") == (18, 30)
+
+
+async def test_the_reminders_button_starts_the_review_for_its_owner_only(
+    harness: Harness,
+) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    owner = harness.emu.user(6104, "Fatou", language_code="en")
+    intruder = harness.emu.user(6105, "Intruder", language_code="en")
+    await take_quiz(owner, owner.private, quiz, miss={0})
+    await take_quiz(intruder, intruder.private, quiz, miss={1})
+    await say(owner, "/remind on 08:00")
+    harness.clock.advance(DAY)
+    mark = owner.private.mark()
+    assert await harness.bot.reminder_handlers.send_reminder(owner.id)
+    nudge = await owner.private.next_message(after=mark)
+    data = nudge.buttons[0][0].callback_data
+    assert data == f"rmr:{owner.id}"
+
+    def state() -> tuple[object, ...]:
+        return (
+            rows(harness, "SELECT * FROM review_items ORDER BY id"),
+            len(owner.private.messages),
+            len(intruder.private.messages),
+        )
+
+    before = state()
+    # Another user's tap on the owner's reminder, and the owner's data replayed in their chat.
+    for message in (nudge, intruder.private.bot_messages[-1]):
+        refused = await intruder.tap(message, callback_data=data)
+        assert refused is not None and refused.text == (
+            "This reminder is not yours. /review starts your own review."
+        )
+    assert state() == before and owner.private.message(nudge.message_id).buttons
+
+    # The owner's tap serves the first due question, as /review does, and the button goes.
+    mark = owner.private.mark()
+    await owner.tap(nudge, "🔁 Start the review")
+    card = await owner.private.next_message(after=mark)
+    assert plain(quiz.questions[0].prompt.get("en")) in card.text and card.buttons
+    assert not owner.private.message(nudge.message_id).buttons
+
+
+async def test_a_zone_button_works_for_its_owner_only(harness: Harness) -> None:
+    owner = harness.emu.user(6106, "Ibou", language_code="en")
+    intruder = harness.emu.user(6107, "Intruder", language_code="en")
+    shown = await say(owner, "/timezone")
+    own = await say(intruder, "/timezone")
+    paris = shown.buttons[0][1].callback_data
+    assert paris == f"tz:{owner.id}:1"
+    for message, data in ((shown, paris), (own, paris), (own, f"tz:{intruder.id}:99")):
+        refused = await intruder.tap(message, callback_data=data)
+        assert refused is not None
+        assert refused.text == "This button is not yours. /timezone shows your own."
+    assert rows(harness, "SELECT id, timezone FROM users WHERE timezone IS NOT NULL") == []
+
+
+async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -> None:
+    user = harness.emu.user(6108, "Ada", language_code="en")
+    for typed in ("25:00", "7:75", "seven", "7h"):
+        reply = await say(user, f"/remind on {typed}")
+        assert reply.text.startswith(f"I can't read the time {typed}: write it as HH:MM")
+    garbage = await say(user, "/remind sometimes")
+    assert garbage.text.startswith("I did not understand “sometimes”.")
+    assert "Your daily reminder is off." in garbage.text and "/remind on [HH:MM]" in garbage.text
+    assert "Times are in your time zone, UTC" in garbage.text
+    assert rows(harness, "SELECT count(*) FROM reminders") == [(0,)]
+
+    # 7h30 is read as 07:30 (as /schedule reads it); /remind HH:MM alone means "on".
+    assert f"at 7:30{NNBSP}AM (UTC)" in (await say(user, "/remind on 7h30")).text
+    assert f"at 9:05{NNBSP}PM (UTC)" in (await say(user, "/remind 21:05")).text
+    assert f"at 6:00{NNBSP}PM (UTC)" in (await say(user, "/remind on")).text  # the default
+    assert rows(harness, "SELECT at_time FROM reminders") == [("18:00",)]
+    assert (await say(user, "/remind off")).text == "Daily reminder off."
+
+
+async def test_french_times_and_errors(harness: Harness) -> None:
+    user: SimUser = harness.emu.user(6109, "Claire", language_code="fr")
+    chat: ChatView = user.private
+    await say(user, "/start")
+    refused = await say(user, "/remind on 25:00")
+    assert refused.text.startswith("Je ne comprends pas l’heure 25:00")
+    await say(user, "/timezone Africa/Dakar")
+    on = await say(user, "/remind on 7h30")
+    assert on.text.startswith("⏰ Rappel quotidien activé, à 07:30 (Africa/Dakar)")
+    assert chat.last is not None and chat.last.message_id == on.message_id
