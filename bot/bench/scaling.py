@@ -31,6 +31,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.bench import pacing_cost
 from bot.bench.learners import percentile
 from bot.bench.webhook import Bridge, Workers
 from bot.content import default_content_dir
@@ -166,7 +167,7 @@ async def _sqlite(workdir: Path, args: argparse.Namespace) -> Result:
             await asyncio.to_thread(proc.wait, 30)  # it may still talk to the emulator
 
 
-async def run(args: argparse.Namespace) -> list[Result]:
+async def run(args: argparse.Namespace) -> tuple[list[Result], list[str]]:
     results = []
     with tempfile.TemporaryDirectory(prefix="quizbot-scaling-") as tmp:
         results.append(await _sqlite(Path(tmp), args))
@@ -174,9 +175,10 @@ async def run(args: argparse.Namespace) -> list[Result]:
     try:
         for workers in args.workers:
             results.append(await _postgres(cluster, workers, args))
+        pacing = await pacing_cost.measure(cluster)
     finally:
         cluster.stop()
-    return results
+    return results, pacing
 
 
 def report(results: list[Result], args: argparse.Namespace) -> str:
@@ -205,9 +207,11 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     os.environ.setdefault("PTB_TIMEDELTA", "true")
     try:
-        results = asyncio.run(run(args))
+        results, pacing = asyncio.run(run(args))
     except NoPostgres as exc:
         print(f"quizbot bench scaling: {exc}", file=sys.stderr)
         return 1
     print(report(results, args))
+    print()
+    print("\n".join(pacing))
     return 0

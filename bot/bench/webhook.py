@@ -36,10 +36,20 @@ class Workers:
     """`count` worker processes sharing one port and one database."""
 
     def __init__(
-        self, emu: Emulator, token: str, dsn: str, count: int, *, seconds: int = 3
+        self,
+        emu: Emulator,
+        token: str,
+        dsn: str,
+        count: int,
+        *,
+        seconds: int = 3,
+        hosts: int = 1,
     ) -> None:
         self.port = free_port()
         self.count = count
+        # Workers "on `hosts` hosts": each is told only its own host's count, as
+        # `quizbot run --workers N` on each host would tell it.
+        self.per_host = max(1, count // max(1, hosts))
         self.env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),
@@ -60,7 +70,7 @@ class Workers:
                 subprocess.Popen(
                     [
                         sys.executable, "-m", "bot.tg.worker_process", "--index", str(i),
-                        "--count", str(self.count), "--lease", "2", "--grace", "3",
+                        "--count", str(self.per_host), "--lease", "2", "--grace", "3",
                     ],
                     cwd=ROOT,
                     env=self.env,

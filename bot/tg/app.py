@@ -67,6 +67,7 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.retry import RetryingLimiter
+from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
@@ -132,6 +133,9 @@ class BotOptions:
     timers: Callable[[], Timers] | None = None  # None: PTB's JobQueue
     shared: bool = False
     send_share: int = 1  # workers sharing the bot's limits: each paces at its 1/N share
+    # Workers on any number of hosts: the bot's overall rhythm is one schedule in the database
+    # (bot/tg/shared_pace.py); `send_share` is then only the fallback while it is unreachable.
+    shared_budget: SharedBudget | None = None
     chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
 
 
@@ -274,10 +278,13 @@ class QuizBot:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
             # is still retried after retry_after, so no question or reveal is dropped.
             share = max(1, self.options.send_share)
+            if self.options.shared_budget is not None:
+                share = 1  # the shared schedule spaces all workers' sends together
             limiter = PacedRateLimiter(
                 overall_rate=self.options.send_rate / share,
                 overall_limit=max(1, 30 // share),
                 chat_slots=self.options.chat_slots,
+                shared=self.options.shared_budget,
             )
             app = builder.rate_limiter(limiter).build()
         else:  # no pacing, but the same retries (bot/tg/retry.py): the one retry layer

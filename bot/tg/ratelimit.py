@@ -42,6 +42,7 @@ from typing import Any
 from telegram.ext import BaseRateLimiter
 
 from bot.tg.retry import RETRIES, JSONResult, with_retries
+from bot.tg.shared_pace import SharedBudget, SharedSlots
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +175,7 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         max_retries: int = RETRIES,
         clock: Callable[[], float] = time.monotonic,
         chat_slots: Callable[[int | str], Awaitable[float]] | None = None,
+        shared: SharedBudget | None = None,
     ) -> None:
         if overall_rate <= 0 or max_in_flight < 1:
             raise ValueError("overall_rate must be > 0 and max_in_flight ≥ 1")
@@ -187,6 +189,9 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         # Several workers: a chat's sends are booked in shared slots too (each worker's own
         # windows see only its own sends); returns how long to wait for this chat's slot.
         self.chat_slots = chat_slots
+        # Several workers, maybe on several hosts: the overall rhythm is one schedule in the
+        # database (bot/tg/shared_pace.py) instead of this process's own `overall_rate`.
+        self.shared = shared
         self._state: _State | None = None
 
     # -- BaseRateLimiter ------------------------------------------------------------------------
@@ -221,6 +226,8 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         async def on_flood(seconds: float) -> None:
             if counted:  # every counted request waits: the bot may be over, not the chat
                 state.pause(seconds)
+                if state.shared is not None:  # ... on every worker
+                    await state.shared.pause(seconds)
             else:
                 await asyncio.sleep(seconds)
 
@@ -248,6 +255,8 @@ class _State:
         self.paused_until = 0.0
         self.groups: dict[int | str, tuple[asyncio.Lock, _WireWindow]] = {}
         self.privates: dict[int, _PrivatePace] = {}
+        shared = limiter.shared
+        self.shared = SharedSlots(shared, self.clock) if shared is not None else None
 
     def pause(self, seconds: float) -> None:
         self.paused_until = max(self.paused_until, self.clock() + seconds)
@@ -288,10 +297,19 @@ class _State:
                     self.window.freed.clear()
                     await self.window.freed.wait()
                     continue
-                delay = max(room, self.next_slot - now, self.paused_until - now)
+                if self.shared is not None:  # the bot's schedule, shared by every worker
+                    slot = await self.shared.next(len(self.admit.waiters) + 1)
+                    now = self.clock()
+                else:
+                    slot = self.next_slot
+                delay = max(room, slot - now, self.paused_until - now)
                 if delay <= 0:
                     break
                 await asyncio.sleep(delay)
+            self.window.take()
+            if self.shared is not None:
+                self.shared.used(now)
+                return
             # Evenly spaced. A release the busy loop woke late for keeps the rhythm (the next one
             # catches up, by less than one interval); after a pause or an idle line the rhythm
             # starts afresh from now, so an idle limiter never lets a burst out.
@@ -299,7 +317,6 @@ class _State:
                 self.next_slot += cfg.interval
             else:
                 self.next_slot = now + cfg.interval
-            self.window.take()
         finally:
             self.admit.release()
 

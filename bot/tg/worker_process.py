@@ -3,8 +3,8 @@
 A whole bot on PostgreSQL: the webhook front on the shared port stores updates, the worker loop
 claims free updates and timers and hands them to PTB (`Application.process_update`, and the
 timers' handlers). What one process kept in memory is in PostgreSQL here: the updates, the
-timers of runs, schedules and reminders, the duplicate guard (the inbox's primary key). The
-overall sending rate is this worker's share (rate / N).
+timers of runs, schedules and reminders, the duplicate guard (the inbox's primary key), and the
+bot's sending schedule (one for every worker on every host: bot/tg/shared_pace.py).
 
 Stopping (SIGTERM): the front says not ready and stops taking updates, the loop finishes or
 hands back what it holds (`--grace`), then the bot and the store close.
@@ -33,14 +33,18 @@ from bot.content import ContentError, default_content_dir, load_catalog
 from bot.i18n import CatalogueError
 from bot.store.pg.database import PgDatabase, PgStoreError
 from bot.store.pg.inbox import UpdateQueue
-from bot.store.pg.pacing import SendSlots
+from bot.store.pg.pacing import BotSchedule, SendSlots
 from bot.store.pg.timers import TimerQueue
 from bot.tg.app import BotOptions, QuizBot
+from bot.tg.shared_pace import SharedBudget
 from bot.tg.timer_backends import PgTimers
 from bot.workers.consumer import Consumer
 from bot.workers.front import Front
 
 log = logging.getLogger(__name__)
+# The bot's counted requests per second, all workers together: under Telegram's ~30 by a margin
+# for releases on different hosts reaching Telegram closer together than they left.
+SHARED_RATE = 25.0
 
 
 def _args(argv: list[str]) -> argparse.Namespace:
@@ -73,6 +77,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
     slots = SendSlots(db.pool)
+    schedule = BotSchedule(db.pool)
 
     async def chat_slots(chat: int | str) -> float:
         """Telegram's per-chat limits across workers: a private chat 1/s with a burst of 3, a
@@ -99,7 +104,12 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             group_seconds=settings.question_seconds,
             group_timezone=settings.timezone,
             timezone=settings.timezone,
-            send_share=max(1, args.count),  # this worker's share of the bot's overall rate
+            # The bot's overall rate, one schedule for every worker on every host; the
+            # host's own share (1/N) only while the database cannot be reached.
+            shared_budget=SharedBudget(
+                schedule.lease, schedule.pause, rate=SHARED_RATE, fallback_share=args.count
+            ),
+            send_share=max(1, args.count),
             chat_slots=chat_slots,  # a chat's sends, booked across all workers
             timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
             shared=True,

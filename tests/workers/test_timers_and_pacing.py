@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.store.pg.pacing import SendSlots, Workers
+from bot.store.pg.pacing import BotSchedule, SendSlots, Workers
 from bot.store.pg.timers import TimerQueue
 
 
@@ -94,3 +94,21 @@ async def test_arming_if_absent_keeps_an_armed_timer(pg_pool: asyncpg.Pool) -> N
     assert await q.arm_if_absent("run:1", 50.0, "a")
     assert not await q.arm_if_absent("run:1", 10.0, "b")
     assert await q.armed() == {"run:1": 50.0}
+
+
+async def test_the_bots_schedule_is_one_for_every_worker(pg_dsn: str) -> None:
+    """Two workers (two pools, as on two hosts) lease from one schedule: disjoint slots,
+    `interval` apart, whoever asks; a 429 pause pushes the schedule back for both."""
+    pools = [await asyncpg.create_pool(pg_dsn, min_size=1, max_size=2) for _ in range(2)]
+    try:
+        a, b = (BotSchedule(pool) for pool in pools)
+        first = await a.lease(2, 10.0)  # an idle bot: the first slot is now
+        assert first[0] == 0.0 and 9.0 < first[1] <= 10.0
+        [third] = await b.lease(1, 10.0)  # the other host's next slot comes after a's two
+        assert 19.0 < third <= 20.0
+        await a.pause(100.0)
+        [after] = await b.lease(1, 10.0)
+        assert 99.0 < after <= 100.0
+    finally:
+        for pool in pools:
+            await pool.close()

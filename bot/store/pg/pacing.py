@@ -4,12 +4,12 @@ Telegram limits a bot as a whole: about 30 messages a second overall and 20 a mi
 Each worker keeps its own wire-paced limiter (bot/tg/ratelimit.py) and the two limits are
 shared in the two ways that fit them:
 
-* **Overall: a static share.** Each worker paces at `rate / N` with `N` the live workers
-  (`Workers.count`). The per-worker limiter guarantees its window *as the server sees it* (it
-  counts a send until a period after its response); the sum of N such windows stays under the
-  bot's, which a shared counter with one trip per send could not promise without a second trip
-  per response. What it costs: an idle worker's share is unused, and the fan-out, whose timers
-  every worker claims alike, keeps all of them busy.
+* **Overall: one schedule for the bot.** `BotSchedule` is the bot's next free send slot in one
+  row; a worker leases the next few slots in one statement and releases one counted request
+  per slot (bot/tg/shared_pace.py). Workers on any number of hosts then send, together, at the
+  bot's rate, and an idle worker's share is not lost: a single busy group run may use all of it.
+  (Before: each worker paced at `rate / N` for the N workers of its own host, which two hosts
+  each running N workers exceeded twice over.)
 * **Per chat: one shared slot per chat.** A group's sends come from whichever worker handles its
   command or claims its timer, so a per-worker count would let N workers send N × 20 a minute.
   `SendSlots.reserve` books the chat's next slot in PostgreSQL in one statement (GCRA: the
@@ -43,6 +43,48 @@ class SendSlots:
         tat, now = float(row[0]), float(row[1])
         # The slot is max(now, tat_before - tolerance), and tat_after = max(tat_before, now) + T.
         return max(0.0, tat - interval - tolerance - now)
+
+
+BOT = "*bot"  # the bot's overall schedule among the chats' slots (chat keys start with "c")
+
+
+class BotSchedule:
+    """The bot's overall sending schedule, one row shared by every worker on every host.
+
+    GCRA again: the row holds the time of the bot's next free slot. `lease(k, interval)` books
+    the next `k` slots in one statement and returns their offsets from the server's now; the
+    worker releases one counted request per slot (bot/tg/shared_pace.py). One UPDATE on one row
+    per lease: PostgreSQL serialises the workers on its row lock for the statement's duration
+    only (no transaction is held open), and the measured cost is in BENCHMARKS.md.
+    """
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def lease(self, count: int, interval: float) -> list[float]:
+        span = count * interval
+        row = await self.pool.fetchrow(
+            """INSERT INTO work_send_slots AS s (key, tat)
+               VALUES ($1, extract(epoch FROM clock_timestamp())::float8 + $2)
+               ON CONFLICT (key) DO UPDATE SET tat = greatest(s.tat + $2, excluded.tat)
+               RETURNING tat, extract(epoch FROM clock_timestamp())::float8""",
+            BOT,
+            span,
+        )
+        assert row is not None  # an upsert with RETURNING always returns its row
+        tat, now = float(row[0]), float(row[1])
+        first = tat - span - now  # the slots are [tat - span, tat), `interval` apart
+        return [max(0.0, first + i * interval) for i in range(count)]
+
+    async def pause(self, seconds: float) -> None:
+        """No slot before `seconds` from now (Telegram answered 429 to one of the workers)."""
+        await self.pool.execute(
+            """INSERT INTO work_send_slots AS s (key, tat)
+               VALUES ($1, extract(epoch FROM clock_timestamp())::float8 + $2)
+               ON CONFLICT (key) DO UPDATE SET tat = greatest(s.tat, excluded.tat)""",
+            BOT,
+            seconds,
+        )
 
 
 class Workers:

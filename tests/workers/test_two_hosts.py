@@ -1,0 +1,31 @@
+"""Workers on two hosts share the bot's sending budget: 0 × 429 in a fan-out of group runs
+(the scenario, tests/workers/hosts_scenario.py, runs in a process of its own)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.store.pg.cluster import Cluster
+from tests.pgserver import new_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(300)
+async def test_two_hosts_fan_out_without_a_429(pg_cluster: Cluster) -> None:
+    dsn = await new_database(pg_cluster, migrated=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.workers.hosts_scenario", dsn],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=280,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
