@@ -18,6 +18,7 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
   rvn                         the next due review question
   tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
+  tzs:<user>:<zone>           a learner's /timezone: the suggested zone (bound to the user)
   rmr:<user>                  the reminder's button: start the review (bound to the user)
 """
 
@@ -169,6 +170,15 @@ class ZonePick:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneSuggested:
+    """The zone a mistyped /timezone probably meant ('Europe/Paris'), for that learner only;
+    checked again when tapped (the data may be forged)."""
+
+    user_id: int
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReminderReview:
     """The daily reminder's button: start `user_id`'s review, as /review does."""
 
@@ -206,6 +216,7 @@ Callback = (
     | ReviewAnswer
     | ReviewNext
     | ZonePick
+    | ZoneSuggested
     | ReminderReview
     | UploadFor
 )
@@ -215,10 +226,11 @@ GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
-    ExamPick, ExamGo, UploadFor, ZonePick, ReminderReview,
+    ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested,
+    ReminderReview,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
-REMINDER_KINDS: tuple[type, ...] = (ZonePick, ReminderReview)
+REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
@@ -244,6 +256,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
     (re.compile(rf"tz:{_ID}:{_SMALL}"), ZonePick, (int, int)),
+    (re.compile(rf"tzs:{_ID}:([A-Za-z0-9_/+-]{{1,40}})"), ZoneSuggested, (int, str)),
     (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
     (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
 ]
@@ -311,6 +324,8 @@ def encode(cb: Callback) -> str:
             data = "rvn"
         case ZonePick(user, n):
             data = f"tz:{user}:{n}"
+        case ZoneSuggested(user, zone):
+            data = f"tzs:{user}:{zone}"
         case ReminderReview(user):
             data = f"rmr:{user}"
         case UploadFor(chat, token):

@@ -38,9 +38,9 @@ class ForgetHandlers:
             return
         tr = context.tr
         text = tr._(
-            "This deletes everything I keep about you: your name and language, your quizzes "
-            "and answers, your review queue and your reminder. In groups, your answers stay "
-            "counted, but no longer carry your name or id. This cannot be undone."
+            "This deletes everything I keep about you: your name, language and time zone, your "
+            "quizzes and answers, your review queue and your reminder. In groups, your answers "
+            "stay counted, but no longer carry your name or id. This cannot be undone."
         )
         keyboard = InlineKeyboardMarkup(
             [

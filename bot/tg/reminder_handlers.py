@@ -26,7 +26,7 @@ from bot.tg import callbacks as cb
 from bot.tg import reminder_render as rr
 from bot.tg.context import BotContext
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
-from bot.tg.render import Screen, unknown_zone
+from bot.tg.render import Screen
 from bot.tg.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.reminders import (
@@ -42,6 +42,15 @@ from bot.usecases.reminders import (
 
 log = logging.getLogger(__name__)
 StartReview = Callable[[Message, Learner], Awaitable[None]]  # what /review does
+
+
+async def arm(timers: Timers, reminder: Reminder) -> None:
+    """The learner's reminder as a daily timer `remind:<user>` at its wall time in its zone;
+    arming it again (a new time or zone) replaces it, so there is one per learner."""
+    hour, minute = (int(part) for part in reminder.at_time.split(":"))
+    await timers.daily(
+        "remind", reminder.user_id, (hour, minute), reminder.timezone, tuple(range(7))
+    )
 
 
 class ReminderHandlers:
@@ -75,7 +84,7 @@ class ReminderHandlers:
                 await self._rearm(done)
                 await send(message, Screen(rr.zone_set(tr, done, self.clock())))
             case UnknownZone(typed, suggestion):
-                await send(message, Screen(unknown_zone(tr, typed, suggestion)))
+                await send(message, rr.zone_unknown(tr, typed, suggestion, learner.user_id))
 
     async def remind(self, update: Update, context: BotContext) -> None:
         message, user_id, tr = update.effective_message, context.learner.user_id, context.tr
@@ -100,24 +109,26 @@ class ReminderHandlers:
         learner it was made for: anyone else's tap, or one outside their own chat, is refused."""
         tr = translator(learner.lang)
         message = query.message if isinstance(query.message, Message) else None
-        owner = data.user_id if isinstance(data, cb.ZonePick | cb.ReminderReview) else None
-        own_chat = message is not None and message.chat.id == learner.user_id
-        if owner != learner.user_id or not own_chat or message is None:
-            stale = isinstance(data, cb.ReminderReview)
-            await acknowledge(
-                query, rr.reminder_not_yours(tr) if stale else rr.zone_button_stale(tr)
-            )
+        review = isinstance(data, cb.ReminderReview)
+        refusal = rr.reminder_not_yours(tr) if review else rr.zone_button_stale(tr)
+        if (
+            not isinstance(data, cb.ZonePick | cb.ZoneSuggested | cb.ReminderReview)
+            or data.user_id != learner.user_id
+            or message is None
+            or message.chat.id != learner.user_id
+        ):
+            await acknowledge(query, refusal)
             return
         if isinstance(data, cb.ReminderReview):
             await acknowledge(query)
             await drop_keyboard(query)  # one review per reminder; /review is always there
             await self.start_review(message, learner)
             return
-        assert isinstance(data, cb.ZonePick)
-        zone = self.cases.offered(data.index)
+        # A suggested zone is checked by choose_zone like a typed one (the data may be forged).
+        zone = data.zone if isinstance(data, cb.ZoneSuggested) else self.cases.offered(data.index)
         chosen = await self.cases.choose_zone(learner.user_id, zone) if zone else None
         if not isinstance(chosen, ZoneSet):
-            await acknowledge(query, rr.zone_button_stale(tr))
+            await acknowledge(query, refusal)
             return
         await self._rearm(chosen)
         await acknowledge(query)
@@ -130,10 +141,7 @@ class ReminderHandlers:
             await self.register(done.reminder)  # same local time, the new zone
 
     async def register(self, reminder: Reminder) -> None:
-        hour, minute = (int(part) for part in reminder.at_time.split(":"))
-        await self.timers.daily(
-            "remind", reminder.user_id, (hour, minute), reminder.timezone, tuple(range(7))
-        )
+        await arm(self.timers, reminder)
 
     async def unregister(self, user_id: int) -> None:
         await self.timers.cancel("remind", user_id)

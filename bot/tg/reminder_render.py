@@ -11,11 +11,12 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup
 
+from bot.core.zones import COMMON_ZONES
 from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import streak_render
-from bot.tg.render import Screen, button
+from bot.tg.render import Screen, button, unknown_zone
 from bot.usecases.reminders import Nudge, ZoneSet, ZoneShown
 
 ZONES_PER_ROW = 2
@@ -55,12 +56,28 @@ def zone_shown(tr: Translator, shown: ZoneShown, user_id: int, now: float) -> Sc
         "",
         tr._("Tap yours below, or type it as Area/City, for example /timezone Africa/Dakar."),
     ]
+    return Screen("\n".join(lines), _zone_buttons(shown.offered, shown.zone, user_id))
+
+
+def _zone_buttons(
+    offered: tuple[str, ...], current: str | None, user_id: int
+) -> InlineKeyboardMarkup:
     buttons = [
-        button(f"✅ {zone}" if zone == shown.zone else zone, cb.ZonePick(user_id, index))
-        for index, zone in enumerate(shown.offered)
+        button(f"✅ {zone}" if zone == current else zone, cb.ZonePick(user_id, index))
+        for index, zone in enumerate(offered)
     ]
     rows = [buttons[i : i + ZONES_PER_ROW] for i in range(0, len(buttons), ZONES_PER_ROW)]
-    return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
+    return InlineKeyboardMarkup(rows)
+
+
+def zone_unknown(tr: Translator, typed: str, suggestion: str | None, user_id: int) -> Screen:
+    """The groups' "unknown time zone" text; in private, the suggestion is a button to set it
+    (or, with none, the common zones are)."""
+    text = unknown_zone(tr, typed, suggestion)
+    if suggestion is None:
+        return Screen(text, _zone_buttons(COMMON_ZONES, None, user_id))
+    pick = button(suggestion, cb.ZoneSuggested(user_id, suggestion))
+    return Screen(text, InlineKeyboardMarkup([[pick]]))
 
 
 def zone_set(tr: Translator, done: ZoneSet, now: float) -> str:

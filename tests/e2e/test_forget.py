@@ -25,7 +25,8 @@ LEARNER, OTHER = 3001, 3002
 
 
 async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admin: SimUser) -> None:
-    """A private quiz with a wrong answer (review queue), a reminder, and a group run."""
+    """A private quiz with a wrong answer (review queue), a time zone and a reminder in it, and
+    a group run."""
     chat = learner.private
     await learner.send("/start")
     await learner.send("/language")
@@ -50,6 +51,9 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
     chooser = await chat.next_message(after=mark)
     mark = chat.mark()
     await learner.tap(chooser, "▶️ Start")
+    await chat.next_message(after=mark)
+    mark = chat.mark()
+    await learner.send("/timezone Europe/Paris")
     await chat.next_message(after=mark)
     mark = chat.mark()
     await learner.send("/remind on 07:30")
@@ -78,6 +82,7 @@ def _traces(h: GroupHarness, user_id: int) -> dict[str, int]:
         "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
         "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
         "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
+        "timezone": count("SELECT count(*) FROM users WHERE id = ? AND timezone IS NOT NULL"),
         "run_scores": count("SELECT count(*) FROM run_scores WHERE user_id = ?"),
         "group_members": count("SELECT count(*) FROM group_members WHERE user_id = ?"),
         "practice_sets": count("SELECT count(*) FROM practice_sets WHERE user_id = ?"),
@@ -153,6 +158,9 @@ async def test_forget_after_confirmation_deletes_the_learner_and_keeps_group_cou
         await learner.send("/start")
         welcome = await learner.private.next_message(after=mark)
         assert "Continue" not in [b.text for row in welcome.buttons for b in row]
+        mark = learner.private.mark()
+        await learner.send("/timezone")  # the bot's default again
+        assert "UTC" in (await learner.private.next_message(after=mark)).text
 
 
 async def test_the_operator_command_does_the_same(

@@ -88,7 +88,28 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
     )
     nothing = await say(user, "/timezone Mars/Olympus")
     assert nothing.text.startswith("Fuseau horaire inconnu") and "Africa/Dakar" in nothing.text
+    assert "Africa/Dakar" in labels(nothing)  # no suggestion: the common zones as buttons
     assert rows(harness, "SELECT timezone FROM users WHERE id = 6102") == [(None,)]
+
+    # The suggestion is a button that sets it; a forged zone in the same data is refused.
+    assert labels(suggested) == ["Europe/Paris"]
+    data = suggested.buttons[0][0].callback_data
+    assert data == f"tzs:{user.id}:Europe/Paris"
+    refused = await user.tap(suggested, callback_data=f"tzs:{user.id}:Mars/Olympus")
+    assert (
+        refused is not None
+        and refused.text == "Ce bouton n’est pas le vôtre. /timezone affiche le vôtre."
+    )
+    intruder = harness.emu.user(6110, "Intruder", language_code="en")
+    assert (await intruder.tap(suggested, callback_data=data)) is not None
+    assert rows(harness, "SELECT timezone FROM users WHERE timezone IS NOT NULL") == []
+    mark = user.private.mark()
+    await user.tap(suggested, "Europe/Paris")
+    done = await user.private.wait_for(
+        lambda m: m.message_id == suggested.message_id and m.edited, after=mark
+    )
+    assert done.text.startswith("🌍 Fuseau horaire réglé sur Europe/Paris (il y est ")
+    assert rows(harness, "SELECT timezone FROM users WHERE id = 6102") == [("Europe/Paris",)]
 
 
 async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zone(
