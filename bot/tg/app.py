@@ -251,6 +251,7 @@ class QuizBot:
             default_timezone=options.timezone,
             clock=options.clock,
         )
+        self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None

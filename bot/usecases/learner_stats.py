@@ -1,14 +1,18 @@
 """What a learner and a group have done: /stats and /groupstats, summarised from answer rows.
 
 The store hands over counts; the core (`bot/core/stats.py`) says what they mean; this joins
-them with the content (a guide per quiz) and the learner's days in the configured time zone.
+them with the content (a guide per quiz) and the learner's days in their own time zone (their
+/timezone, through `zone_of`; else the configured one), the zone their reminder uses too, so a
+streak reads the same in /stats and in the reminder.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta, tzinfo
+from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.models import Catalog, GuidePath
@@ -37,6 +41,9 @@ class GroupReport:
 
 
 class LearnerStatsCases:
+    # A learner's own zone by user id (bot/usecases/reminders.py); None: the configured one.
+    zone_of: Callable[[int], Awaitable[str]] | None = None
+
     def __init__(
         self,
         catalog: Catalog,
@@ -55,9 +62,12 @@ class LearnerStatsCases:
         scores = quiz_scores(await self.analytics.finished_attempts(user_id))
         return {score.quiz_id: (score.best, score.total) for score in scores}
 
+    async def _zone(self, user_id: int) -> tzinfo:
+        return ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.review.tz
+
     async def stats(self, user_id: int) -> LearnerStats:
         await self.review.sync()
-        now, tz = self.clock(), self.review.tz
+        now, tz = self.clock(), await self._zone(user_id)
         scores = quiz_scores(await self.analytics.finished_attempts(user_id))
         guides: dict[str, Accuracy] = {}
         for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
@@ -77,10 +87,9 @@ class LearnerStatsCases:
             queued=await self.review.store.queue_size(user_id),
         )
 
-    async def streak_status(self, user_id: int, zone: tzinfo | None = None) -> StreakStatus:
-        """The learner's streak and whether it breaks tonight without activity (reminders);
-        days counted in `zone` (the learner's own, at reminder time), else the bot's."""
-        now, tz = self.clock(), zone or self.review.tz
+    async def streak_status(self, user_id: int) -> StreakStatus:
+        """The learner's streak and whether it breaks tonight without activity (reminders)."""
+        now, tz = self.clock(), await self._zone(user_id)
         since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
         days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
         return streak_status(days, local_day(now, tz))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.review import parse_clock
@@ -176,8 +175,7 @@ class LearnerReminders:
     async def nudge(self, user_id: int) -> Nudge | None:
         """What to say at reminder time, or None: nothing due and no streak to save."""
         due = await self.review.due_count(user_id)
-        zone = ZoneInfo(await self.zone(user_id))
-        streak = await self.stats.streak_status(user_id, zone)
+        streak = await self.stats.streak_status(user_id)  # days in the learner's zone
         if not due and not streak.at_risk:
             return None
         return Nudge(due, streak)

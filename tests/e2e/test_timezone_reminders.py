@@ -235,3 +235,24 @@ async def test_french_times_and_errors(harness: Harness) -> None:
     on = await say(user, "/remind on 7h30")
     assert on.text.startswith("⏰ Rappel quotidien activé, à 07:30 (Africa/Dakar)")
     assert chat.last is not None and chat.last.message_id == on.message_id
+
+
+async def test_the_streak_note_counts_days_in_the_learners_zone(harness: Harness) -> None:
+    """A quiz at 18:00 in New York, the reminder at 20:00 there: in the learner's zone they were
+    active today (no note); counted in UTC it would already be tomorrow, and nag them."""
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None and harness.bot is not None
+    harness.clock.advance(28_000)  # 2026-09-21 18:00 in New York (22:00 UTC)
+    local = harness.emu.user(6111, "Kiné", language_code="en")
+    await say(local, "/timezone America/New_York")
+    await take_quiz(local, local.private, quiz, miss=set())
+    default = harness.emu.user(6112, "Modou", language_code="en")
+    await take_quiz(default, default.private, quiz, miss=set())  # the bot's zone: UTC
+    harness.clock.advance(2 * 3600)  # 20:00 in New York, 00:00 UTC the next day
+    shown = len(local.private.messages)
+    assert not await harness.bot.reminder_handlers.send_reminder(local.id)
+    mark = default.private.mark()
+    assert await harness.bot.reminder_handlers.send_reminder(default.id)
+    note = await default.private.next_message(after=mark)
+    assert note.text.startswith("🔥 Your streak: 1 day. One quiz")
+    assert len(local.private.messages) == shown
