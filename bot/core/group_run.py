@@ -7,7 +7,7 @@ adapter and the service only move values around.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.core.engine import Judgement, OptionOrders, Verdict, judge
@@ -30,6 +30,16 @@ class GroupRun:
     sent_at: float | None = None
     deadline: float | None = None
     version: str = ""  # the quiz's content version when the run started
+    typed: bool = False  # number questions asked (typed answers on at its start), else left out
+
+
+def played(quiz: Quiz, typed: bool) -> Quiz:
+    """The quiz as a group run plays it: without its number questions unless the group takes
+    typed answers. A run's question indexes, counts ("3/9"), last question and scores are all
+    over this quiz, so a left-out question is never asked, revealed or counted."""
+    if typed or not any(q.typed for q in quiz.questions):
+        return quiz
+    return replace(quiz, questions=tuple(q for q in quiz.questions if not q.typed))
 
 
 def judge_tap(

@@ -84,6 +84,7 @@ def _run(row: aiosqlite.Row) -> GroupRun:
         sent_at=row["question_sent_at"],
         deadline=row["deadline"],
         version=row["content_version"] or "",
+        typed=bool(row["typed_answers"]),
     )
 
 
@@ -202,8 +203,10 @@ class GroupStore:
         seconds: float,
         now: float,
         version: str = "",
+        typed: bool = False,
     ) -> int | None:
-        """A new active run, or None when the group already has one (the unique index says)."""
+        """A new active run, or None when the group already has one (the unique index says);
+        `typed`: its number questions are asked (else left out)."""
 
         async def insert(conn: aiosqlite.Connection) -> int | None:
             try:
@@ -218,8 +221,9 @@ class GroupStore:
                 return None
             assert row is not None
             await conn.execute(
-                "INSERT INTO group_runs (attempt_id, chat_id, seconds) VALUES (?, ?, ?)",
-                (row[0], chat_id, seconds),
+                """INSERT INTO group_runs (attempt_id, chat_id, seconds, typed_answers)
+                   VALUES (?, ?, ?, ?)""",
+                (row[0], chat_id, seconds, int(typed)),
             )
             return int(row[0])
 

@@ -57,6 +57,7 @@ from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group import GroupHandlers
+from bot.tg.group_typed_handlers import GroupTypedReplies
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks
@@ -403,6 +404,10 @@ class QuizBot:
         app.add_handler(CommandHandler("deletequiz", upload.deletequiz, filters=groups))
         app.add_handler(CommandHandler("upload", upload.upload, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+        # A member's reply to a run's number question (typed answers on); other text is chat.
+        typed = GroupTypedReplies(self.group_settings, self.group_runs, self.runner)
+        reply = groups & filters.TEXT & filters.REPLY & ~filters.COMMAND
+        app.add_handler(MessageHandler(reply, typed.reply))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
         for name, callback in [
             ("push", group.push),

@@ -138,6 +138,8 @@ class GroupHandlers:
                 await self.runner.play(started)
             case runs.Busy():
                 await self._say(chat_id, tr._("A quiz is already running here. /stop ends it."))
+            case runs.NothingToAsk():
+                await self._say(chat_id, gr.nothing_to_ask(tr))
             case runs.UnknownQuiz(suggestion):
                 await self._say(chat_id, gr.unknown_quiz(tr, which, suggestion))
 

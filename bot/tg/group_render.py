@@ -23,7 +23,7 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
-from bot.tg import standings_render
+from bot.tg import number_render, standings_render
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -75,7 +75,10 @@ def _options(quiz: Quiz, run: GroupRun, index: int, lang: str) -> list[tuple[int
 
 
 def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> Screen:
-    """Header, prompt, options lettered in full, one button per letter carrying the run id."""
+    """Header, prompt, options lettered in full, one button per letter carrying the run id
+    (a number question: the prompt and how to reply, no buttons)."""
+    if quiz.questions[index].typed:
+        return number_render.group_question(tr, quiz, index, lang)
     prompt = rich(quiz.questions[index].prompt.get(lang))
     lines = [question_header(tr, quiz, index, lang), "", prompt, ""]
     lines += [f"<b>{LETTERS[pos]}.</b> {text}" for pos, text in _options(quiz, run, index, lang)]
@@ -99,8 +102,12 @@ def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: i
 def reveal(
     tr: Translator, quiz: Quiz, run: GroupRun, index: int, counts: Sequence[int], lang: str
 ) -> Screen:
-    """The question once time is up: right option marked, how many chose each, why, the guide."""
+    """The question once time is up: right option marked, how many chose each, why, the guide
+    (a number question: the right value, how many answered and how many were right)."""
     q = quiz.questions[index]
+    if q.typed:
+        right, wrong = [*counts, 0, 0][:2]
+        return number_render.group_reveal(tr, quiz, index, right, wrong, lang)
     right = list(run.orders[index]).index(q.correct)
     most = max(counts, default=0) or 1
     lines = [question_header(tr, quiz, index, lang), "", rich(q.prompt.get(lang)), ""]
@@ -259,6 +266,19 @@ def popup_line(tr: Translator, group: GroupSettings) -> str:
     return tr._("Answer popups: the letter only; the verdict comes with the reveal")
 
 
+def nothing_to_ask(tr: Translator) -> str:
+    return tr._(
+        "Every question of this quiz needs a typed answer, and this group takes none: "
+        "an admin can turn typed answers on in /settings."
+    )
+
+
+def typed_line(tr: Translator, group: GroupSettings) -> str:
+    if group.typed_answers:
+        return tr._("Typed answers: on (number questions are asked; a member's first reply counts)")
+    return tr._("Typed answers: off (number questions are skipped)")
+
+
 def settings(tr: Translator, group: GroupSettings) -> Screen:
     heading = tr._("⚙️ Group settings")
     lines = [
@@ -272,6 +292,7 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
         ),
         standings_render.scoring_line(tr, group),
         popup_line(tr, group),
+        typed_line(tr, group),
     ]
     chat = group.chat_id
     langs = [
@@ -306,7 +327,17 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             cb.Setting(chat, "popup", "verdict"),
         ),
     ]
-    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group), popups]
+    typed = [
+        button(
+            ("✓ " if group.typed_answers else "") + tr._("Typed answers on"),
+            cb.Setting(chat, "typed", "on"),
+        ),
+        button(
+            ("✓ " if not group.typed_answers else "") + tr._("Typed answers off"),
+            cb.Setting(chat, "typed", "off"),
+        ),
+    ]
+    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group), popups, typed]
     return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
 
 

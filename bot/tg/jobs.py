@@ -418,3 +418,7 @@ class GroupRunner:
                 await self.send(schedule.chat_id, Screen(skipped))
             case runs.UnknownQuiz():
                 log.warning("schedule %s: quiz %r no longer exists", schedule.id, schedule.quiz)
+            case runs.NothingToAsk():
+                log.info(
+                    "schedule %s: quiz %r has only typed questions", schedule.id, schedule.quiz
+                )

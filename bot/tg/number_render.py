@@ -15,7 +15,15 @@ from bot.core.kinds import NumberAnswer
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
-from bot.tg.render import Screen, explained, joined, question_header, rich, truncate
+from bot.tg.render import (
+    Screen,
+    explained,
+    guide_link,
+    joined,
+    question_header,
+    rich,
+    truncate,
+)
 
 PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
 
@@ -119,3 +127,60 @@ def answered(
     )
     why = explained(tr, quiz, attempt_id, index, head, lang)
     return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), why)
+
+
+# -- groups -----------------------------------------------------------------------------------
+
+
+def group_question(tr: Translator, quiz: Quiz, index: int, lang: str) -> Screen:
+    """A number question in a group run: no buttons (and no ForceReply, which would freeze the
+    message: its live count and reveal are edits); members reply to it with the number."""
+    q = quiz.questions[index]
+    unit = q.unit.get(lang)
+    if unit:
+        how = tr._(
+            "✍️ Reply to this message with a number (in {unit}). Only your first reply counts.",
+            unit=html.escape(unit),
+        )
+    else:
+        how = tr._("✍️ Reply to this message with a number. Only your first reply counts.")
+    header, body = question_header(tr, quiz, index, lang), rich(q.prompt.get(lang))
+    return Screen(truncate("\n".join([header, "", body, "", how]), MESSAGE_MAX_CHARS))
+
+
+def group_reveal(
+    tr: Translator, quiz: Quiz, index: int, right: int, wrong: int, lang: str
+) -> Screen:
+    """A number question once time is up: the right value, how many answered and were right,
+    why, the guide."""
+    q = quiz.questions[index]
+    key = html.escape(key_text(tr, q, lang))
+    total = right + wrong
+    lines = [
+        question_header(tr, quiz, index, lang),
+        "",
+        rich(q.prompt.get(lang)),
+        "",
+        "✅ " + tr._("Answer: {answer}", answer=key),
+        "",
+        tr.ngettext("{n} answer", "{n} answers", total)
+        + " · "
+        + tr.ngettext("{n} right", "{n} right", right),
+        "",
+        f"<i>{rich(q.explanation.get(lang))}</i>",
+        "",
+        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+    ]
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_MAX_CHARS:  # never cut inside a tag: drop the explanation instead
+        text = "\n".join(line for line in lines if not line.startswith("<i>"))
+    return Screen(text[:MESSAGE_MAX_CHARS])
+
+
+def group_unreadable(tr: Translator, name: str, question: Question) -> str:
+    """Said once per member and question in a group: their reply was no number."""
+    return tr._(
+        "{name}, I could not read a number there: reply with only the number, e.g. {example}.",
+        name=html.escape(name or "?"),
+        example=example(tr, question.number) if question.number else tr.decimal(0.5),
+    )

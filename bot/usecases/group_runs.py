@@ -8,6 +8,8 @@ tap costs one SQLite write; the store stays the truth that a restart resumes fro
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import difflib
 import math
 import random
@@ -17,7 +19,8 @@ from dataclasses import dataclass, replace
 
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, Standing, Verdict, leaderboard, option_counts, option_orders
-from bot.core.group_run import GroupRun, Step, elapsed_ms, judge_tap, resume_step
+from bot.core.group_run import GroupRun, Step, elapsed_ms, judge_tap, played, resume_step
+from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import next_quiz
 from bot.store import GroupStore, Stored
@@ -41,6 +44,11 @@ class Started:
 @dataclass(frozen=True, slots=True)
 class Busy:
     """The group already has a run: one at a time."""
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToAsk:
+    """Every question of the quiz needs a typed answer, and the group takes none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +92,7 @@ class Reveal:
     run: GroupRun
     quiz: Quiz
     index: int
-    counts: list[int]  # per displayed position
+    counts: list[int]  # per displayed position; a number question's: [right, wrong]
     is_last: bool
 
 
@@ -180,14 +188,18 @@ class GroupRuns:
         self._unanswered: dict[int, int] = {}
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
         self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
+        # Set once the open question's message id is known (a reply names that message).
+        self._sent: dict[int, asyncio.Event] = {}
 
     def _keep(self, run: GroupRun) -> None:
         if not self.shared:
             self._runs[run.id] = run
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
-        """The quiz as the run started it: a reload meanwhile does not change a running run."""
-        return self.catalog.quiz_at(run.quiz_id, run.version)
+        """The quiz as the run started it: a reload meanwhile does not change a running run;
+        without its number questions when the run takes no typed answers (`played`)."""
+        quiz = self.catalog.quiz_at(run.quiz_id, run.version)
+        return None if quiz is None else played(quiz, run.typed)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -207,21 +219,33 @@ class GroupRuns:
 
     async def start(
         self, chat_id: int, user_id: int | None, which: str
-    ) -> Started | Busy | UnknownQuiz:
-        """A new run of quiz `which` (an id, 'next' or 'random') in the group."""
-        quiz = await self.pick_quiz(chat_id, which)
-        if quiz is None:
+    ) -> Started | Busy | UnknownQuiz | NothingToAsk:
+        """A new run of quiz `which` (an id, 'next' or 'random') in the group; its number
+        questions are asked only when the group takes typed answers (fixed for the run)."""
+        found = await self.pick_quiz(chat_id, which)
+        if found is None:
             known = [quiz.id for quiz in self.catalog] + list(self.own_quizzes(chat_id))
             return UnknownQuiz(closest_quiz(which, known))
         settings = await self.settings.settings(chat_id)
+        typed = settings.typed_answers
+        quiz = played(found, typed)
+        if not quiz.questions:
+            return NothingToAsk()
         orders = option_orders(quiz, self.rng, settings.shuffle)
         seconds = self.seconds_override or float(settings.seconds)
         run_id = await self.store.start_run(
-            chat_id, user_id, quiz.id, encode_orders(orders), seconds, self.clock(), quiz.version
+            chat_id,
+            user_id,
+            quiz.id,
+            encode_orders(orders),
+            seconds,
+            self.clock(),
+            quiz.version,
+            typed=typed,
         )
         if run_id is None:
             return Busy()
-        run = GroupRun(run_id, chat_id, quiz.id, orders, seconds, version=quiz.version)
+        run = GroupRun(run_id, chat_id, quiz.id, orders, seconds, version=quiz.version, typed=typed)
         self._keep(run)
         return Started(run, quiz)
 
@@ -241,12 +265,26 @@ class GroupRuns:
             run, current=index, is_open=True, message_id=None, sent_at=now, deadline=deadline
         )
         self._keep(run)
+        self._sent[run.id] = asyncio.Event()
         return run
 
     async def question_sent(self, run: GroupRun, message_id: int) -> None:
         await self.store.question_sent(run.id, run.current, message_id)
         if run.id in self._runs:
             self._runs[run.id] = replace(run, message_id=message_id)
+        sent = self._sent.pop(run.id, None)
+        if sent is not None:
+            sent.set()
+
+    async def sent_run(self, run: GroupRun, wait: float = 5.0) -> GroupRun:
+        """The run once its open question's message id is recorded: a member can reply to the
+        message before the answer to sendMessage reached us (a reply names the message)."""
+        sent = self._sent.get(run.id)
+        if run.message_id is not None or sent is None:
+            return run
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sent.wait(), wait)
+        return await self._run(run.id) or run
 
     async def answer(
         self, chat_id: int, run_id: int, index: int, position: int, member: Learner, group_lang: str
@@ -331,6 +369,7 @@ class GroupRuns:
         run = await self._run(run_id)
         quiz = self.quiz_of(run) if run else None
         self._runs.pop(run_id, None)
+        self._sent.pop(run_id, None)
         status = "abandoned" if stopped else "finished"
         if run is None or quiz is None:
             return None
@@ -352,7 +391,10 @@ class GroupRuns:
             return None
         run = replace(run, is_open=False)
         self._keep(run)
-        counts = option_counts(run.orders[index], chosen)
+        if quiz.questions[index].typed:  # how many were right, how many not
+            counts = [chosen.count(NUMBER_RIGHT), chosen.count(NUMBER_WRONG)]
+        else:
+            counts = option_counts(run.orders[index], chosen)
         return Reveal(run, quiz, index, counts, index + 1 >= len(quiz))
 
     async def _run(self, run_id: int) -> GroupRun | None:

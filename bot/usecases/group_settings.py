@@ -2,7 +2,7 @@
 the bot joining, leaving and following a group that became a supergroup.
 
 Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`, `scoring`, `streak`,
-`popup`);
+`popup`, `typed`);
 which value each key accepts, and where it is kept, is decided here and in the store, never in a
 handler.
 """
@@ -50,6 +50,8 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
         return "streak_bonus", int(value == "on")
     if key == "popup" and value in ("letter", "verdict"):
         return "popup_verdict", int(value == "verdict")
+    if key == "typed" and value in ("on", "off"):
+        return "typed_answers", int(value == "on")
     return None
 
 

@@ -1,0 +1,62 @@
+"""Members' replies to a group run's number question (when the group takes typed answers).
+
+What a real group wants is no flood: Telegram allows a bot about 20 messages a minute in a
+group, and a quiz already spends most of them. So a counted reply gets no message (the live
+line "👥 n answers so far" counts it, and the reveal shows how many were right); a second reply
+from the same member is ignored (only the first counts, as the question says); a reply that is
+no number gets one short hint, at most once per member and question, so they can try again.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot.i18n import translator
+from bot.tg import number_render
+from bot.tg.context import BotContext
+from bot.tg.jobs import GroupRunner
+from bot.tg.render import Screen
+from bot.usecases import group_typed as gt
+from bot.usecases.group_runs import GroupRuns
+from bot.usecases.group_settings import GroupSettingsCases
+
+HINTS_KEPT = 10_000  # (run, question, member) already hinted; cleared when full
+
+
+class GroupTypedReplies:
+    def __init__(self, settings: GroupSettingsCases, runs: GroupRuns, runner: GroupRunner) -> None:
+        self.settings = settings
+        self.runs = runs
+        self.runner = runner
+        self._hinted: set[tuple[int, int, int]] = set()
+
+    async def reply(self, update: Update, context: BotContext) -> None:
+        message, chat = update.effective_message, update.effective_chat
+        if message is None or chat is None or message.text is None:
+            return
+        replied = message.reply_to_message
+        if replied is None or message.from_user is None or message.sender_chat is not None:
+            return  # only a member's own reply to a message (not a channel or anonymous admin)
+        group = await self.settings.settings(chat.id)
+        member = context.learner
+        lang = member.language_in(group.language)
+        outcome = await gt.answer_typed(
+            self.runs,
+            chat.id,
+            replied.message_id,
+            message.text,
+            member,
+            group.language,
+            translator(lang).decimal_separator,
+        )
+        if isinstance(outcome, gt.Unreadable):
+            key = (outcome.run_id, outcome.index, member.user_id)
+            if key in self._hinted:
+                return
+            if len(self._hinted) >= HINTS_KEPT:
+                self._hinted.clear()
+            self._hinted.add(key)
+            # In the group's language: the group reads it.
+            tr = translator(group.language)
+            hint = number_render.group_unreadable(tr, member.first_name, outcome.question)
+            await self.runner.send(chat.id, Screen(hint))

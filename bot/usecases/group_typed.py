@@ -1,0 +1,103 @@
+"""A member's typed reply in a group run: the answer to the open number question, or nothing.
+
+Only a reply to the open question's own message counts (the run's `message_id`, kept by the
+store), from the chat the run plays in; a member's first readable reply is stored, and the
+store's key (run, question, member) makes it the only one. Nothing else a member says in the
+group is an answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.engine import Judgement, judge_number
+from bot.core.group_run import elapsed_ms
+from bot.core.kinds import parse_number
+from bot.core.models import Question, Quiz
+from bot.store import Stored
+from bot.usecases.group_runs import GroupRuns
+from bot.usecases.learner_profile import Learner
+from bot.usecases.typed_answers import units
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """Stored: the member's first readable reply to the open number question."""
+
+    lang: str
+    quiz: Quiz
+    judgement: Judgement
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyCounted:
+    """The member's first reply was counted already: this one changes nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A reply to the open number question that is no number: not counted, they may retry."""
+
+    lang: str
+    question: Question
+    run_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class NotAnAnswer:
+    """Not a reply to an open number question of this chat's run: ordinary chat."""
+
+
+GroupTypedOutcome = Counted | AlreadyCounted | Unreadable | NotAnAnswer
+
+
+async def answer_typed(
+    runs: GroupRuns,
+    chat_id: int,
+    reply_to: int,
+    text: str,
+    member: Learner,
+    group_lang: str,
+    separator: str,
+) -> GroupTypedOutcome:
+    """Judge and store a member's reply to message `reply_to` of chat `chat_id`."""
+    run = await runs.active_run(chat_id)
+    if run is not None and run.is_open and run.message_id is None:
+        run = await runs.sent_run(run)
+    if run is None or not run.is_open or run.message_id != reply_to:
+        return NotAnAnswer()
+    quiz = runs.quiz_of(run)
+    if quiz is None or not 0 <= run.current < len(quiz) or not quiz.questions[run.current].typed:
+        return NotAnAnswer()
+    lang = member.language_in(group_lang)
+    index, question = run.current, quiz.questions[run.current]
+    typed = text.strip()
+    value = parse_number(typed, separator, units(question, lang))
+    if value is None:
+        return Unreadable(lang, question, run.id, index)
+    judgement = judge_number(question, index, value)
+    if judgement is None:
+        return NotAnAnswer()
+    now = runs.clock()
+    stored = await runs.store.record_answer(
+        run.id,
+        index,
+        member.user_id,
+        member.first_name,
+        member.telegram_language,
+        judgement.option_index,
+        judgement.is_correct,
+        lang,
+        now,
+        elapsed_ms(run.sent_at, now),
+        question_id=question.id,
+        option_id="",
+        version=run.version,
+        typed=(typed, value),
+    )
+    if stored is Stored.DUPLICATE:
+        return AlreadyCounted()
+    if stored is Stored.CLOSED:
+        return NotAnAnswer()
+    return Counted(lang, quiz, judgement)
