@@ -1,11 +1,116 @@
+"""The harness fixture, and which store engine an end-to-end test runs on.
+
+The tests named in `ON_BOTH_ENGINES` run twice: on a SQLite file and on a fresh PostgreSQL
+database of the session's throwaway server (tests/pgserver.py; skipped, saying how to get
+PostgreSQL, where it is not installed); every other test runs on SQLite. Why these: see
+tests/e2e/README.md. `QUIZBOT_E2E_ENGINES=postgresql python -m pytest tests/e2e` runs every
+async test on PostgreSQL (or `sqlite,postgresql`: on both).
+"""
+
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import inspect
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.store.pg.cluster import Cluster
+from tests.e2e import harness as harness_module
 from tests.e2e.harness import Harness, running
+from tests.pgserver import new_database
+
+ENGINES = ["sqlite", "postgresql"]
+ALL = frozenset({"*"})
+# module -> its tests that also run on PostgreSQL ("*": all): where the engines differ.
+ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
+    # answers, private attempts, resume after a restart, duplicate and stale taps
+    "test_private_quiz": ALL,
+    "test_private_edges": ALL,
+    "test_private_navigation": ALL,
+    # reviews, streaks, practice sets, exams
+    "test_progress": ALL,
+    "test_practice": ALL,
+    "test_exam": ALL,
+    # group runs: one active run, answers, reveals, restart mid-run, popups setting
+    "test_groups": ALL,
+    "test_group_popups": ALL,
+    "test_group_admin_screens": frozenset(
+        {
+            "test_stopped_results_count_the_questions_asked",
+            "test_groupstats_lists_the_hardest_first_and_names_ties",
+            "test_a_run_nobody_answers_stops_after_two_questions",
+        }
+    ),
+    "test_groups_schedules": frozenset(
+        {
+            "test_settings_are_for_admins_and_change_the_group",
+            "test_a_schedule_fires_walks_the_catalogue_survives_migration_and_removal",
+            "test_unschedule_and_restore_at_start_up",
+        }
+    ),
+    # standings (run_scores), /me, members who left
+    "test_standings": frozenset(
+        {
+            "test_me_stats_and_members_who_left",
+            "test_departures_seen_through_chat_member_updates",
+            "test_speed_leaderboard_ranks_by_points",
+        }
+    ),
+    # uploads: stored versions, nothing stored from a bad file, served after a restart
+    "test_uploads": frozenset(
+        {
+            "test_an_admin_uploads_a_sound_yaml_quiz_and_reads_its_summary",
+            "test_a_malformed_file_gets_line_numbered_problems_and_nothing_is_stored",
+        }
+    ),
+    "test_uploads_flow": frozenset(
+        {
+            "test_after_a_restart_the_groups_quiz_is_served_and_a_shipped_id_is_refused",
+            "test_a_member_reviews_the_groups_quiz_privately",
+            "test_a_private_upload_goes_to_the_group_the_admin_chooses",
+        }
+    ),
+    # forgetting a learner in one transaction
+    "test_forget": frozenset(
+        {"test_forget_after_confirmation_deletes_the_learner_and_keeps_group_counts"}
+    ),
+}
+
+
+def on_both_engines(module: str, test: str) -> bool:
+    chosen = ON_BOTH_ENGINES.get(module.rsplit(".", 1)[-1], frozenset())
+    return chosen == ALL or test in chosen
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if not inspect.iscoroutinefunction(metafunc.function):
+        return
+    named = [e for e in os.environ.get("QUIZBOT_E2E_ENGINES", "").split(",") if e]
+    if named:
+        metafunc.parametrize("store_engine", named, indirect=True)
+    elif on_both_engines(metafunc.module.__name__, metafunc.function.__name__):
+        metafunc.parametrize("store_engine", ENGINES, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def store_engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The engine of every harness this test builds: SQLite unless parametrized.
+
+    A sync fixture, so the session's server (started with asyncio.run) and this test's
+    database are set up outside the test's event loop."""
+    engine: str = getattr(request, "param", "sqlite")
+    dsn = None
+    if engine == "postgresql":
+        cluster: Cluster = request.getfixturevalue("pg_cluster")
+        dsn = asyncio.run(new_database(cluster))
+    harness_module.STORE.dsn = dsn
+    try:
+        yield engine
+    finally:
+        harness_module.STORE.dsn = None
 
 
 @pytest.fixture

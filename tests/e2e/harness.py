@@ -1,19 +1,33 @@
-"""A running quizbot against the local emulator, for end-to-end tests (real HTTP both ways)."""
+"""A running quizbot against the local emulator, for end-to-end tests (real HTTP both ways).
+
+The store is the SQLite file at `db_path`, or, for a test marked `both_engines` in its
+PostgreSQL variant, a fresh PostgreSQL database (tests/e2e/conftest.py sets `STORE.dsn`);
+`Harness.rows` reads either one in the store's common SQL dialect.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import random
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import asyncpg
 
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
+from bot.store.pg.database import PgDatabase
+from bot.store.pg.dialect import to_postgres
 from bot.tg.app import BotOptions, QuizBot
 
 TOKEN = "123456:TEST-token-never-logged"
@@ -33,6 +47,31 @@ class FakeClock:
 
 
 @dataclass
+class StoreChoice:
+    """The engine of the harnesses the current test builds (set per test by the conftest)."""
+
+    dsn: str | None = None  # None: SQLite at the harness's db_path
+
+
+STORE = StoreChoice()
+
+
+def _pg_rows(dsn: str, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+    """One read on PostgreSQL, from a synchronous test line: on a loop of its own (a thread),
+    like the sqlite3 read, while the bot's loop waits."""
+
+    async def fetch() -> list[tuple[Any, ...]]:
+        conn = await asyncpg.connect(dsn)
+        try:
+            return [tuple(row) for row in await conn.fetch(to_postgres(sql), *args)]
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
+
+
+@dataclass
 class Harness:
     emu: Emulator
     db_path: Path
@@ -41,6 +80,18 @@ class Harness:
     bot: QuizBot | None = None
     # quizbot's default; `QUIZBOT_TRANSPORT=httpx python -m pytest tests/e2e` runs them on PTB's.
     transport: str = field(default_factory=lambda: os.environ.get("QUIZBOT_TRANSPORT", "aiohttp"))
+    dsn: str | None = field(default_factory=lambda: STORE.dsn)  # PostgreSQL, or None: SQLite
+
+    @property
+    def engine(self) -> str:
+        return "sqlite" if self.dsn is None else "postgresql"
+
+    def rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        """Rows of one read of the bot's store, as tuples (SQL in the store's dialect)."""
+        if self.dsn is not None:
+            return _pg_rows(self.dsn, sql, args)
+        with contextlib.closing(sqlite3.connect(self.db_path)) as conn:
+            return conn.execute(sql, args).fetchall()
 
     def options(self) -> BotOptions:
         return BotOptions(
@@ -52,6 +103,7 @@ class Harness:
             rng=random.Random(1234),
             rate_limit=False,
             transport=self.transport,
+            database=PgDatabase(self.dsn) if self.dsn is not None else None,
         )
 
     async def start_bot(self) -> QuizBot:

@@ -4,8 +4,6 @@ out ends the exam at the next tap; then the results with every explanation."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
@@ -15,8 +13,7 @@ QUIZ = "gradient-accumulation"
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
+    return h.rows(sql, *args)
 
 
 async def started(h: Harness, user: SimUser, clock_label: str, *, by_id: bool) -> EmuMessage:

@@ -4,7 +4,6 @@ reveals and leaderboards match the database, /stop, and a restart in the middle 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -41,10 +40,6 @@ class GroupHarness(Harness):
 
     def options(self) -> BotOptions:
         return replace(super().options(), question_seconds=self.seconds, rate_limit=self.rate_limit)
-
-    def rows(self, sql: str, *args: object) -> list[tuple]:
-        with sqlite3.connect(self.db_path) as conn:
-            return conn.execute(sql, args).fetchall()
 
 
 @asynccontextmanager
@@ -193,7 +188,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=5)
         expected = h.rows(
             """SELECT u.first_name FROM answers a JOIN users u ON u.id = a.user_id
-               WHERE a.attempt_id = ? GROUP BY a.user_id
+               WHERE a.attempt_id = ? GROUP BY a.user_id, u.first_name
                ORDER BY sum(a.is_correct) DESC, sum(a.elapsed_ms), a.user_id""",
             run_id,
         )

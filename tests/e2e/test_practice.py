@@ -5,7 +5,6 @@ nothing until every matching question was seen."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.core.models import Question, Quiz
 from bot.emulator.driver import SimUser
@@ -16,8 +15,7 @@ LETTERS = "ABCD"
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
+    return h.rows(sql, *args)
 
 
 def shown_question(h: Harness, text: str) -> tuple[Quiz, Question]:

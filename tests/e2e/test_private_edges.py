@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.emulator import EmuMessage, SimUser
@@ -11,8 +9,7 @@ from tests.e2e.harness import Harness, answered
 
 
 def count(h: Harness, sql: str = "SELECT count(*) FROM answers") -> int:
-    with sqlite3.connect(h.db_path) as conn:
-        return int(conn.execute(sql).fetchone()[0])
+    return int(h.rows(sql)[0][0])
 
 
 async def start_by_link(user: SimUser, quiz_id: str = "gradient-checkpointing") -> EmuMessage:
@@ -102,8 +99,7 @@ async def test_resume_after_restart(harness: Harness) -> None:
     q2 = await user.private.next_message(after=mark)
     assert "2/9" in q2.text
     # Same option order as before the restart: the orders are stored with the attempt.
-    with sqlite3.connect(harness.db_path) as conn:
-        orders = conn.execute("SELECT option_orders FROM attempts").fetchone()[0]
+    ((orders,),) = harness.rows("SELECT option_orders FROM attempts")
     quiz = harness.catalog.quiz("gradient-checkpointing")
     assert quiz is not None
     import json
@@ -124,8 +120,7 @@ async def test_stop_abandons_and_old_buttons_close(harness: Harness) -> None:
     closed = await user.tap(q1, "A")
     assert "closed" in closed.text
     assert count(harness) == 0
-    with sqlite3.connect(harness.db_path) as conn:
-        assert conn.execute("SELECT status FROM attempts").fetchall() == [("abandoned",)]
+    assert harness.rows("SELECT status FROM attempts") == [("abandoned",)]
 
 
 async def test_review_of_mistakes_and_retake(harness: Harness) -> None:

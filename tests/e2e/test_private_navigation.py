@@ -4,8 +4,6 @@ changing language mid-quiz says where the quiz went."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness, answered
@@ -107,8 +105,7 @@ async def test_changing_language_mid_quiz_says_where_it_went(harness: Harness) -
 
 
 def harness_rows(h: Harness, sql: str) -> list[tuple]:
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql).fetchall()
+    return h.rows(sql)
 
 
 async def test_the_list_marks_new_in_progress_and_done_with_the_best_score(

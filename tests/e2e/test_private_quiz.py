@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.core.kinds import QuestionKind
@@ -14,8 +12,7 @@ LETTERS = "ABCD"
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
+    return h.rows(sql, *args)
 
 
 def position_of_correct(text: str, quiz: Quiz, index: int, lang: str) -> int:

@@ -3,8 +3,6 @@ clock), leave the queue once mastered; /stats; reminders; a restart keeps it all
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.core.review import INTERVALS
@@ -18,8 +16,7 @@ DAY = 86_400.0
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
+    return h.rows(sql, *args)
 
 
 def option_lines(text: str) -> list[str]:

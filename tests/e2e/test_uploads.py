@@ -3,7 +3,6 @@ files refused with a clear message while the bot keeps serving, nothing stored f
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -57,9 +56,15 @@ async def make_group(h: Harness) -> tuple[ChatView, SimUser, SimUser]:
 
 
 def tables(h: Harness) -> dict[str, int]:
-    with sqlite3.connect(h.db_path) as conn:
-        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {n: conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
+    """The number of rows in every table of the store, on either engine."""
+    if h.engine == "sqlite":
+        listing = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    else:
+        listing = (
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    names = [str(name) for (name,) in h.rows(listing)]
+    return {n: int(h.rows(f'SELECT count(*) FROM "{n}"')[0][0]) for n in names}
 
 
 async def still_serving(group: ChatView, admin: SimUser) -> None:

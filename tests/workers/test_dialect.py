@@ -37,3 +37,16 @@ async def test_sqlite_functions_the_store_uses_exist(pg_pool: asyncpg.Pool) -> N
     assert await pg_pool.fetchval(f"SELECT sum(status = 'finished') FROM {values}") == 2
     assert await pg_pool.fetchval("SELECT sum(x = 1) FROM (SELECT 1 WHERE false) AS t (x)") is None
     assert await pg_pool.fetchval("SELECT max(x) FROM (VALUES (1), (4)) AS t (x)") == 4
+
+
+@pytest.mark.parametrize(
+    ("sqlite", "postgres"),
+    [
+        ("SELECT a WHERE u = ?1 AND t >= ?2 UNION SELECT b WHERE u = ?1",
+         "SELECT a WHERE u = $1 AND t >= $2 UNION SELECT b WHERE u = $1"),
+        ("SELECT ?2, ?, ?1", "SELECT $2, $3, $1"),  # a bare ? follows the largest number so far
+        ("SELECT '?1' WHERE a = ?1", "SELECT '?1' WHERE a = $1"),
+    ],
+)  # fmt: skip
+def test_numbered_parameters(sqlite: str, postgres: str) -> None:
+    assert to_postgres(sqlite) == postgres

@@ -13,8 +13,12 @@ What differs from SQLite, and why it is still the same store:
   one-at-a-time order, and a write that lost a race is run again from the start (it is a plain
   function of its connection; it has no effects outside the transaction).
 * A constraint violation arrives as `sqlite3.IntegrityError`, which the query modules already
-  catch (a second active run in a group, …). PostgreSQL aborts the transaction at the error; a
-  write function that catches it must not issue further statements (none does: each returns).
+  catch (a second active run in a group, …). SQLite undoes only the failing statement;
+  PostgreSQL aborts the whole transaction. So a write function that catches the violation and
+  returns has its transaction rolled back, and the update being handled is recorded in one of
+  its own (SQLite records it in the write's). That is the same outcome only when the violation
+  came before any change: a change before it, or a statement after it, is refused loudly
+  (PgStoreError) rather than lost quietly.
 * Reads run on a pool, each statement on its own, and see every committed write.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import sqlite3
@@ -40,6 +45,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 10  # serialization failures in a row before a write gives up
 _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+_READ = re.compile(r"^\s*(SELECT|VALUES)\b", re.IGNORECASE)
 
 
 class PgStoreError(StoreError):
@@ -95,36 +101,66 @@ async def _run(conn: Any, sql: str, params: Sequence[Any]) -> Cursor:
 class _Statement:
     """`await conn.execute(...)` and `async with conn.execute(...) as cur` both work."""
 
-    def __init__(self, conn: Any, sql: str, params: Sequence[Any]) -> None:
-        self._conn, self._sql, self._params = conn, sql, params
+    def __init__(
+        self,
+        run: Callable[[str, Sequence[Any]], Awaitable[Cursor]],
+        sql: str,
+        params: Sequence[Any],
+    ) -> None:
+        self._run, self._sql, self._params = run, sql, params
 
     def __await__(self) -> Generator[Any, None, Cursor]:
-        return _run(self._conn, self._sql, self._params).__await__()
+        return self._run(self._sql, self._params).__await__()
 
     async def __aenter__(self) -> Cursor:
-        return await _run(self._conn, self._sql, self._params)
+        return await self._run(self._sql, self._params)
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 class PgConn:
-    """A connection inside one write transaction, read and written like aiosqlite's."""
+    """A connection inside one write transaction, read and written like aiosqlite's.
+
+    It remembers a constraint violation (the transaction is aborted from there on) and whether
+    anything had changed before it: see the module's docstring."""
 
     def __init__(self, conn: Any) -> None:
         self._conn = conn
+        self._changed = False
+        self.violated = False  # a statement broke a constraint: the transaction is aborted
+        self.changed_before = False  # and something had been changed before it
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
-        return _Statement(self._conn, sql, params)
+        return _Statement(self._statement, sql, params)
+
+    async def _statement(self, sql: str, params: Sequence[Any]) -> Cursor:
+        return await self._guarded(lambda: _run(self._conn, sql, params), sql)
+
+    async def _guarded(self, statement: Callable[[], Awaitable[T]], sql: str) -> T:
+        if self.violated:
+            raise PgStoreError(f"a statement after a constraint violation in one write: {sql}")
+        try:
+            result = await statement()
+        except sqlite3.IntegrityError:
+            self.violated, self.changed_before = True, self._changed
+            raise
+        self._changed = self._changed or not _READ.match(sql)
+        return result
 
     async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
-        try:
-            await self._conn.executemany(to_postgres(sql), [tuple(p) for p in params])
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise sqlite3.IntegrityError(str(exc)) from exc
+        rows = [tuple(p) for p in params]
+        await self._guarded(lambda: _many(self._conn, sql, rows), sql)
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await (await _run(self._conn, sql, params)).fetchall()
+        return await (await self._statement(sql, params)).fetchall()
+
+
+async def _many(conn: Any, sql: str, params: list[tuple[Any, ...]]) -> None:
+    try:
+        await conn.executemany(to_postgres(sql), params)
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise sqlite3.IntegrityError(str(exc)) from exc
 
 
 class PgReader:
@@ -134,7 +170,7 @@ class PgReader:
         self._pool = pool
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
-        return _Statement(self._pool, sql, params)
+        return _Statement(functools.partial(_run, self._pool), sql, params)
 
 
 class PgDatabase:
@@ -202,14 +238,37 @@ class PgDatabase:
         update_id = current_update.get()
         for attempt in range(RETRIES):
             try:
-                async with self.pool.acquire() as conn, conn.transaction(isolation="serializable"):
-                    value = await fn(PgConn(conn))
-                    if update_id is not None:
-                        await _record_update(conn, update_id)
-                    return value
+                async with self.pool.acquire() as conn:
+                    return await _write_once(conn, fn, update_id)
             except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
                 await asyncio.sleep(0.002 * (attempt + 1))
         raise PgStoreError(f"write lost {RETRIES} races in a row")
+
+
+class _Violated(Exception):
+    """Ends a transaction that a caught constraint violation aborted (it rolls back)."""
+
+
+async def _write_once(conn: Any, fn: Callable[[Any], Awaitable[T]], update_id: int | None) -> T:
+    """One try of a write: its transaction, and the handled update recorded with it; or, when
+    `fn` caught a constraint violation (the transaction is aborted), the update on its own."""
+    pg = PgConn(conn)
+    try:
+        async with conn.transaction(isolation="serializable"):
+            value = await fn(pg)
+            if pg.violated:
+                raise _Violated
+            if update_id is not None:
+                await _record_update(conn, update_id)
+            return value
+    except _Violated:
+        pass
+    if pg.changed_before:
+        raise PgStoreError("a write changed rows before a constraint violation it caught")
+    if update_id is not None:
+        async with conn.transaction():
+            await _record_update(conn, update_id)
+    return value
 
 
 async def _record_update(conn: Any, update_id: int) -> None:

@@ -3,7 +3,9 @@
 The queries in bot/store use a small common dialect; what differs is bridged here, so that no
 query is written twice:
 
-* `?` placeholders become `$1, $2, …` (outside string literals, quoted names and comments);
+* `?` placeholders become `$1, $2, …` (outside string literals, quoted names and comments), and
+  SQLite's numbered `?NNN` becomes `$NNN` (a bare `?` after it takes the largest number so far
+  plus one, as in SQLite);
 * `INSERT OR IGNORE INTO …` becomes `INSERT INTO … ON CONFLICT DO NOTHING`;
 * SQLite's two-argument `max(a, b)` / `min(a, b)` and `sum()` over a comparison exist in
   PostgreSQL as functions of the same names (bot/store/pg/work_migrations/002_sqlite_dialect.sql).
@@ -18,6 +20,7 @@ import re
 
 _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _code_spans(sql: str) -> list[tuple[int, int]]:
@@ -74,8 +77,13 @@ def _numbered(sql: str) -> tuple[str, int | None]:
         pieces = sql[start:end].split("?")
         text = pieces[0]
         for piece in pieces[1:]:
-            number += 1
-            text += f"${number}{piece}"
+            digits = _DIGITS.match(piece)
+            if digits:  # ?NNN: that parameter, again or out of order
+                number = max(number, int(digits.group()))
+                text += f"${piece}"
+            else:
+                number += 1
+                text += f"${number}{piece}"
         for match in _WORD.finditer(text):
             if match.group().upper() == "RETURNING":
                 returning_at = length + match.start()
