@@ -61,12 +61,15 @@ class AnalyticsStore:
 
     async def activity_since(self, user_id: int, since: float) -> list[float]:
         """Times of the learner's answers, reviews and practice since `since`, for the streak (a
-        practice set or exam counts by the time of its latest answer)."""
+        practice set, exam or practice round of missed questions counts by the time of its
+        latest answer)."""
         async with self.db.reader.execute(
             """SELECT answered_at FROM answers WHERE user_id = ?1 AND answered_at >= ?2
                UNION SELECT answered_at FROM review_log WHERE user_id = ?1 AND answered_at >= ?2
                UNION SELECT shown_at FROM practice_sets
-                   WHERE user_id = ?1 AND answered > 0 AND shown_at >= ?2""",
+                   WHERE user_id = ?1 AND answered > 0 AND shown_at >= ?2
+               UNION SELECT answered_at FROM review_sessions
+                   WHERE user_id = ?1 AND mode = 'practice' AND answered_at >= ?2""",
             (user_id, since),
         ) as cur:
             return [float(row[0]) for row in await cur.fetchall()]

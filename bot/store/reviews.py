@@ -13,6 +13,7 @@ import aiosqlite
 
 from bot.core.review import ReviewItem
 from bot.store.interface import Engine
+from bot.store.review_sessions import step, waits_for
 
 INBOX_BATCH = 5_000
 
@@ -125,6 +126,16 @@ class ReviewStore:
             row = await cur.fetchone()
         return float(row[0]) if row and row[0] is not None else None
 
+    async def not_due(self, user_id: int, now: float, limit: int) -> list[ReviewItem]:
+        """Questions in the learner's queue that are not due yet, the least known first (lowest
+        box, then the soonest due): what a practice round asks."""
+        async with self.db.reader.execute(
+            """SELECT * FROM review_items WHERE user_id = ? AND due_at > ?
+               ORDER BY box, due_at, id LIMIT ?""",
+            (user_id, now, limit),
+        ) as cur:
+            return [_item(row)[1] for row in await cur.fetchall()]
+
     async def item(self, item_id: int) -> ReviewItem | None:
         async with self.db.reader.execute(
             "SELECT * FROM review_items WHERE id = ?", (item_id,)
@@ -148,14 +159,19 @@ class ReviewStore:
         *,
         option_id: str = "",
         version: str = "",
+        round_step: tuple[int, int] | None = None,
     ) -> bool:
         """Apply a review answer if the item is still as it was served (due, same box); the log
-        keeps the option chosen, by id, and the content version it was shown from.
+        keeps the option chosen, by id, and the content version it was shown from. With
+        `round_step` (round id, card index) the answer also moves that review round on, in the
+        same transaction, if the round still waits for that card.
 
         False when a double tap or a second device got there first: nothing changes.
         """
 
         async def write(conn: aiosqlite.Connection) -> bool:
+            if round_step is not None and not await waits_for(conn, *round_step):
+                return False
             guard = "id = ? AND box = ? AND due_at = ? AND due_at <= ?"
             args = (item_id, before.box, before.due_at, now)
             if after is None:
@@ -167,6 +183,8 @@ class ReviewStore:
                 )
             if cur.rowcount != 1:
                 return False
+            if round_step is not None:
+                await step(conn, *round_step, correct, now)
             await conn.execute(
                 """INSERT INTO review_log (user_id, quiz_id, question_id, box, is_correct,
                                            answered_at, option_id, content_version)

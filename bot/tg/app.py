@@ -49,11 +49,12 @@ from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
 from bot.store.practice_sets import PracticeStore
+from bot.store.review_sessions import RoundStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
 from bot.store.uploads import UploadStore
 from bot.tg.buttons import ButtonRouter
-from bot.tg.context import CONTEXT_TYPES, LearnerResolver
+from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group import GroupHandlers
@@ -86,6 +87,7 @@ from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
+from bot.usecases.review_rounds import ReviewRounds
 from bot.usecases.spaced_review import SpacedReview
 from bot.usecases.typed_answers import TypedAnswers
 
@@ -233,6 +235,7 @@ class QuizBot:
             clock=options.clock,
             rng=options.rng,
         )
+        self.review_rounds = ReviewRounds(self.review, RoundStore(self.db), clock=options.clock)
         self.learner_stats = LearnerStatsCases(
             options.catalog, AnalyticsStore(self.db), self.review, clock=options.clock
         )
@@ -305,7 +308,7 @@ class QuizBot:
         chat = filters.ChatType.PRIVATE
         app.add_handler(CommandHandler("start", private.start, filters=chat))
         app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
-        app.add_handler(CommandHandler("stop", private.stop, filters=chat))
+        app.add_handler(CommandHandler("stop", self._stop, filters=chat))
         app.add_handler(CommandHandler("language", private.language, filters=chat))
         app.add_handler(CommandHandler("help", private.help, filters=chat))
         owner = OwnerHandlers(self.options.owner_ids, self.reload_content)
@@ -347,6 +350,12 @@ class QuizBot:
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
         app.add_error_handler(self._on_error)
         return app
+
+    async def _stop(self, update: Update, context: BotContext) -> None:
+        """/stop in private: an open review or practice round first (rounds are short, and the
+        learner is in one when they have one open), else the running quiz."""
+        if not await self.progress_handlers.stop(update, context):
+            await self.private_handlers.stop(update, context)
 
     def _add_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """Study groups: every handler filtered to groups, so private chats are unaffected."""
@@ -447,6 +456,7 @@ class QuizBot:
         self.progress_handlers = ProgressHandlers(
             app,
             self.review,
+            self.review_rounds,
             self.learner_stats,
             self.learners,
             self.options.catalog,

@@ -15,8 +15,11 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   pg:<guides>:<level>:<len>   start that practice set
   pa:<set>:<q>:<pos>          answer question q of a practice set or exam
   ex:<quiz_id>                exam: pick the clock     eg:<quiz_id>:<q|t>:<seconds>  start it
-  rva:<item>:<order>:<pos>    answer a spaced-review question shown with options in `order`
-  rvn                         the next due review question
+  rva:<round>:<k>:<item>:<order>:<pos>  answer card k of a review or practice round, its options
+                              shown in `order` (item: the queue item a review card answers)
+  rvn                         start a review (the button of reminders sent before rmr:)
+  rvs:<round>:<k>             card k of a round (its Next), or its summary
+  rvp:<user>                  "Practise my mistakes now", for that learner only
   tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
   tzs:<user>:<zone>           a learner's /timezone: the suggested zone (bound to the user)
   rmr:<user>                  the reminder's button: start the review (bound to the user)
@@ -151,14 +154,31 @@ class ExamGo:
 
 @dataclass(frozen=True, slots=True)
 class ReviewAnswer:
-    item_id: int
+    round_id: int
+    index: int  # the card's place in its round, from 0
+    item_id: int  # review: the queue item; practice: 0
     order: str  # the displayed order of options, one digit each (at most 10 options)
     position: int
 
 
 @dataclass(frozen=True, slots=True)
 class ReviewNext:
-    pass
+    """Start a review round (the daily reminder's button)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewStep:
+    """Card `index` of a round (its Next button), or the round's summary."""
+
+    round_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class PractiseNow:
+    """Start a practice round of the missed questions not due yet, for learner `user_id`."""
+
+    user_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +235,8 @@ Callback = (
     | ExamGo
     | ReviewAnswer
     | ReviewNext
+    | ReviewStep
+    | PractiseNow
     | ZonePick
     | ZoneSuggested
     | ReminderReview
@@ -225,11 +247,10 @@ Callback = (
 GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
-    Review, ReviewAnswer, ReviewNext, PracticeChoice, PracticeGo, PracticeAnswer,
-    ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested,
-    ReminderReview,
+    Review, ReviewAnswer, ReviewNext, ReviewStep, PractiseNow, PracticeChoice, PracticeGo,
+    PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
 )  # fmt: skip
-REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext)
+REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext, ReviewStep, PractiseNow)
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
 
@@ -253,8 +274,14 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"pa:{_ID}:{_SMALL}:{_SMALL}"), PracticeAnswer, (int, int, int)),
     (re.compile(rf"ex:{_QUIZ}"), ExamPick, (str,)),
     (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
-    (re.compile(rf"rva:{_ID}:(\d{{2,10}}):{_SMALL}"), ReviewAnswer, (int, str, int)),
+    (
+        re.compile(rf"rva:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}}):{_SMALL}"),
+        ReviewAnswer,
+        (int, int, int, str, int),
+    ),
     (re.compile(r"rvn"), ReviewNext, ()),
+    (re.compile(rf"rvs:{_ID}:{_SMALL}"), ReviewStep, (int, int)),
+    (re.compile(rf"rvp:{_ID}"), PractiseNow, (int,)),
     (re.compile(rf"tz:{_ID}:{_SMALL}"), ZonePick, (int, int)),
     (re.compile(rf"tzs:{_ID}:([A-Za-z0-9_/+-]{{1,40}})"), ZoneSuggested, (int, str)),
     (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
@@ -318,10 +345,14 @@ def encode(cb: Callback) -> str:
             data = f"ex:{quiz_id}"
         case ExamGo(quiz_id, clock, seconds):
             data = f"eg:{quiz_id}:{clock}:{seconds}"
-        case ReviewAnswer(item, order, p):
-            data = f"rva:{item}:{order}:{p}"
+        case ReviewAnswer(r, k, item, order, p):
+            data = f"rva:{r}:{k}:{item}:{order}:{p}"
         case ReviewNext():
             data = "rvn"
+        case ReviewStep(r, k):
+            data = f"rvs:{r}:{k}"
+        case PractiseNow(user):
+            data = f"rvp:{user}"
         case ZonePick(user, n):
             data = f"tz:{user}:{n}"
         case ZoneSuggested(user, zone):

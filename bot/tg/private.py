@@ -24,9 +24,10 @@ from bot.usecases.typed_answers import TypedAnswers
 log = logging.getLogger(__name__)
 
 
-async def send(message: Message, screen: Screen) -> None:
+async def send(message: Message, screen: Screen) -> int:
+    """A new message in the chat of `message`; its id (a round remembers its open card's)."""
     bot, chat_id = message.get_bot(), message.chat_id
-    await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+    return await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
 
 
 async def acknowledge(

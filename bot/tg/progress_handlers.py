@@ -1,5 +1,6 @@
-"""Handlers for /stats, /review (private) and /groupstats (groups), review buttons, and the
-private notice after a group run. (/remind, /timezone and the reminders: reminder_handlers.py.)
+"""Handlers for /stats, /review, /stop of a review (private) and /groupstats (groups), the
+buttons of review and practice rounds, and the private notice after a group run. (/remind,
+/timezone and the reminders: reminder_handlers.py.)
 """
 
 from __future__ import annotations
@@ -8,25 +9,37 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import Bot, CallbackQuery, Message, Update
-from telegram.error import Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
 from bot.tg import callbacks as cb
+from bot.tg import calls, standings_render
 from bot.tg import progress_render as pr
-from bot.tg import standings_render
+from bot.tg import review_render as rr
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
-from bot.tg.render import Screen, truncate
+from bot.tg.render import Screen, truncate, verdict_popup
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
-from bot.usecases.spaced_review import (
+from bot.usecases.review_rounds import (
+    AlreadyAnswered,
+    AlreadyShown,
+    AnswerOutcome,
+    CardAnswered,
     NothingDue,
-    ReviewCard,
+    NothingToPractise,
+    NotYours,
+    ReviewRounds,
+    RoundCard,
+    RoundSummary,
+    Stopped,
+)
+from bot.usecases.spaced_review import (
     SpacedReview,
 )
 
@@ -45,6 +58,7 @@ class ProgressHandlers:
         self,
         app: Application,  # type: ignore[type-arg]
         review: SpacedReview,
+        rounds: ReviewRounds,
         stats: LearnerStatsCases,
         learners: Learners,
         catalog: Catalog,
@@ -53,6 +67,7 @@ class ProgressHandlers:
     ) -> None:
         self.app = app
         self.service = review
+        self.rounds = rounds
         self.stats_cases = stats
         self.learners = learners
         self.catalog = catalog
@@ -78,44 +93,119 @@ class ProgressHandlers:
 
     async def review(self, update: Update, context: Context) -> None:
         if update.effective_message is not None:
-            await self._serve(update.effective_message, context.learner)
+            await self._start(update.effective_message, context.learner)
 
     async def start_review(self, message: Message, learner: Learner) -> None:
         """What /review does, for a button that starts it (the daily reminder's)."""
-        await self._serve(message, learner)
+        await self._start(message, learner)
 
-    async def _serve(self, message: Message, learner: Learner) -> None:
-        lang, tr = learner.lang, translator(learner.lang)
-        match await self.service.serve(learner.user_id):
-            case NothingDue(next_at):
-                await send(message, pr.nothing_due(tr, next_at, self.service.tz))
-            case ReviewCard() as card:
-                await send(message, pr.review_card(tr, card, lang))
+    async def _start(self, message: Message, learner: Learner) -> None:
+        tr = translator(learner.lang)
+        match await self.rounds.start_review(learner.user_id):
+            case NothingDue() as nothing:
+                await send(message, rr.nothing_due(tr, nothing, self.service.tz))
+            case RoundCard() | RoundSummary() as outcome:
+                await self._show(message, learner, outcome)
+            case _:  # another /review of the same moment showed it
+                pass
+
+    async def _show(
+        self, message: Message, learner: Learner, outcome: RoundCard | RoundSummary
+    ) -> None:
+        """A new card (remembered as the round's open one) or the round's summary."""
+        tr = translator(learner.lang)
+        if isinstance(outcome, RoundSummary):
+            await send(message, rr.summary(tr, outcome, self.service.tz))
+            return
+        sent = await send(message, rr.card(tr, outcome, learner.lang))
+        await self.rounds.card_sent(outcome.round_id, sent)
+
+    async def stop(self, update: Update, context: Context) -> bool:
+        """/stop in private, for a review or practice round: it ends, its open card loses its
+        buttons. False when no round was open (then /stop is about the quiz)."""
+        message, tr = update.effective_message, context.tr
+        if message is None:
+            return False
+        outcome = await self.rounds.stop(context.learner.user_id)
+        if not isinstance(outcome, Stopped):
+            return False
+        if outcome.message_id is not None:
+            try:
+                await calls.drop_keyboard(self.bot, message.chat_id, outcome.message_id)
+            except BadRequest as exc:  # gone, or already without buttons
+                log.info("keyboard removal refused: %s", exc)
+        await send(message, Screen(rr.stopped(tr, outcome)))
+        return True
 
     # -- review buttons -----------------------------------------------------------------------
 
     async def callback(self, query: CallbackQuery, learner: Learner, data: cb.Callback) -> None:
-        """A review button (the router checked it was tapped in a private chat)."""
-        lang, tr = learner.lang, translator(learner.lang)
+        """A review or practice button (the router checked it was tapped in a private chat)."""
+        tr, user_id = translator(learner.lang), learner.user_id
         message = query.message if isinstance(query.message, Message) else None
-        if isinstance(data, cb.ReviewNext):
-            await acknowledge(query)
-            await drop_keyboard(query)
-            if message is not None:
-                await self._serve(message, learner)
-            return
-        if not isinstance(data, cb.ReviewAnswer):
-            await acknowledge(query, pr.review_stale(tr))
-            return
-        result = await self.service.answer(learner.user_id, data.item_id, data.order, data.position)
-        if result is None:
-            await acknowledge(query, pr.review_stale(tr))
-            return
-        # Stored: now the learner may see the verdict.
-        await acknowledge(query, pr.verdict_popup(tr, result.judgement))
-        await edit(query, pr.answered_card(tr, result.card, result.judgement, lang))
-        if message is not None:
-            await send(message, pr.feedback(tr, result, lang, self.service.tz))
+        match data:
+            case cb.ReviewNext():  # the reminder's button: used once, it goes
+                await acknowledge(query)
+                await drop_keyboard(query)
+                if message is not None:
+                    await self._start(message, learner)
+            case cb.PractiseNow(for_user):
+                match await self.rounds.start_practice(user_id, for_user):
+                    case RoundCard() | RoundSummary() as started:
+                        await acknowledge(query)
+                        await drop_keyboard(query)  # the offer is taken
+                        if message is not None:
+                            await self._show(message, learner, started)
+                    case NothingToPractise() as nothing:
+                        await acknowledge(query, rr.nothing_to_practise(tr, nothing))
+                    case AlreadyShown():
+                        await acknowledge(query)
+                    case _:
+                        await acknowledge(query, rr.not_yours(tr))
+            case cb.ReviewAnswer(round_id, index, item_id, order, position):
+                outcome = await self.rounds.answer(
+                    user_id, round_id, index, item_id, order, position
+                )
+                await self._answered(query, learner, outcome)
+            case cb.ReviewStep(round_id, index):
+                match await self.rounds.next(user_id, round_id, index):
+                    case RoundCard() | RoundSummary() as shown:
+                        await acknowledge(query)
+                        if message is not None:
+                            await self._show(message, learner, shown)
+                    case AlreadyShown():
+                        await acknowledge(query)
+                    case NotYours():
+                        await acknowledge(query, rr.not_yours(tr))
+                    case _:
+                        await acknowledge(query, rr.round_over(tr))
+            case _:
+                await acknowledge(query, rr.round_over(tr))
+
+    async def _answered(
+        self, query: CallbackQuery, learner: Learner, outcome: AnswerOutcome
+    ) -> None:
+        tr = translator(learner.lang)
+        match outcome:
+            case CardAnswered(card=card, judgement=judgement):
+                # Stored: now the learner may see the verdict, in the card itself.
+                await acknowledge(query, verdict_popup(tr, judgement))
+                asked, separate = rr.answered(tr, outcome, learner.lang, self.service.tz)
+                if separate is None:
+                    if not await edit(query, asked) and isinstance(query.message, Message):
+                        sent = await send(query.message, asked)  # never leave them without Next
+                        await self.rounds.card_sent(card.round_id, sent)
+                    return
+                await edit(query, asked)
+                if isinstance(query.message, Message):
+                    sent = await send(query.message, separate)  # the way on is in this one
+                    await self.rounds.card_sent(card.round_id, sent)
+            case AlreadyAnswered():
+                await acknowledge(query, rr.already_answered(tr))
+            case NotYours():
+                await acknowledge(query, rr.not_yours(tr))
+            case _:
+                await acknowledge(query, rr.round_over(tr))
 
     # -- groups -------------------------------------------------------------------------------
 

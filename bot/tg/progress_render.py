@@ -11,19 +11,15 @@ from collections.abc import Sequence
 from datetime import tzinfo
 
 from babel.lists import format_list
-from telegram import InlineKeyboardMarkup
 
-from bot.core.engine import Judgement
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog, Question
-from bot.core.review import LAST_BOX, local_day
+from bot.core.review import local_day
 from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
-from bot.tg import callbacks as cb
-from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
+from bot.tg.render import Screen, guide_link, truncate
 from bot.usecases.learner_stats import GroupReport, LearnerStats
-from bot.usecases.spaced_review import ReviewCard, ReviewResult
 
 
 def day(tr: Translator, moment: float, tz: tzinfo) -> str:
@@ -96,98 +92,6 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
     elif data.due:
         lines += ["", tr._("/review to go over the questions you missed.")]
     return Screen(fit(lines))
-
-
-def _lines(card: ReviewCard, lang: str, marks: dict[int, str]) -> list[str]:
-    return [
-        f"{marks.get(pos, '')}<b>{LETTERS[pos]}.</b> "
-        f"{rich(card.question.options[option].text.get(lang))}"
-        for pos, option in enumerate(card.order)
-    ]
-
-
-def _head(tr: Translator, card: ReviewCard, lang: str) -> str:
-    label = tr._(
-        "🔁 Review · box {box}/{last}", box=tr.number(card.item.box), last=tr.number(LAST_BOX)
-    )
-    return f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
-
-
-def review_card(tr: Translator, card: ReviewCard, lang: str) -> Screen:
-    """A due question, options in their fresh order, one button per letter."""
-    text = "\n".join(
-        [
-            _head(tr, card, lang),
-            "",
-            rich(card.question.prompt.get(lang)),
-            "",
-            *_lines(card, lang, {}),
-        ]
-    )
-    order = "".join(str(i) for i in card.order)
-    buttons = [
-        button(LETTERS[pos], cb.ReviewAnswer(card.item_id, order, pos))
-        for pos in range(len(card.order))
-    ]
-    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
-
-
-def answered_card(tr: Translator, card: ReviewCard, judgement: Judgement, lang: str) -> Screen:
-    marks = {judgement.correct_position: "✅ "}
-    if not judgement.is_correct:
-        marks[judgement.position] = "❌ "
-    text = "\n".join(
-        [
-            _head(tr, card, lang),
-            "",
-            rich(card.question.prompt.get(lang)),
-            "",
-            *_lines(card, lang, marks),
-        ]
-    )
-    return Screen(truncate(text, MESSAGE_MAX_CHARS))
-
-
-def verdict_popup(tr: Translator, judgement: Judgement) -> str:
-    if judgement.is_correct:
-        return tr._("✅ Right!")
-    return tr._("❌ Not quite: the answer is {letter}.", letter=LETTERS[judgement.correct_position])
-
-
-def feedback(tr: Translator, result: ReviewResult, lang: str, tz: tzinfo) -> Screen:
-    """The explanation, the guide, where the question goes next, and the way on."""
-    judgement, card = result.judgement, result.card
-    head = verdict_popup(tr, judgement)
-    if result.after is None:
-        where = tr._("🎓 Mastered: this question leaves your review queue.")
-    else:
-        where = tr._("Next review of this question: {date}.", date=day(tr, result.after.due_at, tz))
-    text = "\n".join(
-        [
-            f"<b>{head}</b>",
-            "",
-            rich(card.question.explanation.get(lang)),
-            "",
-            tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
-            "",
-            where,
-        ]
-    )
-    keyboard = InlineKeyboardMarkup([[button(tr._("Next review ▶️"), cb.ReviewNext())]])
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
-
-
-def nothing_due(tr: Translator, next_at: float | None, tz: tzinfo) -> Screen:
-    if next_at is None:
-        return Screen(
-            tr._("🎉 No reviews due, and your queue is empty. Questions you miss come back here.")
-        )
-    return Screen(tr._("✅ No reviews due. The next one is on {date}.", date=day(tr, next_at, tz)))
-
-
-def review_stale(tr: Translator) -> str:
-    return tr._("This review question is closed. /review for the next one.")
 
 
 def group_notice(tr: Translator, missed: int, chat_title: str) -> str:

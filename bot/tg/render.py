@@ -166,7 +166,7 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
     return Screen(text, keyboard)
 
 
-def _option_lines(
+def option_lines(
     question: Question, order: Sequence[int], lang: str, marks: dict[int, str]
 ) -> list[str]:
     return [
@@ -191,7 +191,7 @@ def question(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str
             "",
             rich(q.prompt.get(lang)),
             "",
-            *_option_lines(q, order, lang, {}),
+            *option_lines(q, order, lang, {}),
         ]
     )
     buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
@@ -214,7 +214,7 @@ def answered_question(
             "",
             rich(q.prompt.get(lang)),
             "",
-            *_option_lines(q, order, lang, marks),
+            *option_lines(q, order, lang, marks),
         ]
     )
     return Screen(truncate(text, MESSAGE_MAX_CHARS))

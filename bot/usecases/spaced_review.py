@@ -113,10 +113,17 @@ class SpacedReview:
         return None
 
     async def answer(
-        self, user_id: int, item_id: int, order_text: str, position: int
+        self,
+        user_id: int,
+        item_id: int,
+        order_text: str,
+        position: int,
+        *,
+        round_step: tuple[int, int] | None = None,
     ) -> ReviewResult | None:
         """Judge a review tap and move the question between boxes; None if it changes nothing
-        (not this learner's, no longer due, already answered, forged)."""
+        (not this learner's, no longer due, already answered, forged). With `round_step` (round
+        id, card index: bot/usecases/review_rounds.py) the round moves on in the same write."""
         item = await self.store.item(item_id)
         now = self.clock()
         if item is None or item.user_id != user_id or not item.is_due(now):
@@ -139,6 +146,7 @@ class SpacedReview:
             now,
             option_id=option_id,
             version=quiz.version,
+            round_step=round_step,
         ):
             return None
         return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)

@@ -27,6 +27,11 @@ def option_lines(text: str) -> list[str]:
     ]
 
 
+def is_card(message: EmuMessage) -> bool:
+    """A question waiting for its answer: its buttons are the letters."""
+    return bool(message.buttons) and message.buttons[0][0].text == "A"
+
+
 def question_in(message: EmuMessage, quiz: Quiz) -> int:
     """Which of the quiz's questions a message shows, read from its prompt."""
     found = [
@@ -69,17 +74,18 @@ async def take_quiz(
 
 async def review_once(user: SimUser, chat: ChatView, quiz: Quiz, *, right: bool = True) -> int:
     """Answer one served review question; return which question it was."""
-    card = await chat.wait_for(lambda m: "Review" in m.text and bool(m.buttons))
+    card = await chat.wait_for(lambda m: "Review" in m.text and is_card(m))
     index = question_in(card, quiz)
     pos = right_letter(card, quiz, index)
     mark = chat.mark()
     answer = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
     assert answer is not None and (answer.text or "").startswith("✅" if right else "❌")
-    feedback = await chat.next_message(after=mark)
+    feedback = await answered(chat, card, mark)  # one message per question: the card, edited
     assert quiz.guide.url.get("en") in feedback.html
     assert quiz.questions[index].explanation.get("en").split("`")[0][:25] in feedback.text
+    assert chat.mark().next_message_id == mark.next_message_id  # no second message
     mark = chat.mark()
-    await user.tap(feedback, feedback.buttons[0][0].text)  # Next review ▶️
+    await user.tap(feedback, feedback.buttons[0][0].text)  # Next ▶️ or 🏁 See the summary
     return index
 
 
@@ -94,7 +100,7 @@ async def test_missed_questions_come_back_until_mastered(harness: Harness) -> No
     await user.send("/review")
     empty = await chat.next_message(after=mark)
     assert "No reviews due" in empty.text and "next one" in empty.text
-    assert not empty.buttons
+    assert [b.text for row in empty.buttons for b in row] == ["🎯 Practise my mistakes now"]
 
     harness.clock.advance(DAY)
     served: list[set[int]] = []
@@ -103,9 +109,10 @@ async def test_missed_questions_come_back_until_mastered(harness: Harness) -> No
         await user.send("/review")
         seen = {await review_once(user, chat, quiz), await review_once(user, chat, quiz)}
         served.append(seen)
-        done = await chat.wait_for(lambda m: "No reviews due" in m.text, after=mark)
+        done = await chat.wait_for(lambda m: "Review done" in m.text, after=mark)
+        assert "2 of 2 questions right" in done.text
         if round_number < len(INTERVALS) - 1:
-            assert "next one" in done.text
+            assert "Next review:" in done.text
             # Due when the learner's day (UTC here) begins, `interval` days from today.
             (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
             today = harness.clock.now - harness.clock.now % DAY
@@ -143,8 +150,8 @@ async def test_a_wrong_review_goes_back_to_box_one_and_survives_a_restart(
     assert rows(harness, "SELECT box FROM review_items") == [(1,)]
     # A forged or replayed review button changes nothing.
     (item_id,) = rows(harness, "SELECT id FROM review_items")[0]
-    stale = await user.tap(chat.last, callback_data=f"rva:{item_id}:0123:0")
-    assert stale is not None and "closed" in (stale.text or "")
+    stale = await user.tap(chat.last, callback_data=f"rva:1:0:{item_id}:0123:0")
+    assert stale is not None and "over" in (stale.text or "")
 
 
 async def test_stats_show_scores_accuracy_and_streak(harness: Harness) -> None:

@@ -17,6 +17,7 @@ from bot.core.zones import COMMON_ZONES
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
 from bot.i18n import translator
+from tests.e2e.harness import answered
 from tests.e2e.test_groups import GroupHarness, group_bot
 from tests.e2e.test_i18n_private import Seen, walk_private_flow
 from tests.i18n.pseudo import content_strings, language_names, unmarked_words, write_pseudo_locales
@@ -48,12 +49,25 @@ async def reply(
 
 
 async def walk_progress(h: GroupHarness, user: SimUser, seen: Seen) -> None:
-    """/stats, /review (none due, then due: card, verdict, feedback, next), /remind in all forms,
-    the reminder itself."""
+    """/stats; /review with nothing due and its offer to practise, a practice round (card,
+    answered card, Next, /stop, a stale tap); /remind in all forms; the reminder; a review round
+    to its summary; refused taps."""
     chat = user.private
+    await reply(chat, user, "/stats")
+    offer = await reply(chat, user, "/review")
+    mark = chat.mark()
+    await user.tap(offer, offer.buttons[0][0].text)  # practise my mistakes now
+    practice = await chat.next_message(after=mark)
+    mark = chat.mark()
+    seen.popup((await user.tap(practice, "A")).text)
+    done = await answered(chat, practice, mark)
+    mark = chat.mark()
+    await user.tap(done, done.buttons[0][0].text)  # Next
+    following = await chat.next_message(after=mark)
+    await reply(chat, user, "/stop")
+    seen.popup((await user.tap(following, callback_data=data(following, "A"))).text)  # over
+    seen.popup((await user.tap(offer, callback_data=f"rvp:{user.id + 1}")).text)  # not yours
     for command in (
-        "/stats",
-        "/review",
         "/timezone",
         "/timezone europe/paris",
         "/timezone Mars/Olympus",
@@ -70,17 +84,27 @@ async def walk_progress(h: GroupHarness, user: SimUser, seen: Seen) -> None:
     assert h.bot is not None
     assert await h.bot.reminder_handlers.send_reminder(user.id)
     card = await reply(chat, user, "/review")
-    assert card.buttons, card.text
-    mark = chat.mark()
-    seen.popup((await user.tap(card, "A")).text)
-    feedback = await chat.next_message(after=mark)
-    mark = chat.mark()
-    await user.tap(feedback, feedback.buttons[0][0].text)
-    await chat.next_message(after=mark)
-    closed = card.buttons[0][1].callback_data
-    seen.popup((await user.tap(card, callback_data=closed)).text)  # a closed review card
+    while True:
+        assert card.buttons, card.text
+        mark = chat.mark()
+        seen.popup((await user.tap(card, "A")).text)
+        done = await answered(chat, card, mark)
+        seen.popup((await user.tap(card, callback_data=data(card, "B"))).text)  # answered
+        mark = chat.mark()
+        await user.tap(done, done.buttons[0][0].text)  # Next, or the summary
+        card = await chat.next_message(after=mark)
+        if not card.buttons or card.buttons[0][0].text != "A":
+            break  # the summary
+    seen.popup((await user.tap(card, callback_data="rva:1:9:1:0123:0")).text)  # a closed round
     for command in ("/remind off", "/remind off", "/stats"):
         await reply(chat, user, command)
+
+
+def data(message: EmuMessage, text: str) -> str:
+    """The callback data of a button, to tap it again once the message no longer shows it."""
+    found = message.button(text).callback_data
+    assert found is not None
+    return found
 
 
 async def walk_group(h: GroupHarness, admin: SimUser, member: SimUser, seen: Seen) -> ChatView:

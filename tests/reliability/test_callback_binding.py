@@ -97,7 +97,8 @@ async def test_group_answers_only_count_from_the_runs_own_chat(tmp_path: Path) -
 PRIVATE_KINDS = [
     "lang:en", "lang:fr", f"quiz:{QUIZ}", f"go:{QUIZ}", "list", "rvn",
     "ans:{attempt}:0:0", "next:{attempt}:1", "cont:{attempt}", "stop:{attempt}",
-    "rev:{attempt}", "rva:1:0123:0", "tz:7012:1", "tzs:7012:Europe/Paris", "rmr:7012",
+    "rev:{attempt}", "rva:1:0:1:0123:0", "rvs:1:1", "rvp:7012", "tz:7012:1",
+    "tzs:7012:Europe/Paris", "rmr:7012",
 ]  # fmt: skip
 
 

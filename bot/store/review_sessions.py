@@ -1,0 +1,194 @@
+"""Queries behind review and practice rounds (migration 017): one open round per learner.
+
+Every step is one guarded statement (`status = 'open' AND answered = ?`), so a double tap, a
+replayed update or a second device moves a round on once; a round that /stop or a newer round
+closed answers no tap again. A review answer moves its question between boxes and its round on in
+the same transaction (`ReviewStore.reviewed(..., round_step=...)`), so the summary counts exactly
+the answers the schedule took.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.core.practice import QuestionKey
+from bot.store.interface import Engine
+
+REVIEW = "review"
+PRACTICE = "practice"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    id: int
+    user_id: int
+    mode: str  # REVIEW or PRACTICE
+    questions: tuple[QuestionKey, ...]  # practice only: the questions asked, in order
+    total: int
+    shown: int
+    answered: int
+    correct: int
+    message_id: int | None
+    status: str  # open, done or stopped
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+
+_SELECT = """SELECT id, user_id, mode, questions, total, shown, answered, correct, message_id,
+                    status FROM review_sessions"""
+_BY_ID = _SELECT + " WHERE id = ?"
+_OPEN = _SELECT + " WHERE user_id = ? AND status = 'open'"
+
+
+def _round(row: aiosqlite.Row) -> StoredRound:
+    questions = json.loads(row[3]) if row[3] else []
+    return StoredRound(
+        id=int(row[0]),
+        user_id=int(row[1]),
+        mode=str(row[2]),
+        questions=tuple(QuestionKey.decode(k) for k in questions),
+        total=int(row[4]),
+        shown=int(row[5]),
+        answered=int(row[6]),
+        correct=int(row[7]),
+        message_id=int(row[8]) if row[8] is not None else None,
+        status=str(row[9]),
+    )
+
+
+async def close_open(conn: aiosqlite.Connection, user_id: int, status: str, now: float) -> None:
+    await conn.execute(
+        """UPDATE review_sessions SET status = ?, ended_at = ?
+           WHERE user_id = ? AND status = 'open'""",
+        (status, now, user_id),
+    )
+
+
+class RoundStore:
+    def __init__(self, db: Engine) -> None:
+        self.db = db
+
+    async def start(
+        self, user_id: int, mode: str, questions: Sequence[QuestionKey], now: float
+    ) -> int:
+        """A new round; the learner's open one, if any, is stopped (its cards go stale)."""
+
+        async def write(conn: aiosqlite.Connection) -> int:
+            await close_open(conn, user_id, "stopped", now)
+            async with conn.execute(
+                """INSERT INTO review_sessions (user_id, mode, questions, total, started_at)
+                   VALUES (?, ?, ?, ?, ?) RETURNING id""",
+                (
+                    user_id,
+                    mode,
+                    json.dumps([key.encode() for key in questions]) if questions else "",
+                    len(questions),
+                    now,
+                ),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return int(row[0])
+
+        return await self.db.write(write)
+
+    async def get(self, round_id: int) -> StoredRound | None:
+        async with self.db.reader.execute(_BY_ID, (round_id,)) as cur:
+            row = await cur.fetchone()
+        return _round(row) if row else None
+
+    async def open_round(self, user_id: int) -> StoredRound | None:
+        async with self.db.reader.execute(_OPEN, (user_id,)) as cur:
+            row = await cur.fetchone()
+        return _round(row) if row else None
+
+    async def claim_card(self, round_id: int, index: int, total: int) -> bool:
+        """Card `index` is about to be shown, out of `total`; False when it was shown already (a
+        second tap on Next) or the round is over."""
+
+        async def write(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE review_sessions SET shown = ? + 1, total = ?
+                   WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
+                (index, total, round_id, index, index),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(write)
+
+    async def card_sent(self, round_id: int, message_id: int) -> None:
+        """The message that holds the round's open card (/stop removes its buttons)."""
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE review_sessions SET message_id = ? WHERE id = ? AND status = 'open'",
+                (message_id, round_id),
+            )
+
+        await self.db.write(write)
+
+    async def practised(self, round_id: int, index: int, correct: bool, now: float) -> bool:
+        """A practice answer to card `index`: counted once, nothing else changes."""
+
+        async def write(conn: aiosqlite.Connection) -> bool:
+            return await step(conn, round_id, index, correct, now)
+
+        return await self.db.write(write)
+
+    async def finish(self, round_id: int, now: float) -> bool:
+        """The round reached its end (its summary is shown once)."""
+        return await self._end(round_id, "done", now)
+
+    async def stop(self, user_id: int, now: float) -> StoredRound | None:
+        """/stop: the learner's open round, now stopped; None when none was open."""
+
+        async def write(conn: aiosqlite.Connection) -> StoredRound | None:
+            async with conn.execute(_OPEN, (user_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            await close_open(conn, user_id, "stopped", now)
+            return _round(row)
+
+        return await self.db.write(write)
+
+    async def _end(self, round_id: int, status: str, now: float) -> bool:
+        async def write(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE review_sessions SET status = ?, ended_at = ?
+                   WHERE id = ? AND status = 'open'""",
+                (status, now, round_id),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(write)
+
+
+async def step(
+    conn: aiosqlite.Connection, round_id: int, index: int, correct: bool, now: float
+) -> bool:
+    """Count the answer to card `index` of an open round, inside the caller's transaction;
+    False (nothing written) unless the round waits for exactly that card."""
+    cur = await conn.execute(
+        """UPDATE review_sessions SET answered = answered + 1, correct = correct + ?,
+               answered_at = ?
+           WHERE id = ? AND status = 'open' AND answered = ? AND shown > ?""",
+        (int(correct), now, round_id, index, index),
+    )
+    return cur.rowcount == 1
+
+
+async def waits_for(conn: aiosqlite.Connection, round_id: int, index: int) -> bool:
+    """Whether an open round waits for the answer to its card `index` (shown, not answered)."""
+    async with conn.execute(
+        """SELECT 1 FROM review_sessions
+           WHERE id = ? AND status = 'open' AND answered = ? AND shown > ?""",
+        (round_id, index, index),
+    ) as cur:
+        return await cur.fetchone() is not None

@@ -1,0 +1,226 @@
+"""What review and practice rounds show: cards with "k of n", the answered card, the summary, the
+offer to practise, /stop. HTML texts and keyboards, never a call.
+
+Cards go through the quiz's own helpers (`render.option_lines`, `render.verdict_popup`), so a
+question kind the quiz learns to show is shown the same way here. Dates are days on the
+learner's calendar, written by Babel in their language; counts are plural-aware.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import tzinfo
+
+from telegram import InlineKeyboardMarkup
+
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.review import ReviewItem, local_day
+from bot.i18n import Translator
+from bot.tg import callbacks as cb
+from bot.tg.render import (
+    LETTERS,
+    Screen,
+    button,
+    guide_link,
+    option_lines,
+    rich,
+    truncate,
+    verdict_popup,
+)
+from bot.usecases.review_rounds import (
+    CardAnswered,
+    NothingDue,
+    NothingToPractise,
+    RoundCard,
+    RoundSummary,
+    Stopped,
+)
+
+
+def _day(tr: Translator, moment: float, tz: tzinfo) -> str:
+    return tr.day(local_day(moment, tz))
+
+
+def header(tr: Translator, card: RoundCard, lang: str) -> str:
+    k, n = tr.number(card.index + 1), tr.number(max(card.total, card.index + 1))
+    if card.practice:
+        label = tr._("🎯 Practice · {k} of {n}", k=k, n=n)
+    else:
+        label = tr._("🔁 Review · {k} of {n}", k=k, n=n)
+    return f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
+
+
+def _body(tr: Translator, card: RoundCard, lang: str, marks: dict[int, str]) -> list[str]:
+    return [
+        header(tr, card, lang),
+        "",
+        rich(card.question.prompt.get(lang)),
+        "",
+        *option_lines(card.question, card.order, lang, marks),
+    ]
+
+
+def card(tr: Translator, shown: RoundCard, lang: str) -> Screen:
+    """A question of a round, options in their fresh order, one button per letter."""
+    order = "".join(str(i) for i in shown.order)
+    buttons = [
+        button(
+            LETTERS[pos],
+            cb.ReviewAnswer(shown.round_id, shown.index, shown.item_id, order, pos),
+        )
+        for pos in range(len(shown.order))
+    ]
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    text = "\n".join(_body(tr, shown, lang, {}))
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+
+
+def _where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
+    if practice:
+        return tr._("🎯 Practice: your review schedule stays as it was.")
+    if after is None:
+        return tr._("🎓 Mastered: this question leaves your review queue.")
+    return tr._("Next review of this question: {date}.", date=_day(tr, after.due_at, tz))
+
+
+def answered(
+    tr: Translator, outcome: CardAnswered, lang: str, tz: tzinfo
+) -> tuple[Screen, Screen | None]:
+    """The card once answered, and a second message only when one cannot hold it all.
+
+    One message per question, as in a quiz: the card is edited to show the marked options, the
+    verdict, the explanation, the guide, where the question goes next, and the way on. Past
+    Telegram's 4096 characters the explanation follows on its own (cut, it would hide the why).
+    """
+    shown, judgement = outcome.card, outcome.judgement
+    marks = {judgement.correct_position: "✅ "}
+    if not judgement.is_correct:
+        marks[judgement.position] = "❌ "
+    asked = truncate("\n".join(_body(tr, shown, lang, marks)), MESSAGE_MAX_CHARS)
+    why = "\n".join(
+        [
+            f"<b>{verdict_popup(tr, judgement)}</b>",
+            "",
+            rich(shown.question.explanation.get(lang)),
+            "",
+            tr._("📖 Guide: {link}", link=guide_link(shown.quiz.guide, lang)),
+            "",
+            _where(tr, shown.practice, outcome.after, tz),
+        ]
+    )
+    label = tr._("🏁 See the summary") if outcome.last else tr._("Next ▶️")
+    step = cb.ReviewStep(shown.round_id, shown.index + 1)
+    keyboard = InlineKeyboardMarkup([[button(label, step)]])
+    combined = f"{asked}\n\n{why}"
+    if len(combined) <= MESSAGE_MAX_CHARS:
+        return Screen(combined, keyboard), None
+    return Screen(asked), Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard)
+
+
+def _offer(tr: Translator, user_id: int, count: int) -> tuple[str, InlineKeyboardMarkup]:
+    line = tr.ngettext(
+        "{n} missed question is not due yet: practise it now, your review schedule stays as it is.",
+        "{n} missed questions are not due yet: practise them now, your review schedule stays "
+        "as it is.",
+        count,
+    )
+    label = tr._("🎯 Practise my mistakes now")
+    return line, InlineKeyboardMarkup([[button(label, cb.PractiseNow(user_id))]])
+
+
+def _next_due(tr: Translator, next_at: float | None, tz: tzinfo) -> str:
+    if next_at is None:
+        return tr._("Your review queue is empty: questions you miss come back here.")
+    return tr._("Next review: {date}.", date=_day(tr, next_at, tz))
+
+
+def nothing_due(tr: Translator, outcome: NothingDue, tz: tzinfo) -> Screen:
+    if outcome.next_at is None:
+        return Screen(
+            tr._("🎉 No reviews due, and your queue is empty. Questions you miss come back here.")
+        )
+    text = tr._("✅ No reviews due. The next one is on {date}.", date=_day(tr, outcome.next_at, tz))
+    if not outcome.practisable:
+        return Screen(text)
+    line, keyboard = _offer(tr, outcome.user_id, outcome.practisable)
+    return Screen(f"{text}\n\n{line}", keyboard)
+
+
+def summary(tr: Translator, done: RoundSummary, tz: tzinfo) -> Screen:
+    """The end of a round: right answers out of how many, when the next review is, and (with
+    missed questions not due) the offer to practise them now."""
+    if done.practice:
+        head = tr.ngettext(
+            "🏁 Practice done: {right} of {n} question right.",
+            "🏁 Practice done: {right} of {n} questions right.",
+            done.answered,
+            right=tr.number(done.correct),
+        )
+    else:
+        head = tr.ngettext(
+            "🏁 Review done: {right} of {n} question right.",
+            "🏁 Review done: {right} of {n} questions right.",
+            done.answered,
+            right=tr.number(done.correct),
+        )
+    lines = [f"<b>{head}</b>", ""]
+    if done.due_now:
+        lines.append(
+            tr.ngettext(
+                "{n} question is due now: /review to go over it.",
+                "{n} questions are due now: /review to go over them.",
+                done.due_now,
+            )
+        )
+    else:
+        lines.append(_next_due(tr, done.next_due_at, tz))
+    if done.practice:
+        lines.append(tr._("Your review schedule stays as it was."))
+    keyboard = None
+    if done.practisable and not done.due_now and not done.practice:
+        line, keyboard = _offer(tr, done.user_id, done.practisable)
+        lines += ["", line]
+    return Screen("\n".join(lines), keyboard)
+
+
+def nothing_to_practise(tr: Translator, outcome: NothingToPractise) -> str:
+    if outcome.due_now:
+        return tr.ngettext(
+            "{n} question is due now: /review to go over it.",
+            "{n} questions are due now: /review to go over them.",
+            outcome.due_now,
+        )
+    return tr._("🎉 Nothing to practise: your review queue is empty.")
+
+
+def stopped(tr: Translator, outcome: Stopped) -> str:
+    if outcome.practice:
+        text = tr.ngettext(
+            "⏹ Practice stopped after {k} of {n} question ({right} right).",
+            "⏹ Practice stopped after {k} of {n} questions ({right} right).",
+            outcome.total,
+            k=tr.number(outcome.answered),
+            right=tr.number(outcome.correct),
+        )
+    else:
+        text = tr.ngettext(
+            "⏹ Review stopped after {k} of {n} question ({right} right).",
+            "⏹ Review stopped after {k} of {n} questions ({right} right).",
+            outcome.total,
+            k=tr.number(outcome.answered),
+            right=tr.number(outcome.correct),
+        )
+    again = tr._("/review to start again.")
+    return f"{text} {again}"
+
+
+def round_over(tr: Translator) -> str:
+    return tr._("This review is over. /review to start a new one.")
+
+
+def not_yours(tr: Translator) -> str:
+    return tr._("This button is not for you.")
+
+
+def already_answered(tr: Translator) -> str:
+    return tr._("You already answered this question.")

@@ -1,0 +1,301 @@
+"""Review and practice rounds: /review, the taps on its cards, "Practise my mistakes now", /stop.
+
+A *review round* goes through the questions due now, most overdue first; each answer moves its
+question between boxes (bot/usecases/spaced_review.py). A *practice round* asks missed questions
+that are not due yet, right after a quiz for instance, when nothing is due.
+
+Practice answers are recorded only as the round's own counters (right answers out of how many,
+for its "k of n" and its summary), nowhere else, on purpose:
+- not in `answers`: its trigger feeds the review inbox, so a wrong practice answer would send the
+  question back to box 1, due tomorrow, and a right one would count in quiz scores, accuracy and
+  /groupstats, which describe quizzes taken, not questions rehearsed with the answer fresh;
+- not in `review_log`: that is the schedule's own history (and evidence to tune its intervals);
+  answers given before the question is due would read as recall after the interval, which they
+  are not.
+So the schedule (boxes, due dates) is exactly what it was before the round. The round's latest
+answer still counts as a day's activity for the streak (bot/store/analytics.py), as /practice does.
+
+Each tap is bound to its round, the round to its learner, and the card to the round's progress
+(`index` must be the card it waits for), so another learner's forged data, a double tap, a stale
+card after /stop or a newer round all change nothing and say why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from bot.core.clock import Clock
+from bot.core.engine import Judgement, judge
+from bot.core.kinds import QuestionKind
+from bot.core.models import Question, Quiz
+from bot.core.practice import QuestionKey
+from bot.core.review import ReviewItem, decode_order, review_order
+from bot.store.review_sessions import PRACTICE, REVIEW, RoundStore, StoredRound
+from bot.usecases.spaced_review import SpacedReview
+
+PRACTICE_MAX = 10  # questions in one practice round: a short round, not a second quiz
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCard:
+    """Card `index` (from 0) of `total` in a round, its options in a fresh order; `item_id` is
+    the queue item a review card answers (0 in practice)."""
+
+    round_id: int
+    index: int
+    total: int
+    practice: bool
+    quiz: Quiz
+    question: Question
+    order: tuple[int, ...]
+    item_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardAnswered:
+    """The answer is stored. `after`: where a reviewed question goes (None: mastered, or a
+    practice answer, which moves nothing); `last`: no card follows, the way on is the summary."""
+
+    card: RoundCard
+    judgement: Judgement
+    after: ReviewItem | None
+    last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """A round's end: how it went and what comes next (the offer needs `user_id`)."""
+
+    user_id: int
+    practice: bool
+    answered: int
+    correct: int
+    next_due_at: float | None  # None: the queue is empty
+    due_now: int
+    practisable: int  # questions a practice round would ask now (0: no offer)
+
+
+@dataclass(frozen=True, slots=True)
+class NothingDue:
+    user_id: int
+    next_at: float | None  # None: the queue is empty
+    practisable: int
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToPractise:
+    """Nothing is waiting that is not due: the queue is empty, or all of it is due (`due_now`)."""
+
+    due_now: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """The round was stopped, replaced by a newer one, or ended: the tap changes nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotYours:
+    """Another learner's round or button, or an id that never existed: nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyAnswered:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyShown:
+    """A second tap on the same Next: what it shows is already in the chat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    practice: bool
+    answered: int
+    total: int
+    correct: int
+    message_id: int | None  # the open card, whose buttons go
+
+
+@dataclass(frozen=True, slots=True)
+class NothingOpen:
+    pass
+
+
+StartOutcome = RoundCard | RoundSummary | NothingDue | AlreadyShown
+PractiseOutcome = RoundCard | RoundSummary | NothingToPractise | NotYours | AlreadyShown
+AnswerOutcome = CardAnswered | AlreadyAnswered | RoundOver | NotYours
+NextOutcome = RoundCard | RoundSummary | AlreadyShown | RoundOver | NotYours
+
+
+class ReviewRounds:
+    def __init__(self, review: SpacedReview, rounds: RoundStore, *, clock: Clock = time.time):
+        self.review = review
+        self.rounds = rounds
+        self.clock = clock
+
+    # -- starting ------------------------------------------------------------------------------
+
+    async def start_review(self, user_id: int) -> StartOutcome:
+        """/review (and a reminder's button): a new round of what is due now, or when the next
+        question falls due with the offer to practise the others now."""
+        due = await self.review.due_count(user_id)
+        if not due:
+            return NothingDue(
+                user_id,
+                await self.review.store.next_due_at(user_id),
+                await self._practisable(user_id, due),
+            )
+        round_id = await self.rounds.start(user_id, REVIEW, [], self.clock())
+        return await self._serve(round_id, 0)
+
+    async def start_practice(self, user_id: int, for_user: int) -> PractiseOutcome:
+        """ "Practise my mistakes now" (the button names the learner it was made for)."""
+        if user_id != for_user:
+            return NotYours()
+        await self.review.sync()
+        now = self.clock()
+        items = await self.review.store.not_due(user_id, now, PRACTICE_MAX)
+        keys = [
+            QuestionKey(i.quiz_id, i.question_id)
+            for i in items
+            if self.review.question(i.quiz_id, i.question_id) is not None
+        ]
+        if not keys:
+            return NothingToPractise(await self.review.due_count(user_id))
+        round_id = await self.rounds.start(user_id, PRACTICE, keys, now)
+        return await self._serve(round_id, 0)
+
+    # -- taps ----------------------------------------------------------------------------------
+
+    async def answer(
+        self, user_id: int, round_id: int, index: int, item_id: int, order: str, position: int
+    ) -> AnswerOutcome:
+        """A tap on an option of card `index`; the answer is durable before `CardAnswered`."""
+        stored = await self.rounds.get(round_id)
+        if stored is None or stored.user_id != user_id:
+            return NotYours()
+        if not stored.is_open:
+            return RoundOver()
+        if index < stored.answered:
+            return AlreadyAnswered()
+        if index != stored.answered or index >= stored.shown:
+            return RoundOver()  # a card this round never showed
+        if stored.mode == PRACTICE:
+            return await self._practised(stored, index, order, position)
+        result = await self.review.answer(
+            user_id, item_id, order, position, round_step=(round_id, index)
+        )
+        if result is None:
+            return AlreadyAnswered()  # a second device or a double tap got there first
+        card = result.card
+        shown = RoundCard(
+            round_id,
+            index,
+            stored.total,
+            False,
+            card.quiz,
+            card.question,
+            card.order,
+            card.item_id,
+        )
+        last = not await self.review.due_count(user_id)
+        return CardAnswered(shown, result.judgement, result.after, last)
+
+    async def next(self, user_id: int, round_id: int, index: int) -> NextOutcome:
+        """Next after card `index - 1`: card `index`, or the summary once nothing is left."""
+        stored = await self.rounds.get(round_id)
+        if stored is None or stored.user_id != user_id:
+            return NotYours()
+        if stored.status == "stopped":
+            return RoundOver()
+        if stored.shown > index or (stored.status == "done" and index >= stored.answered):
+            return AlreadyShown()
+        if index != stored.answered:
+            return RoundOver()  # forged: no Next of ours points past the card awaited
+        return await self._serve(round_id, index)
+
+    async def card_sent(self, round_id: int, message_id: int) -> None:
+        await self.rounds.card_sent(round_id, message_id)
+
+    async def stop(self, user_id: int) -> Stopped | NothingOpen:
+        """/stop: end the learner's open round; what it had reached, for the message."""
+        stored = await self.rounds.stop(user_id, self.clock())
+        if stored is None:
+            return NothingOpen()
+        return Stopped(
+            stored.mode == PRACTICE,
+            stored.answered,
+            stored.total,
+            stored.correct,
+            stored.message_id,
+        )
+
+    # -- inside --------------------------------------------------------------------------------
+
+    async def _practised(
+        self, stored: StoredRound, index: int, order_text: str, position: int
+    ) -> AnswerOutcome:
+        located = self._located(stored, index)
+        if located is None:
+            return RoundOver()  # the question left the content since it was shown
+        quiz, question = located
+        order = decode_order(order_text, len(question.options))
+        judgement = judge(question, order, index, position) if order else None
+        if order is None or judgement is None:
+            return NotYours()  # forged: no card of ours carries that
+        if not await self.rounds.practised(stored.id, index, judgement.is_correct, self.clock()):
+            return AlreadyAnswered()
+        card = RoundCard(stored.id, index, stored.total, True, quiz, question, order)
+        return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
+
+    def _located(self, stored: StoredRound, index: int) -> tuple[Quiz, Question] | None:
+        if not 0 <= index < len(stored.questions):
+            return None
+        key = stored.questions[index]
+        return self.review.question(key.quiz_id, key.question_id)
+
+    async def _serve(self, round_id: int, index: int) -> RoundCard | RoundSummary | AlreadyShown:
+        stored = await self.rounds.get(round_id)
+        assert stored is not None
+        if stored.mode == PRACTICE:
+            located = self._located(stored, index)
+            if located is None:
+                return await self._finish(stored)
+            quiz, question = located
+            total = len(stored.questions)
+            shuffle = question.kind is not QuestionKind.TRUE_FALSE
+            order = review_order(len(question.options), self.review.rng, shuffle)
+            if not await self.rounds.claim_card(round_id, index, total):
+                return AlreadyShown()
+            return RoundCard(round_id, index, total, True, quiz, question, order)
+        card = await self.review.next_card(stored.user_id)
+        if card is None:
+            return await self._finish(stored)
+        total = index + await self.review.due_count(stored.user_id)
+        if not await self.rounds.claim_card(round_id, index, total):
+            return AlreadyShown()
+        return RoundCard(
+            round_id, index, total, False, card.quiz, card.question, card.order, card.item_id
+        )
+
+    async def _finish(self, stored: StoredRound) -> RoundSummary | AlreadyShown:
+        if not await self.rounds.finish(stored.id, self.clock()):
+            return AlreadyShown()
+        user_id = stored.user_id
+        due = await self.review.due_count(user_id)
+        return RoundSummary(
+            user_id,
+            stored.mode == PRACTICE,
+            stored.answered,
+            stored.correct,
+            await self.review.store.next_due_at(user_id),
+            due,
+            await self._practisable(user_id, due),
+        )
+
+    async def _practisable(self, user_id: int, due: int) -> int:
+        queued = await self.review.store.queue_size(user_id)
+        return min(PRACTICE_MAX, queued - due)

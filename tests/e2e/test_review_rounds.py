@@ -1,0 +1,278 @@
+"""Review and practice rounds through the emulator (issue 14): "k of n" on every card, one message
+per card, a summary at the end, "Practise my mistakes now" when nothing is due (its answers leave
+the schedule as it was), /stop in the middle, and taps that must change nothing."""
+
+from __future__ import annotations
+
+from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import Harness, answered
+from tests.e2e.test_progress import (
+    DAY,
+    LETTERS,
+    QUIZ,
+    is_card,
+    question_in,
+    right_letter,
+    rows,
+    take_quiz,
+)
+
+PRACTISE = "🎯 Practise my mistakes now"
+
+# What a practice round must leave alone: the schedule, the review log, the quiz answers.
+SCHEDULE = "SELECT id, quiz_id, question_id, box, due_at, last_seen_at FROM review_items"
+LOGGED = "SELECT count(*) FROM review_log"
+ANSWERS = "SELECT count(*), sum(is_correct) FROM answers"
+
+
+def labels(message: EmuMessage) -> list[str]:
+    return [b.text for row in message.buttons for b in row]
+
+
+async def answer_card(
+    user: SimUser, chat: ChatView, card: EmuMessage, h: Harness, *, right: bool
+) -> EmuMessage:
+    """Answer a card; return it once edited in place (verdict, explanation, way on)."""
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    pos = right_letter(card, quiz, question_in(card, quiz))
+    mark = chat.mark()
+    popup = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
+    assert popup is not None and (popup.text or "").startswith("✅" if right else "❌")
+    done = await answered(chat, card, mark)
+    assert chat.mark().next_message_id == mark.next_message_id  # one message per card
+    return done
+
+
+async def test_practise_now_leaves_the_schedule_as_it_was(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3101, "Awa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={1, 4})
+    mark = chat.mark()
+    await user.send("/review")
+    offer = await chat.next_message(after=mark)
+    schedule = rows(harness, SCHEDULE)  # the misses reached the queue
+    logged, quiz_answers = rows(harness, LOGGED), rows(harness, ANSWERS)
+    assert len(schedule) == 2
+    assert "No reviews due" in offer.text
+    assert "2 missed questions are not due yet" in offer.text
+    assert labels(offer) == [PRACTISE]
+
+    mark = chat.mark()
+    await user.tap(offer, PRACTISE)
+    first = await chat.next_message(after=mark)
+    assert "🎯 Practice · 1 of 2" in first.text and is_card(first)
+    assert not chat.message(offer.message_id).buttons  # the offer is taken
+    done = await answer_card(user, chat, first, harness, right=True)
+    assert "schedule stays as it was" in done.text and labels(done) == ["Next ▶️"]
+
+    mark = chat.mark()
+    await user.tap(done, "Next ▶️")
+    second = await chat.next_message(after=mark)
+    assert "🎯 Practice · 2 of 2" in second.text and is_card(second)
+    assert {question_in(first, quiz), question_in(second, quiz)} == {1, 4}
+    # A second tap on the same Next shows nothing more.
+    mark = chat.mark()
+    await user.tap(done, "Next ▶️")
+    assert chat.mark().next_message_id == mark.next_message_id
+
+    done = await answer_card(user, chat, second, harness, right=False)
+    assert labels(done) == ["🏁 See the summary"]
+    mark = chat.mark()
+    await user.tap(done, "🏁 See the summary")
+    summary = await chat.next_message(after=mark)
+    assert "Practice done: 1 of 2 questions right." in summary.text
+    assert "Next review: Sep 22, 2026." in summary.text
+    assert "schedule stays as it was" in summary.text
+
+    # Not a single change to the schedule, the review log, or the quiz's answers and scores.
+    assert rows(harness, SCHEDULE) == schedule
+    assert rows(harness, LOGGED) == logged
+    assert rows(harness, ANSWERS) == quiz_answers
+    stale = await user.tap(second, callback_data=labels_data(done))
+    assert stale is not None and stale.text is None  # the summary is already shown: silent
+
+
+def labels_data(message: EmuMessage) -> str:
+    data = message.buttons[0][0].callback_data
+    assert data is not None
+    return data
+
+
+async def test_a_review_counts_k_of_n_ends_with_a_summary_and_offers_practice(
+    harness: Harness,
+) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3102, "Bob", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={0, 2, 5})
+    harness.clock.advance(DAY)
+
+    mark = chat.mark()
+    await user.send("/review")
+    right_answers = [True, False, True]
+    for k, right in enumerate(right_answers, start=1):
+        card = await chat.next_message(after=mark)
+        assert f"🔁 Review · {k} of 3" in card.text and is_card(card)
+        done = await answer_card(user, chat, card, harness, right=right)
+        assert f"🔁 Review · {k} of 3" in done.text  # the header stays on the answered card
+        assert "Next review of this question:" in done.text
+        mark = chat.mark()
+        await user.tap(done, labels(done)[0])
+    summary = await chat.next_message(after=mark)
+    assert "Review done: 2 of 3 questions right." in summary.text
+    assert "Next review: Sep 23, 2026." in summary.text  # the wrong one, back in box 1
+    # Everything left is not due: practising it now is offered, for this learner.
+    assert "3 missed questions are not due yet" in summary.text
+    assert labels(summary) == [PRACTISE]
+    assert labels_data(summary) == f"rvp:{user.id}"
+    assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(3, 2)]
+
+
+async def test_stop_ends_a_review_and_its_old_card_changes_nothing(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3103, "Fatou", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={1, 3})
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    await user.send("/review")
+    first = await chat.next_message(after=mark)
+    done = await answer_card(user, chat, first, harness, right=True)
+    mark = chat.mark()
+    await user.tap(done, "Next ▶️")
+    second = await chat.next_message(after=mark)
+    assert "Review · 2 of 2" in second.text
+    schedule = rows(harness, SCHEDULE)
+
+    mark = chat.mark()
+    await user.send("/stop")
+    stopped = await chat.next_message(after=mark)
+    assert stopped.text == (
+        "⏹ Review stopped after 1 of 2 questions (1 right). /review to start again."
+    )
+    assert not chat.message(second.message_id).buttons  # the open card's buttons are gone
+
+    popup = await user.tap(second, callback_data=data_of(second, "A"))
+    assert popup is not None and popup.text == "This review is over. /review to start a new one."
+    popup = await user.tap(done, callback_data=labels_data(done))
+    assert popup is not None and popup.text == "This review is over. /review to start a new one."
+    assert rows(harness, SCHEDULE) == schedule
+    assert rows(harness, "SELECT count(*) FROM review_log") == [(1,)]
+    # /stop again: no round open, so it is about the quiz (none running either).
+    mark = chat.mark()
+    await user.send("/stop")
+    assert "no quiz running" in (await chat.next_message(after=mark)).text
+
+
+async def test_stop_during_a_practice_round(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3104, "Moussa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={2})
+    mark = chat.mark()
+    await user.send("/review")
+    offer = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(offer, PRACTISE)
+    card = await chat.next_message(after=mark)
+    assert "Practice · 1 of 1" in card.text
+    mark = chat.mark()
+    await user.send("/stop")
+    stopped = await chat.next_message(after=mark)
+    assert stopped.text.startswith("⏹ Practice stopped after 0 of 1 question (0 right).")
+    assert not chat.message(card.message_id).buttons
+    popup = await user.tap(card, callback_data=data_of(card, "A"))
+    assert popup is not None and "over" in (popup.text or "")
+
+
+def data_of(message: EmuMessage, text: str) -> str:
+    data = message.button(text).callback_data
+    assert data is not None
+    return data
+
+
+async def test_someone_elses_practice_buttons_are_refused(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    owner = harness.emu.user(3105, "Awa", language_code="en")
+    intruder = harness.emu.user(3106, "Jean", language_code="fr")
+    await take_quiz(owner, owner.private, quiz, miss={0, 1})
+    mark = owner.private.mark()
+    await owner.send("/review")
+    offer = await owner.private.next_message(after=mark)
+    mark = owner.private.mark()
+    await owner.tap(offer, PRACTISE)
+    card = await owner.private.next_message(after=mark)
+    progress = "SELECT user_id, mode, total, shown, answered, correct, status FROM review_sessions"
+    rounds = rows(harness, progress)
+    schedule = rows(harness, SCHEDULE)
+
+    await intruder.send("/start")
+    hello = await intruder.private.wait_for(lambda m: bool(m.buttons))
+    forged = [labels_data(offer), data_of(card, "A"), data_of(card, "B")]
+    for data in forged:  # replayed from the intruder's own chat
+        popup = await intruder.tap(hello, callback_data=data)
+        assert popup is not None and popup.text == "Ce bouton n’est pas pour vous.", data
+    assert rows(harness, progress) == rounds
+    assert rows(harness, SCHEDULE) == schedule
+    assert not any("Practice" in m.text for m in intruder.private.messages)
+    # The owner's round goes on.
+    done = await answer_card(owner, owner.private, card, harness, right=True)
+    assert "Practice · 1 of 2" in done.text
+
+
+async def test_the_summary_in_french(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3107, "Aminata", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={3})
+    mark = chat.mark()
+    await user.send("/language")
+    picker = await chat.next_message(after=mark)
+    await user.tap(picker, "Français")
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    await user.send("/review")
+    card = await chat.next_message(after=mark)
+    assert "🔁 Révision · 1 sur 1" in card.text
+    pos = right_letter_fr(card, harness, question_in_fr(card, harness))
+    mark = chat.mark()
+    await user.tap(card, LETTERS[pos])
+    done = await answered(chat, card, mark)
+    mark = chat.mark()
+    await user.tap(done, labels(done)[0])
+    summary = await chat.next_message(after=mark)
+    assert "Révision terminée\u202f: score de 1 sur 1 question." in summary.text
+    assert "Prochaine révision\u202f: 25 sept. 2026." in summary.text
+
+
+def question_in_fr(message: EmuMessage, h: Harness) -> int:
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    found = [
+        i
+        for i, q in enumerate(quiz.questions)
+        if q.prompt.get("fr").replace("`", "") in message.text
+    ]
+    assert len(found) == 1, message.text
+    return found[0]
+
+
+def right_letter_fr(message: EmuMessage, h: Harness, index: int) -> int:
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    q = quiz.questions[index]
+    right = q.options[q.correct].text.get("fr").replace("`", "")
+    lines = [line for line in message.text.splitlines() if line[1:2] == "."]
+    for pos, line in enumerate(lines):
+        if line[3:].strip() == right:
+            return pos
+    raise AssertionError(f"{right!r} not in {message.text}")
