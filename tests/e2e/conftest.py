@@ -73,6 +73,15 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
             "test_a_private_upload_goes_to_the_group_the_admin_chooses",
         }
     ),
+    # a learner's time zone and their reminder following it (one write), the reminder's button
+    "test_timezone_reminders": frozenset(
+        {
+            "test_timezone_shows_the_default_then_sets_a_valid_zone",
+            "test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zone",
+            "test_the_reminders_button_starts_the_review_for_its_owner_only",
+            "test_the_streak_note_counts_days_in_the_learners_zone",
+        }
+    ),
     # forgetting a learner in one transaction
     "test_forget": frozenset(
         {"test_forget_after_confirmation_deletes_the_learner_and_keeps_group_counts"}

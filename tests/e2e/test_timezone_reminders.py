@@ -9,7 +9,6 @@ running that job (`Job.run`): no wall-clock waits.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -23,11 +22,6 @@ from tests.e2e.test_progress import QUIZ, take_quiz
 
 DAY = 86_400.0
 NNBSP = "\u202f"
-
-
-def rows(h: Harness, sql: str, *args: object) -> list[tuple[object, ...]]:
-    with sqlite3.connect(h.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
 
 
 async def say(user: SimUser, text: str) -> EmuMessage:
@@ -64,7 +58,7 @@ async def test_timezone_shows_the_default_then_sets_a_valid_zone(harness: Harnes
 
     done = await say(user, "/timezone Europe/Paris")
     assert done.text.startswith("🌍 Time zone set to Europe/Paris (it is ")
-    assert rows(harness, "SELECT timezone FROM users WHERE id = 6101") == [("Europe/Paris",)]
+    assert harness.rows("SELECT timezone FROM users WHERE id = 6101") == [("Europe/Paris",)]
     shown = await say(user, "/timezone")
     assert "Your time zone: Europe/Paris" in shown.text and "not chosen" not in shown.text
     assert "✅ Europe/Paris" in labels(shown)
@@ -76,7 +70,7 @@ async def test_timezone_shows_the_default_then_sets_a_valid_zone(harness: Harnes
         lambda m: m.message_id == shown.message_id and m.edited, after=mark
     )
     assert edited.text.startswith("🌍 Time zone set to Africa/Dakar") and not edited.buttons
-    assert rows(harness, "SELECT timezone FROM users WHERE id = 6101") == [("Africa/Dakar",)]
+    assert harness.rows("SELECT timezone FROM users WHERE id = 6101") == [("Africa/Dakar",)]
 
 
 async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Harness) -> None:
@@ -89,7 +83,7 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
     nothing = await say(user, "/timezone Mars/Olympus")
     assert nothing.text.startswith("Fuseau horaire inconnu") and "Africa/Dakar" in nothing.text
     assert "Africa/Dakar" in labels(nothing)  # no suggestion: the common zones as buttons
-    assert rows(harness, "SELECT timezone FROM users WHERE id = 6102") == [(None,)]
+    assert harness.rows("SELECT timezone FROM users WHERE id = 6102") == [(None,)]
 
     # The suggestion is a button that sets it; a forged zone in the same data is refused.
     assert labels(suggested) == ["Europe/Paris"]
@@ -102,14 +96,14 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
     )
     intruder = harness.emu.user(6110, "Intruder", language_code="en")
     assert (await intruder.tap(suggested, callback_data=data)) is not None
-    assert rows(harness, "SELECT timezone FROM users WHERE timezone IS NOT NULL") == []
+    assert harness.rows("SELECT timezone FROM users WHERE timezone IS NOT NULL") == []
     mark = user.private.mark()
     await user.tap(suggested, "Europe/Paris")
     done = await user.private.wait_for(
         lambda m: m.message_id == suggested.message_id and m.edited, after=mark
     )
     assert done.text.startswith("🌍 Fuseau horaire réglé sur Europe/Paris (il y est ")
-    assert rows(harness, "SELECT timezone FROM users WHERE id = 6102") == [("Europe/Paris",)]
+    assert harness.rows("SELECT timezone FROM users WHERE id = 6102") == [("Europe/Paris",)]
 
 
 async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zone(
@@ -124,7 +118,7 @@ async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zon
     on = await say(user, "/remind on 18:30")
     assert on.text.startswith(f"⏰ Daily reminder on, at 6:30{NNBSP}PM (Europe/Paris)")
     assert local_fire_time(reminder_job(harness, user.id), "Europe/Paris") == (18, 30)
-    assert rows(harness, "SELECT at_time, timezone FROM reminders") == [("18:30", "Europe/Paris")]
+    assert harness.rows("SELECT at_time, timezone FROM reminders") == [("18:30", "Europe/Paris")]
     current = await say(user, "/remind")
     assert f"on, at 6:30{NNBSP}PM (Europe/Paris)" in current.text
 
@@ -132,7 +126,7 @@ async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zon
     moved = await say(user, "/timezone America/New_York")
     assert f"stays at 6:30{NNBSP}PM, now in America/New_York" in moved.text
     assert local_fire_time(reminder_job(harness, user.id), "America/New_York") == (18, 30)
-    assert rows(harness, "SELECT at_time, timezone FROM reminders") == [
+    assert harness.rows("SELECT at_time, timezone FROM reminders") == [
         ("18:30", "America/New_York")
     ]
 
@@ -170,7 +164,7 @@ async def test_the_reminders_button_starts_the_review_for_its_owner_only(
 
     def state() -> tuple[object, ...]:
         return (
-            rows(harness, "SELECT * FROM review_items ORDER BY id"),
+            harness.rows("SELECT * FROM review_items ORDER BY id"),
             len(owner.private.messages),
             len(intruder.private.messages),
         )
@@ -203,7 +197,7 @@ async def test_a_zone_button_works_for_its_owner_only(harness: Harness) -> None:
         refused = await intruder.tap(message, callback_data=data)
         assert refused is not None
         assert refused.text == "This button is not yours. /timezone shows your own."
-    assert rows(harness, "SELECT id, timezone FROM users WHERE timezone IS NOT NULL") == []
+    assert harness.rows("SELECT id, timezone FROM users WHERE timezone IS NOT NULL") == []
 
 
 async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -> None:
@@ -215,13 +209,13 @@ async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -
     assert garbage.text.startswith("I did not understand “sometimes”.")
     assert "Your daily reminder is off." in garbage.text and "/remind on [HH:MM]" in garbage.text
     assert "Times are in your time zone, UTC" in garbage.text
-    assert rows(harness, "SELECT count(*) FROM reminders") == [(0,)]
+    assert harness.rows("SELECT count(*) FROM reminders") == [(0,)]
 
     # 7h30 is read as 07:30 (as /schedule reads it); /remind HH:MM alone means "on".
     assert f"at 7:30{NNBSP}AM (UTC)" in (await say(user, "/remind on 7h30")).text
     assert f"at 9:05{NNBSP}PM (UTC)" in (await say(user, "/remind 21:05")).text
     assert f"at 6:00{NNBSP}PM (UTC)" in (await say(user, "/remind on")).text  # the default
-    assert rows(harness, "SELECT at_time FROM reminders") == [("18:00",)]
+    assert harness.rows("SELECT at_time FROM reminders") == [("18:00",)]
     assert (await say(user, "/remind off")).text == "Daily reminder off."
 
 
