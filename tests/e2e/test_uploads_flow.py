@@ -212,6 +212,9 @@ async def test_a_member_reviews_the_groups_quiz_privately(tmp_path: Path) -> Non
         await kadi.tap(q1, LETTERS[(position(q1, RIGHT[prompt]) + 1) % 3])
         await admin.send("/stop", chat=group)
         await group.wait_for(lambda m: "stopped" in m.text, timeout=30)
+        # The private notice of the run's misses comes on its own: wait for it, or it could be
+        # taken for the answer to /review.
+        await kadi.private.wait_for(lambda m: "review queue" in m.text, timeout=30)
         h.clock.advance(86_400)
         mark = kadi.private.mark()
         await kadi.send("/review")
