@@ -42,6 +42,7 @@ HEADER = (
     "language",
     "elapsed_ms",
     "content_version",
+    "typed",  # a number question's reply, as typed ("0,5 Go"); empty for buttons
 )
 
 
@@ -80,6 +81,7 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
         lang,
         ms,
         version,
+        typed,
     ) in export_rows(db_path, chat):
         quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
@@ -99,6 +101,7 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
             lang or "",
             "" if ms is None else ms,
             version or "",
+            typed or "",
         ]
 
 

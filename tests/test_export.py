@@ -11,6 +11,7 @@ import pytest
 
 from bot import export
 from bot.core.engine import option_orders
+from bot.core.kinds import NUMBER_RIGHT
 from bot.store import Database, LearnerStore
 from tests.e2e.harness import shipped_catalog
 
@@ -61,3 +62,21 @@ def test_export_needs_exactly_one_scope() -> None:
         export.main(["--chat", "1", "--all"])
     with pytest.raises(SystemExit):
         export.main(["--format", "csv"])
+
+
+async def test_export_writes_what_was_typed(
+    db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    learners = LearnerStore(db)
+    attempt_id = await learners.start_attempt(9, QUIZ, ((), (0, 1)), 1_790_000_000.0)
+    attempt = await learners.attempt(attempt_id)
+    assert attempt is not None
+    await learners.record_answer(
+        attempt, 0, NUMBER_RIGHT, True, "fr", 1_790_000_001.0, question_id="n", option_id="",
+        typed=("0,5 Go", 0.5),
+    )  # fmt: skip
+    assert export.main(["--all", "--db", str(db.path)]) == 0
+    [row] = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert (row["typed"], row["option_id"], row["option"], row["is_correct"]) == (
+        "0,5 Go", "", "", "right"
+    )  # fmt: skip

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.content.formats import DraftOption, DraftQuestion, DraftQuiz, write
+from bot.content.formats.draft import NUMBER
 from bot.core.models import SOURCE_LANGUAGE, Quiz, Text
 
 
@@ -13,6 +14,8 @@ class Exported:
     text: str
     fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
     dropped: int  # explanations the format cannot carry (Aiken)
+    skipped: int = 0  # number questions the format cannot carry (Aiken, CSV), per language
+    units: int = 0  # units GIFT cannot carry (a number question's unit is left out)
 
 
 def languages(quiz: Quiz) -> list[str]:
@@ -43,6 +46,7 @@ def draft(quiz: Quiz, lang: str) -> tuple[DraftQuiz, int]:
             ),
             text(question.explanation),
             kind=question.kind.value,
+            number=question.number,
         )
         for question in quiz.questions
     )
@@ -57,7 +61,15 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
         drafts.append(quiz_draft)
         if missing:
             fallbacks[lang] = missing
+    skipped = units = 0
+    if fmt in ("aiken", "csv"):  # options only: a number question has none
+        skipped = sum(1 for d in drafts for q in d.questions if q.kind == NUMBER)
+        drafts = [
+            replace(d, questions=tuple(q for q in d.questions if q.kind != NUMBER)) for d in drafts
+        ]
+    elif fmt == "gift":
+        units = sum(1 for q in quiz.questions if q.unit.values)
     dropped = 0
     if fmt == "aiken":
         dropped = sum(1 for d in drafts for q in d.questions if q.explanation)
-    return Exported(write(fmt, drafts), fallbacks, dropped)
+    return Exported(write(fmt, drafts), fallbacks, dropped, skipped, units)

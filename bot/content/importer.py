@@ -108,13 +108,13 @@ def _plan_quiz(
                 "explanations missing): English shows where it lacks a string; complete it, "
                 f"then add {lang} to languages in {quiz_id}.yaml"
             )
-        missing = [q for q in source.questions if q.answer < 0]
+        missing = [q for q in source.questions if not q.keyed]
         for question in missing:
             out.problems.append(
                 FormatProblem(question.line, f"{question.id}: no answer given", skipped=True)
             )
         if missing:
-            kept = tuple(q for q in source.questions if q.answer >= 0)
+            kept = tuple(q for q in source.questions if q.keyed)
             source = DraftQuiz(source.id, source.title, source.lang, kept, source.description)
         for question in source.questions:
             if not question.explanation:
@@ -197,7 +197,9 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
                     True,
                 )
             )
-        elif question.answer >= 0 and question.answer != theirs.answer:
+        elif (question.answer >= 0 and question.answer != theirs.answer) or (
+            question.number is not None and question.number != theirs.number
+        ):
             out.problems.append(
                 FormatProblem(
                     question.line,

@@ -112,6 +112,14 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"note: {count} strings have no {lang} text: English written", file=sys.stderr)
     if result.dropped:
         print(f"note: Aiken has no explanations: {result.dropped} left out", file=sys.stderr)
+    if result.skipped:
+        print(
+            f"note: number questions need GIFT (this format has only options): "
+            f"{result.skipped} left out",
+            file=sys.stderr,
+        )
+    if result.units:
+        print(f"note: GIFT has no units: {result.units} left out", file=sys.stderr)
     if args.out is None:
         sys.stdout.write(result.text)
     else:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.content.formats.draft import OPTION_IDS, TRUE_FALSE, DraftQuestion, DraftQuiz
+from bot.content.formats.draft import NUMBER, OPTION_IDS, TRUE_FALSE, DraftQuestion, DraftQuiz
+from bot.core.kinds import NumberAnswer
 
 _NULL_KEYS = {"null", "~"}
 
@@ -44,6 +45,13 @@ def source_yaml(
     ]
     for question in quiz.questions:
         lines.append(f"  {_key(question.id)}:")
+        if question.kind == NUMBER and question.number is not None:
+            lines.append(f"    kind: {NUMBER}")
+            lines.append(f"    prompt: {_q(question.prompt)}")
+            lines.append(f"    answer: {_number_key(question.number)}")
+            lines.append(f"    explanation: {_q(question.explanation)}")
+            lines.append("")
+            continue
         if question.kind == TRUE_FALSE:
             lines.append(f"    kind: {TRUE_FALSE}")
         lines.append(f"    prompt: {_q(question.prompt)}")
@@ -70,10 +78,24 @@ def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
     for question in quiz.questions:
         lines.append(f"  {_key(question.id)}:")
         lines.append(f"    prompt: {_q(question.prompt)}")
-        lines.append("    options:")
+        if question.options:
+            lines.append("    options:")
         for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         if question.explanation:
             lines.append(f"    explanation: {_q(question.explanation)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _number_key(key: NumberAnswer) -> str:
+    """`{value: 3.5, tolerance: 0.1}` or `{low: 1, high: 5}` (numbers as text, "." decimal)."""
+
+    def num(value: float) -> str:
+        return _q(format(value, ".15g"))
+
+    if key.value is not None:
+        tolerance = f", tolerance: {num(key.tolerance)}" if key.tolerance else ""
+        return f"{{value: {num(key.value)}{tolerance}}}"
+    assert key.low is not None and key.high is not None
+    return f"{{low: {num(key.low)}, high: {num(key.high)}}}"

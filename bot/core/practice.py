@@ -52,7 +52,9 @@ def matching_quizzes(catalog: Catalog, guides: Collection[str], level: Level | N
 
 
 def pool_of(quizzes: Sequence[Quiz]) -> list[QuestionKey]:
-    return [QuestionKey(quiz.id, q.id) for quiz in quizzes for q in quiz.questions]
+    """Every question a set may draw: number questions are left out (practice sets and exams
+    are answered with buttons; a number question is asked in its quiz, by a typed reply)."""
+    return [QuestionKey(quiz.id, q.id) for quiz in quizzes for q in quiz.questions if not q.typed]
 
 
 def draw(

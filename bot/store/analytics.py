@@ -126,13 +126,14 @@ EXPORT_COLUMNS = (
     "language",
     "elapsed_ms",
     "content_version",
+    "typed_text",
 )
 
 
 # answered_at, chat_id, kind, attempt_id, user_id, quiz_id, question_id, option_id, is_correct,
-# language, elapsed_ms, content_version
+# language, elapsed_ms, content_version, typed_text (a number question's reply as typed)
 ExportRow = tuple[
-    float, int, str, int, int, str, str, str, bool, str | None, int | None, str | None
+    float, int, str, int, int, str, str, str, bool, str | None, int | None, str | None, str | None
 ]
 
 
@@ -152,12 +153,26 @@ def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
         rows = conn.execute(
             f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
                        an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
-                       an.content_version
+                       an.content_version, an.typed_text
                 FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
                 ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
             args,
         )
-        for at, chat, kind, attempt, user, quiz, q_id, o_id, right, lang, ms, version in rows:
+        for (
+            at,
+            chat,
+            kind,
+            attempt,
+            user,
+            quiz,
+            q_id,
+            o_id,
+            right,
+            lang,
+            ms,
+            version,
+            typed,
+        ) in rows:
             yield (
                 float(at),
                 int(chat),
@@ -171,6 +186,7 @@ def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
                 lang,
                 ms,
                 version,
+                typed,
             )
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read {db_path}: {exc}") from None

@@ -234,6 +234,15 @@ class LearnerStore:
 
         await self.db.write(update)
 
+    async def typed_texts(self, attempt_id: int) -> dict[int, str]:
+        """What was typed for the attempt's number questions, by question index."""
+        async with self.db.reader.execute(
+            """SELECT question_index, typed_text FROM answers
+               WHERE attempt_id = ? AND typed_text IS NOT NULL""",
+            (attempt_id,),
+        ) as cur:
+            return {int(row[0]): str(row[1]) for row in await cur.fetchall()}
+
     async def typed_message(self, attempt_id: int) -> int | None:
         """The message of the number question last asked in the attempt (None: none known)."""
         async with self.db.reader.execute(

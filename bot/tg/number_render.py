@@ -20,40 +20,13 @@ from bot.tg.render import (
     explained,
     guide_link,
     joined,
+    key_text,
     question_header,
     rich,
     truncate,
 )
 
 PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
-
-
-def with_unit(tr: Translator, value: float, unit: str) -> str:
-    """A value as this language writes it, with the unit after it when there is one."""
-    number = tr.decimal(value)
-    return tr._("{value} {unit}", value=number, unit=unit) if unit else number
-
-
-def key_text(tr: Translator, question: Question, lang: str) -> str:
-    """The right answer in words: "64", "0,5 ± 0,05 Go", "from 30 to 34 GB" (plain text)."""
-    key = question.number
-    assert key is not None
-    unit = question.unit.get(lang)
-    if key.value is not None:
-        if key.tolerance:
-            return tr._(
-                "{value} ± {tolerance}",
-                value=tr.decimal(key.value),
-                tolerance=with_unit(tr, key.tolerance, unit),
-            )
-        return with_unit(tr, key.value, unit)
-    assert key.low is not None and key.high is not None
-    return tr._("from {low} to {high}", low=tr.decimal(key.low), high=with_unit(tr, key.high, unit))
-
-
-def units(question: Question, lang: str) -> tuple[str, ...]:
-    """The units a reply may end with: the learner's language's, and the English one."""
-    return tuple(dict.fromkeys(u for u in (question.unit.get(lang), question.unit.get("en")) if u))
 
 
 def example(tr: Translator, key: NumberAnswer) -> str:

@@ -283,9 +283,10 @@ class PrivateHandlers:
                         await acknowledge(query, closed)
             case cb.Review(attempt_id):
                 match await self.quiz.mistakes(user_id, attempt_id):
-                    case pq.Mistakes(quiz, attempt, missed):
+                    case pq.Mistakes(quiz, attempt, missed, typed):
                         await acknowledge(query)
-                        await reply(query, render.review(tr, quiz, attempt, missed, lang))
+                        mistakes = render.review(tr, quiz, attempt, missed, lang, typed)
+                        await reply(query, mistakes)
                     case _:
                         await acknowledge(query, closed)
             case _:

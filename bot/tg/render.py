@@ -313,23 +313,56 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
 
 
+def with_unit(tr: Translator, value: float, unit: str) -> str:
+    """A value as this language writes it, with the unit after it when there is one."""
+    number = tr.decimal(value)
+    return tr._("{value} {unit}", value=number, unit=unit) if unit else number
+
+
+def key_text(tr: Translator, question: Question, lang: str) -> str:
+    """The right answer in words: "64", "0,5 ± 0,05 Go", "from 30 to 34 GB" (plain text)."""
+    key = question.number
+    assert key is not None
+    unit = question.unit.get(lang)
+    if key.value is not None:
+        if key.tolerance:
+            return tr._(
+                "{value} ± {tolerance}",
+                value=tr.decimal(key.value),
+                tolerance=with_unit(tr, key.tolerance, unit),
+            )
+        return with_unit(tr, key.value, unit)
+    assert key.low is not None and key.high is not None
+    return tr._("from {low} to {high}", low=tr.decimal(key.low), high=with_unit(tr, key.high, unit))
+
+
 def review(
-    tr: Translator, quiz: Quiz, attempt: Attempt, missed: Sequence[int], lang: str
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    missed: Sequence[int],
+    lang: str,
+    typed: Mapping[int, str] | None = None,
 ) -> Screen:
-    """Every missed question with the learner's answer, the right one and why."""
+    """Every missed question with the learner's answer, the right one and why (`typed`: what
+    was typed for number questions, by question index)."""
     heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz.title.get(lang)))
     lines = [f"<b>{heading}</b>"]
     for index in missed:
         q = quiz.questions[index]
         chosen = attempt.answers[index]
         lines += ["", f"<b>{tr.number(index + 1)}.</b> {rich(q.prompt.get(lang))}"]
-        if chosen is not None:
-            lines.append(
-                tr._("Your answer: {answer}", answer=rich(q.options[chosen].text.get(lang)))
-            )
-        lines.append(
-            tr._("Right answer: {answer}", answer=rich(q.options[q.correct].text.get(lang)))
-        )
+        if q.typed:
+            if typed and index in typed:
+                lines.append(tr._("Your answer: {answer}", answer=html.escape(typed[index])))
+            right = html.escape(key_text(tr, q, lang))
+            lines.append(tr._("Right answer: {answer}", answer=right))
+        else:
+            if chosen is not None:
+                mine = rich(q.options[chosen].text.get(lang))
+                lines.append(tr._("Your answer: {answer}", answer=mine))
+            right = rich(q.options[q.correct].text.get(lang))
+            lines.append(tr._("Right answer: {answer}", answer=right))
         lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
     lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     text = "\n".join(lines)

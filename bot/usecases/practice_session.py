@@ -139,9 +139,12 @@ class PracticeSession:
         allowed = PER_QUESTION_CHOICES if clock is ExamClock.PER_QUESTION else TOTAL_CHOICES
         if quiz is None or not len(quiz) or seconds not in allowed:
             return NothingMatches()
-        questions = [QuestionKey(quiz.id, q.id) for q in quiz.questions]
+        asked = [q for q in quiz.questions if not q.typed]  # buttons only, as in practice sets
+        if not asked:
+            return NothingMatches()
+        questions = [QuestionKey(quiz.id, q.id) for q in asked]
         orders = []
-        for question in quiz.questions:
+        for question in asked:
             order = list(range(len(question.options)))
             if question.kind is not QuestionKind.TRUE_FALSE:
                 self.rng.shuffle(order)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.core.clock import Clock
@@ -102,6 +103,7 @@ class Mistakes:
     quiz: Quiz
     attempt: Attempt
     missed: tuple[int, ...]
+    typed: Mapping[int, str] = field(default_factory=dict)  # number questions: what was typed
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +259,11 @@ class PrivateQuiz:
         if owned is None:
             return NotYours()
         attempt, quiz = owned
-        return Mistakes(quiz, attempt, score(quiz, attempt.answers).missed)
+        missed = score(quiz, attempt.answers).missed
+        typed: dict[int, str] = {}
+        if any(quiz.questions[i].typed for i in missed):
+            typed = await self.learners.typed_texts(attempt.id)
+        return Mistakes(quiz, attempt, missed, typed)
 
     # -- the one ownership check --------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import pytest
 
 from bot.content.formats import Limits, parse, write
 from bot.content.formats.draft import DraftQuiz
+from bot.core.kinds import NumberAnswer
 
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
 
@@ -19,7 +20,15 @@ def read(name: str) -> str:
 def shape(quizzes: list[DraftQuiz]) -> list[tuple[object, ...]]:
     """What a round trip must keep: every question, option, right answer and feedback."""
     return [
-        (quiz.title, q.id, q.prompt, tuple((o.text, o.correct) for o in q.options), q.explanation)
+        (
+            quiz.title,
+            q.id,
+            q.prompt,
+            tuple((o.text, o.correct) for o in q.options),
+            q.explanation,
+            q.kind,
+            q.number,
+        )
         for quiz in quizzes
         for q in quiz.questions
     ]
@@ -68,6 +77,24 @@ def test_gift_reports_every_unsupported_kind_by_line() -> None:
     assert [q.id for q in result.quizzes[0].questions] == ["ok"]
 
 
+def test_gift_numerical_value_tolerance_range_and_several_answers() -> None:
+    result = parse("gift", read("numerical.gift"), "numerical")
+    batch, ratio, seconds, several = result.quizzes[0].questions
+    assert [q.kind for q in (batch, ratio, seconds, several)] == ["number"] * 4
+    assert all(not q.options for q in (batch, ratio, seconds, several))
+    assert batch.number == NumberAnswer(value=64)
+    assert batch.explanation == "8 × 4 × 2 = 64."  # general feedback, escapes read
+    assert batch.prompt.endswith("2 GPUs: how many samples make one optimizer step?")
+    assert ratio.number == NumberAnswer(value=0.5, tolerance=0.05)
+    assert seconds.number == NumberAnswer(low=0.3, high=0.34)
+    # Several answers: the first full-credit one is kept, the rest reported by line.
+    assert several.number == NumberAnswer(value=4)
+    assert several.explanation == "A nibble is four bits. Right: half a byte."
+    [note] = result.problems
+    assert (note.line, note.skipped) == (10, False)
+    assert "left out" in note.message and "4:1 (50%)" in note.message
+
+
 def test_gift_missing_word_keeps_a_blank() -> None:
     result = parse("gift", read("missing-word.gift"), "missing-word")
     (question,) = result.quizzes[0].questions
@@ -75,7 +102,10 @@ def test_gift_missing_word_keeps_a_blank() -> None:
     assert question.options[0].correct and "blank" in result.problems[0].message
 
 
-@pytest.mark.parametrize(("fmt", "name"), [("gift", "optimizers.gift"), ("csv", "optimizers.csv")])
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [("gift", "optimizers.gift"), ("gift", "numerical.gift"), ("csv", "optimizers.csv")],
+)
 def test_write_then_parse_keeps_everything(fmt: str, name: str) -> None:
     first = parse(fmt, read(name), "optimizers").quizzes
     again = parse(fmt, write(fmt, first), "optimizers").quizzes

@@ -10,7 +10,7 @@ import pytest
 from bot.content import check, format_report, load_catalog
 from bot.content.cli import main
 from bot.content.formats import parse
-from bot.core.kinds import QuestionKind
+from bot.core.kinds import NumberAnswer, QuestionKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FORMATS = FIXTURES / "formats"
@@ -26,7 +26,7 @@ def content(tmp_path: Path) -> Path:
 
 def shape(fmt: str, text: str, lang: str | None = None) -> list[tuple[object, ...]]:
     return [
-        (q.id, q.prompt, tuple((o.text, o.correct) for o in q.options), q.explanation)
+        (q.id, q.prompt, tuple((o.text, o.correct) for o in q.options), q.explanation, q.number)
         for quiz in parse(fmt, text, "x").quizzes
         if lang is None or quiz.lang == lang
         for q in quiz.questions
@@ -234,3 +234,26 @@ def test_gift_true_false_imports_as_kind_true_false_and_exports_back(
     status, text, _ = run(capsys, "export", "tf", "--format", "gift", "--content", str(content))
     assert status == 0 and "{\nTRUE\n####Rayleigh scattering.\n}" in text, text
     assert shape("gift", text) == shape("gift", source.read_text(encoding="utf-8"))
+
+
+def test_gift_numerical_imports_as_kind_number_and_exports_back(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FORMATS / "numerical.gift"
+    status, out, _ = run(
+        capsys, "import", str(source), "--format", "gift", "--out", str(content), "--id", "num"
+    )
+    assert status == 0, out
+    assert "numerical.gift:10: note: numerical answers left out" in out
+    written = (content / "quizzes" / "num.yaml").read_text(encoding="utf-8")
+    assert "kind: number" in written and 'answer: {value: "0.5", tolerance: "0.05"}' in written
+    quiz = load_catalog(content).quiz("num")
+    assert quiz is not None
+    assert [q.kind for q in quiz.questions] == [QuestionKind.NUMBER] * 4
+    assert quiz.questions[2].number == NumberAnswer(low=0.3, high=0.34)
+    status, text, err = run(capsys, "export", "num", "--format", "gift", "--content", str(content))
+    assert status == 0 and "{\n#0.5:0.05\n####" in text and "{\n#0.3..0.34\n####" in text, text
+    assert shape("gift", text) == [row for row in shape("gift", source.read_text(encoding="utf-8"))]
+    # Aiken and CSV have only options: the number questions are left out, and said so.
+    status, text, err = run(capsys, "export", "num", "--format", "aiken", "--content", str(content))
+    assert status == 0 and "number questions need GIFT" in err and "4 left out" in err

@@ -96,6 +96,15 @@ async def test_french_reads_a_decimal_comma_and_shows_one(tmp_path: Path) -> Non
         shown = await answered(user.private, question, mark)
         assert "❌ Votre réponse\u00a0: 0,4" in shown.text
         assert "la réponse est 0,5 ± 0,05 Go" in shown.text.replace("\u00a0", " ")
+        # The mistakes screen shows what was typed and the right value.
+        mark = user.private.mark()
+        await user.tap(shown, buttons(shown)[0])
+        result = await user.private.next_message(after=mark)
+        mark = user.private.mark()
+        await user.tap(result, next(b for b in buttons(result) if "erreurs" in b))
+        mistakes = (await user.private.next_message(after=mark)).text.replace("\u00a0", " ")
+        assert "Votre réponse : 0,4" in mistakes
+        assert "Bonne réponse : 0,5 ± 0,05 Go" in mistakes
 
 
 async def test_a_reply_that_is_no_number_leaves_the_question_open(tmp_path: Path) -> None:

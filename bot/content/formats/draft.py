@@ -73,6 +73,11 @@ class DraftQuestion:
     number: NumberAnswer | None = None  # kind NUMBER only: value ± tolerance or low..high
 
     @property
+    def keyed(self) -> bool:
+        """Whether the draft says what is right (a right option, or a number question's key)."""
+        return self.number is not None if self.kind == NUMBER else self.answer >= 0
+
+    @property
     def answer(self) -> int:
         """Index of the right option (single choice); -1 in a translation that leaves it out."""
         return next((i for i, option in enumerate(self.options) if option.correct), -1)

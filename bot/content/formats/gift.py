@@ -1,5 +1,9 @@
-"""Moodle GIFT <-> quiz drafts: single-choice and true/false (`{T}`, `{FALSE}`) questions;
-other kinds (numerical, partial credit, matching...) are reported by line and skipped.
+"""Moodle GIFT <-> quiz drafts: single-choice, true/false (`{T}`, `{FALSE}`) and numerical
+(`{#3.5:0.1}`, `{#1..5}`, `{#=3.5:0.1#feedback =%50%3:1}`) questions; other kinds (partial
+credit, matching...) are reported by line and skipped. A numerical question keeps one answer,
+its first full-credit one: the others (partial credit, alternatives) are reported by line, as
+quizbot accepts one value with a tolerance, or one range. GIFT has no unit: a unit is not
+written (the export says how many were left out).
 
 Reads `::title::`, `$CATEGORY:` (one quiz per category), `//` comment lines, `[format]` tags,
 `=` right / `~` wrong answers with `%weight%`, `#` per-answer feedback, `####` general feedback,
@@ -13,10 +17,13 @@ so a hostile file costs time linear in its size, and `Limits` bounds that size.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
+    NUMBER,
     SINGLE,
     TRUE_FALSE,
     DraftOption,
@@ -30,6 +37,7 @@ from bot.content.formats.draft import (
     too_big,
     unique,
 )
+from bot.core.kinds import NumberAnswer
 
 Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is only text)
 _ESCAPABLE = "~=#{}:\\"
@@ -102,9 +110,7 @@ class _Quizzes:
 
 
 def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
-    return DraftQuestion(
-        qid, question.prompt, question.options, question.explanation, question.line, question.kind
-    )
+    return replace(question, id=qid)
 
 
 def _blocks(text: str) -> list[tuple[int, str]]:
@@ -200,6 +206,25 @@ def _question(
     if after:
         prompt = f"{before} _____ {after}".strip()
         result.note(line, "missing-word question: the blank is shown as _____")
+    qid = slug(title, f"q{number}") if title else f"q{number}"
+    inner = _text(units[opened + 1 : closed])
+    if inner.startswith("#") and not inner.startswith("####"):
+        numerical = _numerical(units[opened + 1 : closed], line, result)
+        if numerical is None:
+            return None
+        if not prompt:
+            result.skip(line, "the question has no text")
+            return None
+        key, explanation = numerical
+        return DraftQuestion(
+            qid,
+            clean_text(prompt, line, result, limits),
+            (),
+            clean_text(explanation, line, result, limits),
+            line,
+            NUMBER,
+            key,
+        )
     parsed = _answers(units[opened + 1 : closed], line, result, limits)
     if parsed is None:
         return None
@@ -207,7 +232,6 @@ def _question(
     if not prompt:
         result.skip(line, "the question has no text")
         return None
-    qid = slug(title, f"q{number}") if title else f"q{number}"
     return DraftQuestion(
         qid,
         clean_text(prompt, line, result, limits),
@@ -224,9 +248,6 @@ def _answers(
     inner = _text(block)
     if not inner:
         result.skip(line, "essay question (empty answer block): not supported")
-        return None
-    if inner.startswith("#"):
-        result.skip(line, "numerical question: not yet supported")
         return None
     if _is_true_false(inner):
         return _true_false(inner, line, result)
@@ -275,6 +296,68 @@ def _answers(
         result.skip(line, f"{len(options)} answers: a question needs 2 to {limits.max_options}")
         return None
     return options, _explanation(general, feedback, options, line, result)
+
+
+def _numerical(
+    block: list[Unit], line: int, result: ParseResult
+) -> tuple[NumberAnswer, str] | None:
+    """`#value`, `#value:tolerance`, `#low..high`, or `#=answer ... =answer` (each with an
+    optional `%weight%` and `#feedback`), then an optional `####` general feedback."""
+    general = ""
+    body = block[_find(block, "#") + 1 :]
+    split = _find(body, "####")
+    if split >= 0:
+        general, body = _text(body[split + 4 :]), body[:split]
+    starts = [i for i, (ch, literal) in enumerate(body) if ch == "=" and not literal]
+    if not starts:
+        starts, tokens = [0], [body]
+    else:
+        if _text(body[: starts[0]]):
+            result.skip(line, "numerical answers must each start with =")
+            return None
+        tokens = [body[s + 1 : e] for s, e in zip(starts, [*starts[1:], len(body)], strict=True)]
+    kept: tuple[NumberAnswer, str] | None = None
+    dropped: list[str] = []
+    for token in tokens:
+        weight, token = _weight(token)
+        hash_at = _find(token, "#")
+        note = _text(token[hash_at + 1 :]) if hash_at >= 0 else ""
+        written = _text(token[:hash_at] if hash_at >= 0 else token)
+        key = _number_key(written)
+        if key is None:
+            result.skip(line, f"numerical answer '{written}' is not a number, value:tolerance "
+                        "or low..high")  # fmt: skip
+            return None
+        if kept is None and (weight is None or weight >= 100):
+            kept = (key, note)
+        else:
+            dropped.append(written + (f" ({weight:g}%)" if weight is not None else ""))
+    if kept is None:
+        result.skip(line, "numerical question without a full-credit answer")
+        return None
+    if dropped:
+        result.note(
+            line,
+            f"numerical answers left out (quizbot keeps one value or range): {', '.join(dropped)}",
+        )
+    key, note = kept
+    return key, " ".join(part for part in (general, note) if part)
+
+
+def _number_key(written: str) -> NumberAnswer | None:
+    """`3.5`, `3.5:0.1` or `1..5` as a key; None when it is none of them (or not finite)."""
+    try:
+        if ".." in written:
+            low, high = (float(part) for part in written.split("..", 1))
+            numbers = [low, high]
+            key = NumberAnswer(low=low, high=high)
+        else:
+            value, _, tolerance = written.partition(":")
+            numbers = [float(value), float(tolerance or 0)]
+            key = NumberAnswer(value=numbers[0], tolerance=numbers[1])
+    except ValueError:  # not numbers, a negative tolerance, low above high
+        return None
+    return key if all(math.isfinite(n) for n in numbers) else None
 
 
 def _is_true_false(inner: str) -> bool:
@@ -352,7 +435,9 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
         out.append("")
         for question in quiz.questions:
             out.append(f"::{escape(question.id)}::{escape(question.prompt)} {{")
-            if question.kind == TRUE_FALSE:
+            if question.kind == NUMBER and question.number is not None:
+                out.append("#" + _number_text(question.number))
+            elif question.kind == TRUE_FALSE:
                 # GIFT's own true/false: Moodle shows its True/False, not our option texts.
                 out.append("TRUE" if question.options[0].correct else "FALSE")
             else:
@@ -361,3 +446,15 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
                 out.append("####" + escape(question.explanation))
             out += ["}", ""]
     return "\n".join(out)
+
+
+def _number_text(key: NumberAnswer) -> str:
+    """A key as GIFT writes it: `3.5:0.1`, `64`, `1..5` (repr keeps every digit, `g` drops .0)."""
+
+    def num(value: float) -> str:
+        return format(value, ".15g")
+
+    if key.value is not None:
+        return num(key.value) + (f":{num(key.tolerance)}" if key.tolerance else "")
+    assert key.low is not None and key.high is not None
+    return f"{num(key.low)}..{num(key.high)}"
