@@ -222,6 +222,7 @@ def _quiz(
         questions=tuple(questions),
         languages=(SOURCE_LANGUAGE, *dict.fromkeys(declared)),
         version=version,
+        unreviewed=tuple(lang for lang, tr in translations if not tr.reviewed),
     )
 
 

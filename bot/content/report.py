@@ -20,6 +20,7 @@ class LanguageCoverage:
     quizzes_complete: int
     strings: int
     translated: int
+    unreviewed: int = 0  # quizzes whose translation awaits a native speaker's review
 
     @property
     def complete(self) -> bool:
@@ -29,9 +30,15 @@ class LanguageCoverage:
     def status(self) -> str:
         if self.lang == SOURCE_LANGUAGE:
             return "source"
-        if self.complete:
-            return "complete"
-        return f"falls back to English for {self.strings - self.translated} strings"
+        status = "complete"
+        if not self.complete:
+            status = f"falls back to English for {self.strings - self.translated} strings"
+        if self.unreviewed:
+            status += (
+                f"; not yet reviewed by a native speaker in {self.unreviewed}/{self.quizzes} "
+                "(the bot says so in the quiz intro)"
+            )
+        return status
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,7 @@ class Report:
                     quizzes_complete=sum(c.complete for c in mine),
                     strings=total,
                     translated=sum(c.translated for c in mine),
+                    unreviewed=sum(not c.reviewed for c in mine),
                 )
             )
         return rows

@@ -217,6 +217,13 @@ class QuizTranslation(_Strict):
         default_factory=list,
         description="Keys (e.g. questions.q1.options.b) whose text is rightly the same as English.",
     )
+    reviewed: bool = Field(
+        default=True,
+        description=(
+            "false until a native speaker has reviewed this translation: the bot then says so "
+            "in the quiz's intro and invites reports."
+        ),
+    )
 
 
 class GuideSource(_Strict):

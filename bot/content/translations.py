@@ -29,6 +29,7 @@ class QuizCoverage:
     declared: bool  # the source lists the language as complete
     strings: int
     translated: int
+    reviewed: bool = True  # false: `reviewed: false` in the translation file
 
     @property
     def complete(self) -> bool:
@@ -89,8 +90,9 @@ def check_translations(content: Content, sink: Problems) -> list[QuizCoverage]:
                 translated = check_translation(
                     files, lang, lang in declared, terms.get(lang, []), sink
                 )
+            reviewed = parsed is None or parsed.model.reviewed
             coverage.append(
-                QuizCoverage(source.model.id, lang, lang in declared, total, translated)
+                QuizCoverage(source.model.id, lang, lang in declared, total, translated, reviewed)
             )
     return coverage
 

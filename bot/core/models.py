@@ -145,6 +145,9 @@ class Quiz:
     # A hash of the quiz's source files: stored with every attempt and answer, so an attempt
     # started before a reload finishes on the content it started with.
     version: str = ""
+    # Languages whose translation a native speaker has not reviewed yet (`reviewed: false` in
+    # the translation file): the quiz's intro says so and asks for reports.
+    unreviewed: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.questions)

@@ -3,10 +3,12 @@ names them.
 
 Deleted: their profile (name, languages), every private attempt with its answers, their practice
 sets and exams, their unsubmitted selections of select-all questions, their review queue (items,
-log, pending inbox, notices, review and practice rounds), their reminder, and whether they left a
-group. Kept, without their identity: their answers in group runs and their points in group
-standings (`run_scores`), because they are part of the group's history that other members and
-admins see (reveal counts, participation, per-question statistics, standings).
+log, pending inbox, notices, review and practice rounds), their reminder, whether they left a
+group, and their reports of problems with questions (made privately, like private answers; the
+sentence they wrote may say who they are, so it goes too). Kept, without their identity: their
+answers in group runs and their points in group standings (`run_scores`), because they are part
+of the group's history that other members and admins see (reveal counts, participation,
+per-question statistics, standings).
 Those rows get a pseudonym in place of the user id: a random negative number (Telegram user ids
 are positive), the same for all of this person's group rows so a run still counts them once, and
 stored nowhere else, so it cannot be linked back to them. A run they pushed or a schedule they
@@ -33,6 +35,7 @@ class Forgotten:
     review_items: int
     reminders: int
     group_answers_kept: int
+    problem_reports: int = 0
 
 
 def pseudonym() -> int:
@@ -77,6 +80,7 @@ class ForgetStore:
             await run("DELETE FROM review_notices WHERE user_id = ?", user_id)
             await run("DELETE FROM review_sessions WHERE user_id = ?", user_id)
             reminders = await run("DELETE FROM reminders WHERE user_id = ?", user_id)
+            reports = await run("DELETE FROM problem_reports WHERE user_id = ?", user_id)
             await run("UPDATE attempts SET user_id = NULL WHERE kind = 'group' AND user_id = ?",
                       user_id)  # fmt: skip
             await run("UPDATE schedules SET created_by = NULL WHERE created_by = ?", user_id)
@@ -84,7 +88,7 @@ class ForgetStore:
                 "UPDATE uploaded_quizzes SET uploaded_by = NULL WHERE uploaded_by = ?", user_id
             )
             profile = await run("DELETE FROM users WHERE id = ?", user_id)
-            return Forgotten(profile > 0, attempts, answers, items, reminders, kept)
+            return Forgotten(profile > 0, attempts, answers, items, reminders, kept, reports)
 
         forgotten = await self.db.write(erase)
         self.db.forget_cached(user_id)

@@ -49,6 +49,7 @@ from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
 from bot.store.practice_sets import PracticeStore
+from bot.store.problem_reports import ProblemReportStore
 from bot.store.review_sessions import RoundStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
@@ -68,6 +69,7 @@ from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.reminder_handlers import ReminderHandlers
+from bot.tg.report_handlers import ReportHandlers
 from bot.tg.retry import RetryingLimiter
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
@@ -85,6 +87,7 @@ from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
+from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
@@ -256,6 +259,9 @@ class QuizBot:
             clock=options.clock,
         )
         self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
+        self.reporting = ProblemReporting(
+            options.catalog, learner_store, ProblemReportStore(self.db), clock=options.clock
+        )
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -333,6 +339,7 @@ class QuizBot:
         self.practice_handlers.use_timers(self.timers, app.bot, self.learners)  # exam clocks
         app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
         app.add_handler(CommandHandler("exam", self.practice_handlers.exam, filters=chat))
+        reports = ReportHandlers(self.reporting, private.unknown)
         router = ButtonRouter(
             private,
             self.group_handlers,
@@ -341,10 +348,12 @@ class QuizBot:
             self.practice_handlers,
             self.upload_handlers,
             self.reminder_handlers,
+            reports,
         )
         app.add_handler(CallbackQueryHandler(router))
-        # A text that is no command: the answer to an open number question, else handed on.
-        replies = TypedReplies(typed, private.unknown)
+        # A text that is no command: the answer to an open number question, else a waiting
+        # report's sentence, else handed on (the hint below).
+        replies = TypedReplies(typed, reports.text)
         app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -606,6 +615,7 @@ class QuizBot:
             self.progress_handlers,
             self.practice,
             self.practice_handlers,
+            self.reporting,
         ):
             holder.catalog = catalog
 

@@ -21,6 +21,7 @@ from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
+from bot.tg.report_handlers import ReportHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadHandlers
 
@@ -38,9 +39,11 @@ class ButtonRouter:
         practice: PracticeHandlers,
         uploads: UploadHandlers | None = None,
         reminders: ReminderHandlers | None = None,
+        reports: ReportHandlers | None = None,
     ) -> None:
         self.uploads = uploads
         self.reminders = reminders
+        self.reports = reports
         self.private = private
         self.group = group
         self.review = review
@@ -73,6 +76,8 @@ class ButtonRouter:
             await self.uploads.chosen(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.REMINDER_KINDS) and self.reminders is not None:
             await self.reminders.callback(query, tapper, data)  # bound there to the tapper
+        elif isinstance(data, cb.REPORT_KINDS) and self.reports is not None:
+            await self.reports.callback(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.REVIEW_KINDS):
             await self.review.callback(query, tapper, data)
         else:

@@ -23,6 +23,10 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
   tzs:<user>:<zone>           a learner's /timezone: the suggested zone (bound to the user)
   rmr:<user>                  the reminder's button: start the review (bound to the user)
+  rp:<attempt>:<q>            report a problem with answered question q: show the reasons
+  rpr:<attempt>:<q>:<r>       report it for reason r (k key, u unclear, t translation, o other)
+  rpb:<attempt>:<q>           back from the reasons to the answered question's buttons
+  rps:<report>                no sentence for that report (Skip)
 """
 
 from __future__ import annotations
@@ -213,6 +217,30 @@ class UploadFor:
     token: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReportOpen:
+    attempt_id: int
+    question: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportReason:
+    attempt_id: int
+    question: int
+    reason: str  # a bot.core.problem_report.Reason code
+
+
+@dataclass(frozen=True, slots=True)
+class ReportBack:
+    attempt_id: int
+    question: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportSkip:
+    report_id: int
+
+
 Callback = (
     Lang
     | ShowQuiz
@@ -241,6 +269,10 @@ Callback = (
     | ZoneSuggested
     | ReminderReview
     | UploadFor
+    | ReportOpen
+    | ReportReason
+    | ReportBack
+    | ReportSkip
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
@@ -249,10 +281,12 @@ PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, ReviewStep, PractiseNow, PracticeChoice, PracticeGo,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
+    ReportOpen, ReportReason, ReportBack, ReportSkip,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext, ReviewStep, PractiseNow)
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
+REPORT_KINDS: tuple[type, ...] = (ReportOpen, ReportReason, ReportBack, ReportSkip)
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
@@ -286,6 +320,10 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"tzs:{_ID}:([A-Za-z0-9_/+-]{{1,40}})"), ZoneSuggested, (int, str)),
     (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
     (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
+    (re.compile(rf"rp:{_ID}:{_SMALL}"), ReportOpen, (int, int)),
+    (re.compile(rf"rpr:{_ID}:{_SMALL}:([kuto])"), ReportReason, (int, int, str)),
+    (re.compile(rf"rpb:{_ID}:{_SMALL}"), ReportBack, (int, int)),
+    (re.compile(rf"rps:{_ID}"), ReportSkip, (int,)),
 ]
 
 
@@ -361,6 +399,14 @@ def encode(cb: Callback) -> str:
             data = f"rmr:{user}"
         case UploadFor(chat, token):
             data = f"upf:{chat}:{token}"
+        case ReportOpen(a, q):
+            data = f"rp:{a}:{q}"
+        case ReportReason(a, q, reason):
+            data = f"rpr:{a}:{q}:{reason}"
+        case ReportBack(a, q):
+            data = f"rpb:{a}:{q}"
+        case ReportSkip(report):
+            data = f"rps:{report}"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data

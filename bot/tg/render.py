@@ -155,6 +155,7 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
             rich(quiz.description.get(lang)),
             "",
             tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+            *unreviewed_notice(tr, quiz, lang),
         ]
     )
     keyboard = InlineKeyboardMarkup(
@@ -164,6 +165,18 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
         ]
     )
     return Screen(text, keyboard)
+
+
+def unreviewed_notice(tr: Translator, quiz: Quiz, lang: str) -> list[str]:
+    """In a quiz's intro, when its translation in `lang` awaits a native speaker's review (the
+    content's `reviewed: false`): say so, and ask for reports."""
+    if lang not in quiz.unreviewed:
+        return []
+    notice = tr._(
+        "This translation has not yet been reviewed by a native speaker; use ⚠️ Report if "
+        "something reads wrong."
+    )
+    return ["", f"<i>{html.escape(notice)}</i>"]
 
 
 def option_lines(
@@ -253,10 +266,24 @@ def explained(
             tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
         ]
     )
+    keyboard = answered_keyboard(tr, quiz, attempt_id, index)
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+
+
+def answered_keyboard(
+    tr: Translator, quiz: Quiz, attempt_id: int, index: int
+) -> InlineKeyboardMarkup:
+    """The buttons under an answered question, whatever its kind: the way on, then a small
+    "⚠️ Report" (bot/tg/report_handlers.py). Every answered screen builds them here, and the
+    report flow puts them back here after its reasons."""
     following = index + 1
     label = tr._("Next ▶️") if following < len(quiz) else tr._("🏁 See my score")
-    keyboard = InlineKeyboardMarkup([[button(label, cb.Next(attempt_id, following))]])
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+    return InlineKeyboardMarkup(
+        [
+            [button(label, cb.Next(attempt_id, following))],
+            [button(tr._("⚠️ Report"), cb.ReportOpen(attempt_id, index))],
+        ]
+    )
 
 
 def joined(asked: Screen, why: Screen) -> tuple[Screen, Screen | None]:

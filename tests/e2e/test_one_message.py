@@ -47,7 +47,7 @@ async def test_each_question_is_one_message_and_the_result_another(tmp_path: Pat
             assert q.explanation.get("en").split("`")[0][:30] in shown.text
             assert f'href="{quiz.guide.url.get("en")}"' in shown.html
             last = index == len(quiz) - 1
-            assert buttons(shown) == ["🏁 See my score" if last else "Next ▶️"]
+            assert buttons(shown) == ["🏁 See my score" if last else "Next ▶️", "⚠️ Report"]
             mark = user.private.mark()
             await user.tap(shown, buttons(shown)[0])
             question = await user.private.next_message(after=mark)
@@ -72,7 +72,7 @@ async def test_an_explanation_too_long_to_join_its_question_follows_it(tmp_path:
         await user.tap(question, "A")
         explanation = await user.private.next_message(after=mark)
         assert explanation.text.rstrip().count("A long why.") == 300  # in full, not cut
-        assert buttons(explanation) == ["Next ▶️"]
+        assert buttons(explanation) == ["Next ▶️", "⚠️ Report"]
         marked = user.private.message(question.message_id)
         assert marked.edited and not marked.buttons and "✅" in marked.text
         assert len(marked.text) <= 4096 and len(explanation.text) <= 4096
@@ -85,5 +85,5 @@ async def test_an_explanation_too_long_to_join_its_question_follows_it(tmp_path:
         shown = await user.private.wait_for(
             lambda m: m.message_id == second.message_id and bool(m.buttons), after=mark
         )
-        assert buttons(shown) == ["🏁 See my score"]
+        assert buttons(shown) == ["🏁 See my score", "⚠️ Report"]
         assert user.private.mark().next_message_id == mark.next_message_id

@@ -165,6 +165,8 @@ SQL_INTERPOLATIONS = {
     ("analytics.py", "where"),  # one of two constant clauses; the chat id is a parameter
     ("answer_batch.py", "rows"),  # `placeholders()`: question marks only, values are parameters
     ("answer_batch.py", "names_sql"),  # the same
+    ("problem_reports.py", "marks"),  # question marks only; the quiz ids are parameters
+    ("problem_reports.py", "where"),  # one of two constant clauses; values are parameters
 }
 
 

@@ -1,0 +1,146 @@
+"""The "⚠️ Report" flow on an answered private question: open it, pick a reason, add a sentence
+or skip it. Each tap returns a typed outcome the adapter only renders.
+
+A button names an attempt and a question index, never a quiz or question id: the attempt must be
+the tapper's, its content version still served, and the question answered in it. Anything else
+(a forged or foreign attempt id, an index out of range, a question not answered yet) is
+`Refused` and nothing is stored. The quiz id, question id and content version stored are the
+attempt's, so what the learner saw is what the authors read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.core.clock import Clock
+from bot.core.engine import Attempt
+from bot.core.models import Catalog, Quiz
+from bot.core.problem_report import SENTENCE_WAIT_SECONDS, Reason, clean_sentence
+from bot.store import LearnerStore
+from bot.store.problem_reports import NewReport, ProblemReportStore
+
+
+@dataclass(frozen=True, slots=True)
+class Reportable:
+    """An answered question of the tapper's own attempt: the reasons may be offered, or the
+    answered keyboard shown again."""
+
+    quiz: Quiz
+    attempt: Attempt
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """Stored; the learner's next text within the wait is its sentence (or Skip)."""
+
+    place: Reportable
+    report_id: int
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyReported:
+    place: Reportable
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Not the tapper's attempt, not an answered question of it, or content no longer served."""
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceAdded:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NotWaiting:
+    """No report waits for a sentence (too late, skipped, already given, or someone else's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmptySentence:
+    """Nothing left once control characters are stripped: the report still waits."""
+
+
+OpenOutcome = Reportable | Refused
+ReportOutcome = Reported | AlreadyReported | Refused
+SentenceOutcome = SentenceAdded | NotWaiting | EmptySentence
+
+
+class ProblemReporting:
+    def __init__(
+        self,
+        catalog: Catalog,
+        learners: LearnerStore,
+        store: ProblemReportStore,
+        *,
+        clock: Clock = time.time,
+    ) -> None:
+        self.catalog = catalog
+        self.learners = learners
+        self.store = store
+        self.clock = clock
+
+    async def open(self, user_id: int, attempt_id: int, index: int) -> OpenOutcome:
+        """The Report button (and Back from the reasons): only on the tapper's answered question."""
+        attempt = await self.learners.attempt(attempt_id)
+        if attempt is None or attempt.user_id != user_id:
+            return Refused()
+        quiz = self.catalog.quiz_at(attempt.quiz_id, attempt.version)
+        if quiz is None or (attempt.version and quiz.version != attempt.version):
+            return Refused()  # the content changed since: its question ids may not fit
+        if not 0 <= index < min(len(quiz), len(attempt.answers)):
+            return Refused()
+        if attempt.answers[index] is None:
+            return Refused()  # a report comes after the answer (and its explanation)
+        return Reportable(quiz, attempt, index)
+
+    async def report(
+        self, user_id: int, attempt_id: int, index: int, reason: Reason, lang: str
+    ) -> ReportOutcome:
+        """A reason picked: stored at once (the sentence is optional), once per reason."""
+        place = await self.open(user_id, attempt_id, index)
+        if isinstance(place, Refused):
+            return place
+        now = self.clock()
+        new = NewReport(
+            user_id=user_id,
+            quiz_id=place.quiz.id,
+            question_id=place.quiz.questions[index].id,
+            lang=lang,
+            content_version=place.quiz.version,
+            reason=reason.value,
+        )
+        made = await self.store.add(new, now, now + SENTENCE_WAIT_SECONDS)
+        if made is None:
+            return AlreadyReported(place, reason)
+        return Reported(place, made, reason)
+
+    async def waiting(self, user_id: int) -> bool:
+        """Whether the learner's next text would be a report's sentence (a read, no write)."""
+        return await self.store.waiting(user_id, self.clock()) is not None
+
+    async def sentence(self, user_id: int, text: str) -> SentenceOutcome:
+        """A private text message: the sentence of the learner's waiting report, if one waits."""
+        now = self.clock()
+        report_id = await self.store.waiting(user_id, now)
+        if report_id is None:
+            return NotWaiting()
+        cleaned = clean_sentence(text)
+        if not cleaned:
+            return EmptySentence()
+        added = await self.store.add_text(user_id, report_id, cleaned, now)
+        return SentenceAdded() if added else NotWaiting()
+
+    async def skip(self, user_id: int, report_id: int) -> bool:
+        """The Skip button: False when that report no longer waits, or is not the tapper's."""
+        return await self.store.skip(user_id, report_id)
+
+    async def counts(self, quiz_ids: Iterable[str]) -> dict[tuple[str, str], int]:
+        """Reports per (quiz id, question id), every learner's: /groupstats shows counts only."""
+        return await self.store.counts(quiz_ids)
