@@ -71,7 +71,7 @@ async def test_a_number_question_is_answered_by_a_reply_in_english(tmp_path: Pat
         shown = await answered(user.private, question, mark)
         assert "✅ Your answer: 0.52 GB" in shown.text
         assert "Right! The answer is 0.5 ± 0.05 GB." in shown.text
-        assert WHY["en"] in shown.text and buttons(shown) == ["🏁 See my score"]
+        assert WHY["en"] in shown.text and buttons(shown) == ["🏁 See my score", "⚠️ Report"]
         assert user.private.message(prompt.message_id).deleted  # it only prompted
         mark = user.private.mark()
         await user.tap(shown, "🏁 See my score")
