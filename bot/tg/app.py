@@ -363,7 +363,8 @@ class QuizBot:
     async def _stop(self, update: Update, context: BotContext) -> None:
         """/stop in private: an open review or practice round first (rounds are short, and the
         learner is in one when they have one open), else the running quiz."""
-        if not await self.progress_handlers.stop(update, context):
+        waiting = await self.quiz.running(context.learner.user_id) is not None
+        if not await self.progress_handlers.stop(update, context, quiz_waiting=waiting):
             await self.private_handlers.stop(update, context)
 
     def _add_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]

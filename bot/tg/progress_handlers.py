@@ -120,9 +120,10 @@ class ProgressHandlers:
         sent = await send(message, rr.card(tr, outcome, learner.lang))
         await self.rounds.card_sent(outcome.round_id, sent)
 
-    async def stop(self, update: Update, context: Context) -> bool:
+    async def stop(self, update: Update, context: Context, *, quiz_waiting: bool = False) -> bool:
         """/stop in private, for a review or practice round: it ends, its open card loses its
-        buttons. False when no round was open (then /stop is about the quiz)."""
+        buttons, and a quiz still running is named (a second /stop abandons it). False when no
+        round was open (then /stop is about the quiz)."""
         message, tr = update.effective_message, context.tr
         if message is None:
             return False
@@ -134,7 +135,7 @@ class ProgressHandlers:
                 await calls.drop_keyboard(self.bot, message.chat_id, outcome.message_id)
             except BadRequest as exc:  # gone, or already without buttons
                 log.info("keyboard removal refused: %s", exc)
-        await send(message, Screen(rr.stopped(tr, outcome)))
+        await send(message, Screen(rr.stopped(tr, outcome, quiz_waiting)))
         return True
 
     # -- review buttons -----------------------------------------------------------------------

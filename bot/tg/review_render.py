@@ -193,7 +193,9 @@ def nothing_to_practise(tr: Translator, outcome: NothingToPractise) -> str:
     return tr._("🎉 Nothing to practise: your review queue is empty.")
 
 
-def stopped(tr: Translator, outcome: Stopped) -> str:
+def stopped(tr: Translator, outcome: Stopped, quiz_waiting: bool = False) -> str:
+    """The round is over; a quiz still running is not touched, and the learner learns how to
+    end it too (they may have meant it)."""
     if outcome.practice:
         text = tr.ngettext(
             "⏹ Practice stopped after {k} of {n} question ({right} right).",
@@ -211,7 +213,10 @@ def stopped(tr: Translator, outcome: Stopped) -> str:
             right=tr.number(outcome.correct),
         )
     again = tr._("/review to start again.")
-    return f"{text} {again}"
+    if not quiz_waiting:
+        return f"{text} {again}"
+    quiz = tr._("Your quiz is still running: /start to go on with it, /stop again to abandon it.")
+    return f"{text} {again}\n\n{quiz}"
 
 
 def round_over(tr: Translator) -> str:

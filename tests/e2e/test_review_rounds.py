@@ -276,3 +276,56 @@ def right_letter_fr(message: EmuMessage, h: Harness, index: int) -> int:
         if line[3:].strip() == right:
             return pos
     raise AssertionError(f"{right!r} not in {message.text}")
+
+
+async def test_stop_ends_the_review_first_then_the_quiz(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3108, "Ibou", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={0})
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    await user.send(f"/start {QUIZ}")
+    question = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(question, LETTERS[right_letter(question, quiz, 0)])
+    await answered(chat, question, mark)  # a quiz answered in part, still running
+    mark = chat.mark()
+    await user.send("/review")
+    card = await chat.next_message(after=mark)
+    assert "Review · 1 of 1" in card.text
+
+    mark = chat.mark()
+    await user.send("/stop")
+    stopped = await chat.next_message(after=mark)
+    assert stopped.text.startswith("⏹ Review stopped after 0 of 1 question (0 right).")
+    assert "Your quiz is still running" in stopped.text
+    assert rows(harness, "SELECT status FROM attempts ORDER BY id DESC LIMIT 1") == [("active",)]
+    mark = chat.mark()
+    await user.send("/stop")
+    assert "Quiz abandoned" in (await chat.next_message(after=mark)).text
+    assert rows(harness, "SELECT status FROM attempts ORDER BY id DESC LIMIT 1") == [("abandoned",)]
+
+
+async def test_a_round_survives_a_restart(harness: Harness) -> None:
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3109, "Awa", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={1, 2})
+    harness.clock.advance(DAY)
+    mark = chat.mark()
+    await user.send("/review")
+    first = await chat.next_message(after=mark)
+    done = await answer_card(user, chat, first, harness, right=False)
+    await harness.restart_bot()
+    mark = chat.mark()
+    await user.tap(done, "Next ▶️")
+    second = await chat.next_message(after=mark)
+    assert "🔁 Review · 2 of 2" in second.text and is_card(second)
+    done = await answer_card(user, chat, second, harness, right=True)
+    mark = chat.mark()
+    await user.tap(done, "🏁 See the summary")
+    summary = await chat.next_message(after=mark)
+    assert "Review done: 1 of 2 questions right." in summary.text
