@@ -19,35 +19,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 STALE_AFTER = 2 * 86_400.0
 PRUNE_EVERY = 200  # toggles between two prunes of stale rows
 
-_OPEN = {
-    False: """EXISTS (SELECT 1 FROM attempts a WHERE a.id = v.attempt_id
-                      AND a.kind = 'private' AND a.status = 'active')""",
-    True: """EXISTS (SELECT 1 FROM group_runs r WHERE r.attempt_id = v.attempt_id
-                     AND r.current_question = v.question_index AND r.question_open = 1)""",
-}
+# XOR as (a | b) & ~(a & b): SQLite has no XOR operator, and this reads the same on both. Two
+# whole statements (no SQL built at run time): a private attempt must be running; a group run's
+# question must be the open one.
+_TOGGLE_PRIVATE = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VALUES (
+        CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
+        CAST(? AS DOUBLE PRECISION)))
+    INSERT INTO pending_selections (attempt_id, question_index, user_id, selected, updated_at)
+    SELECT attempt_id, question_index, user_id, bit, now FROM v
+    WHERE EXISTS (SELECT 1 FROM attempts a WHERE a.id = v.attempt_id
+                  AND a.kind = 'private' AND a.status = 'active')
+      AND NOT EXISTS (SELECT 1 FROM answers an WHERE an.attempt_id = v.attempt_id
+                      AND an.question_index = v.question_index AND an.user_id = v.user_id)
+    ON CONFLICT (attempt_id, question_index, user_id) DO UPDATE
+    SET selected = (pending_selections.selected | excluded.selected)
+                   & ~(pending_selections.selected & excluded.selected),
+        updated_at = excluded.updated_at
+    RETURNING selected"""
 
-
-def _toggle_sql(group: bool) -> str:
-    # XOR as (a | b) & ~(a & b): SQLite has no XOR operator, and this reads the same on both.
-    return f"""WITH v (attempt_id, question_index, user_id, bit, now) AS (VALUES (
-            CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
-            CAST(? AS DOUBLE PRECISION)))
-        INSERT INTO pending_selections (attempt_id, question_index, user_id, selected,
-                                        updated_at)
-        SELECT attempt_id, question_index, user_id, bit, now FROM v
-        WHERE {_OPEN[group]}
-          AND NOT EXISTS (SELECT 1 FROM answers an WHERE an.attempt_id = v.attempt_id
-                          AND an.question_index = v.question_index AND an.user_id = v.user_id)
-        ON CONFLICT (attempt_id, question_index, user_id) DO UPDATE
-        SET selected = (pending_selections.selected | excluded.selected)
-                       & ~(pending_selections.selected & excluded.selected),
-            updated_at = excluded.updated_at
-        RETURNING selected"""
+_TOGGLE_GROUP = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VALUES (
+        CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
+        CAST(? AS DOUBLE PRECISION)))
+    INSERT INTO pending_selections (attempt_id, question_index, user_id, selected, updated_at)
+    SELECT attempt_id, question_index, user_id, bit, now FROM v
+    WHERE EXISTS (SELECT 1 FROM group_runs r WHERE r.attempt_id = v.attempt_id
+                  AND r.current_question = v.question_index AND r.question_open = 1)
+      AND NOT EXISTS (SELECT 1 FROM answers an WHERE an.attempt_id = v.attempt_id
+                      AND an.question_index = v.question_index AND an.user_id = v.user_id)
+    ON CONFLICT (attempt_id, question_index, user_id) DO UPDATE
+    SET selected = (pending_selections.selected | excluded.selected)
+                   & ~(pending_selections.selected & excluded.selected),
+        updated_at = excluded.updated_at
+    RETURNING selected"""
 
 
 def indexes(mask: int) -> frozenset[int]:
@@ -56,7 +64,7 @@ def indexes(mask: int) -> frozenset[int]:
 
 
 class SelectionStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
         self._toggles = 0
 
@@ -76,7 +84,7 @@ class SelectionStore:
             return None
         self._toggles += 1
         prune = self._toggles % PRUNE_EVERY == 0
-        sql = _toggle_sql(group)
+        sql = _TOGGLE_GROUP if group else _TOGGLE_PRIVATE
         params = (attempt_id, question_index, user_id, 1 << option_index, now)
 
         async def flip(conn: Any) -> int | None:
