@@ -22,6 +22,7 @@ from bot.tg.render import (
     Screen,
     button,
     guide_link,
+    joined,
     option_lines,
     rich,
     truncate,
@@ -111,10 +112,7 @@ def answered(
     label = tr._("🏁 See the summary") if outcome.last else tr._("Next ▶️")
     step = cb.ReviewStep(shown.round_id, shown.index + 1)
     keyboard = InlineKeyboardMarkup([[button(label, step)]])
-    combined = f"{asked}\n\n{why}"
-    if len(combined) <= MESSAGE_MAX_CHARS:
-        return Screen(combined, keyboard), None
-    return Screen(asked), Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard)
+    return joined(Screen(asked), Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard))
 
 
 def _offer(tr: Translator, user_id: int, count: int) -> tuple[str, InlineKeyboardMarkup]:

@@ -4,9 +4,13 @@ the schedule as it was), /stop in the middle, and taps that must change nothing.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from bot.content import load_catalog
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness, answered
+from tests.e2e.test_one_message import lengthen
 from tests.e2e.test_progress import (
     DAY,
     LETTERS,
@@ -17,6 +21,7 @@ from tests.e2e.test_progress import (
     rows,
     take_quiz,
 )
+from tests.reliability.support import bot_at, content_copy, start_quiz
 
 PRACTISE = "🎯 Practise my mistakes now"
 
@@ -329,3 +334,47 @@ async def test_a_round_survives_a_restart(harness: Harness) -> None:
     await user.tap(done, "🏁 See the summary")
     summary = await chat.next_message(after=mark)
     assert "Review done: 1 of 2 questions right." in summary.text
+
+
+async def test_a_long_explanation_follows_its_card_and_stop_finds_its_buttons(
+    tmp_path: Path,
+) -> None:
+    catalog = load_catalog(content_copy(tmp_path / "content", questions=2, edit=lengthen))
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        user = h.emu.user(3110, "Awa", language_code="en")
+        chat = user.private
+        question = await start_quiz(user, QUIZ, total=2)
+        for index in range(2):  # both missed
+            mark = chat.mark()
+            await user.tap(question, LETTERS[(right_letter(question, quiz, index) + 1) % 4])
+            if index == 0:
+                way_on = await chat.next_message(after=mark)  # too long to join its question
+            else:
+                way_on = await answered(chat, question, mark)
+            mark = chat.mark()
+            await user.tap(way_on, way_on.buttons[0][0].text)
+            question = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.send("/review")
+        offer = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(offer, PRACTISE)
+        card = await chat.next_message(after=mark)
+        if question_in(card, quiz) != 0:  # the long one is the second: get to it
+            done = await answer_card(user, chat, card, h, right=True)
+            mark = chat.mark()
+            await user.tap(done, "Next ▶️")
+            card = await chat.next_message(after=mark)
+        assert question_in(card, quiz) == 0 and "Practice ·" in card.text
+        mark = chat.mark()
+        await user.tap(card, LETTERS[right_letter(card, quiz, 0)])
+        why = await chat.next_message(after=mark)
+        assert why.text.rstrip().count("A long why.") == 300  # in full, not cut
+        assert labels(why) in (["Next ▶️"], ["🏁 See the summary"])
+        assert not chat.message(card.message_id).buttons
+        mark = chat.mark()
+        await user.send("/stop")
+        assert "Practice stopped" in (await chat.next_message(after=mark)).text
+        assert not chat.message(why.message_id).buttons  # the open card's way on is gone
