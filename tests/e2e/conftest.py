@@ -32,6 +32,8 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_private_navigation": ALL,
     # reviews, streaks, practice sets, exams
     "test_progress": ALL,
+    # review and practice rounds: guarded steps, one open round per learner, /stop, a restart
+    "test_review_rounds": ALL,
     "test_practice": ALL,
     "test_exam": ALL,
     # group runs: one active run, answers, reveals, restart mid-run, popups setting
