@@ -76,6 +76,7 @@ from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
 from bot.tg.typed_handlers import TypedReplies
+from bot.tg.typed_review_handlers import TypedCards
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
@@ -93,6 +94,7 @@ from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
 from bot.usecases.spaced_review import SpacedReview
 from bot.usecases.typed_answers import TypedAnswers
+from bot.usecases.typed_review import TypedReview
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -327,6 +329,7 @@ class QuizBot:
                 [
                     self.quiz.forget_cached,
                     typed.forget_cached,
+                    self.typed_review.forget_cached,
                     self.learners.forget_cached,
                     self.reminder_handlers.unregister,
                 ],
@@ -351,9 +354,9 @@ class QuizBot:
             reports,
         )
         app.add_handler(CallbackQueryHandler(router))
-        # A text that is no command: the answer to an open number question, else a waiting
-        # report's sentence, else handed on (the hint below).
-        replies = TypedReplies(typed, reports.text)
+        # A text that is no command: the answer to an open number question (a quiz's, or a
+        # review card's), else a waiting report's sentence, else handed on (the hint below).
+        replies = TypedReplies(typed, reports.text, self.progress_handlers.typed_cards)
         app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -476,6 +479,8 @@ class QuizBot:
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
+        self.typed_review = TypedReview(self.review_rounds)
+        handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.tz)
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import html
 
+from telegram import InlineKeyboardMarkup
+
 from bot.core.kinds import NumberAnswer
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
@@ -157,3 +159,45 @@ def group_unreadable(tr: Translator, name: str, question: Question) -> str:
         name=html.escape(name or "?"),
         example=example(tr, question.number) if question.number else tr.decimal(0.5),
     )
+
+
+# -- review and practice rounds ---------------------------------------------------------------
+
+
+def round_question(tr: Translator, header: str, question: Question, lang: str) -> Screen:
+    """A number question as a round's card (`header`: the round's "k of n" line)."""
+    unit = question.unit.get(lang)
+    if unit:
+        how = tr._("✍️ Reply with a number (in {unit}).", unit=html.escape(unit))
+    else:
+        how = tr._("✍️ Reply with a number.")
+    text = "\n".join([header, "", rich(question.prompt.get(lang)), "", how])
+    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+
+
+def round_answered(
+    tr: Translator,
+    header: str,
+    question: Question,
+    guide: str,
+    typed: str,
+    right: bool,
+    where: str,
+    next_button: InlineKeyboardMarkup,
+    lang: str,
+) -> tuple[Screen, Screen | None]:
+    """A round's number card once answered: what was typed, the verdict with the right value,
+    the explanation, the guide, where the question goes next, and the way on."""
+    mark = "✅" if right else "❌"
+    mine = tr._("Your answer: {answer}", answer=html.escape(typed))
+    asked = "\n".join([header, "", rich(question.prompt.get(lang)), "", f"{mark} {mine}"])
+    key = html.escape(key_text(tr, question, lang))
+    head = (
+        tr._("✅ Right! The answer is {answer}.", answer=key)
+        if right
+        else tr._("❌ Not quite: the answer is {answer}.", answer=key)
+    )
+    why = "\n".join(
+        [f"<b>{head}</b>", "", rich(question.explanation.get(lang)), "", guide, "", where]
+    )
+    return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), Screen(why, next_button))

@@ -23,6 +23,7 @@ from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private import acknowledge, drop_keyboard, edit, send
 from bot.tg.render import Screen, truncate, verdict_popup
+from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -53,6 +54,8 @@ class ProgressHandlers:
     dashboard: DashboardLinks | None = None  # the Mini App's buttons, when it is served
     # A learner's place and points in each of their groups, shown at the end of /stats.
     group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
+    # A number question's card (question + reply prompt, answered by a typed reply).
+    typed_cards: TypedCards | None = None
 
     def __init__(
         self,
@@ -116,6 +119,9 @@ class ProgressHandlers:
         tr = translator(learner.lang)
         if isinstance(outcome, RoundSummary):
             await send(message, rr.summary(tr, outcome, self.service.tz))
+            return
+        if outcome.question.typed and self.typed_cards is not None:
+            await self.typed_cards.show(message, learner, outcome)
             return
         sent = await send(message, rr.card(tr, outcome, learner.lang))
         await self.rounds.card_sent(outcome.round_id, sent)

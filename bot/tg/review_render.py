@@ -76,7 +76,7 @@ def card(tr: Translator, shown: RoundCard, lang: str) -> Screen:
     return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
 
 
-def _where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
+def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
     if practice:
         return tr._("🎯 Practice: your review schedule stays as it was.")
     if after is None:
@@ -106,7 +106,7 @@ def answered(
             "",
             tr._("📖 Guide: {link}", link=guide_link(shown.quiz.guide, lang)),
             "",
-            _where(tr, shown.practice, outcome.after, tz),
+            where(tr, shown.practice, outcome.after, tz),
         ]
     )
     label = tr._("🏁 See the summary") if outcome.last else tr._("Next ▶️")

@@ -14,6 +14,7 @@ from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.tg import calls, number_render, render
 from bot.tg.context import BotContext
+from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases import typed_answers as ta
 
 log = logging.getLogger(__name__)
@@ -40,9 +41,11 @@ async def show_question(
         return
     asked = number_render.question(tr, quiz, index, lang)
     message = await calls.send_text(bot, chat_id, asked.text)
+    # Bound before the prompt goes out: a quick reply to the prompt must find its question.
+    earlier = await typed.asked(attempt.id, ta.Asked(index, message))
     text, placeholder = number_render.prompt(tr, question)
     prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
-    earlier = await typed.asked(attempt.id, ta.Asked(index, message, prompt))
+    typed.prompted(attempt.id, index, prompt)
     if earlier is not None:  # the same question asked again (Continue): one prompt is enough
         await _delete(bot, chat_id, earlier.prompt_message)
 
@@ -61,14 +64,19 @@ class TypedReplies:
     else handed on to `otherwise` (the "I only understand commands" hint, or a handler that
     chains in front of it)."""
 
-    def __init__(self, typed: ta.TypedAnswers, otherwise: Handler) -> None:
+    def __init__(
+        self, typed: ta.TypedAnswers, otherwise: Handler, cards: TypedCards | None = None
+    ) -> None:
         self.typed = typed
         self.otherwise = otherwise
+        self.cards = cards  # number questions of review and practice rounds
 
     async def reply(self, update: Update, context: BotContext) -> None:
         message = update.effective_message
         if message is None or message.text is None:
             return
+        if self.cards is not None and await self.cards.reply(update, context):
+            return  # the answer to an open review or practice card
         learner, tr = context.learner, context.tr
         replied = message.reply_to_message
         reply_to = replied.message_id if replied is not None else None

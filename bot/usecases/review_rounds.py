@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, judge
+from bot.core.engine import Judgement, judge, judge_number
 from bot.core.kinds import QuestionKind
 from bot.core.models import Question, Quiz
 from bot.core.practice import QuestionKey
@@ -201,6 +201,40 @@ class ReviewRounds:
             card.order,
             card.item_id,
         )
+        last = not await self.review.due_count(user_id)
+        return CardAnswered(shown, result.judgement, result.after, last)
+
+    async def answer_value(
+        self, user_id: int, round_id: int, index: int, item_id: int, value: float
+    ) -> AnswerOutcome:
+        """A typed value for card `index` (a number question), bound as a tap is."""
+        stored = await self.rounds.get(round_id)
+        if stored is None or stored.user_id != user_id:
+            return NotYours()
+        if not stored.is_open:
+            return RoundOver()
+        if index < stored.answered:
+            return AlreadyAnswered()
+        if index != stored.answered or index >= stored.shown:
+            return RoundOver()
+        if stored.mode == PRACTICE:
+            located = self._located(stored, index)
+            judgement = judge_number(located[1], index, value) if located else None
+            if located is None or judgement is None:
+                return RoundOver()
+            if not await self.rounds.practised(round_id, index, judgement.is_correct, self.clock()):
+                return AlreadyAnswered()
+            card = RoundCard(round_id, index, stored.total, True, located[0], located[1], ())
+            return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
+        result = await self.review.answer_value(
+            user_id, item_id, value, round_step=(round_id, index)
+        )
+        if result is None:
+            return AlreadyAnswered()
+        shown = RoundCard(
+            round_id, index, stored.total, False, result.card.quiz, result.card.question, (),
+            item_id,
+        )  # fmt: skip
         last = not await self.review.due_count(user_id)
         return CardAnswered(shown, result.judgement, result.after, last)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, judge
+from bot.core.engine import Judgement, judge, judge_number
 from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
@@ -150,6 +150,40 @@ class SpacedReview:
         ):
             return None
         return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
+
+    async def answer_value(
+        self,
+        user_id: int,
+        item_id: int,
+        value: float,
+        *,
+        round_step: tuple[int, int] | None = None,
+    ) -> ReviewResult | None:
+        """A typed value for a due number question: judged by its key, then as `answer`."""
+        item = await self.store.item(item_id)
+        now = self.clock()
+        if item is None or item.user_id != user_id or not item.is_due(now):
+            return None
+        located = self.question(item.quiz_id, item.question_id)
+        if located is None:
+            return None
+        quiz, question = located
+        judgement = judge_number(question, 0, value)
+        if judgement is None:
+            return None
+        after = after_review(item, judgement.is_correct, now, self.tz)
+        if not await self.store.reviewed(
+            item_id,
+            item,
+            after,
+            judgement.is_correct,
+            now,
+            option_id="",
+            version=quiz.version,
+            round_step=round_step,
+        ):
+            return None
+        return ReviewResult(ReviewCard(item_id, item, quiz, question, ()), judgement, after)
 
     async def serve(self, user_id: int) -> ReviewCard | NothingDue:
         """/review and its "next" button: the most overdue question, or when one falls due."""

@@ -12,7 +12,7 @@ too (`attempts.typed_message_id`, cleared once answered), so a reply still binds
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core.engine import Attempt, Score, Verdict, apply_number, score
 from bot.core.kinds import parse_number
@@ -85,6 +85,12 @@ class TypedAnswers:
         if before is not None and before.index == asked.index and before.prompt_message:
             return before
         return None
+
+    def prompted(self, attempt_id: int, index: int, prompt_message: int) -> None:
+        """The question's reply prompt went out (deleted once the question is answered)."""
+        known = self._asked.get(attempt_id)
+        if known is not None and known.index == index:
+            self._asked[attempt_id] = replace(known, prompt_message=prompt_message)
 
     async def answer(
         self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str

@@ -162,3 +162,38 @@ async def test_stop_during_a_number_question_ends_the_quiz(tmp_path: Path) -> No
         hint = await user.private.next_message(after=mark)
         assert "I only understand commands and buttons" in hint.text
         assert not user.private.message(question.message_id).edited
+
+
+async def test_a_missed_number_question_is_reviewed_by_a_typed_reply(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7306, "Awa", language_code="fr")
+        question, prompt = await _to_number_question(user, "fr")
+        mark = user.private.mark()
+        await user.send("2", reply_to=prompt)  # wrong: the question joins the review queue
+        await answered(user.private, question, mark)
+        h.clock.advance(3 * 86_400)
+        mark = user.private.mark()
+        await user.send("/review")
+        card = await user.private.next_message(after=mark)
+        while "micro-lots de 0,25 Go" not in card.text:  # tap cards missed before it
+            done = await answer_current(user, card)
+            mark = user.private.mark()
+            await user.tap(done, buttons(done)[0])
+            card = await user.private.next_message(after=mark)
+        assert "Révision" in card.text and not card.buttons
+        assert "Répondez par un nombre (en Go)" in card.text
+        card_prompt = await user.private.wait_for(
+            lambda m: reply_prompt(m) and m.message_id > card.message_id
+        )
+        mark = user.private.mark()
+        await user.send("beaucoup", reply_to=card_prompt)
+        hint = await user.private.next_message(after=mark)
+        assert "pas pu lire un nombre" in hint.text
+        mark = user.private.mark()
+        await user.send("0,5", reply_to=card_prompt)
+        shown = await answered(user.private, card, mark)
+        assert "✅ Votre réponse\u00a0: 0,5" in shown.text
+        assert "La réponse est 0,5 ± 0,05 Go" in shown.text.replace("\u00a0", " ")
+        assert user.private.message(card_prompt.message_id).deleted
+        logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
+        assert logged == [(1,)]

@@ -1,0 +1,107 @@
+"""Number questions in review and practice rounds: the card (question, then a ForceReply
+prompt, as in a quiz) and the learner's typed reply, edited into the card once answered."""
+
+from __future__ import annotations
+
+import logging
+from datetime import tzinfo
+
+from telegram import InlineKeyboardMarkup, Message, Update
+from telegram.error import BadRequest
+
+from bot.i18n import translator
+from bot.tg import callbacks as cb
+from bot.tg import calls, number_render
+from bot.tg import review_render as rr
+from bot.tg.context import BotContext
+from bot.tg.render import button, guide_link
+from bot.usecases import typed_answers as ta
+from bot.usecases import typed_review as tv
+from bot.usecases.learner_profile import Learner
+from bot.usecases.review_rounds import ReviewRounds, RoundCard
+
+log = logging.getLogger(__name__)
+
+
+class TypedCards:
+    def __init__(self, typed: tv.TypedReview, rounds: ReviewRounds, tz: tzinfo) -> None:
+        self.typed = typed
+        self.rounds = rounds
+        self.tz = tz
+
+    async def show(self, message: Message, learner: Learner, card: RoundCard) -> None:
+        """Send a round's number card and its reply prompt; remember them for the reply."""
+        lang, tr = learner.lang, translator(learner.lang)
+        bot, chat_id = message.get_bot(), message.chat_id
+        header = rr.header(tr, card, lang)
+        screen = number_render.round_question(tr, header, card.question, lang)
+        sent = await calls.send_text(bot, chat_id, screen.text)
+        # Bound before the prompt goes out: a quick reply to the prompt must find its card.
+        asked = ta.Asked(card.index, sent)
+        shown = tv.TypedCard(card.round_id, card.index, card.item_id, card.question, asked)
+        before = self.typed.shown(learner.user_id, shown)
+        await self.rounds.card_sent(card.round_id, sent)
+        text, placeholder = number_render.prompt(tr, card.question)
+        prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
+        self.typed.prompted(learner.user_id, card.round_id, card.index, prompt)
+        if before is not None:
+            await _delete(message, before.asked.prompt_message)
+
+    async def reply(self, update: Update, context: BotContext) -> bool:
+        """The learner's text as the answer to their open number card; False when none is open
+        (the text is then someone else's to handle)."""
+        message = update.effective_message
+        if message is None or message.text is None:
+            return False
+        learner, tr = context.learner, context.tr
+        replied = message.reply_to_message
+        reply_to = replied.message_id if replied is not None else None
+        outcome = await self.typed.answer(
+            learner.user_id, message.text, reply_to, learner.lang, tr.decimal_separator
+        )
+        bot, chat_id = message.get_bot(), message.chat_id
+        match outcome:
+            case ta.NotAsked():
+                return False
+            case ta.OldQuestion():
+                text = tr._("This review question is closed. /review for the next one.")
+                await calls.send_text(bot, chat_id, text)
+            case ta.Unreadable(question):
+                await calls.send_text(
+                    bot, chat_id, number_render.unreadable(tr, question, learner.lang)
+                )
+            case tv.CardTyped(answered, typed, asked):
+                card, lang = answered.card, learner.lang
+                label = tr._("🏁 See the summary") if answered.last else tr._("Next ▶️")
+                step = cb.ReviewStep(card.round_id, card.index + 1)
+                screen, separate = number_render.round_answered(
+                    tr,
+                    rr.header(tr, card, lang),
+                    card.question,
+                    tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
+                    typed,
+                    answered.judgement.is_correct,
+                    rr.where(tr, card.practice, answered.after, self.tz),
+                    InlineKeyboardMarkup([[button(label, step)]]),
+                    lang,
+                )
+                await _delete(message, asked.prompt_message)
+                try:
+                    await calls.edit_text(
+                        bot, chat_id, asked.question_message, screen.text, screen.keyboard
+                    )
+                except BadRequest as exc:  # gone: a new message, never a learner without Next
+                    log.info("edit refused: %s", exc)
+                    await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+                if separate is not None:
+                    await calls.send_text(bot, chat_id, separate.text, separate.keyboard)
+        return True
+
+
+async def _delete(message: Message, message_id: int) -> None:
+    if not message_id:
+        return
+    try:
+        await calls.delete_message(message.get_bot(), message.chat_id, message_id)
+    except BadRequest as exc:
+        log.info("prompt not deleted: %s", exc)

@@ -1,0 +1,85 @@
+"""A typed reply to a number question in a review or practice round (bot/usecases/review_rounds).
+
+The round's card is bound as a tap is (round, learner, the card it waits for); which card a
+reply answers is what this process showed the learner last (kept in memory; after a restart the
+learner asks /review again). An open card takes the learner's text first (it is the newest
+question in the chat), unless the text replies to an older message: then the quiz decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.core.kinds import parse_number
+from bot.core.models import Question
+from bot.usecases import review_rounds as rr
+from bot.usecases.private_quiz import CACHE_SIZE
+from bot.usecases.typed_answers import Asked, NotAsked, OldQuestion, Unreadable, units
+
+
+@dataclass(frozen=True, slots=True)
+class TypedCard:
+    """A number question shown in a round: its card and the messages it was asked with."""
+
+    round_id: int
+    index: int
+    item_id: int
+    question: Question
+    asked: Asked
+
+
+@dataclass(frozen=True, slots=True)
+class CardTyped:
+    """The typed answer is stored (as the round's tap would be): show the verdict."""
+
+    outcome: rr.CardAnswered
+    typed: str
+    asked: Asked
+
+
+TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
+
+
+class TypedReview:
+    def __init__(self, rounds: rr.ReviewRounds) -> None:
+        self.rounds = rounds
+        self._shown: dict[int, TypedCard] = {}  # user id -> their open number card
+
+    def shown(self, user_id: int, card: TypedCard) -> TypedCard | None:
+        """A number card was sent; returns the one it replaces (its prompt is to be deleted)."""
+        if len(self._shown) >= CACHE_SIZE:
+            self._shown.clear()
+        before = self._shown.get(user_id)
+        self._shown[user_id] = card
+        return before
+
+    def prompted(self, user_id: int, round_id: int, index: int, prompt_message: int) -> None:
+        """The card's reply prompt went out (deleted once the card is answered)."""
+        card = self._shown.get(user_id)
+        if card is not None and (card.round_id, card.index) == (round_id, index):
+            asked = replace(card.asked, prompt_message=prompt_message)
+            self._shown[user_id] = replace(card, asked=asked)
+
+    async def answer(
+        self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
+    ) -> TypedCardOutcome:
+        card = self._shown.get(user_id)
+        if card is None:
+            return NotAsked()
+        if reply_to is not None and reply_to < card.asked.question_message:
+            return NotAsked()  # to an older message: maybe the quiz's question (it decides)
+        typed = text.strip()
+        value = parse_number(typed, separator, units(card.question, lang))
+        if value is None:
+            return Unreadable(card.question)
+        outcome = await self.rounds.answer_value(
+            user_id, card.round_id, card.index, card.item_id, value
+        )
+        if not isinstance(outcome, rr.CardAnswered):
+            self._shown.pop(user_id, None)  # stopped, replaced or answered: the card is closed
+            return OldQuestion()
+        self._shown.pop(user_id, None)
+        return CardTyped(outcome, typed, card.asked)
+
+    def forget_cached(self, user_id: int) -> None:
+        self._shown.pop(user_id, None)
