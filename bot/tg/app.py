@@ -253,7 +253,7 @@ class QuizBot:
             rng=options.rng,
         )
         self.reminders = LearnerReminders(
-            learner_store,
+            self.learners,
             ReviewStore(self.db),
             self.review,
             self.learner_stats,

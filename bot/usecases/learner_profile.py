@@ -1,7 +1,8 @@
 """Who a learner is and which language to answer them in, resolved once per update.
 
-The process is the only writer, so a learner's language choice is read once and then kept in
-memory: resolving it costs no SQLite read in the common case.
+The process is the only writer, so a learner's choices (language, time zone) are read once, in
+one read of their profile, and then kept in memory: resolving them costs no SQLite read in the
+common case.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from bot.core.clock import Clock
 from bot.i18n import choose_language
 from bot.store import LearnerStore
+from bot.store.reviews import Reminder
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,8 @@ class Learners:
         self.shared = shared
         self.default_language = default_language
         self.clock = clock
-        self._chosen: dict[int, str | None] = {}
+        # user id -> (language, time zone) they chose; None where they never chose
+        self._chosen: dict[int, tuple[str | None, str | None]] = {}
 
     async def resolve(
         self, user_id: int, first_name: str, telegram_language: str | None
@@ -65,15 +68,28 @@ class Learners:
             self.clock(),
             private=True,
         )
-        self._chosen[learner.user_id] = user.language
+        self._chosen[learner.user_id] = (user.language, user.timezone)
         return await self.resolve(learner.user_id, learner.first_name, learner.telegram_language)
+
+    async def _choices(self, user_id: int) -> tuple[str | None, str | None]:
+        if self.shared or user_id not in self._chosen:
+            user = await self.store.user(user_id)
+            self._chosen[user_id] = (user.language, user.timezone) if user else (None, None)
+        return self._chosen[user_id]
 
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user picked, if any; read once, then kept (this is the only writer)."""
-        if self.shared or user_id not in self._chosen:
-            user = await self.store.user(user_id)
-            self._chosen[user_id] = user.language if user else None
-        return self._chosen[user_id]
+        return (await self._choices(user_id))[0]
+
+    async def chosen_zone(self, user_id: int) -> str | None:
+        """The time zone the user set with /timezone, if any; kept like their language."""
+        return (await self._choices(user_id))[1]
+
+    async def choose_zone(self, user_id: int, zone: str) -> Reminder | None:
+        """Keep a (validated) time zone; their reminder, moved with it, if they have one."""
+        moved = await self.store.set_timezone(user_id, zone, self.clock())
+        self._chosen[user_id] = ((await self._choices(user_id))[0], zone)
+        return moved
 
     async def language(self, user_id: int, telegram_language: str | None = None) -> str:
         """The reply language of a user known only by id (a reminder, a notice)."""
@@ -84,10 +100,10 @@ class Learners:
         )
 
     def forget_cached(self, user_id: int) -> None:
-        """After /forget: their language choice is not kept in memory either."""
+        """After /forget: their language and zone choices are not kept in memory either."""
         self._chosen.pop(user_id, None)
 
     async def choose(self, learner: Learner, lang: str) -> Learner:
         await self.store.set_language(learner.user_id, lang, self.clock())
-        self._chosen[learner.user_id] = lang
+        self._chosen[learner.user_id] = (lang, (await self._choices(learner.user_id))[1])
         return Learner(learner.user_id, learner.first_name, learner.telegram_language, lang, lang)

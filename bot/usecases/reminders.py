@@ -24,8 +24,8 @@ from bot.core.clock import Clock
 from bot.core.review import parse_clock
 from bot.core.streaks import StreakStatus
 from bot.core.zones import COMMON_ZONES, closest_zone, known_zone
-from bot.store import LearnerStore
 from bot.store.reviews import Reminder, ReviewStore
+from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.spaced_review import SpacedReview
 
@@ -92,7 +92,7 @@ class Nudge:
 class LearnerReminders:
     def __init__(
         self,
-        learners: LearnerStore,
+        learners: Learners,
         reviews: ReviewStore,
         review: SpacedReview,
         stats: LearnerStatsCases,
@@ -110,20 +110,17 @@ class LearnerReminders:
     # -- the learner's zone -------------------------------------------------------------------
 
     async def zone(self, user_id: int) -> str:
-        """Their chosen zone, else the bot's default (read each time: another worker may have
-        changed it)."""
-        user = await self.learners.user(user_id)
-        return user.timezone if user and user.timezone else self.default_timezone
+        """Their chosen zone, else the bot's default (kept in memory with their language)."""
+        return await self.learners.chosen_zone(user_id) or self.default_timezone
 
     async def timezone(
         self, user_id: int, args: Sequence[str]
     ) -> ZoneShown | ZoneSet | UnknownZone:
         """/timezone [Area/City]: show the zone, or set it (the reminder follows)."""
         if not args:
-            user = await self.learners.user(user_id)
-            chosen = bool(user and user.timezone)
-            zone = user.timezone if user and user.timezone else self.default_timezone
-            return ZoneShown(zone, chosen, await self._reminder(user_id))
+            chosen = await self.learners.chosen_zone(user_id)
+            zone = chosen or self.default_timezone
+            return ZoneShown(zone, chosen is not None, await self._reminder(user_id))
         name = " ".join(args).strip()
         return await self.choose_zone(user_id, name)
 
@@ -131,8 +128,7 @@ class LearnerReminders:
         """A typed zone or a zone button; only a real `Area/City` (or UTC) is kept."""
         if not known_zone(name):
             return UnknownZone(name, closest_zone(name))
-        reminder = await self.learners.set_timezone(user_id, name, self.clock())
-        return ZoneSet(name, reminder)
+        return ZoneSet(name, await self.learners.choose_zone(user_id, name))
 
     def offered(self, index: int) -> str | None:
         """The zone of button `index` of /timezone, or None for a number we never offered."""
