@@ -1,5 +1,5 @@
 """`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`,
-`reload` (ask the running bot to reload its content)."""
+`reload` (ask the running bot to reload its content), `reports` (what learners reported)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.content.loader import check
 from bot.content.reload_cli import run_reload
 from bot.content.report import format_report
+from bot.content.reports_cli import configure_reports, run_reports
 from bot.content.schema import json_schemas
 from bot.content.sources import PACKAGE_ROOT, default_content_dir
 from bot.content.transfer_cli import configure_export, configure_import, run_export, run_import
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     where = reload_cmd.add_mutually_exclusive_group()
     where.add_argument("--db", type=Path, help="the bot's database (default: env QUIZBOT_DB)")
     where.add_argument("--socket", type=Path, help="the bot's control socket (<db>.sock)")
+    configure_reports(
+        commands.add_parser("reports", help="list learners' reports of problems with questions")
+    )
     args = parser.parse_args(argv)
     if args.command == "import":
         return run_import(args)
@@ -45,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_export(args)
     if args.command == "reload":
         return run_reload(args.socket, args.db)
+    if args.command == "reports":
+        return run_reports(args)
 
     if args.command == "check":
         report = check(args.path or default_content_dir())

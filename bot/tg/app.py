@@ -264,6 +264,7 @@ class QuizBot:
         self.reporting = ProblemReporting(
             options.catalog, learner_store, ProblemReportStore(self.db), clock=options.clock
         )
+        self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None

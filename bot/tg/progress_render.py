@@ -148,6 +148,15 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
             lines += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
             quiz_shown = quiz.id
         lines += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
+        reported = report.reports.get((q.quiz_id, q.question_id), 0)
+        if reported:
+            lines.append(
+                tr.ngettext(
+                    "   ⚠️ {n} problem report from learners",
+                    "   ⚠️ {n} problem reports from learners",
+                    reported,
+                )
+            )
     if not report.questions:
         lines += ["", tr._("No answers in this group yet. /push to start a quiz.")]
     return Screen(fit(lines))

@@ -9,8 +9,8 @@ streak reads the same in /stats and in the reminder.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
@@ -38,11 +38,19 @@ class LearnerStats:
 class GroupReport:
     totals: GroupTotals
     questions: list[QuestionStats]
+    # (quiz id, question id) -> learners' problem reports on it, counted over every learner:
+    # reports are made privately, and a count of one small group's members could point at who.
+    reports: Mapping[tuple[str, str], int] = field(default_factory=dict)
+
+
+ReportCounts = Callable[[Iterable[str]], Awaitable[dict[tuple[str, str], int]]]
 
 
 class LearnerStatsCases:
     # A learner's own zone by user id (bot/usecases/reminders.py); None: the configured one.
     zone_of: Callable[[int], Awaitable[str]] | None = None
+    # Problem reports per question (bot/usecases/problem_reporting.py); None: not shown.
+    report_counts: ReportCounts | None = None
 
     def __init__(
         self,
@@ -97,4 +105,8 @@ class LearnerStatsCases:
     async def group_report(self, chat_id: int) -> GroupReport:
         totals = await self.analytics.group_totals(chat_id)
         rows = await self.analytics.group_answer_counts(chat_id)
-        return GroupReport(totals, question_stats(rows))
+        questions = question_stats(rows)
+        reports = {}
+        if self.report_counts is not None and questions:
+            reports = await self.report_counts({q.quiz_id for q in questions})
+        return GroupReport(totals, questions, reports)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -84,6 +85,8 @@ async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) ->
             again = await user.tap(question, callback_data=question.buttons[0][1].callback_data)
             seen.popup(again.text)
         explanation = await answered(chat, question, mark)
+        if index == 0:
+            await walk_report(user, explanation, seen)
         mark = chat.mark()
         seen.popup((await user.tap(explanation, explanation.buttons[0][0].text)).text)
     result = await chat.next_message(after=mark)
@@ -112,6 +115,36 @@ async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) ->
     seen.popup((await user.tap(offer, callback_data="zz:nothing")).text)
     for message in chat.bot_messages:
         seen.message(message)
+
+
+async def walk_report(user: SimUser, answered_message: EmuMessage, seen: Seen) -> None:
+    """⚠️ Report on an answered question: the reasons, a reason with a sentence, the same reason
+    again, another reason skipped, a forged report; the question's own buttons come back."""
+    chat, shown_id = user.private, answered_message.message_id
+    report = answered_message.buttons[1][0].text
+
+    def own(count: int) -> Callable[[EmuMessage], bool]:
+        return lambda m: m.message_id == shown_id and len(m.buttons) == count
+
+    for reason, sentence in ((0, "A sentence for the authors."), (0, None), (1, None)):
+        restored = await chat.wait_for(own(2))
+        mark = chat.mark()
+        await user.tap(restored, report)
+        reasons = await chat.wait_for(own(5), after=mark)
+        mark = chat.mark()
+        seen.popup((await user.tap(reasons, reasons.buttons[reason][0].text)).text)
+        if sentence is not None:  # stored: the invitation, then the sentence and the thanks
+            await chat.next_message(after=mark)
+            mark = chat.mark()
+            await user.send(sentence)
+            await chat.next_message(after=mark)
+        elif reason == 1:  # a second reason: its invitation, skipped
+            invitation = await chat.next_message(after=mark)
+            mark = chat.mark()
+            await user.tap(invitation, invitation.buttons[0][0].text)
+            await chat.wait_for(lambda m, i=invitation.message_id: m.message_id == i, after=mark)
+    restored = await chat.wait_for(own(2))
+    seen.popup((await user.tap(restored, callback_data="rpr:999999:0:k")).text)  # forged
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

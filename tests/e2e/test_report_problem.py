@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.emulator import EmuMessage, SimUser
 from tests.e2e.harness import answered
+from tests.e2e.test_groups import GroupHarness, group_bot, make_group
 from tests.reliability.support import ReliableHarness, bot_at, buttons, start_quiz
 
 QUIZ = "gradient-accumulation"
@@ -21,7 +22,7 @@ REASONS = [
 ]
 
 
-def reports(h: ReliableHarness) -> list[tuple[object, ...]]:
+def reports(h: ReliableHarness | GroupHarness) -> list[tuple[object, ...]]:
     return h.rows(
         """SELECT user_id, quiz_id, question_id, lang, content_version, reason, text
              FROM problem_reports ORDER BY id"""
@@ -35,15 +36,17 @@ async def answer_first(user: SimUser) -> EmuMessage:
     return await answered(user.private, question, mark)
 
 
-async def open_reasons(user: SimUser, shown: EmuMessage) -> EmuMessage:
+async def open_reasons(
+    user: SimUser, shown: EmuMessage, report: str = "⚠️ Report", back: str = "⬅️ Back"
+) -> EmuMessage:
     """Tap ⚠️ Report (once the message shows it) and wait for the reasons in the same message."""
     current = await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and "⚠️ Report" in buttons(m)
+        lambda m: m.message_id == shown.message_id and report in buttons(m)
     )
     mark = user.private.mark()
-    await user.tap(current, "⚠️ Report")
+    await user.tap(current, report)
     return await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and "⬅️ Back" in buttons(m), after=mark
+        lambda m: m.message_id == shown.message_id and back in buttons(m), after=mark
     )
 
 
@@ -189,3 +192,38 @@ async def test_the_wolof_intro_says_the_translation_is_not_reviewed(tmp_path: Pa
                 assert "native speaker" not in card.text and "Tekki bii" not in card.text
             else:
                 assert expected in card.text and "⚠️ Yégle ko" in card.text
+
+
+async def test_groupstats_counts_reports_per_question_for_admins(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=30) as h:
+        group, admin = await make_group(h)
+        member = h.emu.user(7331, "Kadi", language_code="en")
+        group.add_member(member)
+        await admin.send(f"/push {QUIZ}", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text)
+        await member.tap(q1, "A")
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "stopped" in m.text)
+
+        # Reports are made privately, by a member and by someone outside the group.
+        outsider = h.emu.user(7332, "Bob", language_code="fr")
+        for user, reasons in ((member, [REASONS[0], REASONS[2]]), (outsider, [REASONS[1]])):
+            question = await start_quiz(user, QUIZ, total=2)
+            mark = user.private.mark()
+            await user.tap(question, "A")
+            shown = await answered(user.private, question, mark)
+            for reason in reasons:
+                mark = user.private.mark()
+                if user is member:
+                    await user.tap(await open_reasons(user, shown), reason)
+                else:
+                    french = await open_reasons(user, shown, "⚠️ Signaler", "⬅️ Retour")
+                    await user.tap(french, "La question n’est pas claire")
+                await user.private.next_message(after=mark)  # the invitation
+        assert len(reports(h)) == 3
+
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        stats = await group.next_message(after=mark)
+        assert stats.text.count("⚠️") == 1
+        assert "⚠️ 3 problem reports from learners" in stats.text
