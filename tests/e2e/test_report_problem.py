@@ -227,3 +227,22 @@ async def test_groupstats_counts_reports_per_question_for_admins(tmp_path: Path)
         stats = await group.next_message(after=mark)
         assert stats.text.count("⚠️") == 1
         assert "⚠️ 3 problem reports from learners" in stats.text
+
+
+async def test_the_sentence_is_awaited_across_a_restart(tmp_path: Path) -> None:
+    async with bot_at(tmp_path) as h:
+        user = h.emu.user(7341, "Awa", language_code="fr")
+        shown = await answer_first(user)
+        reasons = await open_reasons(user, shown, "⚠️ Signaler", "⬅️ Retour")
+        mark = user.private.mark()
+        await user.tap(reasons, "La traduction est fautive")
+        invite = await user.private.next_message(after=mark)
+        assert "d’ici 5 minutes" in invite.text and "Signalé\u202f: La traduction" in invite.text
+        await h.restart_bot()
+        mark = user.private.mark()
+        await user.send("« Gradient » se dit pareil.")
+        thanks = await user.private.next_message(after=mark)
+        assert thanks.text == "🙏 Merci — les auteurs vont s’en occuper."
+        assert [(r[3], r[5], r[6]) for r in reports(h)] == [
+            ("fr", "translation", "« Gradient » se dit pareil.")
+        ]
