@@ -28,7 +28,6 @@ from bot.core.models import Catalog, Quiz
 from bot.core.problem_report import Reason
 from bot.store import Database, StoreError
 from bot.store.interface import Engine
-from bot.store.pg.database import PgDatabase
 from bot.store.problem_reports import ProblemReportStore, StoredReport
 
 REASON_NAMES = {
@@ -149,6 +148,8 @@ def run_reports(args: argparse.Namespace) -> int:
         return 2
     engine: Engine
     if args.db is None and settings.db_url is not None:
+        from bot.store.pg.database import PgDatabase  # asyncpg only when it is used
+
         engine = PgDatabase(settings.db_url)
     else:
         path = args.db or settings.db_path

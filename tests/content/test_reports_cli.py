@@ -11,15 +11,19 @@ import pytest
 
 from bot.content.cli import main
 from bot.store import Database
+from bot.store.interface import Engine
+from bot.store.pg.database import PgDatabase
 from bot.store.problem_reports import NewReport, ProblemReportStore
+from tests.pgserver import pg_cluster, pg_dsn
+
+__all__ = ["pg_cluster", "pg_dsn"]  # fixtures: the PostgreSQL variant below
 
 ACC, CHK = "gradient-accumulation", "gradient-checkpointing"
 DAY = 86_400.0
 T0 = 1_790_000_000.0  # 2026-09-21
 
 
-async def fill(path: Path) -> None:
-    db = Database(path)
+async def fill(db: Engine) -> None:
     await db.open()
     try:
         store = ProblemReportStore(db)
@@ -50,7 +54,7 @@ def test_reports_are_grouped_most_reported_first_without_user_ids(
 ) -> None:
     monkeypatch.delenv("QUIZBOT_DB", raising=False)
     db = tmp_path / "bot.sqlite3"
-    asyncio.run(fill(db))
+    asyncio.run(fill(Database(db)))
     status, out, err = run(capsys, "reports", "--db", str(db))
     assert status == 0 and err == ""
     assert out.startswith("4 problem reports on 2 question(s):")
@@ -82,3 +86,13 @@ def test_a_missing_database_or_a_bad_since_is_one_clear_line(
     assert status == 1 and "no database at" in err
     status, _, err = run(capsys, "reports", "--db", str(tmp_path / "x"), "--since", "yesterday")
     assert status == 2 and "--since 'yesterday'" in err and "Traceback" not in err
+
+
+def test_reports_are_read_from_postgresql_too(
+    pg_dsn: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asyncio.run(fill(PgDatabase(pg_dsn)))
+    monkeypatch.setenv("QUIZBOT_DB", pg_dsn)
+    status, out, err = run(capsys, "reports", "--quiz", ACC)
+    assert status == 0 and err == "", err
+    assert f"{ACC} · purpose · wo: 3 reports by 2 learners" in out and CHK not in out
