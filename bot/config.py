@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.content.guide_urls import ENV as GUIDE_BASE_ENV
 from bot.content.guide_urls import check_base_url
 from bot.i18n import SUPPORTED_LANGUAGES
-from bot.store.location import parse_location
+from bot.store.location import Location, parse_location
 
 TELEGRAM_API = "https://api.telegram.org/bot"
 # What Telegram accepts as setWebhook's secret_token (it refuses anything else).
@@ -121,6 +121,15 @@ class Settings:
             guide_base_url=guide_base,
             owner_ids=_ids("QUIZBOT_OWNER_IDS", get("QUIZBOT_OWNER_IDS")),
         )
+
+
+def store_location(db: str | None) -> Location:
+    """Where an operator's command finds the store: its `--db`, else QUIZBOT_DB, else the
+    default SQLite file; spelt as QUIZBOT_DB is (a path, sqlite:///…, postgresql://…)."""
+    try:
+        return parse_location(db or os.environ.get("QUIZBOT_DB") or "data/quizbot.sqlite3")
+    except ValueError as exc:
+        raise ConfigError(f"{'--db' if db else 'QUIZBOT_DB'}: {exc}") from None
 
 
 def check_webhook(url: str, secret: Secret) -> None:

@@ -1,7 +1,7 @@
 """`quizbot export`: every answer of a chat (or of all chats) as CSV, for admins' spreadsheets.
 
-It reads the SQLite file read-only, so it can run next to the live bot (WAL lets a reader in
-while the bot writes). Every answer is stored with its question and option ids and the content
+It reads the store read-only, SQLite or PostgreSQL (bot/store/oneshot.py), so it can run next
+to the live bot. Every answer is stored with its question and option ids and the content
 version it was given under, so rows stay attached to the same question when the content is
 reordered; the question and option texts (English) come from the current content.
 """
@@ -18,12 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, store_location
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.content.uploads import check_upload
 from bot.core.models import Catalog
 from bot.store import StoreError
 from bot.store.analytics import export_rows
+from bot.store.location import Location
 from bot.store.uploads import uploaded_sources
 from bot.usecases.quiz_uploads import served_id
 
@@ -52,7 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     which.add_argument("--chat", type=int, help="one chat id (a group's, or a learner's)")
     which.add_argument("--all", action="store_true", help="every chat")
     parser.add_argument("--format", choices=["csv"], default="csv")
-    parser.add_argument("--db", type=Path, help="SQLite file (default: env QUIZBOT_DB)")
+    parser.add_argument(
+        "--db", metavar="PATH|URL", help="SQLite file or postgresql://… (default: env QUIZBOT_DB)"
+    )
     parser.add_argument("--content", type=Path, help="content folder, for question/option ids")
     parser.add_argument("--out", type=Path, help="output file (default: standard output)")
     return parser
@@ -66,7 +69,7 @@ def iso_utc(moment: float) -> str:
     )
 
 
-def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list[object]]:
+def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[object]]:
     """The export's rows; texts left empty where the content no longer has that question."""
     for (
         at,
@@ -82,7 +85,7 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
         ms,
         version,
         typed,
-    ) in export_rows(db_path, chat):
+    ) in export_rows(db, chat):
         quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
         option = next((o for o in question.options if o.id == o_id), None) if question else None
@@ -105,22 +108,22 @@ def csv_rows(db_path: Path, catalog: Catalog, chat: int | None) -> Iterator[list
         ]
 
 
-def with_uploads(catalog: Catalog, db_path: Path, content: Path) -> Catalog:
+def with_uploads(catalog: Catalog, db: Location, content: Path) -> Catalog:
     """The catalogue plus the groups' uploaded quizzes (their latest versions), so their
     answers get question and option texts too."""
     quizzes = []
-    for chat_id, quiz_id, file_name, source in uploaded_sources(db_path):
+    for chat_id, quiz_id, file_name, source in uploaded_sources(db):
         quiz = check_upload(file_name, source.encode("utf-8"), content).quiz
         if quiz is not None:
             quizzes.append(replace(quiz, id=served_id(chat_id, quiz_id)))
     return catalog.with_versions(quizzes)
 
 
-def write_csv(out: TextIO, db_path: Path, catalog: Catalog, chat: int | None) -> int:
+def write_csv(out: TextIO, db: Location, catalog: Catalog, chat: int | None) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     count = 0
-    for row in csv_rows(db_path, catalog, chat):
+    for row in csv_rows(db, catalog, chat):
         writer.writerow(row)
         count += 1
     return count
@@ -129,23 +132,23 @@ def write_csv(out: TextIO, db_path: Path, catalog: Catalog, chat: int | None) ->
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     try:
-        db_path = args.db or Settings.from_env().db_path
+        db = store_location(args.db)
         catalog = load_catalog(args.content or default_content_dir())
     except (ConfigError, ContentError) as exc:
         print(f"quizbot export: {exc}", file=sys.stderr)
         return 2
-    if not db_path.is_file():
-        print(f"quizbot export: no database at {db_path}", file=sys.stderr)
+    if db.path is not None and not db.path.is_file():
+        print(f"quizbot export: no database at {db}", file=sys.stderr)
         return 1
     try:
-        catalog = with_uploads(catalog, db_path, args.content or default_content_dir())
+        catalog = with_uploads(catalog, db, args.content or default_content_dir())
         with contextlib.ExitStack() as stack:
             out = (
                 stack.enter_context(args.out.open("w", encoding="utf-8", newline=""))
                 if args.out
                 else sys.stdout
             )
-            count = write_csv(out, db_path, catalog, None if args.all else args.chat)
+            count = write_csv(out, db, catalog, None if args.all else args.chat)
     except StoreError as exc:
         print(f"quizbot export: {exc}", file=sys.stderr)
         return 1

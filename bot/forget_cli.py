@@ -1,9 +1,10 @@
-"""`quizbot forget USER_ID [--db PATH]`: what `/forget` does, for an operator (a learner who
+"""`quizbot forget USER_ID [--db PATH|URL]`: what `/forget` does, for an operator (a learner who
 asks by mail, a user who blocked the bot).
 
-It opens the database like the bot does (WAL: it may run next to a live bot, whose caches then
-drop the user at its next restart; their data in the file is gone at once). What is deleted and
-what is kept is said in `bot/store/forget.py` and the README.
+It opens the database like the bot does, SQLite or PostgreSQL (`--db` or `QUIZBOT_DB`, spelt
+the same way): it may run next to a live bot, whose caches then drop the user at its next
+restart; their data in the database is gone at once. What is deleted and what is kept is said
+in `bot/store/forget.py` and the README.
 """
 
 from __future__ import annotations
@@ -13,20 +14,25 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, store_location
 from bot.store import Database, StoreError
 from bot.store.forget import ForgetStore, Forgotten
+from bot.store.interface import Engine
+from bot.store.location import Location
+from bot.store.pg.database import PgDatabase
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="quizbot forget", description=__doc__)
     parser.add_argument("user_id", type=int, help="the learner's Telegram user id")
-    parser.add_argument("--db", type=Path, help="SQLite file (env QUIZBOT_DB)")
+    parser.add_argument(
+        "--db", help="SQLite file or postgresql://… URL (env QUIZBOT_DB)", metavar="PATH|URL"
+    )
     return parser
 
 
-async def forget(db_path: Path, user_id: int) -> Forgotten:
-    db = Database(db_path)
+async def forget(location: Location, user_id: int) -> Forgotten:
+    db: Engine = PgDatabase(location.dsn) if location.dsn else Database(_path(location))
     await db.open()
     try:
         return await ForgetStore(db).forget(user_id)
@@ -40,15 +46,15 @@ def main(argv: list[str]) -> int:
         print("quizbot forget: a Telegram user id is a positive number", file=sys.stderr)
         return 2
     try:
-        db_path = args.db or Settings.from_env().db_path
+        location = store_location(args.db)
     except ConfigError as exc:
         print(f"quizbot forget: {exc}", file=sys.stderr)
         return 2
-    if not db_path.is_file():
-        print(f"quizbot forget: no database at {db_path}", file=sys.stderr)
+    if location.dsn is None and not _path(location).is_file():
+        print(f"quizbot forget: no database at {location}", file=sys.stderr)
         return 1
     try:
-        done = asyncio.run(forget(db_path, args.user_id))
+        done = asyncio.run(forget(location, args.user_id))
     except StoreError as exc:
         print(f"quizbot forget: {exc}", file=sys.stderr)
         return 1
@@ -59,3 +65,8 @@ def main(argv: list[str]) -> int:
         f"{done.group_answers_kept} group answers kept without name or id"
     )
     return 0
+
+
+def _path(location: Location) -> Path:
+    assert location.path is not None  # a Location is a path or a URL
+    return location.path

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from bot.config import ConfigError, store_location
 from bot.content import importer
 from bot.content.exporter import export, languages
 from bot.content.loader import check, load_catalog
@@ -41,7 +41,9 @@ def configure_export(exp: argparse.ArgumentParser) -> None:
     exp.add_argument(
         "--group", type=int, help="a study group's uploaded quiz: the group's chat id (with --db)"
     )
-    exp.add_argument("--db", type=Path, help="the bot's database (default: env QUIZBOT_DB)")
+    exp.add_argument(
+        "--db", metavar="PATH|URL", help="the bot's database (default: env QUIZBOT_DB)"
+    )
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -130,10 +132,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _uploaded(args: argparse.Namespace, content: Path) -> Quiz | None:
     """A group's uploaded quiz, read from the bot's database and checked as on upload."""
-    db_path = args.db or Path(os.environ.get("QUIZBOT_DB") or "data/quizbot.sqlite3")
     try:
-        found = uploaded_source(db_path, args.group, args.quiz)
-    except StoreError as exc:
+        found = uploaded_source(store_location(args.db), args.group, args.quiz)
+    except (ConfigError, StoreError) as exc:
         print(f"export failed: {exc}", file=sys.stderr)
         return None
     if found is None:

@@ -6,13 +6,13 @@ learner's or group's own history, not the size of the whole `answers` table.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store.db import StoreError
 from bot.store.interface import Reading
+from bot.store.location import Location
+from bot.store.oneshot import read_rows
 
 # (quiz_id, question_id, language, option_id, is_correct, count)
 AnswerCount = tuple[str, str, str | None, str, bool, int]
@@ -137,58 +137,35 @@ ExportRow = tuple[
 ]
 
 
-def export_rows(db_path: Path, chat_id: int | None) -> Iterator[ExportRow]:
+def export_rows(where: Location | Path, chat_id: int | None) -> Iterator[ExportRow]:
     """Every answer (of one chat, or all), oldest first, streamed: exports can be large.
 
-    A plain read-only sqlite3 connection of its own: the export is a one-shot command that may
-    run beside the live bot (WAL lets it read while the bot writes). SQLite errors come out as
-    `StoreError`.
+    A read-only connection of its own (bot/store/oneshot.py), on either engine: the export is a
+    one-shot command that may run beside the live bot. Errors come out as `StoreError`.
     """
-    where, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
-    try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    try:
-        rows = conn.execute(
-            f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
-                       an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
-                       an.content_version, an.typed_text
-                FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
-                ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
-            args,
-        )
-        for (
-            at,
-            chat,
-            kind,
-            attempt,
-            user,
-            quiz,
-            q_id,
-            o_id,
-            right,
+    where_sql, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+    rows = read_rows(
+        where,
+        f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
+                   an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
+                   an.content_version, an.typed_text
+            FROM answers an JOIN attempts a ON a.id = an.attempt_id {where_sql}
+            ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
+        args,
+    )
+    for at, chat, kind, attempt, user, quiz, q_id, o_id, right, lang, ms, version, typed in rows:
+        yield (
+            float(at),
+            int(chat),
+            str(kind),
+            int(attempt),
+            int(user),
+            str(quiz),
+            q_id or "",
+            o_id or "",
+            bool(right),
             lang,
             ms,
             version,
             typed,
-        ) in rows:
-            yield (
-                float(at),
-                int(chat),
-                str(kind),
-                int(attempt),
-                int(user),
-                str(quiz),
-                q_id or "",
-                o_id or "",
-                bool(right),
-                lang,
-                ms,
-                version,
-                typed,
-            )
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    finally:
-        conn.close()
+        )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
-from bot.store.db import StoreError
 from bot.store.interface import Engine
+from bot.store.location import Location
+from bot.store.oneshot import read_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,43 +98,27 @@ class UploadStore:
         return await self.db.write(hide)
 
 
-def uploaded_source(db_path: Path, chat_id: int, quiz_id: str) -> tuple[str, str] | None:
+def uploaded_source(where: Location | Path, chat_id: int, quiz_id: str) -> tuple[str, str] | None:
     """(file name, source) of a group's quiz as it is served now, read-only: for
-    `quizbot content export --group`, which may run beside the live bot."""
-    try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    try:
-        row = conn.execute(
-            """SELECT file_name, source FROM uploaded_quizzes
-                WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL
-                ORDER BY version DESC LIMIT 1""",
-            (chat_id, quiz_id),
-        ).fetchone()
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    finally:
-        conn.close()
-    return (str(row[0]), str(row[1])) if row else None
+    `quizbot content export --group`, which may run beside the live bot (either engine)."""
+    rows = read_rows(
+        where,
+        """SELECT file_name, source FROM uploaded_quizzes
+            WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL
+            ORDER BY version DESC LIMIT 1""",
+        (chat_id, quiz_id),
+    )
+    return next(((str(r[0]), str(r[1])) for r in rows), None)
 
 
-def uploaded_sources(db_path: Path) -> list[tuple[int, str, str, str]]:
+def uploaded_sources(where: Location | Path) -> list[tuple[int, str, str, str]]:
     """(chat id, quiz id, file name, source) of the latest version of every group's quiz,
     deleted ones too (their answers keep their history), read-only: for `quizbot export`."""
-    try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    try:
-        rows = conn.execute(
-            """SELECT u.chat_id, u.quiz_id, u.file_name, u.source FROM uploaded_quizzes u
-                WHERE u.version = (SELECT max(v.version) FROM uploaded_quizzes v
-                                    WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
-                ORDER BY u.chat_id, u.quiz_id"""
-        ).fetchall()
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {db_path}: {exc}") from None
-    finally:
-        conn.close()
+    rows = read_rows(
+        where,
+        """SELECT u.chat_id, u.quiz_id, u.file_name, u.source FROM uploaded_quizzes u
+            WHERE u.version = (SELECT max(v.version) FROM uploaded_quizzes v
+                                WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
+            ORDER BY u.chat_id, u.quiz_id""",
+    )
     return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]

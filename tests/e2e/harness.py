@@ -86,6 +86,11 @@ class Harness:
     def engine(self) -> str:
         return "sqlite" if self.dsn is None else "postgresql"
 
+    @property
+    def store(self) -> str:
+        """The store as an operator's `--db` (or QUIZBOT_DB) names it: the file, or the URL."""
+        return self.dsn or str(self.db_path)
+
     def rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         """Rows of one read of the bot's store, as tuples (SQL in the store's dialect)."""
         if self.dsn is not None:

@@ -171,10 +171,8 @@ async def test_the_operator_command_does_the_same(
         learner = h.emu.user(LEARNER, "Awa")
         await _leave_traces(h, learner, group, admin)
         assert all(_traces(h, LEARNER).values())
-        db_path = h.db_path
         await h.stop_bot()
-    assert await asyncio.to_thread(forget_cli.main, [str(LEARNER), "--db", str(db_path)]) == 0
+    assert await asyncio.to_thread(forget_cli.main, [str(LEARNER), "--db", h.store]) == 0
     assert "group answers kept" in capsys.readouterr().out
-    h.db_path = db_path
     assert _traces(h, LEARNER) == dict.fromkeys(_traces(h, LEARNER), 0)
-    assert forget_cli.main(["-5", "--db", str(db_path)]) == 2
+    assert forget_cli.main(["-5", "--db", h.store]) == 2

@@ -72,7 +72,7 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
 
         out = tmp_path / "answers.csv"
         code = export.main(
-            ["--chat", str(group.id), "--format", "csv", "--db", str(h.db_path), "--out", str(out)]
+            ["--chat", str(group.id), "--format", "csv", "--db", h.store, "--out", str(out)]
         )
         assert code == 0
         with out.open(encoding="utf-8") as fh:

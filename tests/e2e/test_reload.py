@@ -89,7 +89,7 @@ async def owner_reload(h: ReloadHarness) -> str:
 
 def exported(h: ReloadHarness, tmp_path: Path) -> list[dict[str, str]]:
     out = tmp_path / "answers.csv"
-    args = ["--all", "--db", str(h.db_path), "--content", str(h.content), "--out", str(out)]
+    args = ["--all", "--db", h.store, "--content", str(h.content), "--out", str(out)]
     assert export.main(args) == 0
     with out.open(encoding="utf-8") as fh:
         return [

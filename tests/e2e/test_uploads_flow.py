@@ -95,7 +95,7 @@ async def test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_on
 
         # quizbot export: the answers with the group's question and option texts
         answers = tmp_path / "answers.csv"
-        assert export.main(["--chat", str(group.id), "--db", str(h.db_path), "--out",
+        assert export.main(["--chat", str(group.id), "--db", h.store, "--out",
                             str(answers)]) == 0  # fmt: skip
         with answers.open(encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
@@ -105,7 +105,7 @@ async def test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_on
 
         # quizbot content export reads the group's quiz from the database
         out = tmp_path / "exported.gift"
-        args = ["export", "our-own-quiz", "--format", "gift", "--db", str(h.db_path)]
+        args = ["export", "our-own-quiz", "--format", "gift", "--db", h.store]
         code = content_cli.main([*args, "--group", str(group.id), "--out", str(out)])
         assert code == 0
         exported = out.read_text(encoding="utf-8")

@@ -9,9 +9,10 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.store import Database, GroupStore, StoreError
+from bot.store import Database, GroupStore, StoreError, oneshot
 from bot.store.analytics import AnalyticsStore
 from bot.store.db import current_update
+from bot.store.location import Location
 
 CHAT, USER, DAY = -100, 7, 86_400.0
 
@@ -67,3 +68,30 @@ async def test_a_change_before_a_caught_violation_is_kept_or_refused_never_lost(
         with pytest.raises(StoreError, match="before a constraint violation"):
             await db.write(change_then_violate)
         assert await db.rows("SELECT update_id FROM handled_updates") == []
+
+
+async def test_operator_reads_stream_from_either_engine(
+    db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`quizbot export` and friends read through bot/store/oneshot.py, on either engine, a chunk
+    at a time, from inside a running event loop too (as here)."""
+    monkeypatch.setattr(oneshot, "CHUNK", 2)
+
+    async def fill(conn: aiosqlite.Connection) -> None:
+        for key in range(5):
+            await conn.execute(
+                "INSERT INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
+                (key, float(key)),
+            )
+
+    await db.write(fill)
+    where = Location(path=db.path) if isinstance(db, Database) else Location(dsn=db.dsn)
+    sql = "SELECT update_id FROM handled_updates WHERE update_id >= ? ORDER BY update_id"
+    assert list(oneshot.read_rows(where, sql, (1,))) == [(1,), (2,), (3,), (4,)]
+    missing = (
+        Location(path=db.path.with_name("none.sqlite3"))
+        if isinstance(db, Database)
+        else (Location(dsn=db.dsn.replace("/t", "/missing", 1)))
+    )
+    with pytest.raises(StoreError, match="cannot read"):
+        list(oneshot.read_rows(missing, sql, (1,)))
