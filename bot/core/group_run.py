@@ -31,6 +31,9 @@ class GroupRun:
     deadline: float | None = None
     version: str = ""  # the quiz's content version when the run started
     typed: bool = False  # number questions asked (typed answers on at its start), else left out
+    # The open question's send was released to Telegram (its message id may not be recorded:
+    # the worker died in between). Never sent again: see `resume_step`.
+    released: bool = False
 
 
 def played(quiz: Quiz, typed: bool) -> Quiz:
@@ -64,18 +67,28 @@ def elapsed_ms(sent_at: float | None, now: float) -> int:
 
 
 class Step(StrEnum):
-    ASK = "ask"  # send question `index` (again: it may never have reached the chat)
+    ASK = "ask"  # send question `index` (again if its send was never released)
     WAIT = "wait"  # the open question still has time: set its timer again
     REVEAL = "reveal"  # its time is up: reveal it, then go on
     FINISH = "finish"  # every question was revealed: post the leaderboard
 
 
 def resume_step(run: GroupRun, quiz: Quiz, now: float) -> tuple[Step, int]:
-    """What a run found active at start-up needs next, and for which question."""
+    """What a run found active at start-up (or by another worker) needs next, and for which
+    question.
+
+    An open question without a message id is sent only if its send was never released: then
+    nothing reached the chat. Released but not recorded (the worker died while Telegram was
+    answering, or before it wrote the id), the question is most likely in the chat, and sending
+    it again would show it twice: it is taken as asked (at most once). Its buttons work without
+    the id (a tap names the run and the question, not the message); its reveal, which repeats
+    the question with the right answer, comes as a new message instead of an edit. At worst,
+    had the send died on the way, the group sees that reveal without having seen the question.
+    """
     if run.current < 0:
         return Step.ASK, 0
     if run.is_open:
-        if run.message_id is None:
+        if run.message_id is None and not run.released:
             return Step.ASK, run.current
         if run.deadline is not None and run.deadline > now:
             return Step.WAIT, run.current

@@ -85,6 +85,7 @@ def _run(row: aiosqlite.Row) -> GroupRun:
         deadline=row["deadline"],
         version=row["content_version"] or "",
         typed=bool(row["typed_answers"]),
+        released=row["question_released_at"] is not None,
     )
 
 
@@ -240,16 +241,39 @@ class GroupStore:
         async with self.db.reader.execute(f"{_RUN_SELECT} WHERE a.status = 'active'") as cur:
             return [_run(row) async for row in cur]
 
-    async def open_question(self, run_id: int, index: int, sent_at: float, deadline: float) -> None:
-        async def update(conn: aiosqlite.Connection) -> None:
-            await conn.execute(
-                """UPDATE group_runs SET current_question = ?, question_open = 1,
-                       question_message_id = NULL, question_sent_at = ?, deadline = ?
-                   WHERE attempt_id = ?""",
-                (index, sent_at, deadline, run_id),
-            )
+    async def open_question(self, run_id: int, index: int, sent_at: float, deadline: float) -> bool:
+        """Question `index` takes answers until `deadline`; `sent_at` names this opening. False
+        if question `index` was already released to Telegram: it is never opened (sent) twice."""
 
-        await self.db.write(update)
+        async def update(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE group_runs SET current_question = ?, question_open = 1,
+                       question_message_id = NULL, question_sent_at = ?, deadline = ?,
+                       question_released_at = NULL
+                   WHERE attempt_id = ?
+                     AND NOT (current_question = ? AND question_released_at IS NOT NULL)""",
+                (index, sent_at, deadline, run_id, index),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(update)
+
+    async def question_released(self, run_id: int, index: int, opened_at: float, at: float) -> bool:
+        """The send of question `index`, opened at `opened_at`, is leaving for Telegram: from now
+        on it is never sent again (bot/core/group_run.py resume_step), even if its message id is
+        never recorded. False if that opening is no longer the run's (another worker took the
+        run over and opened the question again): then this send must not leave."""
+
+        async def update(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                """UPDATE group_runs SET question_released_at = coalesce(question_released_at, ?)
+                   WHERE attempt_id = ? AND current_question = ? AND question_open = 1
+                     AND question_sent_at = ?""",
+                (at, run_id, index, opened_at),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(update)
 
     async def question_sent(self, run_id: int, index: int, message_id: int) -> None:
         async def update(conn: aiosqlite.Connection) -> None:

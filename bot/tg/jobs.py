@@ -24,7 +24,7 @@ from typing import Any
 
 from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
-from telegram.ext import Application
+from telegram.ext import Application, ExtBot
 
 from bot.core.group_run import GroupRun, Step
 from bot.core.limits import MESSAGE_MAX_CHARS
@@ -36,6 +36,7 @@ from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg import standings_render as sr
 from bot.tg.render import Screen, truncate
+from bot.tg.retry import LimitArgs, OnWire
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
@@ -43,6 +44,12 @@ from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 
 log = logging.getLogger(__name__)
+
+
+class Superseded(Exception):
+    """A question's send was stopped before it left: another worker opened it again."""
+
+
 WATCHDOG = 20.0  # seconds: a durable run timer armed before a step, replaced when it is done
 
 
@@ -80,6 +87,13 @@ class GroupRunner:
         bot: Bot = self.app.bot
         return bot
 
+    @property
+    def ext_bot(self) -> ExtBot[LimitArgs]:
+        """The bot with PTB's extensions: `rate_limit_args` reaches the rate limiter."""
+        bot = self.app.bot
+        assert isinstance(bot, ExtBot)
+        return bot
+
     def _lock(self, run_id: int) -> asyncio.Lock:
         return self._locks.setdefault(run_id, asyncio.Lock())
 
@@ -88,14 +102,22 @@ class GroupRunner:
 
     # -- sending, with the two ways a group can go away --------------------------------------
 
-    async def send(self, chat_id: int, screen: Screen) -> Message | None:
-        """Post in a group; follow it to its supergroup, or forget it if the bot was removed."""
+    async def send(
+        self, chat_id: int, screen: Screen, on_wire: OnWire | None = None
+    ) -> Message | None:
+        """Post in a group; follow it to its supergroup, or forget it if the bot was removed.
+        `on_wire` runs just before the request leaves (bot/tg/retry.py)."""
+        text, keyboard = screen.text, screen.keyboard
         try:
-            return await self.bot.send_message(chat_id, screen.text, reply_markup=screen.keyboard)
+            return await self.ext_bot.send_message(
+                chat_id, text, reply_markup=keyboard, rate_limit_args=on_wire
+            )
         except ChatMigrated as exc:
             new_id = exc.new_chat_id
             await self.migrated(chat_id, new_id)
-            return await self.bot.send_message(new_id, screen.text, reply_markup=screen.keyboard)
+            return await self.ext_bot.send_message(
+                new_id, text, reply_markup=keyboard, rate_limit_args=on_wire
+            )
         except Forbidden:
             log.info("removed from chat %s: stopping what ran there", chat_id)
             await self.removed(chat_id)
@@ -138,14 +160,24 @@ class GroupRunner:
             # Far enough ahead that it never fires while this worker is still sending (a paced
             # send can wait seconds for its slot): a second copy of the question would follow.
             await self._set_timer(run.id, index, WATCHDOG)
-        run = await self.runs.open_question(run, index)
+        opened = await self.runs.open_question(run, index)
+        if opened is None:
+            # Its send was released already (another worker, or one that died): never twice.
+            log.info("question %s of run %s was sent already: not again", index, run.id)
+            plan = await self.runs.plan_for(run.id)
+            await self._set_timer(run.id, index, plan.delay if plan is not None else 0.0)
+            return
+        run = opened
         lang = await self._lang(run.chat_id)
         tr = translator(lang)
         screen = gr.live_question(
             gr.question(tr, quiz, run, index, lang), tr, 0, math.ceil(run.seconds)
         )
         try:
-            message = await self.send(run.chat_id, screen)
+            message = await self.send(run.chat_id, screen, OnWire(self._releasing(run)))
+        except Superseded:
+            log.info("question %s of run %s is being asked by another worker", index, run.id)
+            return
         except TelegramError as exc:
             # Keep the timer anyway: the question is revealed on time and the run goes on,
             # rather than staying open forever.
@@ -157,6 +189,16 @@ class GroupRunner:
         await self.runs.question_sent(run, message.message_id)
         await self._set_timer(run.id, index, run.seconds)
         self._start_live(run, index)
+
+    def _releasing(self, run: GroupRun) -> Callable[[], Coroutine[Any, Any, None]]:
+        """The question's send is leaving: record it first (send-once, bot/core/group_run.py
+        resume_step); if another worker opened the question again meanwhile, do not send."""
+
+        async def leaving() -> None:
+            if not await self.runs.question_released(run):
+                raise Superseded(run.id)
+
+        return leaving
 
     # -- the live count of an open question -----------------------------------------------------
 

@@ -25,7 +25,8 @@ exactly 30 refuses any clump (BENCHMARKS.md, fan-out).
 * on `RetryAfter` for a counted request, pauses every counted request for `retry_after` + 0.1 s
   (a 429 does not say whether the chat or the bot was over), then retries; it is the bot's one
   retry layer (`bot/tg/retry.py`: 429s, network errors, timeouts and 5xx share one budget of
-  `max_retries`; `rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`).
+  `max_retries`; `rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`;
+  an `OnWire` also runs its hook once every wait is over, just before the request leaves).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-from bot.tg.retry import RETRIES, JSONResult, with_retries
+from bot.tg.retry import RETRIES, JSONResult, LimitArgs, limit_args, with_retries
 from bot.tg.shared_pace import SharedBudget, SharedSlots
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,7 @@ class _PrivatePace:
         self.tokens, self.stamp = float(burst), now
 
 
-class PacedRateLimiter(BaseRateLimiter[int]):
+class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
     """Telegram's flood limits applied at the wire; see the module docstring."""
 
     def __init__(
@@ -210,17 +211,21 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: LimitArgs | None,
     ) -> JSONResult:
-        max_retries = self.max_retries if rate_limit_args is None else rate_limit_args
+        max_retries, hook = limit_args(rate_limit_args, self.max_retries)
         counted, per_chat = scope(endpoint)
         chat_id = data.get("chat_id") if per_chat else None
         state = self._ensure_state()
 
         async def attempt() -> JSONResult:
             if not counted:
+                if hook is not None:
+                    await hook.leaving()
                 return await callback(*args, **kwargs)
             async with state.slot(chat_id):
+                if hook is not None:  # every wait is over: the request leaves now
+                    await hook.leaving()
                 return await callback(*args, **kwargs)
 
         async def on_flood(seconds: float) -> None:

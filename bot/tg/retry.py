@@ -11,6 +11,11 @@ The budget: at most `RETRIES` retries per request, whatever failed —
 - anything else (400, 403, a migrated chat) is not retried: retrying cannot fix it.
 A request whose response was lost may have taken effect: a retried send can then show a message
 twice, which is harmless (its buttons carry the same data), whereas a message never shown is not.
+
+`rate_limit_args` (PTB passes it from each call to the limiter) is an int, the retries of that
+call, or `OnWire`: a coroutine the limiter awaits just before the request leaves, after every
+wait for a slot, so a caller can record durably that a send is on its way (a group question:
+bot/tg/jobs.py, never sent twice by a worker that takes over from one that died).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -31,6 +37,25 @@ RETRIES = 4
 FIRST_PAUSE = 0.5  # seconds; doubles after each transient failure
 PAUSE_PADDING = 0.1  # seconds added to retry_after, as PTB's AIORateLimiter does
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class OnWire:
+    """A call's `rate_limit_args`: `leaving()` runs before each attempt leaves for Telegram;
+    if it fails, the request is not sent."""
+
+    leaving: Callable[[], Awaitable[None]]
+    retries: int | None = None
+
+
+LimitArgs = int | OnWire
+
+
+def limit_args(args: LimitArgs | None, default: int) -> tuple[int, OnWire | None]:
+    """(retries, the hook to run before each attempt) of a call's `rate_limit_args`."""
+    if isinstance(args, OnWire):
+        return (default if args.retries is None else args.retries), args
+    return (default if args is None else args), None
 
 
 def retry_after_seconds(exc: RetryAfter) -> float:
@@ -72,7 +97,7 @@ async def with_retries(
     raise AssertionError("unreachable")
 
 
-class RetryingLimiter(BaseRateLimiter[int]):
+class RetryingLimiter(BaseRateLimiter[LimitArgs]):
     """The retry layer alone, for a bot that does not pace its requests (tests, benchmark)."""
 
     def __init__(self, retries: int = RETRIES) -> None:
@@ -91,7 +116,13 @@ class RetryingLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: LimitArgs | None,
     ) -> JSONResult:
-        retries = self.retries if rate_limit_args is None else rate_limit_args
-        return await with_retries(lambda: callback(*args, **kwargs), endpoint, retries)
+        retries, hook = limit_args(rate_limit_args, self.retries)
+
+        async def attempt() -> JSONResult:
+            if hook is not None:
+                await hook.leaving()
+            return await callback(*args, **kwargs)
+
+        return await with_retries(attempt, endpoint, retries)

@@ -256,17 +256,37 @@ class GroupRuns:
 
     # -- a question ---------------------------------------------------------------------------
 
-    async def open_question(self, run: GroupRun, index: int) -> GroupRun:
-        """Question `index` takes answers from now until its deadline (persisted before sending)."""
+    async def open_question(self, run: GroupRun, index: int) -> GroupRun | None:
+        """Question `index` takes answers from now until its deadline (persisted before sending).
+        None if its send was already released (by a worker that died, or is still sending it):
+        a question is sent at most once."""
         now = self.clock()
         deadline = now + run.seconds
-        await self.store.open_question(run.id, index, now, deadline)
+        if not await self.store.open_question(run.id, index, now, deadline):
+            return None
         run = replace(
-            run, current=index, is_open=True, message_id=None, sent_at=now, deadline=deadline
+            run,
+            current=index,
+            is_open=True,
+            message_id=None,
+            sent_at=now,
+            deadline=deadline,
+            released=False,
         )
         self._keep(run)
         self._sent[run.id] = asyncio.Event()
         return run
+
+    async def question_released(self, run: GroupRun) -> bool:
+        """The open question's send is about to leave: recorded durably before it goes, so that
+        a worker dying from here on leaves a question that is never sent again. False if this
+        opening was superseded (another worker took the run over): the send must not leave."""
+        assert run.sent_at is not None  # set by open_question
+        if not await self.store.question_released(run.id, run.current, run.sent_at, self.clock()):
+            return False
+        if run.id in self._runs:
+            self._runs[run.id] = replace(run, released=True)
+        return True
 
     async def question_sent(self, run: GroupRun, message_id: int) -> None:
         await self.store.question_sent(run.id, run.current, message_id)

@@ -68,7 +68,10 @@ def test_judge_tap(
         (replace(RUN, current=-1, is_open=False), 100.0, (Step.ASK, 0)),
         (RUN, 120.0, (Step.WAIT, 0)),
         (RUN, 130.0, (Step.REVEAL, 0)),
-        (replace(RUN, message_id=None), 120.0, (Step.ASK, 0)),  # never reached the chat
+        (replace(RUN, message_id=None), 120.0, (Step.ASK, 0)),  # never left: send it
+        # Released, its id never recorded (the worker died): at most once, never sent again.
+        (replace(RUN, message_id=None, released=True), 120.0, (Step.WAIT, 0)),
+        (replace(RUN, message_id=None, released=True), 130.0, (Step.REVEAL, 0)),
         (replace(RUN, is_open=False), 500.0, (Step.ASK, 1)),  # revealed, next not yet asked
         (replace(RUN, current=2, is_open=False), 500.0, (Step.FINISH, 2)),
         (replace(RUN, current=2), 500.0, (Step.REVEAL, 2)),

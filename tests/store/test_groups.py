@@ -55,6 +55,27 @@ async def test_one_active_run_per_group(db: Database) -> None:
     assert await store.start_run(CHAT, 2, "other", "[]", 30.0, 7.0) is not None
 
 
+async def test_a_question_is_released_once_and_never_opened_again(db: Database) -> None:
+    """Send-once: the opening whose send left first wins; a question released to Telegram is
+    not opened (sent) again, even with its message id never recorded (its worker died)."""
+    store = GroupStore(db)
+    run_id = await _run(store)
+    assert await store.open_question(run_id, 0, 1.0, 31.0)  # worker A opens question 1
+    assert await store.open_question(run_id, 0, 2.0, 32.0)  # B takes the run over, opens it
+    assert not await store.question_released(run_id, 0, 1.0, 3.0)  # A's send must not leave
+    assert await store.question_released(run_id, 0, 2.0, 3.0)  # B's leaves
+    assert await store.question_released(run_id, 0, 2.0, 3.5)  # B's retry: still B's
+    (run,) = await store.active_runs()
+    assert (run.released, run.message_id, run.sent_at) == (True, None, 2.0)
+    assert not await store.open_question(run_id, 0, 4.0, 34.0)  # B died: never sent again
+    (run,) = await store.active_runs()
+    assert (run.released, run.sent_at, run.deadline) == (True, 2.0, 32.0)
+    assert await store.close_question(run_id, 0)
+    assert await store.open_question(run_id, 1, 40.0, 70.0)  # the next question: not released
+    (run,) = await store.active_runs()
+    assert (run.current, run.released) == (1, False)
+
+
 async def test_answers_only_while_the_question_is_open(db: Database) -> None:
     store = GroupStore(db)
     run_id = await _run(store)
