@@ -157,8 +157,9 @@ class GroupRunner:
         if self.timers.durable:
             # Durable timers: one armed before anything is sent, so that a worker dying from
             # here to the question's own timer leaves a timer that resumes the run elsewhere.
-            # Far enough ahead that it never fires while this worker is still sending (a paced
-            # send can wait seconds for its slot): a second copy of the question would follow.
+            # Far enough ahead that it does not fire while this worker is still sending (a paced
+            # send can wait seconds for its slot); if it did, the other worker's opening would
+            # supersede this one (`_releasing`): still one copy of the question.
             await self._set_timer(run.id, index, WATCHDOG)
         opened = await self.runs.open_question(run, index)
         if opened is None:
