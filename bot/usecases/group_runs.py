@@ -184,8 +184,6 @@ class GroupRuns:
         # memory (it would go stale); every look-up reads the store.
         self.shared = shared
         self._runs: dict[int, GroupRun] = {}
-        # Questions in a row nobody answered, per run (in memory: a restart starts counting anew).
-        self._unanswered: dict[int, int] = {}
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
         self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
         # Set once the open question's message id is known (a reply names that message).
@@ -367,14 +365,20 @@ class GroupRuns:
         if reveal is None:
             return None
         if reveal.is_last:
-            self._unanswered.pop(run_id, None)
             return TimeUp(reveal, None, await self.finish(run_id))
-        silent = self._unanswered.get(run_id, 0) + 1 if sum(reveal.counts) == 0 else 0
-        self._unanswered[run_id] = silent
-        if silent >= UNANSWERED_LIMIT:
-            self._unanswered.pop(run_id, None)
+        if sum(reveal.counts) == 0 and await self._silent(run_id, index) >= UNANSWERED_LIMIT:
             return TimeUp(reveal, None, await self.finish(run_id, stopped=True), unattended=True)
         return TimeUp(reveal, index + 1, None)
+
+    async def _silent(self, run_id: int, index: int) -> int:
+        """Questions in a row up to the unanswered `index` that nobody answered, read from the
+        store: whichever worker fires a run's timers, or a restarted bot, counts the same."""
+        silent = 1
+        while silent < UNANSWERED_LIMIT and index - silent >= 0:
+            if await self.store.chosen_options(run_id, index - silent):
+                break
+            silent += 1
+        return silent
 
     async def stop(self, run_id: int) -> Stopped:
         """/stop: reveal the open question, then the results so far."""
