@@ -155,9 +155,6 @@ class LearnerReminders:
             return RemindOn(Reminder(user_id, at, zone))
         return RemindUsage(await self._reminder(user_id), await self.zone(user_id), " ".join(args))
 
-    async def clear(self, user_id: int) -> bool:
-        return await self.reviews.clear_reminder(user_id)
-
     async def reminders(self) -> list[Reminder]:
         """Every reminder, to arm their timers at start-up."""
         return await self.reviews.reminders()
