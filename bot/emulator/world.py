@@ -94,6 +94,7 @@ class World:
         self.file_paths: dict[str, str] = {}  # getFile's file_path -> file_id (downloads)
         # file_id of each PhotoSize -> every size of that photo (sendPhoto sends it again)
         self.photos: dict[str, tuple[dict[str, Any], ...]] = {}
+        self._files_made = 0  # file_ids are never reused, even after `Emulator.expire_file`
         self._next_query = 4_000_000_000_000_000_000
 
     def now(self) -> int:
@@ -165,7 +166,7 @@ class World:
     ) -> dict[str, Any]:
         """Keep a file a user sends; returns the message's Document object. `file_size` can
         claim another size than the bytes have (Telegram never lies; a test may)."""
-        file_id = f"BQAC{len(self.files) + 1:08d}"
+        file_id = self.new_file_id("BQAC")
         self.files[file_id] = Upload(filename, mime_type, data)
         return {
             "file_id": file_id,
@@ -174,6 +175,10 @@ class World:
             "mime_type": mime_type,
             "file_size": len(data) if file_size is None else file_size,
         }
+
+    def new_file_id(self, prefix: str) -> str:
+        self._files_made += 1
+        return f"{prefix}{self._files_made:08d}"
 
     def file_path(self, file_id: str) -> str:
         """getFile's file_path for a known file (the same path on every call)."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import aiosqlite
 
-from bot.store.db import Database
+from bot.store.interface import Engine
 
 
 class MediaIdStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Engine) -> None:
         self.db = db
 
     async def file_id(self, path: str, sha256: str) -> str | None:

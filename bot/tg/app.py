@@ -64,6 +64,7 @@ from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.owner import OwnerHandlers
+from bot.tg.photos import PhotoSender
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
@@ -268,6 +269,8 @@ class QuizBot:
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
+        # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
+        self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
 
     def _build(self) -> Application:  # type: ignore[type-arg]
@@ -311,7 +314,7 @@ class QuizBot:
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
         typed = TypedAnswers(self.quiz)
         private = PrivateHandlers(
-            self.quiz, self.learners, self.options.catalog, self.learner_stats, typed
+            self.quiz, self.learners, self.options.catalog, self.learner_stats, typed, self.photos
         )
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
@@ -387,6 +390,7 @@ class QuizBot:
             self.admins,
             self.timers,
             self.options.live,
+            self.photos,
         )
         group = GroupHandlers(
             self.group_settings,

@@ -110,3 +110,22 @@ async def send_force_reply(bot: Bot, chat_id: int, text: str, placeholder: str) 
 
 async def delete_message(bot: Bot, chat_id: int, message_id: int) -> None:
     await _call(bot, "deletemessage", {"chat_id": chat_id, "message_id": message_id})
+
+
+async def edit_caption(
+    bot: Bot,
+    chat_id: int,
+    message_id: int,
+    caption: str,
+    keyboard: InlineKeyboardMarkup | None = None,
+) -> None:
+    """editMessageCaption in HTML: a photo's caption (a question sent as a captioned photo)."""
+    kwargs: dict[str, Any] = {
+        "chat_id": chat_id,
+        "message_id": message_id,
+        "caption": caption,
+        "parse_mode": HTML,
+    }
+    if keyboard is not None:
+        kwargs["reply_markup"] = keyboard_json(keyboard)
+    await _call(bot, "editmessagecaption", kwargs)

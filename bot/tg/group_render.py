@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -33,6 +34,7 @@ from bot.tg.render import (
     question_header,
     rich,
     truncate,
+    with_image,
 )
 
 BAR_WIDTH = 8
@@ -87,7 +89,8 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
         for pos in range(len(run.orders[index]))
     ]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    return with_image(screen, quiz.questions[index].image, lang)
 
 
 def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: int) -> Screen:
@@ -96,7 +99,7 @@ def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: i
     count = tr.ngettext("👥 {n} answer so far", "👥 {n} answers so far", answered)
     left = tr._("⏳ {time} left", time=tr.seconds(seconds_left))
     text = truncate(f"{screen.text}\n\n{count} · {left}", MESSAGE_MAX_CHARS)
-    return Screen(text, screen.keyboard)
+    return replace(screen, text=text)
 
 
 def reveal(

@@ -17,6 +17,7 @@ so that the store says where the run stood, and the next start resumes it from t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 from collections.abc import Callable, Coroutine
@@ -29,12 +30,15 @@ from telegram.ext import Application, ExtBot
 from bot.core.group_run import GroupRun, Step
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.live_feedback import LivePolicy, live_steps
+from bot.core.models import Quiz
 from bot.core.schedule import decode_days
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.store import Schedule
 from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg import standings_render as sr
+from bot.tg.captions import as_caption, fits_caption
+from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.render import Screen, truncate
 from bot.tg.retry import LimitArgs, OnWire
 from bot.tg.timer_backends import JobTimers, Timers
@@ -63,8 +67,10 @@ class GroupRunner:
         admins: AdminCache,
         timers: Timers | None = None,
         live: LivePolicy | None = None,
+        photos: PhotoSender | None = None,
     ) -> None:
         self.app = app
+        self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
         self.live = live or LivePolicy()  # how often an open question shows its count
         self._live_tasks: set[asyncio.Task[Any]] = set()
         # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
@@ -102,26 +108,28 @@ class GroupRunner:
 
     # -- sending, with the two ways a group can go away --------------------------------------
 
-    async def send(
-        self, chat_id: int, screen: Screen, on_wire: OnWire | None = None
-    ) -> Message | None:
-        """Post in a group; follow it to its supergroup, or forget it if the bot was removed.
-        `on_wire` runs just before the request leaves (bot/tg/retry.py)."""
-        text, keyboard = screen.text, screen.keyboard
+    async def send(self, chat_id: int, screen: Screen, on_wire: OnWire | None = None) -> int | None:
+        """Post in a group (the id of the message with the screen's buttons); follow the group
+        to its supergroup, or forget it if the bot was removed. `on_wire` runs just before the
+        request leaves (bot/tg/retry.py)."""
         try:
-            return await self.ext_bot.send_message(
-                chat_id, text, reply_markup=keyboard, rate_limit_args=on_wire
-            )
+            return await self._post(chat_id, screen, on_wire)
         except ChatMigrated as exc:
             new_id = exc.new_chat_id
             await self.migrated(chat_id, new_id)
-            return await self.ext_bot.send_message(
-                new_id, text, reply_markup=keyboard, rate_limit_args=on_wire
-            )
+            return await self._post(new_id, screen, on_wire)
         except Forbidden:
             log.info("removed from chat %s: stopping what ran there", chat_id)
             await self.removed(chat_id)
             return None
+
+    async def _post(self, chat_id: int, screen: Screen, on_wire: OnWire | None) -> int:
+        if screen.photo is not None and self.photos is not None:
+            return await send_screen(self.bot, chat_id, screen, self.photos, on_wire)
+        message: Message = await self.ext_bot.send_message(
+            chat_id, screen.text, reply_markup=screen.keyboard, rate_limit_args=on_wire
+        )
+        return message.message_id
 
     async def _edit(self, chat_id: int, message_id: int | None, screen: Screen) -> None:
         try:
@@ -171,11 +179,9 @@ class GroupRunner:
         run = opened
         lang = await self._lang(run.chat_id)
         tr = translator(lang)
-        screen = gr.live_question(
-            gr.question(tr, quiz, run, index, lang), tr, 0, math.ceil(run.seconds)
-        )
+        screen = self._asked(tr, quiz, run, index, lang)
         try:
-            message = await self.send(run.chat_id, screen, OnWire(self._releasing(run)))
+            message_id = await self.send(run.chat_id, screen, OnWire(self._releasing(run)))
         except Superseded:
             log.info("question %s of run %s is being asked by another worker", index, run.id)
             return
@@ -185,9 +191,9 @@ class GroupRunner:
             log.warning("question %s of run %s not sent: %s", index, run.id, exc)
             await self._set_timer(run.id, index, run.seconds)
             return
-        if message is None:
+        if message_id is None:
             return  # the bot was removed: the run is over
-        await self.runs.question_sent(run, message.message_id)
+        await self.runs.question_sent(run, message_id)
         await self._set_timer(run.id, index, run.seconds)
         self._start_live(run, index)
 
@@ -234,8 +240,10 @@ class GroupRunner:
                 tr = translator(lang)
                 question = gr.question(tr, live.quiz, live.run, index, lang)
                 screen = gr.live_question(question, tr, live.answered, live.seconds_left)
+                captioned = self._captioned(tr, live.quiz, live.run, index, lang)
+                edit = calls.edit_caption if captioned else calls.edit_text
                 try:
-                    await calls.edit_text(
+                    await edit(
                         self.bot,
                         live.run.chat_id,
                         live.run.message_id,
@@ -315,12 +323,44 @@ class GroupRunner:
             elif up.next_index is not None:
                 await self._ask(up.reveal.run, up.next_index)
 
+    def _asked(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> Screen:
+        """The question as `_ask` sends it."""
+        question = gr.question(tr, quiz, run, index, lang)
+        return gr.live_question(question, tr, 0, math.ceil(run.seconds))
+
+    def _captioned(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> bool:
+        """Whether the question went out as a captioned photo (bot/tg/photos.py), decided from
+        the screen `_ask` sent, so that every later edit picks the same method."""
+        sent = self._asked(tr, quiz, run, index, lang)
+        return self.photos is not None and as_caption(sent.text, sent.photo)
+
     async def _show(self, reveal: runs.Reveal) -> None:
         lang = await self._lang(reveal.run.chat_id)
-        screen = gr.reveal(
-            translator(lang), reveal.quiz, reveal.run, reveal.index, reveal.counts, lang
-        )
-        await self._edit(reveal.run.chat_id, reveal.run.message_id, screen)
+        tr, run, chat_id = translator(lang), reveal.run, reveal.run.chat_id
+        screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang)
+        if not self._captioned(tr, reveal.quiz, run, reveal.index, lang):
+            await self._edit(chat_id, run.message_id, screen)
+        elif run.message_id is not None and fits_caption(screen.text):
+            await self._edit_caption(chat_id, run.message_id, screen)
+        else:  # too long for a caption: the photo loses its buttons, the reveal follows it
+            if run.message_id is not None:
+                with contextlib.suppress(BadRequest):
+                    await calls.drop_keyboard(self.bot, chat_id, run.message_id)
+            await self.send(chat_id, screen)
+        pictured = reveal.quiz.questions[reveal.index].explanation_image
+        if pictured is not None:  # the explanation's picture follows the reveal
+            picture = Screen("", photo=pictured.file(lang), alt=pictured.alt.get(lang))
+            await self.send(chat_id, picture)
+
+    async def _edit_caption(self, chat_id: int, message_id: int, screen: Screen) -> None:
+        try:
+            await calls.edit_caption(self.bot, chat_id, message_id, screen.text, screen.keyboard)
+        except ChatMigrated as exc:
+            await self.migrated(chat_id, exc.new_chat_id)
+            await self.send(exc.new_chat_id, screen)
+        except BadRequest as exc:
+            log.info("caption edit refused in %s: %s", chat_id, exc)
+            await self.send(chat_id, screen)
 
     async def _post_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
         if results is None:

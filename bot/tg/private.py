@@ -13,7 +13,9 @@ from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
 from bot.tg import calls, render
+from bot.tg.captions import fits_caption
 from bot.tg.context import BotContext
+from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.render import Screen
 from bot.tg.typed_handlers import show_question
 from bot.usecases import private_quiz as pq
@@ -24,9 +26,12 @@ from bot.usecases.typed_answers import TypedAnswers
 log = logging.getLogger(__name__)
 
 
-async def send(message: Message, screen: Screen) -> int:
-    """A new message in the chat of `message`; its id (a round remembers its open card's)."""
+async def send(message: Message, screen: Screen, photos: PhotoSender | None = None) -> int:
+    """A new message in the chat of `message`; its id (a round remembers its open card's). With
+    a picture, the id of the message carrying the screen's buttons (bot/tg/photos.py)."""
     bot, chat_id = message.get_bot(), message.chat_id
+    if screen.photo is not None and photos is not None:
+        return await send_screen(bot, chat_id, screen, photos)
     return await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
 
 
@@ -50,6 +55,12 @@ async def edit(query: CallbackQuery, screen: Screen) -> bool:
     try:
         if shown is None:  # an inline message: only PTB's wrapper knows its id
             await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
+        elif _is_photo(shown):  # a question sent as a captioned photo: its caption is edited
+            if not fits_caption(screen.text):
+                log.info("edit skipped: %d characters do not fit a caption", len(screen.text))
+                return False
+            bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
+            await calls.edit_caption(bot, chat_id, message_id, screen.text, screen.keyboard)
         else:
             bot, chat_id, message_id = query.get_bot(), shown.chat.id, shown.message_id
             await calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
@@ -57,6 +68,10 @@ async def edit(query: CallbackQuery, screen: Screen) -> bool:
         log.info("edit refused: %s", exc)
         return False
     return True
+
+
+def _is_photo(message: object) -> bool:
+    return isinstance(message, Message) and bool(message.photo)
 
 
 async def drop_keyboard(query: CallbackQuery) -> None:
@@ -71,10 +86,10 @@ async def drop_keyboard(query: CallbackQuery) -> None:
         log.info("keyboard removal refused: %s", exc)
 
 
-async def reply(query: CallbackQuery, screen: Screen) -> None:
+async def reply(query: CallbackQuery, screen: Screen, photos: PhotoSender | None = None) -> None:
     """A new message under the tapped one (a question, a result, an explanation)."""
     if isinstance(query.message, Message):
-        await send(query.message, screen)
+        await send(query.message, screen, photos)
 
 
 def _message(query: CallbackQuery) -> Message | None:
@@ -96,11 +111,13 @@ class PrivateHandlers:
         catalog: Catalog,
         stats: LearnerStatsCases | None = None,
         typed: TypedAnswers | None = None,
+        photos: PhotoSender | None = None,
     ) -> None:
         self.quiz = quiz
         self.learners = learners
         self.catalog = catalog
         self.stats = stats
+        self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
         self.typed = typed or TypedAnswers(quiz)
 
     async def _ask(
@@ -112,7 +129,7 @@ class PrivateHandlers:
             return
         bot, chat_id = message.get_bot(), message.chat_id
         quiz, attempt, index = show.quiz, show.attempt, show.index
-        await show_question(bot, chat_id, tr, quiz, attempt, index, lang, self.typed)
+        await show_question(bot, chat_id, tr, quiz, attempt, index, lang, self.typed, self.photos)
 
     async def _list(self, user_id: int, tr: Translator, lang: str, intro: str = "") -> Screen:
         """The quiz list with where this learner stands on each quiz."""
@@ -299,13 +316,17 @@ class PrivateHandlers:
             case pq.Answered(quiz, attempt, judgement):
                 # The answer is stored: now the learner may see the verdict.
                 await acknowledge(query, render.verdict_popup(tr, judgement))
-                asked, separate = render.answered(tr, quiz, attempt, judgement, lang)
+                # A captioned photo holds 1024 characters: the explanation may follow on its own.
+                caption = _is_photo(query.message)
+                asked, separate = render.answered(
+                    tr, quiz, attempt, judgement, lang, caption=caption
+                )
                 if separate is None:
                     # One message per question: the explanation and Next join the question.
                     if not await edit(query, asked):
                         await reply(query, asked)  # never leave the learner without Next
                 else:  # too long for one message: the explanation follows on its own
-                    await asyncio.gather(edit(query, asked), reply(query, separate))
+                    await asyncio.gather(edit(query, asked), reply(query, separate, self.photos))
             case pq.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case _:

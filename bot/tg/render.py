@@ -8,16 +8,27 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.engine import Attempt, Judgement, Score
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
 from bot.core.markup import fenced, plain, split_code
-from bot.core.models import SOURCE_LANGUAGE, Catalog, GuidePath, Level, Question, Quiz, Text
+from bot.core.models import (
+    SOURCE_LANGUAGE,
+    Catalog,
+    GuidePath,
+    Image,
+    Level,
+    MediaFile,
+    Question,
+    Quiz,
+    Text,
+)
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.tg import callbacks as cb
+from bot.tg.captions import fits_caption
 from bot.tg.menus import PRIVATE
 
 LETTERS = "ABCDEFGHIJ"
@@ -27,6 +38,16 @@ LETTERS = "ABCDEFGHIJ"
 class Screen:
     text: str
     keyboard: InlineKeyboardMarkup | None = None
+    # A picture sent with the text (bot/tg/photos.py), and its alt text in the screen's language.
+    photo: MediaFile | None = None
+    alt: str = ""
+
+
+def with_image(screen: Screen, image: Image | None, lang: str) -> Screen:
+    """The screen carrying the content picture (if any) in `lang`."""
+    if image is None:
+        return screen
+    return replace(screen, photo=image.file(lang), alt=image.alt.get(lang))
 
 
 def rich(text: str) -> str:
@@ -209,7 +230,8 @@ def question(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str
     )
     buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    return with_image(screen, q.image, lang)
 
 
 def answered_question(
@@ -286,18 +308,25 @@ def answered_keyboard(
     )
 
 
-def joined(asked: Screen, why: Screen) -> tuple[Screen, Screen | None]:
-    """One message for the answered question and its explanation when it fits (see `answered`)."""
+def joined(asked: Screen, why: Screen, *, caption: bool = False) -> tuple[Screen, Screen | None]:
+    """One message for the answered question and its explanation when it fits (see `answered`;
+    `caption`: the question is a captioned photo, which holds 1024 characters)."""
     # The HTML source's length: at least what Telegram counts once the tags are parsed (a cut
     # question is already at the limit, so it never joins its explanation).
     combined = f"{asked.text}\n\n{why.text}"
-    if len(combined) <= MESSAGE_MAX_CHARS:
+    if fits_caption(combined) if caption else len(combined) <= MESSAGE_MAX_CHARS:
         return Screen(combined, why.keyboard), None
     return asked, why
 
 
 def answered(
-    tr: Translator, quiz: Quiz, attempt: Attempt, judgement: Judgement, lang: str
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    judgement: Judgement,
+    lang: str,
+    *,
+    caption: bool = False,
 ) -> tuple[Screen, Screen | None]:
     """The question message once answered, and a second message only when one cannot hold it all.
 
@@ -305,9 +334,16 @@ def answered(
     verdict, the explanation, the guide and the way on (one Bot API call fewer per question than
     an edit plus a new message). Telegram refuses a text over 4096 characters, and cutting an
     explanation short would hide the why, so a long question and explanation keep two messages:
-    the marked question, then the explanation with the Next button."""
+    the marked question, then the explanation with the Next button.
+
+    `caption`: the question is a captioned photo, whose caption holds 1024 characters. An
+    explanation with a picture of its own always follows as a message of its own (a photo)."""
     asked = answered_question(tr, quiz, attempt, judgement, lang)
-    return joined(asked, explanation(tr, quiz, attempt, judgement, lang))
+    why = explanation(tr, quiz, attempt, judgement, lang)
+    pictured = quiz.questions[judgement.question_index].explanation_image
+    if pictured is not None:
+        return asked, with_image(why, pictured, lang)
+    return joined(asked, why, caption=caption)
 
 
 def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:

@@ -18,7 +18,7 @@ import html
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import CallbackQuery, Chat, Message, Update
+from telegram import CallbackQuery, Chat, Update
 from telegram.error import BadRequest, Forbidden
 
 from bot.core.standings import Window
@@ -33,7 +33,7 @@ from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learner
 
 log = logging.getLogger(__name__)
-Send = Callable[[int, Screen], Awaitable[Message | None]]
+Send = Callable[[int, Screen], Awaitable[int | None]]  # the sent message id, None: gone
 PRESENT = frozenset({"member", "administrator", "creator", "restricted"})
 
 

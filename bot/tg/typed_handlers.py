@@ -14,6 +14,7 @@ from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.tg import calls, number_render, render
 from bot.tg.context import BotContext
+from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases import typed_answers as ta
 
@@ -31,13 +32,15 @@ async def show_question(
     index: int,
     lang: str,
     typed: ta.TypedAnswers,
+    photos: PhotoSender | None = None,
 ) -> None:
-    """Send question `index`: with buttons, or (a number question) as the question and then the
-    ForceReply prompt whose reply is the answer."""
+    """Send question `index`: with buttons (a captioned photo when it has a picture, see
+    bot/tg/photos.py), or (a number question) as the question and then the ForceReply prompt
+    whose reply is the answer."""
     question = quiz.questions[index]
     if not question.typed:
         screen = render.question(tr, quiz, attempt, index, lang)
-        await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+        await send_screen(bot, chat_id, screen, photos)
         return
     asked = number_render.question(tr, quiz, index, lang)
     message = await calls.send_text(bot, chat_id, asked.text)

@@ -7,7 +7,7 @@ after every answer anyway, so the preview gives nothing away.
 
 from __future__ import annotations
 
-from bot.core.models import Catalog, Quiz, Text
+from bot.core.models import Catalog, Image, Quiz, Text
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.web.html_parts import empty, esc, heading, language_label, para, rich
 
@@ -39,6 +39,14 @@ def _cell(tr: Translator, text: Text, lang: str) -> str:
     return shown
 
 
+def _picture(tr: Translator, image: Image | None, lang: str) -> str:
+    """A picture as authors review it: its alt text in the language, and the file it uses."""
+    if image is None:
+        return ""
+    name = esc(image.file(lang).name)
+    return f'<p class="alt">🖼 {_cell(tr, image.alt, lang)} <code>{name}</code></p>'
+
+
 def render(tr: Translator, quiz: Quiz, nav: str) -> str:
     langs = SUPPORTED_LANGUAGES
     head = "".join(f"<th>{esc(language_label(tr, code))}</th>" for code in langs)
@@ -55,8 +63,10 @@ def render(tr: Translator, quiz: Quiz, nav: str) -> str:
             )
             cells.append(
                 f"<td><p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
+                f"{_picture(tr, question.image, code)}"
                 f'<ol class="options">{options}</ol>'
-                f'<p class="why">{_cell(tr, question.explanation, code)}</p></td>'
+                f'<p class="why">{_cell(tr, question.explanation, code)}</p>'
+                f"{_picture(tr, question.explanation_image, code)}</td>"
             )
         rows.append(f'<tr data-question="{esc(question.id)}">' + "".join(cells) + "</tr>")
     title = tr._("🌍 Quiz preview")

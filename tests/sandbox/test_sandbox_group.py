@@ -48,7 +48,9 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
         box.send("/push " + QUIZ)
         box.wait_output(r"Group quiz: Gradient checkpointing.*?seconds per question")
         for index in range(9):
-            header = rf"╭─ Quiz Bot · Study group\n│ \*Question {index + 1}/9\*"
+            # Question 3 has a picture: the sandbox names it before the caption.
+            photo = r"(\[photo: sqrt-n-checkpoints\.png\] )?"
+            header = rf"╭─ Quiz Bot · Study group\n│ {photo}\*Question {index + 1}/9\*"
             # The last question is true/false: two buttons, A and B.
             shown = box.wait_output(header + r".*?(\[4\] D|\[2\] B)\n╰─").group(0)
             count = 2 if index == 8 else 4
@@ -58,7 +60,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
             box.send(f":as Claire {right % count + 1}")
             # Time up: the question is edited to show how many chose what.
             revealed = box.wait_output(
-                rf"╭─ Quiz Bot · Study group \(edited\)\n│ \*Question {index + 1}/9\*.*?╰─"
+                rf"╭─ Quiz Bot · Study group \(edited\)\n│ {photo}\*Question {index + 1}/9\*.*?╰─"
             ).group(0)
             assert "3 answers" in revealed, revealed
             assert re.search(r"✅ \*[A-D]\.\*", revealed)

@@ -80,7 +80,7 @@ async def send_document(world: World, p: Params) -> dict[str, Any]:
     chat = sendable(world, p)
     document = p.raw.get("document")
     if isinstance(document, Upload):
-        file_id = f"DOC{len(world.files) + 1:08d}"
+        file_id = world.new_file_id("DOC")
         world.files[file_id] = document
     elif isinstance(document, str) and document in world.files:
         file_id = document

@@ -64,7 +64,7 @@ def _new_photo(world: World, upload: Upload) -> tuple[dict[str, Any], ...]:
     ids: list[str] = []
     for side in (THUMB_SIDE, PHOTO_SIDE):
         width, height = _scaled(*size, side)
-        file_id = f"AgAC{len(world.files) + 1:08d}"
+        file_id = world.new_file_id("AgAC")
         world.files[file_id] = upload
         ids.append(file_id)
         sizes.append({"file_id": file_id, "file_unique_id": f"u{file_id}", "width": width,

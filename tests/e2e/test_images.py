@@ -1,0 +1,217 @@
+"""Questions with pictures through the emulator (issue 17): a captioned photo edited in place, a
+long question as photo + text, an explanation's picture, private and group runs; the picture is
+uploaded once and sent by its stored file_id afterwards (also after a restart), and a file_id
+Telegram no longer knows is replaced without losing the question."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.content import load_catalog
+from bot.core.models import Catalog
+from bot.emulator import Emulator
+from bot.emulator.params import Upload
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import TOKEN, answered
+from tests.e2e.test_groups import GroupHarness, make_group
+from tests.reliability.support import bot_at, buttons, content_copy, handler_errors, start_quiz
+
+QUIZ = "gradient-checkpointing"
+PICTURE = "sqrt-n-checkpoints.png"
+LONG = " Think about which activations stay in memory." * 25  # ≈ 1,200 characters more
+
+
+def picture_first(*, long_prompt: bool = False, explained: bool = False) -> Callable[..., None]:
+    """An edit for `content_copy`: the checkpointing quiz asks its pictured question (sqrt-n)
+    first, then trade-off; optionally a prompt too long for a caption, and a picture with
+    trade-off's explanation."""
+
+    def edit(path: Path, data: dict[str, Any]) -> None:
+        if not path.name.startswith(QUIZ) or "questions" not in data:
+            return
+        questions = data["questions"]
+        data["questions"] = {"sqrt-n": questions["sqrt-n"], "trade-off": questions["trade-off"]}
+        source = path.name == f"{QUIZ}.yaml"
+        if long_prompt and source:
+            questions["sqrt-n"]["prompt"] += LONG
+        if explained:
+            lang = path.name.split(".")[1] if not source else "en"
+            image: dict[str, str] = {"alt": f"Diagram for the trade-off ({lang})"}
+            if source:
+                image["file"] = PICTURE
+            questions["trade-off"]["explanation_image"] = image
+
+    return edit
+
+
+def catalog(tmp_path: Path, **options: bool) -> Catalog:
+    return load_catalog(content_copy(tmp_path / "content", edit=picture_first(**options)))
+
+
+def stored_ids(db: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT path, file_id FROM media_file_ids").fetchall()
+
+
+async def stored_soon(db: Path, expected: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The stored file_ids once they equal `expected` (the bot stores them after Telegram's
+    answer, which the emulator's chat shows first), or what is there after 5 s."""
+    for _ in range(100):
+        if (found := stored_ids(db)) == expected:
+            return found
+        await asyncio.sleep(0.05)
+    return stored_ids(db)
+
+
+def sent_photos(emu: Emulator) -> list[object]:
+    """What each sendPhoto carried: an Upload (the bytes) or a file_id string."""
+    return [call["photo"] for call in emu.calls("sendPhoto")]
+
+
+async def test_a_pictured_question_is_one_captioned_photo_edited_in_place(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path)) as h:
+        user = h.emu.user(8101, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        assert question.photo is not None and question.photo_name == PICTURE
+        assert question.text.startswith("Question 1/2") and buttons(question) == list("ABCD")
+        (upload,) = sent_photos(h.emu)
+        assert isinstance(upload, Upload) and upload.data.startswith(b"\x89PNG")
+        mark = user.private.mark()
+        await user.tap(question, "A")
+        shown = await answered(user.private, question, mark)
+        # One message: the photo's caption now carries the verdict, the why and Next.
+        assert user.private.mark().next_message_id == mark.next_message_id
+        assert shown.photo is not None and "About √N checkpoints are kept" in shown.text
+        assert buttons(shown)[0] == "Next ▶️" and len(h.emu.calls("editMessageCaption")) == 1
+        stored = [(PICTURE, question.photo[-1]["file_id"])]
+        assert await stored_soon(h.db_path, stored) == stored
+
+
+async def test_the_picture_is_sent_again_by_file_id_also_after_a_restart(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path)) as h:
+        first = await start_quiz(h.emu.user(8201, "Awa"), QUIZ, total=2)
+        assert first.photo is not None
+        file_id = first.photo[-1]["file_id"]
+        assert await stored_soon(h.db_path, [(PICTURE, file_id)]) == [(PICTURE, file_id)]
+        second = await start_quiz(h.emu.user(8202, "Bob"), QUIZ, total=2)
+        assert second.photo is not None
+        await h.restart_bot()
+        third = await start_quiz(h.emu.user(8203, "Cheikh"), QUIZ, total=2)
+        assert third.photo is not None and third.text.startswith("Question 1/2")
+        uploaded, *again = sent_photos(h.emu)
+        assert isinstance(uploaded, Upload)
+        assert again == [file_id, file_id]  # file_id strings: no upload after the first
+        assert stored_ids(h.db_path) == [(PICTURE, file_id)]
+
+
+async def test_a_file_id_telegram_refuses_is_replaced(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with bot_at(tmp_path, catalog=catalog(tmp_path)) as h:
+        first = await start_quiz(h.emu.user(8301, "Awa"), QUIZ, total=2)
+        assert first.photo is not None
+        stale = first.photo[-1]["file_id"]
+        assert await stored_soon(h.db_path, [(PICTURE, stale)]) == [(PICTURE, stale)]
+        h.emu.expire_file(stale)  # e.g. a database restored under another bot
+        user = h.emu.user(8302, "Bob")
+        question = await start_quiz(user, QUIZ, total=2)
+        assert question.photo is not None and buttons(question) == list("ABCD")
+        fresh = question.photo[-1]["file_id"]
+        assert fresh != stale
+        assert sent_photos(h.emu)[1:] == [stale, sent_photos(h.emu)[2]]
+        assert isinstance(sent_photos(h.emu)[2], Upload)
+        assert await stored_soon(h.db_path, [(PICTURE, fresh)]) == [(PICTURE, fresh)]
+        assert handler_errors(caplog) == []
+        assert not [r for r in caplog.records if r.exc_info]  # no traceback in the log
+        # The next learner gets the fresh one by file_id.
+        await start_quiz(h.emu.user(8303, "Cheikh"), QUIZ, total=2)
+        assert sent_photos(h.emu)[-1] == fresh
+
+
+async def test_a_question_too_long_for_a_caption_is_photo_then_text(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path, long_prompt=True)) as h:
+        user = h.emu.user(8401, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        assert question.photo is None and "Think about which" in question.text
+        photo = user.private.message(question.message_id - 1)
+        assert photo.photo is not None and photo.text == "" and not photo.buttons
+        mark = user.private.mark()
+        await user.tap(question, "C")
+        shown = await answered(user.private, question, mark)
+        assert shown.message_id == question.message_id and "✅" in shown.text
+        assert h.emu.calls("editMessageCaption") == []
+        assert user.private.message(photo.message_id) == photo  # the photo is left as it was
+
+
+async def test_an_explanation_picture_follows_with_the_explanation(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path, explained=True)) as h:
+        user = h.emu.user(8501, "Awa", language_code="fr")
+        await user.send("/start")
+        picker = await user.private.wait_for(lambda m: bool(m.buttons))
+        await user.tap(picker, "✓ Français")
+        mark = user.private.mark()
+        await user.send(f"/start {QUIZ}")
+        first = await user.private.wait_for(lambda m: "1/2" in m.text, after=mark)
+        await user.tap(first, "C")
+        done = await answered(user.private, first, mark)
+        mark = user.private.mark()
+        await user.tap(done, buttons(done)[0])
+        second = await user.private.wait_for(lambda m: "2/2" in m.text, after=mark)
+        assert second.photo is None  # trade-off has no picture of its own
+        mark = user.private.mark()
+        await user.tap(second, "B")
+        why = await user.private.wait_for(lambda m: m.photo is not None, after=mark)
+        # The explanation is the photo's caption, with the way on; the question keeps its marks.
+        assert "On échange du calcul contre de la mémoire" in why.text and "📖" in why.text
+        assert buttons(why)[0] == "🏁 Voir mon score"
+        marked = user.private.message(second.message_id)
+        assert marked.edited and not marked.buttons and "✅" in marked.text
+
+
+async def test_group_run_with_a_picture(tmp_path: Path) -> None:
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = GroupHarness(
+            emu, tmp_path / "quizbot.sqlite3", catalog(tmp_path, explained=True), seconds=1.0
+        )
+        await h.start_bot()
+        try:
+            group, admin = await make_group(h)
+            member = h.emu.user(8602, "Bob", language_code="en")
+            group.add_member(member)
+            mark = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group)
+            question = await group.wait_for(lambda m: m.photo is not None, after=mark)
+            assert question.text.startswith("Question 1/2") and buttons(question) == list("ABCD")
+            await member.tap(question, "C")
+
+            def revealed(m: EmuMessage) -> bool:
+                return m.message_id == question.message_id and "✅" in m.text
+
+            reveal = await group.wait_for(revealed, after=mark, timeout=10)
+            assert reveal.photo is not None and not reveal.buttons
+            assert "About √N checkpoints are kept" in reveal.text
+            assert h.emu.calls("editMessageText") == [] or all(
+                int(c["message_id"]) != question.message_id for c in h.emu.calls("editMessageText")
+            )
+            # Question 2 (no picture) is text; its explanation's picture follows its reveal.
+            second = await group.wait_for(lambda m: "Question 2/2" in m.text, after=mark)
+            assert second.photo is None
+            picture = await group.wait_for(
+                lambda m: m.photo is not None and m.message_id > second.message_id,
+                after=mark,
+                timeout=10,
+            )
+            assert picture.text == "" and not picture.buttons
+            await group.wait_for(lambda m: "🏁" in m.text, after=mark, timeout=10)
+            uploaded, again = sent_photos(h.emu)
+            assert isinstance(uploaded, Upload) and isinstance(again, str)  # same file: its id
+        finally:
+            await h.stop_bot()
