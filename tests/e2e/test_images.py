@@ -28,7 +28,9 @@ PICTURE = "sqrt-n-checkpoints.png"
 LONG = " Think about which activations stay in memory." * 25  # ≈ 1,200 characters more
 
 
-def picture_first(*, long_prompt: bool = False, explained: bool = False) -> Callable[..., None]:
+def picture_first(
+    *, long_prompt: bool = False, explained: bool = False, long_why: bool = False
+) -> Callable[..., None]:
     """An edit for `content_copy`: the checkpointing quiz asks its pictured question (sqrt-n)
     first, then trade-off; optionally a prompt too long for a caption, and a picture with
     trade-off's explanation."""
@@ -41,6 +43,8 @@ def picture_first(*, long_prompt: bool = False, explained: bool = False) -> Call
         source = path.name == f"{QUIZ}.yaml"
         if long_prompt and source:
             questions["sqrt-n"]["prompt"] += LONG
+        if long_why and source:  # the question fits a caption; with its explanation, it does not
+            questions["sqrt-n"]["explanation"] += LONG
         if explained:
             lang = path.name.split(".")[1] if not source else "en"
             image: dict[str, str] = {"alt": f"Diagram for the trade-off ({lang})"}
@@ -215,3 +219,49 @@ async def test_group_run_with_a_picture(tmp_path: Path) -> None:
             assert isinstance(uploaded, Upload) and isinstance(again, str)  # same file: its id
         finally:
             await h.stop_bot()
+
+
+async def test_an_explanation_too_long_for_the_caption_follows_it(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path, long_why=True)) as h:
+        user = h.emu.user(8701, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        assert question.photo is not None and buttons(question) == list("ABCD")
+        mark = user.private.mark()
+        await user.tap(question, "C")
+        why = await user.private.next_message(after=mark)
+        assert "Think about which" in why.text and buttons(why)[0] == "Next ▶️"
+        marked = user.private.message(question.message_id)
+        # The caption keeps the question, its options marked; the buttons moved to the why.
+        assert marked.photo is not None and marked.edited and not marked.buttons
+        assert "✅" in marked.text and "Think about which" not in marked.text
+
+
+async def test_group_photo_then_text_and_a_reveal_too_long_for_a_caption(tmp_path: Path) -> None:
+    for name, options in (("long-prompt", {"long_prompt": True}), ("long-why", {"long_why": True})):
+        async with Emulator(token=TOKEN, flood=None) as emu:
+            here = tmp_path / name
+            h = GroupHarness(emu, here / "q.sqlite3", catalog(here, **options), seconds=1.0)
+            await h.start_bot()
+            try:
+                group, admin = await make_group(h)
+                mark = group.mark()
+                await admin.send(f"/push {QUIZ}", chat=group)
+                photo = await group.wait_for(lambda m: m.photo is not None, after=mark)
+                question = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)
+                await admin.tap(question, "C")
+
+                def reveal(m: EmuMessage) -> bool:
+                    return "✅" in m.text and "Question 1/2" in m.text
+
+                shown = await group.wait_for(reveal, after=mark, timeout=10)
+                assert "Think about which" in shown.text and shown.photo is None
+                if name == "long-prompt":  # the question was text under an uncaptioned photo
+                    assert photo.text == "" and question.photo is None
+                    assert shown.message_id == question.message_id  # edited in place
+                else:  # a captioned photo: too long a reveal follows it, the buttons go
+                    assert question.message_id == photo.message_id
+                    assert shown.message_id > photo.message_id
+                    assert not group.message(photo.message_id).buttons
+                await group.wait_for(lambda m: "🏁" in m.text, after=mark, timeout=10)
+            finally:
+                await h.stop_bot()
