@@ -483,6 +483,7 @@ class QuizBot:
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
+        handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
         self.typed_review = TypedReview(self.review_rounds)
         handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.tz)

@@ -55,7 +55,7 @@ async def edit(query: CallbackQuery, screen: Screen) -> bool:
     try:
         if shown is None:  # an inline message: only PTB's wrapper knows its id
             await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
-        elif _is_photo(shown):  # a question sent as a captioned photo: its caption is edited
+        elif is_photo(shown):  # a question sent as a captioned photo: its caption is edited
             if not fits_caption(screen.text):
                 log.info("edit skipped: %d characters do not fit a caption", len(screen.text))
                 return False
@@ -70,7 +70,8 @@ async def edit(query: CallbackQuery, screen: Screen) -> bool:
     return True
 
 
-def _is_photo(message: object) -> bool:
+def is_photo(message: object) -> bool:
+    """A question (or card) sent as a captioned photo: its caption is what an edit changes."""
     return isinstance(message, Message) and bool(message.photo)
 
 
@@ -317,7 +318,7 @@ class PrivateHandlers:
                 # The answer is stored: now the learner may see the verdict.
                 await acknowledge(query, render.verdict_popup(tr, judgement))
                 # A captioned photo holds 1024 characters: the explanation may follow on its own.
-                caption = _is_photo(query.message)
+                caption = is_photo(query.message)
                 asked, separate = render.answered(
                     tr, quiz, attempt, judgement, lang, caption=caption
                 )

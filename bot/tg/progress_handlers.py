@@ -21,7 +21,8 @@ from bot.tg import progress_render as pr
 from bot.tg import review_render as rr
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
-from bot.tg.private import acknowledge, drop_keyboard, edit, send
+from bot.tg.photos import PhotoSender
+from bot.tg.private import acknowledge, drop_keyboard, edit, is_photo, send
 from bot.tg.render import Screen, truncate, verdict_popup
 from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases.group_standings import MyPlaces
@@ -76,6 +77,7 @@ class ProgressHandlers:
         self.catalog = catalog
         self.is_admin = is_admin
         self.group_language = group_language
+        self.photos: PhotoSender | None = None  # content pictures on cards (bot/tg/photos.py)
 
     # -- private commands -----------------------------------------------------------------------
 
@@ -123,7 +125,7 @@ class ProgressHandlers:
         if outcome.question.typed and self.typed_cards is not None:
             await self.typed_cards.show(message, learner, outcome)
             return
-        sent = await send(message, rr.card(tr, outcome, learner.lang))
+        sent = await send(message, rr.card(tr, outcome, learner.lang), self.photos)
         await self.rounds.card_sent(outcome.round_id, sent)
 
     async def stop(self, update: Update, context: Context, *, quiz_waiting: bool = False) -> bool:
@@ -197,7 +199,10 @@ class ProgressHandlers:
             case CardAnswered(card=card, judgement=judgement):
                 # Stored: now the learner may see the verdict, in the card itself.
                 await acknowledge(query, verdict_popup(tr, judgement))
-                asked, separate = rr.answered(tr, outcome, learner.lang, self.service.tz)
+                caption = is_photo(query.message)  # a pictured card holds 1024 characters
+                asked, separate = rr.answered(
+                    tr, outcome, learner.lang, self.service.tz, caption=caption
+                )
                 if separate is None:
                     if not await edit(query, asked) and isinstance(query.message, Message):
                         sent = await send(query.message, asked)  # never leave them without Next
@@ -205,7 +210,8 @@ class ProgressHandlers:
                     return
                 await edit(query, asked)
                 if isinstance(query.message, Message):
-                    sent = await send(query.message, separate)  # the way on is in this one
+                    # The way on is in this one (a photo when the explanation has a picture).
+                    sent = await send(query.message, separate, self.photos)
                     await self.rounds.card_sent(card.round_id, sent)
             case AlreadyAnswered():
                 await acknowledge(query, rr.already_answered(tr))

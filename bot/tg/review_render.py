@@ -27,6 +27,7 @@ from bot.tg.render import (
     rich,
     truncate,
     verdict_popup,
+    with_image,
 )
 from bot.usecases.review_rounds import (
     CardAnswered,
@@ -73,7 +74,8 @@ def card(tr: Translator, shown: RoundCard, lang: str) -> Screen:
     ]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     text = "\n".join(_body(tr, shown, lang, {}))
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    return with_image(screen, shown.question.image, lang)  # a captioned photo (bot/tg/photos.py)
 
 
 def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
@@ -85,13 +87,15 @@ def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) 
 
 
 def answered(
-    tr: Translator, outcome: CardAnswered, lang: str, tz: tzinfo
+    tr: Translator, outcome: CardAnswered, lang: str, tz: tzinfo, *, caption: bool = False
 ) -> tuple[Screen, Screen | None]:
     """The card once answered, and a second message only when one cannot hold it all.
 
     One message per question, as in a quiz: the card is edited to show the marked options, the
     verdict, the explanation, the guide, where the question goes next, and the way on. Past
     Telegram's 4096 characters the explanation follows on its own (cut, it would hide the why).
+    `caption`: the card is a captioned photo (1024 characters); an explanation with a picture of
+    its own follows as that photo.
     """
     shown, judgement = outcome.card, outcome.judgement
     marks = {judgement.correct_position: "✅ "}
@@ -112,7 +116,10 @@ def answered(
     label = tr._("🏁 See the summary") if outcome.last else tr._("Next ▶️")
     step = cb.ReviewStep(shown.round_id, shown.index + 1)
     keyboard = InlineKeyboardMarkup([[button(label, step)]])
-    return joined(Screen(asked), Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard))
+    after = Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard)
+    if (pictured := shown.question.explanation_image) is not None:
+        return Screen(asked), with_image(after, pictured, lang)
+    return joined(Screen(asked), after, caption=caption)
 
 
 def _offer(tr: Translator, user_id: int, count: int) -> tuple[str, InlineKeyboardMarkup]:

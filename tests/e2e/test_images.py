@@ -265,3 +265,33 @@ async def test_group_photo_then_text_and_a_reveal_too_long_for_a_caption(tmp_pat
                 await group.wait_for(lambda m: "🏁" in m.text, after=mark, timeout=10)
             finally:
                 await h.stop_bot()
+
+
+def letter_of(message: EmuMessage, option: str) -> str:
+    for line in message.text.splitlines():
+        if line[1:3] == ". " and line[3:].strip() == option:
+            return line[0]
+    raise AssertionError(f"{option!r} not in:\n{message.text}")
+
+
+async def test_a_review_card_carries_the_picture_too(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path)) as h:
+        user = h.emu.user(8801, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        right = letter_of(question, "On the order of √N")
+        mark = user.private.mark()
+        await user.tap(question, "ABCD"[("ABCD".index(right) + 1) % 4])  # missed
+        await answered(user.private, question, mark)
+        mark = user.private.mark()
+        await user.send("/review")
+        offer = await user.private.next_message(after=mark)
+        mark = user.private.mark()
+        await user.tap(offer, "🎯 Practise my mistakes now")
+        card = await user.private.next_message(after=mark)
+        assert card.photo is not None and card.photo_name == PICTURE
+        assert "On the order of √N" in card.text and len(card.buttons[0]) == 4
+        assert isinstance(sent_photos(h.emu)[-1], str)  # the stored file_id, no upload
+        mark = user.private.mark()
+        await user.tap(card, letter_of(card, "On the order of √N"))
+        done = await answered(user.private, card, mark)
+        assert done.photo is not None and "About √N checkpoints are kept" in done.text
