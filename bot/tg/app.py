@@ -343,6 +343,7 @@ class QuizBot:
         app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
         self.practice_handlers = PracticeHandlers(self.practice, self.options.catalog)
+        self.practice_handlers.photos = self.photos  # pictured questions in practice and exams
         self.practice_handlers.use_timers(self.timers, app.bot, self.learners)  # exam clocks
         app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
         app.add_handler(CommandHandler("exam", self.practice_handlers.exam, filters=chat))

@@ -14,6 +14,7 @@ the results. `restore` re-arms the timers of running exams at start-up (JobQueue
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, Update
 from telegram.error import BadRequest, TelegramError
@@ -26,8 +27,9 @@ from bot.tg import callbacks as cb
 from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg.context import BotContext
-from bot.tg.private import edit
-from bot.tg.render import Screen
+from bot.tg.photos import PhotoSender, send_screen
+from bot.tg.private import drop_keyboard, edit, reply
+from bot.tg.render import Screen, with_image
 from bot.tg.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.practice_session import (
@@ -50,6 +52,7 @@ class PracticeHandlers:
         self.timers: Timers | None = None  # exam clocks; set by `use_timers`
         self.bot: Bot | None = None
         self.learners: Learners | None = None
+        self.photos: PhotoSender | None = None  # content pictures (bot/tg/photos.py)
 
     def use_timers(self, timers: Timers, bot: Bot, learners: Learners) -> None:
         """Exam clocks run on `timers` (the group runs' timers), sending with `bot` in each
@@ -166,7 +169,7 @@ class PracticeHandlers:
         self, bot: Bot, user_id: int, lang: str, asked: PracticeQuestion
     ) -> None:
         tr = translator(lang)
-        screen = pr.question(tr, asked, lang)
+        screen = with_image(pr.question(tr, asked, lang), asked.question.image, lang)
         text = screen.text
         if asked.exam is not None:
             text = f"{text}\n\n{er.time_line(tr, asked, self.session.clock())}"
@@ -174,7 +177,7 @@ class PracticeHandlers:
                 delay = asked.exam.deadline() - self.session.clock()
                 await self.timers.cancel("exam", asked.set_id)
                 await self.timers.once("exam", asked.set_id, delay, asked.index, user_id)
-        await bot.send_message(user_id, text, reply_markup=screen.keyboard)
+        await send_screen(bot, user_id, replace(screen, text=text), self.photos)
 
     async def _answer(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeAnswer) -> None:
         tr = tapper_tr(tapper)
@@ -196,7 +199,8 @@ class PracticeHandlers:
         if outcome.is_exam:  # no verdict, no explanation until the end
             popup = er.answered(tr, outcome)
             await query.answer(popup)
-            await edit(query, Screen(f"{asked.text}\n\n{popup}"))
+            if not await edit(query, Screen(f"{asked.text}\n\n{popup}")):
+                await drop_keyboard(query)  # a captioned photo too full: its buttons go
             if outcome.following is not None:
                 await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
             else:
@@ -207,7 +211,11 @@ class PracticeHandlers:
             return
         assert outcome.judgement is not None  # practice has no clock
         await query.answer(pr.verdict(tr, outcome.judgement))
-        await edit(query, Screen(asked.text + "\n\n" + pr.explanation(tr, outcome, tapper.lang)))
+        why = pr.explanation(tr, outcome, tapper.lang)
+        if not await edit(query, Screen(asked.text + "\n\n" + why)):
+            # A captioned photo cannot hold the why (or the message is gone): it follows.
+            await drop_keyboard(query)
+            await reply(query, Screen(why))
         if outcome.following is not None:
             await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
         else:

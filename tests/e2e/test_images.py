@@ -295,3 +295,29 @@ async def test_a_review_card_carries_the_picture_too(tmp_path: Path) -> None:
         await user.tap(card, letter_of(card, "On the order of √N"))
         done = await answered(user.private, card, mark)
         assert done.photo is not None and "About √N checkpoints are kept" in done.text
+
+
+async def test_an_exam_question_carries_the_picture(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=catalog(tmp_path)) as h:
+        user = h.emu.user(8901, "Awa", language_code="en")
+        chat = user.private
+        await user.send("/start")
+        await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ English")
+        mark = chat.mark()
+        await user.send(f"/exam {QUIZ}")
+        choice = await chat.next_message(after=mark)
+        mark = chat.mark()
+        await user.tap(choice, "30 s per question")
+        shown = await chat.next_message(after=mark)
+        pictured = "On the order of √N" in shown.text
+        if not pictured:  # exams may ask in another order: answer on to the pictured one
+            mark = chat.mark()
+            await user.tap(shown, "A")
+            shown = await chat.next_message(after=mark)
+        assert shown.photo is not None and "Exam" in shown.text and "⏱" in shown.text
+        mark = chat.mark()
+        await user.tap(shown, "A")
+        edited = await chat.wait_for(
+            lambda m: m.message_id == shown.message_id and m.edited, after=mark
+        )
+        assert edited.photo is not None and not edited.buttons  # saved, the caption says so
