@@ -137,19 +137,19 @@ ExportRow = tuple[
 ]
 
 
-def export_rows(where: Location | Path, chat_id: int | None) -> Iterator[ExportRow]:
+def export_rows(store: Location | Path, chat_id: int | None) -> Iterator[ExportRow]:
     """Every answer (of one chat, or all), oldest first, streamed: exports can be large.
 
     A read-only connection of its own (bot/store/oneshot.py), on either engine: the export is a
     one-shot command that may run beside the live bot. Errors come out as `StoreError`.
     """
-    where_sql, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+    where, args = ("WHERE a.chat_id = ?", (chat_id,)) if chat_id is not None else ("", ())
     rows = read_rows(
-        where,
+        store,
         f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
                    an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
                    an.content_version, an.typed_text
-            FROM answers an JOIN attempts a ON a.id = an.attempt_id {where_sql}
+            FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
             ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
         args,
     )

@@ -36,6 +36,11 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_review_rounds": ALL,
     "test_practice": ALL,
     "test_exam": ALL,
+    # typed answers (answers.typed_text), in private and in groups (first reply per member)
+    "test_private_number": ALL,
+    "test_group_number": ALL,
+    # problem reports: one per user, question and reason (a duplicate is a constraint)
+    "test_report_problem": ALL,
     # group runs: one active run, answers, reveals, restart mid-run, popups setting
     "test_groups": ALL,
     "test_progress_groups": ALL,  # group misses to reviews, /groupstats, `quizbot export`

@@ -8,7 +8,6 @@ import logging
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -43,10 +42,6 @@ class ReliableHarness(Harness):
             super().options(), rate_limit=self.rate_limit, admin_chat_id=self.admin_chat_id,
             question_seconds=self.question_seconds,
         )  # fmt: skip
-
-    def rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.db_path) as conn:
-            return conn.execute(sql, args).fetchall()
 
     def count(self, sql: str = "SELECT count(*) FROM answers", *args: object) -> int:
         return int(self.rows(sql, *args)[0][0])
