@@ -321,3 +321,18 @@ async def test_an_exam_question_carries_the_picture(tmp_path: Path) -> None:
             lambda m: m.message_id == shown.message_id and m.edited, after=mark
         )
         assert edited.photo is not None and not edited.buttons  # saved, the caption says so
+
+
+async def test_a_picture_that_cannot_be_sent_gives_way_to_its_alt_text(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pictures = catalog(tmp_path)
+    async with bot_at(tmp_path, catalog=pictures) as h:
+        # The file was damaged after the bot loaded (and checked) it: Telegram refuses the bytes.
+        (tmp_path / "content" / "media" / PICTURE).write_bytes(b"no longer a picture")
+        user = h.emu.user(9001, "Awa", language_code="en")
+        question = await start_quiz(user, QUIZ, total=2)
+        assert question.photo is None and buttons(question) == list("ABCD")
+        assert question.text.startswith("🖼 A chain of 16 layers after the input x")
+        assert "Question 1/2" in question.text
+        assert handler_errors(caplog) == [] and stored_ids(h.db_path) == []
