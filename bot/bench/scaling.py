@@ -54,6 +54,15 @@ class Result:
     private_taps_per_s: float
 
 
+def _letter(message: EmuMessage) -> str:
+    """One of the question's own letters (a true/false question has only A and B)."""
+    return random.choice([b.text for row in message.buttons for b in row if b.text in LETTERS])
+
+
+def _has_buttons(message: EmuMessage) -> bool:
+    return bool(message.buttons)
+
+
 def _button(message: EmuMessage, text: str) -> str | None:
     return next((b.text for row in message.buttons for b in row if text in b.text), None)
 
@@ -83,7 +92,7 @@ async def _burst(emu: Emulator, members: int, concurrency: int) -> tuple[float, 
     async def one(user: SimUser) -> None:
         async with gate:
             t0 = time.perf_counter()
-            if await _tap(user, question, random.choice(LETTERS)):
+            if await _tap(user, question, _letter(question)):
                 latencies.append(time.perf_counter() - t0)
 
     t0 = time.perf_counter()
@@ -101,10 +110,11 @@ async def _private(emu: Emulator, learners: int, seconds: float) -> float:
         mark = user.private.mark()
         await user.send(f"/start {QUIZ}")
         while time.perf_counter() < end:
-            screen = await user.private.next_message(after=mark, timeout=60)
+            # The next screen: a new question, or the answered question edited to carry Next.
+            screen = await user.private.wait_for(_has_buttons, after=mark, timeout=60)
             mark = user.private.mark()
             if _button(screen, "A") == "A":
-                answered += await _tap(user, screen, random.choice(LETTERS))
+                answered += await _tap(user, screen, _letter(screen))
             elif (label := _button(screen, "Next")) is not None:
                 await _tap(user, screen, label)
             else:  # the result: start again
