@@ -359,6 +359,10 @@ class GroupRunner:
             await self.migrated(chat_id, exc.new_chat_id)
             await self.send(exc.new_chat_id, screen)
         except BadRequest as exc:
+            if "no caption" in str(exc).lower():
+                # The picture could not be sent and its alt text went as a text: edit that.
+                await self._edit(chat_id, message_id, screen)
+                return
             log.info("caption edit refused in %s: %s", chat_id, exc)
             await self.send(chat_id, screen)
 

@@ -336,3 +336,24 @@ async def test_a_picture_that_cannot_be_sent_gives_way_to_its_alt_text(
         assert question.text.startswith("🖼 A chain of 16 layers after the input x")
         assert "Question 1/2" in question.text
         assert handler_errors(caplog) == [] and stored_ids(h.db_path) == []
+
+
+async def test_a_group_question_whose_picture_failed_is_revealed_in_place(tmp_path: Path) -> None:
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = GroupHarness(emu, tmp_path / "q.sqlite3", catalog(tmp_path), seconds=1.0)
+        await h.start_bot()
+        try:
+            (tmp_path / "content" / "media" / PICTURE).write_bytes(b"no longer a picture")
+            group, admin = await make_group(h)
+            mark = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group)
+            question = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)
+            assert question.photo is None and question.text.startswith("🖼 A chain of 16")
+
+            def revealed(m: EmuMessage) -> bool:
+                return m.message_id == question.message_id and "✅" in m.text
+
+            shown = await group.wait_for(revealed, after=mark, timeout=10)
+            assert not shown.buttons
+        finally:
+            await h.stop_bot()
