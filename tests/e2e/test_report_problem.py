@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.emulator import EmuMessage, SimUser
 from tests.e2e.harness import answered
 from tests.e2e.test_groups import GroupHarness, group_bot, make_group
+from tests.e2e.test_images import catalog as picture_catalog
 from tests.reliability.support import ReliableHarness, bot_at, buttons, start_quiz
 
 QUIZ = "gradient-accumulation"
@@ -246,3 +247,22 @@ async def test_the_sentence_is_awaited_across_a_restart(tmp_path: Path) -> None:
         assert [(r[3], r[5], r[6]) for r in reports(h)] == [
             ("fr", "translation", "« Gradient » se dit pareil.")
         ]
+
+
+async def test_a_pictured_question_is_reported_the_same_way(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=picture_catalog(tmp_path)) as h:
+        user = h.emu.user(7351, "Awa", language_code="en")
+        question = await start_quiz(user, "gradient-checkpointing", total=2)
+        assert question.photo is not None
+        mark = user.private.mark()
+        await user.tap(question, "A")
+        shown = await answered(user.private, question, mark)
+        assert buttons(shown) == ["Next ▶️", "⚠️ Report"]
+        reasons = await open_reasons(user, shown)
+        assert reasons.photo is not None and reasons.text == shown.text  # the caption stays
+        mark = user.private.mark()
+        await user.tap(reasons, "Something else")
+        invite = await user.private.next_message(after=mark)
+        await user.tap(invite, "Skip")
+        ((question_id, reason),) = h.rows("SELECT question_id, reason FROM problem_reports")
+        assert (question_id, reason) == ("sqrt-n", "other")
