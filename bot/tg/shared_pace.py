@@ -42,8 +42,9 @@ class SharedBudget:
 
     lease: Callable[[int, float], Awaitable[list[float]]]
     pause: Callable[[float], Awaitable[None]]
-    rate: float = 27.0  # the bot's counted requests per second, all workers together
+    rate: float = 25.0  # the bot's counted requests per second, all workers together
     fallback_share: int = 1  # this worker's share of `rate` while the database is unreachable
+    retry: float = 5.0  # seconds between attempts to reach the schedule again (sends go on)
 
     @property
     def interval(self) -> float:
@@ -57,6 +58,7 @@ class SharedSlots:
         self.budget, self.clock = budget, clock
         self.leased: deque[float] = deque()  # local clock times, ascending
         self.failing = False
+        self.retry_at = 0.0  # while failing: when to try the shared schedule again
         self.local_next = 0.0  # the fallback rhythm's next slot
 
     async def next(self, waiting: int) -> float:
@@ -67,6 +69,8 @@ class SharedSlots:
             self.leased.popleft()  # too late to use: dropped, never used late
         if self.leased:
             return self.leased[0]
+        if self.failing and now < self.retry_at:  # not a database trip per send meanwhile
+            return max(self.local_next, now)
         count = max(1, min(MAX_LEASE, waiting))
         try:
             offsets = await self.budget.lease(count, interval)
@@ -74,6 +78,7 @@ class SharedSlots:
             if not self.failing:
                 log.warning("shared send budget unavailable (%s): pacing locally", exc)
             self.failing = True
+            self.retry_at = self.clock() + self.budget.retry
             return max(self.local_next, now)
         if self.failing:
             log.info("shared send budget reachable again")

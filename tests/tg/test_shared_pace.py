@@ -36,8 +36,10 @@ class Schedule:
         self.tat = max(self.tat, time.monotonic() + seconds)
 
 
-def worker(schedule: Schedule, rate: float, share: int = 1) -> PacedRateLimiter:
-    budget = SharedBudget(schedule.lease, schedule.pause, rate=rate, fallback_share=share)
+def worker(schedule: Schedule, rate: float, share: int = 1, retry: float = 5.0) -> PacedRateLimiter:
+    budget = SharedBudget(
+        schedule.lease, schedule.pause, rate=rate, fallback_share=share, retry=retry
+    )
     return PacedRateLimiter(overall_rate=1000, overall_limit=1000, shared=budget)
 
 
@@ -92,11 +94,14 @@ async def test_without_the_database_a_worker_paces_at_its_own_share() -> None:
     rate, share, n = 100.0, 2, 8
     schedule = Schedule()
     schedule.down = True
-    limiter, wire = worker(schedule, rate, share), Wire()
+    limiter, wire = worker(schedule, rate, share, retry=1.5), Wire()
     await asyncio.gather(*(call(limiter, wire, "sendMessage", -i - 1) for i in range(n)))
     starts = wire.starts()
     for k, t in enumerate(starts):
         assert t >= starts[0] + k * share / rate - EPS, k
-    schedule.down = False  # back: the shared schedule again
+    schedule.down = False  # back: the shared schedule again, once `retry` has passed
     await call(limiter, wire, "sendMessage", -99)
+    assert schedule.leases == 0  # not a trip per send while it was down
+    await asyncio.sleep(1.5)
+    await call(limiter, wire, "sendMessage", -100)
     assert schedule.leases == 1

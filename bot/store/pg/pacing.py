@@ -1,4 +1,4 @@
-"""Sending limits shared by every worker, and the registry of live workers they are shared by.
+"""Sending limits shared by every worker on every host, and the registry of live workers.
 
 Telegram limits a bot as a whole: about 30 messages a second overall and 20 a minute per group.
 Each worker keeps its own wire-paced limiter (bot/tg/ratelimit.py) and the two limits are
