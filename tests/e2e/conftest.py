@@ -39,6 +39,14 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
     "test_group_number": ALL,
+    # pictures' Telegram file_ids, kept and replaced in the store (media_file_ids)
+    "test_images": frozenset(
+        {
+            "test_a_pictured_question_is_one_captioned_photo_edited_in_place",
+            "test_the_picture_is_sent_again_by_file_id_also_after_a_restart",
+            "test_a_file_id_telegram_refuses_is_replaced",
+        }
+    ),
     # problem reports: one per user, question and reason (a duplicate is a constraint)
     "test_report_problem": ALL,
     # group runs: one active run, answers, reveals, restart mid-run, popups setting

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from bot.core.models import Catalog
 from bot.emulator import Emulator
 from bot.emulator.params import Upload
 from bot.emulator.state import EmuMessage
-from tests.e2e.harness import TOKEN, answered
+from tests.e2e.harness import TOKEN, Harness, answered
 from tests.e2e.test_groups import GroupHarness, make_group
 from tests.reliability.support import bot_at, buttons, content_copy, handler_errors, start_quiz
 
@@ -59,19 +58,18 @@ def catalog(tmp_path: Path, **options: bool) -> Catalog:
     return load_catalog(content_copy(tmp_path / "content", edit=picture_first(**options)))
 
 
-def stored_ids(db: Path) -> list[tuple[str, str]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT path, file_id FROM media_file_ids").fetchall()
+def stored_ids(h: Harness) -> list[tuple[str, str]]:
+    return [(str(p), str(f)) for p, f in h.rows("SELECT path, file_id FROM media_file_ids")]
 
 
-async def stored_soon(db: Path, expected: list[tuple[str, str]]) -> list[tuple[str, str]]:
+async def stored_soon(h: Harness, expected: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The stored file_ids once they equal `expected` (the bot stores them after Telegram's
     answer, which the emulator's chat shows first), or what is there after 5 s."""
     for _ in range(100):
-        if (found := stored_ids(db)) == expected:
+        if (found := stored_ids(h)) == expected:
             return found
         await asyncio.sleep(0.05)
-    return stored_ids(db)
+    return stored_ids(h)
 
 
 def sent_photos(emu: Emulator) -> list[object]:
@@ -95,7 +93,7 @@ async def test_a_pictured_question_is_one_captioned_photo_edited_in_place(tmp_pa
         assert shown.photo is not None and "About √N checkpoints are kept" in shown.text
         assert buttons(shown)[0] == "Next ▶️" and len(h.emu.calls("editMessageCaption")) == 1
         stored = [(PICTURE, question.photo[-1]["file_id"])]
-        assert await stored_soon(h.db_path, stored) == stored
+        assert await stored_soon(h, stored) == stored
 
 
 async def test_the_picture_is_sent_again_by_file_id_also_after_a_restart(tmp_path: Path) -> None:
@@ -103,7 +101,7 @@ async def test_the_picture_is_sent_again_by_file_id_also_after_a_restart(tmp_pat
         first = await start_quiz(h.emu.user(8201, "Awa"), QUIZ, total=2)
         assert first.photo is not None
         file_id = first.photo[-1]["file_id"]
-        assert await stored_soon(h.db_path, [(PICTURE, file_id)]) == [(PICTURE, file_id)]
+        assert await stored_soon(h, [(PICTURE, file_id)]) == [(PICTURE, file_id)]
         second = await start_quiz(h.emu.user(8202, "Bob"), QUIZ, total=2)
         assert second.photo is not None
         await h.restart_bot()
@@ -112,7 +110,7 @@ async def test_the_picture_is_sent_again_by_file_id_also_after_a_restart(tmp_pat
         uploaded, *again = sent_photos(h.emu)
         assert isinstance(uploaded, Upload)
         assert again == [file_id, file_id]  # file_id strings: no upload after the first
-        assert stored_ids(h.db_path) == [(PICTURE, file_id)]
+        assert stored_ids(h) == [(PICTURE, file_id)]
 
 
 async def test_a_file_id_telegram_refuses_is_replaced(
@@ -123,7 +121,7 @@ async def test_a_file_id_telegram_refuses_is_replaced(
         first = await start_quiz(h.emu.user(8301, "Awa"), QUIZ, total=2)
         assert first.photo is not None
         stale = first.photo[-1]["file_id"]
-        assert await stored_soon(h.db_path, [(PICTURE, stale)]) == [(PICTURE, stale)]
+        assert await stored_soon(h, [(PICTURE, stale)]) == [(PICTURE, stale)]
         h.emu.expire_file(stale)  # e.g. a database restored under another bot
         user = h.emu.user(8302, "Bob")
         question = await start_quiz(user, QUIZ, total=2)
@@ -132,7 +130,7 @@ async def test_a_file_id_telegram_refuses_is_replaced(
         assert fresh != stale
         assert sent_photos(h.emu)[1:] == [stale, sent_photos(h.emu)[2]]
         assert isinstance(sent_photos(h.emu)[2], Upload)
-        assert await stored_soon(h.db_path, [(PICTURE, fresh)]) == [(PICTURE, fresh)]
+        assert await stored_soon(h, [(PICTURE, fresh)]) == [(PICTURE, fresh)]
         assert handler_errors(caplog) == []
         assert not [r for r in caplog.records if r.exc_info]  # no traceback in the log
         # The next learner gets the fresh one by file_id.
