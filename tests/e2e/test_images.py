@@ -333,7 +333,7 @@ async def test_a_picture_that_cannot_be_sent_gives_way_to_its_alt_text(
         assert question.photo is None and buttons(question) == list("ABCD")
         assert question.text.startswith("🖼 A chain of 16 layers after the input x")
         assert "Question 1/2" in question.text
-        assert handler_errors(caplog) == [] and stored_ids(h.db_path) == []
+        assert handler_errors(caplog) == [] and stored_ids(h) == []
 
 
 async def test_a_group_question_whose_picture_failed_is_revealed_in_place(tmp_path: Path) -> None:
