@@ -136,8 +136,9 @@ class TypedAnswers:
         )
 
     async def _open(self, attempt: Attempt, index: int) -> Asked | None:
-        """The open number question's messages, when question `index` was asked."""
-        known = self._asked.get(attempt.id)
+        """The open number question's messages, when question `index` was asked. With several
+        workers (`shared`) another process may have asked it: the store is read every time."""
+        known = None if self.quiz.shared else self._asked.get(attempt.id)
         if known is not None:
             return known if known.index == index else None
         # After a restart: the store keeps the asked question's message until it is answered.

@@ -22,7 +22,7 @@ from typing import Any
 import asyncpg
 
 from bot.content import default_content_dir, load_catalog
-from bot.core.models import Catalog
+from bot.core.models import Catalog, Question
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
@@ -181,3 +181,18 @@ async def answer_current(
         )
         await user.send(typed, reply_to=prompt, chat=chat)
     return await answered(view, question, mark)
+
+
+def typed_for(question: Question, right: bool = True) -> str:
+    """What to type for a number question: its value (a range's middle), or a value well
+    outside the key when `right` is False ("." is read in every language)."""
+    key = question.number
+    assert key is not None, f"{question.id} is not a number question"
+    if key.value is not None:
+        value = key.value
+    else:
+        assert key.low is not None and key.high is not None
+        value = (key.low + key.high) / 2
+    if not right:
+        value += key.tolerance + (key.high or 0) - (key.low or 0) + 1000
+    return format(value, "g")

@@ -12,7 +12,7 @@ from bot.emulator import EmuMessage, SimUser
 from bot.i18n import SUPPORTED_LANGUAGES, translator
 from bot.i18n_tools import TEMPLATE, catalogue_path, read_catalogue
 from bot.tg.menus import MENUS, telegram_code
-from tests.e2e.harness import Harness, answered
+from tests.e2e.harness import Harness, answer_current, answered, reply_prompt
 
 TRANSLATED = [lang for lang in SUPPORTED_LANGUAGES if lang != "en"]
 # The picker asks in every language on purpose: the learner may not read the current one.
@@ -79,6 +79,18 @@ async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) ->
     await user.tap(card, text=card.buttons[0][0].text)
     for index in range(len(quiz)):
         question = await chat.next_message(after=mark)
+        if quiz.questions[index].typed:  # a number question: a reply that is no number first
+            prompt = await chat.wait_for(lambda m: reply_prompt(m), after=mark)
+            seen.popup(
+                prompt.reply_markup["input_field_placeholder"] if prompt.reply_markup else ""
+            )
+            hint_mark = chat.mark()
+            await user.send("?", reply_to=prompt)
+            await chat.next_message(after=hint_mark)  # the hint, in the learner's language
+            explanation = await answer_current(user, question, typed="1")
+            mark = chat.mark()
+            seen.popup((await user.tap(explanation, explanation.buttons[0][0].text)).text)
+            continue
         mark = chat.mark()
         seen.popup((await user.tap(question, "A")).text)
         if index == 0:  # a second tap on the same question

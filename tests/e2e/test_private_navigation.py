@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.harness import Harness, answered
+from tests.e2e.harness import Harness, answer_current, answered
 
 QUIZ = "gradient-accumulation"
 OTHER = "gradient-checkpointing"
@@ -124,9 +124,7 @@ async def test_the_list_marks_new_in_progress_and_done_with_the_best_score(
     await user.send(f"/start {QUIZ}")
     for _ in range(len(quiz)):
         question = await chat.next_message(after=mark)
-        mark = chat.mark()
-        await user.tap(question, "A")
-        explanation = await answered(chat, question, mark)
+        explanation = await answer_current(user, question, choice="A", typed="1")
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)
     result = await chat.next_message(after=mark)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
-from tests.e2e.harness import Harness, answered
+from tests.e2e.harness import Harness, answer_current, answered, typed_for
 
 LETTERS = "ABCD"
 
@@ -49,6 +49,17 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
         question = await chat.next_message(after=mark)
         assert f"{index + 1}/{len(quiz)}" in question.text
         assert quiz.questions[index].prompt.get(lang).replace("`", "") in question.text
+        if quiz.questions[index].typed:  # a number question: typed (right) as a reply
+            explanation = await answer_current(
+                user, question, typed=typed_for(quiz.questions[index])
+            )
+            expected_correct += 1
+            assert quiz.questions[index].explanation.get(lang)[:20] in explanation.text
+            stored = rows(harness, "SELECT is_correct FROM answers WHERE question_index = ?", index)
+            assert stored == [(1,)]
+            mark = chat.mark()
+            await user.tap(explanation, explanation.buttons[0][0].text)
+            continue
         right = position_of_correct(question.text, quiz, index, lang)
         if quiz.questions[index].kind is QuestionKind.TRUE_FALSE:  # never shuffled
             labels = [o.text.get(lang) for o in quiz.questions[index].options]

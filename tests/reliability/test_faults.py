@@ -18,6 +18,7 @@ from tests.reliability.support import (
     buttons,
     handler_errors,
     no_leak,
+    shipped_length,
     start_quiz,
 )
 
@@ -34,7 +35,7 @@ async def explanation_after(user: SimUser) -> EmuMessage:
 async def next_question(user: SimUser, explanation: EmuMessage, k: int) -> EmuMessage:
     mark = user.private.mark()
     await user.tap(explanation, buttons(explanation)[0])
-    return await user.private.wait_for(lambda m: f"{k}/9" in m.text, after=mark)
+    return await user.private.wait_for(lambda m: f"{k}/{shipped_length()}" in m.text, after=mark)
 
 
 def all_texts(h: ReliableHarness) -> list[str]:
@@ -96,7 +97,8 @@ async def test_lost_response_duplicates_a_message_but_never_an_answer(tmp_path: 
         h.emu.faults.add("sendMessage", "timeout", handled=True)
         q2 = await next_question(user, explanation, 2)
         copies = await user.private.wait_for(
-            lambda m: "2/9" in m.text and m.message_id != q2.message_id, timeout=15
+            lambda m: f"2/{shipped_length()}" in m.text and m.message_id != q2.message_id,
+            timeout=15,
         )
         first = await user.tap(copies, "A")
         second = await user.tap(q2, "B")
@@ -164,7 +166,7 @@ async def test_blocked_and_vanished_chats_do_not_stop_the_others(
         assert "2" in offer.text and len(offer.buttons) == 2
         mark = blocker.private.mark()
         await blocker.tap(offer, offer.buttons[0][0].text)
-        await blocker.private.wait_for(lambda m: "2/9" in m.text, after=mark)
+        await blocker.private.wait_for(lambda m: f"2/{shipped_length()}" in m.text, after=mark)
         assert h.count("SELECT count(*) FROM answers WHERE user_id = ?", blocker.id) == 1
 
 
@@ -193,7 +195,7 @@ async def test_a_send_that_keeps_failing_loses_no_answer_and_leaves_a_way_on(
         assert "2" in offer.text
         mark = user.private.mark()
         await user.tap(offer, offer.buttons[0][0].text)
-        q2 = await user.private.wait_for(lambda m: "2/9" in m.text, after=mark)
+        q2 = await user.private.wait_for(lambda m: f"2/{shipped_length()}" in m.text, after=mark)
         assert (await user.tap(q2, "A")) is not None
         assert h.count() == 2
         assert all(no_leak(text) for text in all_texts(h))
