@@ -96,10 +96,12 @@ def posted_and_revealed(group: ChatView) -> tuple[dict[int, int], dict[int, int]
 
 
 def _asks(message: EmuMessage, index: int) -> int | None:
-    """The quiz's length if `message` is question `index` with its buttons still on, else None."""
+    """The quiz's length if `message` is question `index` with its buttons still on (or a
+    number question, which has none: it is answered by a reply), else None."""
     found = re.search(rf"\b{index + 1}/(\d+)", message.text)
     letters = {b.text for row in message.buttons for b in row}
-    return int(found.group(1)) if found and "A" in letters else None
+    typed = not message.edited and not message.buttons and "Reply with a number" in message.text
+    return int(found.group(1)) if found and ("A" in letters or typed) else None
 
 
 async def _learner(user: SimUser, acks: set[tuple[int, int]], rng: random.Random) -> None:
@@ -114,6 +116,8 @@ async def _learner(user: SimUser, acks: set[tuple[int, int]], rng: random.Random
                 lambda m, i=index: _asks(m, i) is not None, timeout=STALL
             )
             total = _asks(question, index) or total
+            if not question.buttons:  # a number question ends the learner's taps (the scenario
+                return  # is about taps); it is answered by a reply, tested in tests/e2e
             mark = user.private.mark()
             if _acknowledged(await _tap(user, question, _letter(question, rng))):
                 acks.add((user.id, index))
