@@ -118,6 +118,12 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
                WHERE question_id = 'memory-number' ORDER BY user_id"""
         )
         assert rows == [(2001, "0,5", 1), (2002, "0.4", 0)]
+        # /groupstats counts the number question like any other.
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        stats = await group.next_message(after=mark)
+        assert "Micro-batches of 0.25 GB" in stats.text and "50% right, of 2 answers" in stats.text
+        assert "French 100% (1)" in stats.text
 
 
 async def test_a_quiz_of_number_questions_only_needs_typed_answers(tmp_path: Path) -> None:
