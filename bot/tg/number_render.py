@@ -17,12 +17,12 @@ from bot.core.kinds import NumberAnswer
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
+from bot.number_words import key_text
 from bot.tg.render import (
     Screen,
     explained,
     guide_link,
     joined,
-    key_text,
     question_header,
     rich,
     truncate,

@@ -27,6 +27,7 @@ from bot.core.models import (
     Text,
 )
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
+from bot.number_words import key_text
 from bot.tg import callbacks as cb
 from bot.tg.captions import fits_caption
 from bot.tg.menus import PRIVATE
@@ -374,29 +375,6 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
         rows.append([button(tr._("🔎 Review my mistakes"), cb.Review(attempt.id))])
     rows.append([button(tr._("📚 Other quizzes"), cb.QuizList())])
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
-
-
-def with_unit(tr: Translator, value: float, unit: str) -> str:
-    """A value as this language writes it, with the unit after it when there is one."""
-    number = tr.decimal(value)
-    return tr._("{value} {unit}", value=number, unit=unit) if unit else number
-
-
-def key_text(tr: Translator, question: Question, lang: str) -> str:
-    """The right answer in words: "64", "0,5 ± 0,05 Go", "from 30 to 34 GB" (plain text)."""
-    key = question.number
-    assert key is not None
-    unit = question.unit.get(lang)
-    if key.value is not None:
-        if key.tolerance:
-            return tr._(
-                "{value} ± {tolerance}",
-                value=tr.decimal(key.value),
-                tolerance=with_unit(tr, key.tolerance, unit),
-            )
-        return with_unit(tr, key.value, unit)
-    assert key.low is not None and key.high is not None
-    return tr._("from {low} to {high}", low=tr.decimal(key.low), high=with_unit(tr, key.high, unit))
 
 
 def review(

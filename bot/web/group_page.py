@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.core.markup import plain
 from bot.core.schedule import decode_days
 from bot.i18n import Translator
+from bot.number_words import key_text
 from bot.usecases.dashboard import GroupPage, HardQuestion, Upcoming
 from bot.web import charts
 from bot.web.html_parts import (
@@ -105,6 +106,15 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
         f"{rich(o.text.get(lang))}</li>"
         for i, o in enumerate(q.options)
     )
+    if q.typed:  # a number question: its key instead of options, no choices to count
+        key = key_text(tr, q, lang)
+        title = f"{hard.quiz.title.get(lang)} · {tr.number(hard.position + 1)}"
+        rate = figure(f"rate-{q.id}", round(s.overall.ratio, 4), share)
+        return (
+            f'<article class="question" data-question="{esc(hard.quiz.id)}/{esc(q.id)}">'
+            f"{heading(title, 3)}<p>{rich(plain(q.prompt.get(lang)))}</p>"
+            f'<p class="rate">{rate}</p><p class="ok">✅ {esc(key)}</p></article>'
+        )
     rows = []
     for code, counts in hard.chosen.items():
         label = language_label(tr, code)

@@ -8,7 +8,8 @@ after every answer anyway, so the preview gives nothing away.
 from __future__ import annotations
 
 from bot.core.models import Catalog, Image, Quiz, Text
-from bot.i18n import SUPPORTED_LANGUAGES, Translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
+from bot.number_words import key_text
 from bot.web.html_parts import empty, esc, heading, language_label, para, rich
 
 LETTERS = "ABCDEFGHIJ"
@@ -61,10 +62,15 @@ def render(tr: Translator, quiz: Quiz, nav: str) -> str:
                 f"<b>{LETTERS[i]}.</b> {_cell(tr, option.text, code)}</li>"
                 for i, option in enumerate(question.options)
             )
+            if question.typed:  # a number question: its key, with the unit of that language
+                key = key_text(translator(code), question, code)
+                answer = f'<p class="ok">✅ {esc(key)}</p>'
+            else:
+                answer = f'<ol class="options">{options}</ol>'
             cells.append(
                 f"<td><p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
                 f"{_picture(tr, question.image, code)}"
-                f'<ol class="options">{options}</ol>'
+                f"{answer}"
                 f'<p class="why">{_cell(tr, question.explanation, code)}</p>'
                 f"{_picture(tr, question.explanation_image, code)}</td>"
             )
