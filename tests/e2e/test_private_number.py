@@ -197,3 +197,34 @@ async def test_a_missed_number_question_is_reviewed_by_a_typed_reply(tmp_path: P
         assert user.private.message(card_prompt.message_id).deleted
         logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
         assert logged == [(1,)]
+
+
+async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_path: Path) -> None:
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7307, "Awa", language_code="en")
+        question, prompt = await _to_number_question(user)
+        mark = user.private.mark()
+        await user.send("9", reply_to=prompt)  # wrong: the question joins the review queue
+        await answered(user.private, question, mark)
+        mark = user.private.mark()
+        await user.send("/review")  # nothing due yet: the offer to practise now
+        offer = await user.private.next_message(after=mark)
+        schedule = h.rows(
+            "SELECT box, due_at FROM review_items WHERE question_id = ?", "memory-number"
+        )
+        assert schedule
+        mark = user.private.mark()
+        await user.tap(offer, "🎯 Practise my mistakes now")
+        card = await user.private.next_message(after=mark)
+        while "Micro-batches of 0.25 GB" not in card.text:  # tap cards missed before it
+            done = await answer_current(user, card)
+            mark = user.private.mark()
+            await user.tap(done, buttons(done)[0])
+            card = await user.private.next_message(after=mark)
+        assert "Practice" in card.text and not card.buttons
+        shown = await answer_current(user, card, typed="0.5")
+        assert "✅ Your answer: 0.5" in shown.text and "schedule stays as it was" in shown.text
+        after = h.rows(
+            "SELECT box, due_at FROM review_items WHERE question_id = ?", "memory-number"
+        )
+        assert after == schedule
