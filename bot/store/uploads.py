@@ -77,6 +77,26 @@ class UploadStore:
         ) as cur:
             return [_row(row) async for row in cur]
 
+    async def current_versions(self) -> dict[tuple[int, str], int]:
+        """(chat id, quiz id) -> latest version of every quiz not deleted: what a worker
+        compares with what it serves (cheap: no sources read)."""
+        async with self.db.reader.execute(
+            """SELECT u.chat_id, u.quiz_id, u.version FROM uploaded_quizzes u
+                WHERE u.deleted_at IS NULL
+                  AND u.version = (SELECT max(v.version) FROM uploaded_quizzes v
+                                    WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)"""
+        ) as cur:
+            return {(int(row[0]), str(row[1])): int(row[2]) async for row in cur}
+
+    async def version(self, chat_id: int, quiz_id: str, version: int) -> UploadedQuiz | None:
+        """One version of a group's quiz, with its source."""
+        async with self.db.reader.execute(
+            "SELECT * FROM uploaded_quizzes WHERE chat_id = ? AND quiz_id = ? AND version = ?",
+            (chat_id, quiz_id, version),
+        ) as cur:
+            row = await cur.fetchone()
+        return _row(row) if row else None
+
     async def groups_present(self) -> list[tuple[int, str]]:
         """Groups the bot is in, (chat id, title), by title."""
         async with self.db.reader.execute(

@@ -7,6 +7,7 @@ the same handlers, store and content, pointed at Telegram or at the local emulat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hashlib
 import html
@@ -103,6 +104,7 @@ SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-send
 # it is how an administrator bot learns departures in groups that hide service messages.
 ALLOWED_UPDATES = list(Update.ALL_TYPES)
 STOP_GRACE = 10.0  # seconds the group steps in flight get to finish on stop
+UPLOAD_SYNC_SECONDS = 5.0  # several workers: another worker's upload is served here this soon
 
 
 @dataclass
@@ -269,6 +271,7 @@ class QuizBot:
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
+        self._upload_sync: asyncio.Task[None] | None = None
         # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
         self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
@@ -527,6 +530,8 @@ class QuizBot:
             await self.app.start()
             # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
             self._serve_uploaded(*await self.uploads.load())  # before runs resume on them
+            if self.options.shared:
+                self._upload_sync = asyncio.create_task(self._sync_uploads(), name="upload-sync")
             await self.runner.restore()
             await self.runner.reschedule()
             await self.progress_handlers.restore()  # the review inbox, in the background
@@ -574,6 +579,11 @@ class QuizBot:
         store); group steps in flight get `STOP_GRACE` seconds (`GroupRunner.drain`); PTB's
         `stop` then handles the updates already fetched and waits for running jobs."""
         try:
+            if self._upload_sync is not None:
+                self._upload_sync.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._upload_sync
+                self._upload_sync = None
             if self.control is not None:
                 await self.control.stop()
             if self.app.updater is not None and self.app.updater.running:
@@ -608,6 +618,17 @@ class QuizBot:
             else:
                 log.warning("content reload refused:\n%s", result.summary())
             return result
+
+    async def _sync_uploads(self) -> None:
+        """Several workers: a group's quiz uploaded or deleted through another worker is served
+        (or no longer) here within UPLOAD_SYNC_SECONDS (docs/caches.md)."""
+        while True:
+            await asyncio.sleep(UPLOAD_SYNC_SECONDS)
+            try:
+                if served := await self.uploads.sync():
+                    self._serve_uploaded(*served)
+            except Exception as exc:  # the store briefly unreachable: the next round retries
+                log.warning("uploaded quizzes not synced from the store: %s", exc)
 
     def _serve_uploaded(self, *quizzes: Quiz) -> None:
         """A group's uploaded quizzes join the served catalogue by id and version (never listed;

@@ -103,6 +103,7 @@ class QuizUploads:
         self._recent: dict[int, deque[float]] = {}
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
+        self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
         self._pending: dict[str, PendingFile] = {}  # token -> file sent privately
 
     def remember(self, file: PendingFile) -> str:
@@ -142,9 +143,12 @@ class QuizUploads:
         """The group became a supergroup: its quizzes follow it (the store moved the rows)."""
         if old_id in self._own:
             self._own[new_id] = self._own.pop(old_id)
+        for chat_id, typed_id in [key for key in self._versions if key[0] == old_id]:
+            self._versions[(new_id, typed_id)] = self._versions.pop((chat_id, typed_id))
 
-    def _serve(self, chat_id: int, typed_id: str, quiz: Quiz) -> Quiz:
+    def _serve(self, chat_id: int, typed_id: str, quiz: Quiz, version: int) -> Quiz:
         served = replace(quiz, id=served_id(chat_id, typed_id))
+        self._versions[(chat_id, typed_id)] = version
         self._own.setdefault(chat_id, {})[typed_id] = served
         return served
 
@@ -165,7 +169,7 @@ class QuizUploads:
         row = await self.store.add(
             chat_id, typed_id, file_name, checked.fmt, data.decode("utf-8"), user_id, self.clock()
         )
-        served = self._serve(chat_id, typed_id, checked.quiz)
+        served = self._serve(chat_id, typed_id, checked.quiz, row.version)
         return Stored(served, typed_id, row.version, checked)
 
     async def delete(self, chat_id: int, typed_id: str) -> bool:
@@ -174,6 +178,7 @@ class QuizUploads:
             return False
         await self.store.delete(chat_id, typed_id, self.clock())
         del self._own[chat_id][typed_id]
+        self._versions.pop((chat_id, typed_id), None)
         return True
 
     async def load(self) -> list[Quiz]:
@@ -185,7 +190,30 @@ class QuizUploads:
         for row in await self.store.current():
             quiz = await self._reload(row)
             if quiz is not None:
-                served.append(self._serve(row.chat_id, row.quiz_id, quiz))
+                served.append(self._serve(row.chat_id, row.quiz_id, quiz, row.version))
+        return served
+
+    async def sync(self) -> list[Quiz]:
+        """Several workers: what another worker accepted or deleted since, from the store (the
+        truth; `_own` is this worker's copy). Returns the quizzes newly served, for the
+        catalogue; only those are read and checked again."""
+        if self.store is None:
+            return []
+        current = await self.store.current_versions()
+        for chat_id, typed_id in [key for key in self._versions if key not in current]:
+            del self._versions[(chat_id, typed_id)]  # deleted, or moved with a migration
+            self._own.get(chat_id, {}).pop(typed_id, None)
+        served = []
+        for (chat_id, typed_id), version in current.items():
+            if self._versions.get((chat_id, typed_id)) == version:
+                continue
+            self._versions[(chat_id, typed_id)] = version  # checked once, even if it fails
+            row = await self.store.version(chat_id, typed_id, version)
+            quiz = await self._reload(row) if row is not None else None
+            if quiz is None:
+                self._own.get(chat_id, {}).pop(typed_id, None)
+                continue
+            served.append(self._serve(chat_id, typed_id, quiz, version))
         return served
 
     async def _reload(self, row: UploadedQuiz) -> Quiz | None:

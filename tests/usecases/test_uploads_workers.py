@@ -1,0 +1,45 @@
+"""Two workers (two `QuizUploads` over one store): a group's quiz uploaded, replaced or deleted
+through one of them is served by the other after its next `sync` (docs/caches.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.content import default_content_dir
+from bot.content.uploads import CheckedUpload
+from bot.store.uploads import UploadStore
+from bot.usecases.quiz_uploads import QuizUploads, Stored
+from tests.e2e.harness import FakeClock
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAT = -900
+
+
+def worker(db: Any, clock: FakeClock) -> QuizUploads:
+    return QuizUploads(default_content_dir(), clock=clock, store=UploadStore(db))
+
+
+async def upload(uploads: QuizUploads, data: bytes) -> Stored:
+    checked = await uploads.check("quiz.gift", data)
+    assert isinstance(checked, CheckedUpload) and checked.quiz is not None
+    stored = await uploads.accept(CHAT, 1, "quiz.gift", data, checked, set())
+    assert isinstance(stored, Stored)
+    return stored
+
+
+async def test_an_upload_on_one_worker_is_served_by_the_other_after_a_sync(db: Any) -> None:
+    clock = FakeClock()
+    a, b = worker(db, clock), worker(db, clock)
+    assert await b.load() == []
+    data = (ROOT / "examples" / "quiz.gift").read_bytes()
+    first = await upload(a, data)
+    assert first.typed_id not in b.own(CHAT)
+    [served] = await b.sync()
+    assert served.id == first.quiz.id and b.own(CHAT)[first.typed_id].id == first.quiz.id
+    assert await b.sync() == []  # nothing new: nothing checked again
+    second = await upload(a, data)  # a new version
+    assert second.version == first.version + 1
+    assert len(await b.sync()) == 1
+    assert await a.delete(CHAT, first.typed_id)
+    assert await b.sync() == [] and first.typed_id not in b.own(CHAT)
