@@ -474,8 +474,9 @@ def help_text(tr: Translator) -> str:
     lines = [
         f"<b>{heading}</b>",
         tr._(
-            "Pick a quiz, answer each question with the buttons, read the explanation, "
-            "then go on. Your answers are saved as you go."
+            "Pick a quiz, answer each question with the buttons (or, when it asks for a "
+            "number, by typing it), read the explanation, then go on. Your answers are saved "
+            "as you go."
         ),
         "",
     ]

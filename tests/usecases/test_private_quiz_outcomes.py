@@ -9,7 +9,8 @@ import random
 from bot.core.models import Quiz
 from bot.store import Database, LearnerStore
 from bot.usecases import private_quiz as pq
-from tests.e2e.harness import FakeClock, shipped_catalog
+from bot.usecases import typed_answers as ta
+from tests.e2e.harness import FakeClock, shipped_catalog, typed_for
 
 QUIZ = "gradient-checkpointing"
 OWNER, OTHER = 11, 12
@@ -42,6 +43,17 @@ async def test_a_whole_attempt_through_its_outcomes(db: Database) -> None:
             assert isinstance(step, pq.ShowQuestion) and step.index == index
             assert await use.next(OWNER, attempt_id, index) == pq.AlreadyShown()
             shown = step
+        if quiz.questions[index].typed:  # a number question: no tap answers it; a reply does
+            assert await use.answer(OWNER, attempt_id, index, 0, "en") == pq.Closed()
+            typed = ta.TypedAnswers(use)
+            await typed.asked(attempt_id, ta.Asked(index, 1000 + index))
+            value = typed_for(quiz.questions[index])
+            reply = await typed.answer(OWNER, value, None, "en", ".")
+            assert isinstance(reply, ta.TypedAnswered) and reply.right and reply.typed == value
+            assert (reply.score is not None) == (index == len(quiz) - 1)
+            again = await typed.answer(OWNER, value, None, "en", ".")
+            assert isinstance(again, ta.NotAsked | ta.OldQuestion)
+            continue
         position = right_position(quiz, shown) if index else (right_position(quiz, shown) + 1) % 4
         answered = await use.answer(OWNER, attempt_id, index, position, "en")
         assert isinstance(answered, pq.Answered)
