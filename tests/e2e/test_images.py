@@ -234,35 +234,38 @@ async def test_an_explanation_too_long_for_the_caption_follows_it(tmp_path: Path
         assert "✅" in marked.text and "Think about which" not in marked.text
 
 
-async def test_group_photo_then_text_and_a_reveal_too_long_for_a_caption(tmp_path: Path) -> None:
-    for name, options in (("long-prompt", {"long_prompt": True}), ("long-why", {"long_why": True})):
-        async with Emulator(token=TOKEN, flood=None) as emu:
-            here = tmp_path / name
-            h = GroupHarness(emu, here / "q.sqlite3", catalog(here, **options), seconds=1.0)
-            await h.start_bot()
-            try:
-                group, admin = await make_group(h)
-                mark = group.mark()
-                await admin.send(f"/push {QUIZ}", chat=group)
-                photo = await group.wait_for(lambda m: m.photo is not None, after=mark)
-                question = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)
-                await admin.tap(question, "C")
+@pytest.mark.parametrize("name", ["long-prompt", "long-why"])
+async def test_group_photo_then_text_and_a_reveal_too_long_for_a_caption(
+    tmp_path: Path, name: str
+) -> None:
+    options = {"long_prompt": name == "long-prompt", "long_why": name == "long-why"}
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        here = tmp_path / name
+        h = GroupHarness(emu, here / "q.sqlite3", catalog(here, **options), seconds=1.0)
+        await h.start_bot()
+        try:
+            group, admin = await make_group(h)
+            mark = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group)
+            photo = await group.wait_for(lambda m: m.photo is not None, after=mark)
+            question = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)
+            await admin.tap(question, "C")
 
-                def reveal(m: EmuMessage) -> bool:
-                    return "✅" in m.text and "Question 1/2" in m.text
+            def reveal(m: EmuMessage) -> bool:
+                return "✅" in m.text and "Question 1/2" in m.text
 
-                shown = await group.wait_for(reveal, after=mark, timeout=10)
-                assert "Think about which" in shown.text and shown.photo is None
-                if name == "long-prompt":  # the question was text under an uncaptioned photo
-                    assert photo.text == "" and question.photo is None
-                    assert shown.message_id == question.message_id  # edited in place
-                else:  # a captioned photo: too long a reveal follows it, the buttons go
-                    assert question.message_id == photo.message_id
-                    assert shown.message_id > photo.message_id
-                    assert not group.message(photo.message_id).buttons
-                await group.wait_for(lambda m: "🏁" in m.text, after=mark, timeout=10)
-            finally:
-                await h.stop_bot()
+            shown = await group.wait_for(reveal, after=mark, timeout=10)
+            assert "Think about which" in shown.text and shown.photo is None
+            if name == "long-prompt":  # the question was text under an uncaptioned photo
+                assert photo.text == "" and question.photo is None
+                assert shown.message_id == question.message_id  # edited in place
+            else:  # a captioned photo: too long a reveal follows it, the buttons go
+                assert question.message_id == photo.message_id
+                assert shown.message_id > photo.message_id
+                assert not group.message(photo.message_id).buttons
+            await group.wait_for(lambda m: "🏁" in m.text, after=mark, timeout=10)
+        finally:
+            await h.stop_bot()
 
 
 def letter_of(message: EmuMessage, option: str) -> str:
