@@ -42,14 +42,16 @@ class Workers:
         dsn: str,
         count: int,
         *,
-        seconds: int = 3,
+        seconds: float = 3,
         hosts: int = 1,
+        watchdog: float = 20.0,
     ) -> None:
         self.port = free_port()
         self.count = count
         # Workers "on `hosts` hosts": each is told only its own host's count, as
         # `quizbot run --workers N` on each host would tell it.
         self.per_host = max(1, count // max(1, hosts))
+        self.watchdog = watchdog  # how soon a run whose worker died is resumed elsewhere
         self.env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),
@@ -71,6 +73,7 @@ class Workers:
                     [
                         sys.executable, "-m", "bot.tg.worker_process", "--index", str(i),
                         "--count", str(self.per_host), "--lease", "2", "--grace", "3",
+                        "--watchdog", str(self.watchdog),
                     ],
                     cwd=ROOT,
                     env=self.env,

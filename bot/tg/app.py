@@ -147,6 +147,7 @@ class BotOptions:
     # Workers on any number of hosts: the bot's overall rhythm is one schedule in the database
     # (bot/tg/shared_pace.py); `send_share` is then only the fallback while it is unreachable.
     shared_budget: SharedBudget | None = None
+    run_watchdog: float = 20.0  # durable timers: seconds before another worker resumes a run
     chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
 
 
@@ -395,6 +396,7 @@ class QuizBot:
             self.timers,
             self.options.live,
             self.photos,
+            self.options.run_watchdog,
         )
         group = GroupHandlers(
             self.group_settings,
@@ -571,12 +573,12 @@ class QuizBot:
             allowed_updates=ALLOWED_UPDATES,
         )
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = STOP_GRACE) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.
 
         Order matters: no job may fire or still run once the store is closed. The scheduler is
         paused first (a due timer waits for the next start, which resumes its run from the
-        store); group steps in flight get `STOP_GRACE` seconds (`GroupRunner.drain`); PTB's
+        store); group steps in flight get `grace` seconds (`GroupRunner.drain`); PTB's
         `stop` then handles the updates already fetched and waits for running jobs."""
         try:
             if self._upload_sync is not None:
@@ -592,7 +594,7 @@ class QuizBot:
                 jobs = self.app.job_queue
                 if jobs is not None and jobs.scheduler.running:
                     jobs.scheduler.pause()
-                await self.runner.drain(STOP_GRACE)
+                await self.runner.drain(grace)
                 await self.app.stop()
             await self.app.shutdown()
         finally:

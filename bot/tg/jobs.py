@@ -68,8 +68,13 @@ class GroupRunner:
         timers: Timers | None = None,
         live: LivePolicy | None = None,
         photos: PhotoSender | None = None,
+        watchdog: float = WATCHDOG,
     ) -> None:
         self.app = app
+        # Durable timers: how long after a step began another worker resumes the run if this
+        # one died. An early resume is harmless (a question's send-once, `_releasing`), a late
+        # one leaves a group waiting: the default outlasts a paced send's wait for its slots.
+        self.watchdog = watchdog
         self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
         self.live = live or LivePolicy()  # how often an open question shows its count
         self._live_tasks: set[asyncio.Task[Any]] = set()
@@ -151,7 +156,7 @@ class GroupRunner:
         """A run just started: its intro, then the first question."""
         run, quiz = started.run, started.quiz
         if self.timers.durable:
-            await self._set_timer(run.id, 0, WATCHDOG)  # resumes the run if this worker dies
+            await self._set_timer(run.id, 0, self.watchdog)  # resumes it if this worker dies
         lang = await self._lang(run.chat_id)
         async with self._lock(run.id):
             intro = gr.intro(translator(lang), quiz, run, lang)
@@ -168,7 +173,7 @@ class GroupRunner:
             # Far enough ahead that it does not fire while this worker is still sending (a paced
             # send can wait seconds for its slot); if it did, the other worker's opening would
             # supersede this one (`_releasing`): still one copy of the question.
-            await self._set_timer(run.id, index, WATCHDOG)
+            await self._set_timer(run.id, index, self.watchdog)
         opened = await self.runs.open_question(run, index)
         if opened is None:
             # Its send was released already (another worker, or one that died): never twice.

@@ -53,6 +53,12 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--grace", type=float, default=10.0)
     p.add_argument("--lease", type=float, default=10.0)
+    p.add_argument(
+        "--watchdog",
+        type=float,
+        default=20.0,
+        help="seconds after a group run's step began before another worker resumes the run",
+    )
     p.add_argument("--api-base-url")
     p.add_argument("--webhook-url")
     p.add_argument("--set-webhook", action="store_true", help="register the webhook (one worker)")
@@ -113,6 +119,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             chat_slots=chat_slots,  # a chat's sends, booked across all workers
             timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
             shared=True,
+            run_watchdog=args.watchdog,
             clock=clock,
         )
     )
@@ -158,7 +165,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     consumer.running = False  # readiness fails first: a load balancer stops sending here
     await runner.cleanup()
     await consumer.stop(args.grace)
-    await bot.stop()
+    await bot.stop(args.grace)  # a group step cut short is resumed by its durable timer
     return 0
 
 

@@ -144,7 +144,7 @@ async def _member(
 async def scenario(dsn: str) -> None:
     """The whole scenario; raises AssertionError (or a timeout) when something is wrong."""
     async with Emulator(token=TOKEN, flood=FloodLimits()) as emu:
-        workers = Workers(emu, TOKEN, dsn, 3, seconds=4)
+        workers = Workers(emu, TOKEN, dsn, 3, seconds=3, watchdog=5)
         workers.start()
         bridge = Bridge(emu, TOKEN, workers.port)
         try:
