@@ -265,6 +265,8 @@ class QuizBot:
             clock=options.clock,
         )
         self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
+        self.review.zone_of = self.reminders.zone  # due days too
+        self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
         self.reporting = ProblemReporting(
             options.catalog, learner_store, ProblemReportStore(self.db), clock=options.clock
         )
@@ -492,7 +494,7 @@ class QuizBot:
         handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
         self.typed_review = TypedReview(self.review_rounds)
-        handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.tz)
+        handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

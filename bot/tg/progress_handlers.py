@@ -108,7 +108,9 @@ class ProgressHandlers:
         tr = translator(learner.lang)
         match await self.rounds.start_review(learner.user_id):
             case NothingDue() as nothing:
-                await send(message, rr.nothing_due(tr, nothing, self.service.tz))
+                await send(
+                    message, rr.nothing_due(tr, nothing, await self.service.zone(learner.user_id))
+                )
             case RoundCard() | RoundSummary() as outcome:
                 await self._show(message, learner, outcome)
             case _:  # another /review of the same moment showed it
@@ -120,7 +122,7 @@ class ProgressHandlers:
         """A new card (remembered as the round's open one) or the round's summary."""
         tr = translator(learner.lang)
         if isinstance(outcome, RoundSummary):
-            await send(message, rr.summary(tr, outcome, self.service.tz))
+            await send(message, rr.summary(tr, outcome, await self.service.zone(learner.user_id)))
             return
         if outcome.question.typed and self.typed_cards is not None:
             await self.typed_cards.show(message, learner, outcome)
@@ -200,9 +202,8 @@ class ProgressHandlers:
                 # Stored: now the learner may see the verdict, in the card itself.
                 await acknowledge(query, verdict_popup(tr, judgement))
                 caption = is_photo(query.message)  # a pictured card holds 1024 characters
-                asked, separate = rr.answered(
-                    tr, outcome, learner.lang, self.service.tz, caption=caption
-                )
+                tz = await self.service.zone(learner.user_id)  # the learner's own days
+                asked, separate = rr.answered(tr, outcome, learner.lang, tz, caption=caption)
                 if separate is None:
                     if not await edit(query, asked) and isinstance(query.message, Message):
                         sent = await send(query.message, asked)  # never leave them without Next

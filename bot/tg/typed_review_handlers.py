@@ -4,6 +4,7 @@ prompt, as in a quiz) and the learner's typed reply, edited into the card once a
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import tzinfo
 
 from telegram import InlineKeyboardMarkup, Message, Update
@@ -24,10 +25,12 @@ log = logging.getLogger(__name__)
 
 
 class TypedCards:
-    def __init__(self, typed: tv.TypedReview, rounds: ReviewRounds, tz: tzinfo) -> None:
+    def __init__(
+        self, typed: tv.TypedReview, rounds: ReviewRounds, zone: Callable[[int], Awaitable[tzinfo]]
+    ) -> None:
         self.typed = typed
         self.rounds = rounds
-        self.tz = tz
+        self.zone = zone  # the learner's own days (SpacedReview.zone)
 
     async def show(self, message: Message, learner: Learner, card: RoundCard) -> None:
         """Send a round's number card and its reply prompt; remember them for the reply."""
@@ -72,6 +75,7 @@ class TypedCards:
                 )
             case tv.CardTyped(answered, typed, asked):
                 card, lang = answered.card, learner.lang
+                tz = await self.zone(learner.user_id)
                 label = tr._("🏁 See the summary") if answered.last else tr._("Next ▶️")
                 step = cb.ReviewStep(card.round_id, card.index + 1)
                 screen, separate = number_render.round_answered(
@@ -81,7 +85,7 @@ class TypedCards:
                     tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
                     typed,
                     answered.judgement.is_correct,
-                    rr.where(tr, card.practice, answered.after, self.tz),
+                    rr.where(tr, card.practice, answered.after, tz),
                     InlineKeyboardMarkup([[button(label, step)]]),
                     lang,
                 )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -93,6 +94,9 @@ class RunningExam:
 
 
 class PracticeSession:
+    # A learner's own zone by user id (LearnerReminders.zone); None: `timezone` for everyone.
+    zone_of: Callable[[int], Awaitable[str]] | None = None
+
     def __init__(
         self,
         catalog: Catalog,
@@ -257,12 +261,13 @@ class PracticeSession:
         if not await self.store.answer(set_id, index, marks, total, now):
             return PracticeClosed()  # a double tap lost the race: the first one counted
         misses = []
+        tz = ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.tz
         for offset, mark in enumerate(marks):
             if mark != "r":
                 missed_q = self._located(stored.questions[index + offset])
                 if missed_q is not None:
                     quiz, question = missed_q
-                    misses.append(after_miss(user_id, quiz.id, question.id, now, self.tz))
+                    misses.append(after_miss(user_id, quiz.id, question.id, now, tz))
         if misses:
             await self.reviews.ingest(misses, [])
         correct = stored.correct + marks.count("r")

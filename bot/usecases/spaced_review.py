@@ -5,8 +5,8 @@ Wrong answers reach the queue through an inbox that a trigger on `answers` fills
 and 006): private quizzes, group runs and any future way of answering feed reviews without
 calling this service. Every miss carries its question id, so the queue never depends on where a
 question sits in its quiz. `sync` drains the inbox (due dates are days in the learner's time
-zone, which SQL cannot compute); it runs before anything reads the queue (/review, /stats, a
-reminder, a group-miss notice).
+zone, their /timezone else the bot's, which SQL cannot compute); it runs before anything reads
+the queue (/review, /stats, a reminder, a group-miss notice).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
@@ -55,6 +57,10 @@ class NothingDue:
 
 
 class SpacedReview:
+    # A learner's own zone by user id (their /timezone, else the bot's: LearnerReminders.zone,
+    # kept in memory with their language, so no store read per update); None: `timezone` for all.
+    zone_of: Callable[[int], Awaitable[str]] | None = None
+
     def __init__(
         self,
         catalog: Catalog,
@@ -77,6 +83,10 @@ class SpacedReview:
         found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
         return (quiz, found) if quiz and found else None
 
+    async def zone(self, user_id: int) -> tzinfo:
+        """The zone of the learner's days: their due dates and the dates shown to them."""
+        return ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.tz
+
     # -- the inbox of wrong answers ------------------------------------------------------------
 
     async def sync(self) -> int:
@@ -84,8 +94,9 @@ class SpacedReview:
         total = 0
         async with self._sync_lock:
             while misses := await self.store.pending_misses():
+                zones = {m.user_id: await self.zone(m.user_id) for m in misses}
                 items = [
-                    after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, self.tz)
+                    after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id])
                     for m in misses
                     if m.question_id  # unknown: its question had left the content already
                 ]
@@ -136,7 +147,7 @@ class SpacedReview:
         judgement = judge(question, order, 0, position) if order else None
         if order is None or judgement is None:
             return None
-        after = after_review(item, judgement.is_correct, now, self.tz)
+        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
         option_id = question.options[judgement.option_index].id
         if not await self.store.reviewed(
             item_id,
@@ -171,7 +182,7 @@ class SpacedReview:
         judgement = judge_number(question, 0, value)
         if judgement is None:
             return None
-        after = after_review(item, judgement.is_correct, now, self.tz)
+        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
         if not await self.store.reviewed(
             item_id,
             item,

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import random
+from datetime import date
+from zoneinfo import ZoneInfo
 
 import aiosqlite
 
 from bot.core.engine import option_orders
 from bot.core.models import Quiz
+from bot.core.review import start_of_day
 from bot.store import Database, LearnerStore
 from bot.store.learners import encode_orders
 from bot.store.reviews import ReviewStore
@@ -119,6 +122,38 @@ async def test_a_stale_tap_changes_nothing_and_late_misses_do_not_undo_reviews(
     await progress.store.ingest([card.item], [])
     (still,) = await progress.store.items(5)
     assert still.box == 2
+
+
+async def test_each_learners_misses_fall_due_on_their_own_next_day(db: Database) -> None:
+    """One group run, two members in their own zones (their /timezone, through `zone_of`), a
+    third with none (the service's zone): each miss is due when that member's next day begins,
+    and a review answered moves it by that member's days too."""
+    clock = Clock()
+    progress = service(db, clock)  # the bot's zone: Africa/Dakar (UTC all year)
+    chosen = {5: "America/New_York", 6: "Pacific/Auckland"}
+
+    async def zone_of(user_id: int) -> str:
+        return chosen.get(user_id, "Africa/Dakar")
+
+    progress.zone_of = zone_of
+    quiz = shipped_catalog().quizzes[QUIZ]
+    for user in (5, 6, 7):  # NOW: 13:33 on Sep 21 in UTC, 09:33 in New York, 01:33 (22nd) NZ
+        await group_answer(db, -100, user, 0, (quiz.questions[0].correct + 1) % 4, False, NOW)
+    await progress.sync()
+    due = {u: (await progress.store.items(u))[0].due_at for u in (5, 6, 7)}
+    assert due[5] == start_of_day(date(2026, 9, 22), ZoneInfo("America/New_York"))
+    assert due[6] == start_of_day(date(2026, 9, 23), ZoneInfo("Pacific/Auckland"))
+    assert due[7] == start_of_day(date(2026, 9, 22), ZoneInfo("Africa/Dakar"))
+    # 00:30 UTC on Sep 22: a new day in Dakar, still the evening of the 21st in New York.
+    clock.now = start_of_day(date(2026, 9, 22), ZoneInfo("UTC")) + 1800
+    assert [await progress.due_count(u) for u in (5, 6, 7)] == [0, 0, 1]
+    clock.now = due[6] + 60  # the 23rd begins in Auckland: its review moves by NZ days
+    card = await progress.next_card(6)
+    assert card is not None
+    order = "".join(map(str, card.order))
+    done = await progress.answer(6, card.item_id, order, card.order.index(card.question.correct))
+    assert done is not None and done.after is not None
+    assert done.after.due_at == start_of_day(date(2026, 9, 26), ZoneInfo("Pacific/Auckland"))
 
 
 async def test_reminders_and_notices(db: Database) -> None:
