@@ -122,14 +122,15 @@ async def test_popups_never_wait_behind_a_fan_out_nor_a_429_pause() -> None:
     t0 = time.monotonic()
     assert await call(limiter, wire, "answerCallbackQuery", callback_query_id="1") is True
     assert await call(limiter, wire, "getChatMember", -5000, user_id=7) is True
-    assert time.monotonic() - t0 < 0.03
+    # Behind the fan-out it would wait about a second; the bound leaves a loaded machine room.
+    assert time.monotonic() - t0 < 0.25
     # A 429 pauses every counted request, not the popups.
     wire.fail["sendMessage"] = 1
     wire.retry_after = timedelta(seconds=1)
     await asyncio.sleep(0.1)
     t1 = time.monotonic()
     assert await call(limiter, wire, "answerCallbackQuery", callback_query_id="2") is True
-    assert time.monotonic() - t1 < 0.03
+    assert time.monotonic() - t1 < 0.25  # the pause is a whole second
     for task in fan_out:
         task.cancel()
     await asyncio.gather(*fan_out, return_exceptions=True)
@@ -143,23 +144,27 @@ async def test_a_group_gets_at_most_its_limit_per_period_others_go_on() -> None:
     await asyncio.sleep(0.05)
     t0 = time.monotonic()
     await call(limiter, wire, "sendMessage", -88)  # another group is not held up
-    assert time.monotonic() - t0 < 0.05
+    assert time.monotonic() - t0 < 0.2  # held behind -77 it would wait a period (0.3 s)
     await asyncio.gather(*busy)
     calls = sorted((s, e) for _, chat, s, e in wire.calls if chat == -77)
     assert len(calls) == 7
     for k in range(limit, len(calls)):
         # The server counted call k-limit by its answer at the latest: a period after that.
         assert calls[k][0] >= calls[k - limit][1] + period - EPS, k
-    assert calls[0][0] - t0 < 0.01 and calls[2][0] - calls[0][0] < 0.05  # a group's burst of 3
+    assert (
+        calls[0][0] - t0 < 0.01 and calls[2][0] - calls[0][0] < 0.2
+    )  # a group's burst of 3, not paced
 
 
 async def test_a_private_chat_gets_a_burst_of_3_then_its_pace() -> None:
-    rate = 20.0  # Telegram: 1/s
+    # Telegram: 1/s. 4/s keeps the test short while leaving the burst a whole 0.25 s to show it
+    # did not wait for the pace, so a loaded machine (tests run in 3 processes) cannot fail it.
+    rate = 4.0
     limiter = PacedRateLimiter(overall_rate=1000, private_rate=rate, private_burst=3)
     wire = Wire(latency=0.002)
     await asyncio.gather(*(call(limiter, wire, "sendMessage", 4242) for _ in range(6)))
     calls = sorted((s, e) for *_, s, e in wire.calls)
-    assert calls[2][0] - calls[0][0] < 0.05  # the burst
+    assert calls[2][0] - calls[0][0] < 1 / rate  # the burst: faster than the pace
     for k in range(3, 6):
         # One token a 1/rate s, refilling only once the previous send was answered.
         assert calls[k][0] >= calls[k - 1][1] + (1 / rate) * 0.999 - EPS, k
