@@ -167,7 +167,9 @@ async def test_a_private_chat_gets_a_burst_of_3_then_its_pace() -> None:
     assert calls[2][0] - calls[0][0] < 1 / rate  # the burst: faster than the pace
     for k in range(3, 6):
         # One token a 1/rate s, refilling only once the previous send was answered.
-        assert calls[k][0] >= calls[k - 1][1] + (1 / rate) * 0.999 - EPS, k
+        # The moments between an answer and the next token check refill too (rightly), so a
+        # loaded machine may start a call a few ms early: 50 ms of 250 still shows the pace.
+        assert calls[k][0] >= calls[k - 1][1] + 1 / rate - 0.05, k
 
 
 async def test_in_flight_and_the_wire_window_are_bounded() -> None:
