@@ -27,7 +27,9 @@ class StoredRound:
     id: int
     user_id: int
     mode: str  # REVIEW or PRACTICE
-    questions: tuple[QuestionKey, ...]  # practice only: the questions asked, in order
+    # Practice: the questions to ask, in order, from the start. Review: the cards shown so far
+    # (appended as each is claimed), so a card's ⚠️ Report finds its question server-side.
+    questions: tuple[QuestionKey, ...]
     total: int
     shown: int
     answered: int
@@ -108,9 +110,12 @@ class RoundStore:
             row = await cur.fetchone()
         return _round(row) if row else None
 
-    async def claim_card(self, round_id: int, index: int, total: int) -> bool:
+    async def claim_card(
+        self, round_id: int, index: int, total: int, shown: QuestionKey | None = None
+    ) -> bool:
         """Card `index` is about to be shown, out of `total`; False when it was shown already (a
-        second tap on Next) or the round is over."""
+        second tap on Next) or the round is over. `shown`: a review card's question, kept as the
+        round's card `index` (a practice round has its questions from the start)."""
 
         async def write(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
@@ -118,7 +123,21 @@ class RoundStore:
                    WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
                 (index, total, round_id, index, index),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            if shown is not None:  # claimed in this transaction: card `index` is ours to add
+                async with conn.execute(
+                    "SELECT questions FROM review_sessions WHERE id = ?", (round_id,)
+                ) as read:
+                    row = await read.fetchone()
+                keys = (json.loads(row[0]) if row and row[0] else [])[:index]
+                # A round begun before cards were kept: earlier places stay unknown ("").
+                keys += [""] * (index - len(keys)) + [shown.encode()]
+                await conn.execute(
+                    "UPDATE review_sessions SET questions = ? WHERE id = ?",
+                    (json.dumps(keys), round_id),
+                )
+            return True
 
         return await self.db.write(write)
 

@@ -268,7 +268,11 @@ class QuizBot:
         self.review.zone_of = self.reminders.zone  # due days too
         self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
         self.reporting = ProblemReporting(
-            options.catalog, learner_store, ProblemReportStore(self.db), clock=options.clock
+            options.catalog,
+            learner_store,
+            ProblemReportStore(self.db),
+            rounds=RoundStore(self.db),  # ⚠️ Report on review and practice cards
+            clock=options.clock,
         )
         self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats
         self._seen_updates: OrderedDict[int, None] = OrderedDict()

@@ -27,6 +27,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rpr:<attempt>:<q>:<r>       report it for reason r (k key, u unclear, t translation, o other)
   rpb:<attempt>:<q>           back from the reasons to the answered question's buttons
   rps:<report>                no sentence for that report (Skip)
+  rvr:<round>:<k>             report answered card k of a review or practice round: the reasons
+  rvrr:<round>:<k>:<r>        report that card for reason r      rvrb:<round>:<k>  back from them
 """
 
 from __future__ import annotations
@@ -241,6 +243,28 @@ class ReportSkip:
     report_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class CardReportOpen:
+    """⚠️ Report on answered card `index` of a round: the round and card its Next names, never
+    a quiz or question id (the question is found from the round, server-side)."""
+
+    round_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardReportReason:
+    round_id: int
+    index: int
+    reason: str  # a bot.core.problem_report.Reason code
+
+
+@dataclass(frozen=True, slots=True)
+class CardReportBack:
+    round_id: int
+    index: int
+
+
 Callback = (
     Lang
     | ShowQuiz
@@ -273,6 +297,9 @@ Callback = (
     | ReportReason
     | ReportBack
     | ReportSkip
+    | CardReportOpen
+    | CardReportReason
+    | CardReportBack
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
@@ -281,12 +308,16 @@ PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, ReviewStep, PractiseNow, PracticeChoice, PracticeGo,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
-    ReportOpen, ReportReason, ReportBack, ReportSkip,
+    ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
+    CardReportBack,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext, ReviewStep, PractiseNow)
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
-REPORT_KINDS: tuple[type, ...] = (ReportOpen, ReportReason, ReportBack, ReportSkip)
+REPORT_KINDS: tuple[type, ...] = (
+    ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
+    CardReportBack,
+)  # fmt: skip
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
@@ -324,6 +355,9 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rpr:{_ID}:{_SMALL}:([kuto])"), ReportReason, (int, int, str)),
     (re.compile(rf"rpb:{_ID}:{_SMALL}"), ReportBack, (int, int)),
     (re.compile(rf"rps:{_ID}"), ReportSkip, (int,)),
+    (re.compile(rf"rvr:{_ID}:{_SMALL}"), CardReportOpen, (int, int)),
+    (re.compile(rf"rvrr:{_ID}:{_SMALL}:([kuto])"), CardReportReason, (int, int, str)),
+    (re.compile(rf"rvrb:{_ID}:{_SMALL}"), CardReportBack, (int, int)),
 ]
 
 
@@ -407,6 +441,12 @@ def encode(cb: Callback) -> str:
             data = f"rpb:{a}:{q}"
         case ReportSkip(report):
             data = f"rps:{report}"
+        case CardReportOpen(r, k):
+            data = f"rvr:{r}:{k}"
+        case CardReportReason(r, k, reason):
+            data = f"rvrr:{r}:{k}:{reason}"
+        case CardReportBack(r, k):
+            data = f"rvrb:{r}:{k}"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data

@@ -17,7 +17,7 @@ from telegram.error import BadRequest
 from bot.core.problem_report import Reason
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
-from bot.tg import render
+from bot.tg import render, review_render
 from bot.tg import report_render as rr
 from bot.tg.context import BotContext
 from bot.tg.private import acknowledge, reply, send
@@ -52,7 +52,33 @@ class ReportHandlers:
                 else:
                     await acknowledge(query, rr.refused(tr), show_alert=True)
             case cb.ReportReason(attempt_id, index, code):
-                await self._reason(query, learner, attempt_id, index, Reason.from_code(code))
+                reason = Reason.from_code(code)
+                await self._reason(
+                    query,
+                    learner,
+                    reason,
+                    lambda r: self.reporting.report(user_id, attempt_id, index, r, learner.lang),
+                )
+            case cb.CardReportOpen(round_id, index) | cb.CardReportBack(round_id, index):
+                card = await self.reporting.open_card(user_id, round_id, index)
+                if isinstance(card, pr.CardReportable) and _own_chat(query, user_id):
+                    await acknowledge(query)
+                    back = isinstance(data, cb.CardReportBack)
+                    keyboard = (
+                        _answered(tr, card)
+                        if back
+                        else rr.reasons_keyboard(tr, round_id, index, card=True)
+                    )
+                    await _keyboard(query, keyboard)
+                else:
+                    await acknowledge(query, rr.refused(tr), show_alert=True)
+            case cb.CardReportReason(round_id, index, code):
+                await self._reason(
+                    query,
+                    learner,
+                    Reason.from_code(code),
+                    lambda r: self.reporting.report_card(user_id, round_id, index, r, learner.lang),
+                )
             case cb.ReportSkip(report_id):
                 if not _own_chat(query, user_id):
                     await acknowledge(query, rr.refused(tr), show_alert=True)
@@ -66,15 +92,15 @@ class ReportHandlers:
         self,
         query: CallbackQuery,
         learner: Learner,
-        attempt_id: int,
-        index: int,
         reason: Reason | None,
+        store: Callable[[Reason], Awaitable[pr.ReportOutcome]],
     ) -> None:
+        """A reason picked, on a quiz question or a round's card (`store` keeps it)."""
         tr, user_id = translator(learner.lang), learner.user_id
         if reason is None or not _own_chat(query, user_id):
             await acknowledge(query, rr.refused(tr), show_alert=True)
             return
-        outcome = await self.reporting.report(user_id, attempt_id, index, reason, learner.lang)
+        outcome = await store(reason)
         match outcome:
             case pr.Reported(place, report_id, chosen):
                 await acknowledge(query)
@@ -101,7 +127,10 @@ class ReportHandlers:
                 await self.otherwise(update, context)
 
 
-def _answered(tr: Translator, place: pr.Reportable) -> InlineKeyboardMarkup:
+def _answered(tr: Translator, place: pr.Place) -> InlineKeyboardMarkup:
+    """The answered question's own buttons, back in place of the reasons."""
+    if isinstance(place, pr.CardReportable):
+        return review_render.answered_keyboard(tr, place.round_id, place.index, place.last)
     return render.answered_keyboard(tr, place.quiz, place.attempt.id, place.index)
 
 

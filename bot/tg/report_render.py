@@ -26,13 +26,18 @@ def reason_label(tr: Translator, reason: Reason) -> str:
     return labels[reason]
 
 
-def reasons_keyboard(tr: Translator, attempt_id: int, index: int) -> InlineKeyboardMarkup:
-    """The reasons, one a row, then Back to the answered question's own buttons."""
+def reasons_keyboard(
+    tr: Translator, attempt_id: int, index: int, *, card: bool = False
+) -> InlineKeyboardMarkup:
+    """The reasons, one a row, then Back to the answered question's own buttons. `card`: a
+    review or practice card, `attempt_id` its round and `index` its place in it."""
+    reason_of = cb.CardReportReason if card else cb.ReportReason
+    back = cb.CardReportBack(attempt_id, index) if card else cb.ReportBack(attempt_id, index)
     rows = [
-        [button(reason_label(tr, reason), cb.ReportReason(attempt_id, index, reason.code))]
+        [button(reason_label(tr, reason), reason_of(attempt_id, index, reason.code))]
         for reason in Reason
     ]
-    rows.append([button(tr._("⬅️ Back"), cb.ReportBack(attempt_id, index))])
+    rows.append([button(tr._("⬅️ Back"), back)])
     return InlineKeyboardMarkup(rows)
 
 

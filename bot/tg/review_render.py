@@ -113,13 +113,26 @@ def answered(
             where(tr, shown.practice, outcome.after, tz),
         ]
     )
-    label = tr._("🏁 See the summary") if outcome.last else tr._("Next ▶️")
-    step = cb.ReviewStep(shown.round_id, shown.index + 1)
-    keyboard = InlineKeyboardMarkup([[button(label, step)]])
+    keyboard = answered_keyboard(tr, shown.round_id, shown.index, outcome.last)
     after = Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard)
     if (pictured := shown.question.explanation_image) is not None:
         return Screen(asked), with_image(after, pictured, lang)
     return joined(Screen(asked), after, caption=caption)
+
+
+def answered_keyboard(
+    tr: Translator, round_id: int, index: int, last: bool
+) -> InlineKeyboardMarkup:
+    """Under an answered card, whatever its kind: the way on (`last`: to the summary), then a
+    small "⚠️ Report" (bot/tg/report_handlers.py), as under an answered quiz question. The report
+    flow puts these back after its reasons."""
+    label = tr._("🏁 See the summary") if last else tr._("Next ▶️")
+    return InlineKeyboardMarkup(
+        [
+            [button(label, cb.ReviewStep(round_id, index + 1))],
+            [button(tr._("⚠️ Report"), cb.CardReportOpen(round_id, index))],
+        ]
+    )
 
 
 def _offer(tr: Translator, user_id: int, count: int) -> tuple[str, InlineKeyboardMarkup]:

@@ -7,15 +7,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import tzinfo
 
-from telegram import InlineKeyboardMarkup, Message, Update
+from telegram import Message, Update
 from telegram.error import BadRequest
 
 from bot.i18n import translator
-from bot.tg import callbacks as cb
 from bot.tg import calls, number_render
 from bot.tg import review_render as rr
 from bot.tg.context import BotContext
-from bot.tg.render import button, guide_link
+from bot.tg.render import guide_link
 from bot.usecases import typed_answers as ta
 from bot.usecases import typed_review as tv
 from bot.usecases.learner_profile import Learner
@@ -76,8 +75,6 @@ class TypedCards:
             case tv.CardTyped(answered, typed, asked):
                 card, lang = answered.card, learner.lang
                 tz = await self.zone(learner.user_id)
-                label = tr._("🏁 See the summary") if answered.last else tr._("Next ▶️")
-                step = cb.ReviewStep(card.round_id, card.index + 1)
                 screen, separate = number_render.round_answered(
                     tr,
                     rr.header(tr, card, lang),
@@ -86,7 +83,7 @@ class TypedCards:
                     typed,
                     answered.judgement.is_correct,
                     rr.where(tr, card.practice, answered.after, tz),
-                    InlineKeyboardMarkup([[button(label, step)]]),
+                    rr.answered_keyboard(tr, card.round_id, card.index, answered.last),
                     lang,
                 )
                 await _delete(message, asked.prompt_message)

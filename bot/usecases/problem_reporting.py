@@ -6,6 +6,11 @@ the tapper's, its content version still served, and the question answered in it.
 (a forged or foreign attempt id, an index out of range, a question not answered yet) is
 `Refused` and nothing is stored. The quiz id, question id and content version stored are the
 attempt's, so what the learner saw is what the authors read.
+
+Review and practice cards are no attempts: their button names the round and the card's place in
+it (`open_card`), the question is the one the round recorded for that card
+(bot/store/review_sessions.py), and only an answered card of the tapper's own round is reportable.
+Those cards are served from the content as it is now, so its current version is the one stored.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from dataclasses import dataclass
 
 from bot.core.clock import Clock
 from bot.core.engine import Attempt
-from bot.core.models import Catalog, Quiz
+from bot.core.models import Catalog, Question, Quiz
 from bot.core.problem_report import SENTENCE_WAIT_SECONDS, Reason, clean_sentence
 from bot.store import LearnerStore
 from bot.store.problem_reports import NewReport, ProblemReportStore
+from bot.store.review_sessions import RoundStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,17 +39,32 @@ class Reportable:
 
 
 @dataclass(frozen=True, slots=True)
+class CardReportable:
+    """An answered card of the tapper's own review or practice round (`last`: its way on is
+    the round's summary)."""
+
+    quiz: Quiz
+    question: Question
+    round_id: int
+    index: int
+    last: bool
+
+
+Place = Reportable | CardReportable
+
+
+@dataclass(frozen=True, slots=True)
 class Reported:
     """Stored; the learner's next text within the wait is its sentence (or Skip)."""
 
-    place: Reportable
+    place: Place
     report_id: int
     reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
 class AlreadyReported:
-    place: Reportable
+    place: Place
     reason: Reason
 
 
@@ -68,6 +89,7 @@ class EmptySentence:
 
 
 OpenOutcome = Reportable | Refused
+CardOutcome = CardReportable | Refused
 ReportOutcome = Reported | AlreadyReported | Refused
 SentenceOutcome = SentenceAdded | NotWaiting | EmptySentence
 
@@ -79,11 +101,13 @@ class ProblemReporting:
         learners: LearnerStore,
         store: ProblemReportStore,
         *,
+        rounds: RoundStore | None = None,
         clock: Clock = time.time,
     ) -> None:
         self.catalog = catalog
         self.learners = learners
         self.store = store
+        self.rounds = rounds  # review and practice rounds; None: their cards are not reportable
         self.clock = clock
 
     async def open(self, user_id: int, attempt_id: int, index: int) -> OpenOutcome:
@@ -107,11 +131,41 @@ class ProblemReporting:
         place = await self.open(user_id, attempt_id, index)
         if isinstance(place, Refused):
             return place
+        return await self._store(user_id, place, place.quiz.questions[index].id, reason, lang)
+
+    async def open_card(self, user_id: int, round_id: int, index: int) -> CardOutcome:
+        """Report (and Back) on card `index` of a round: the tapper's round, a card answered."""
+        stored = await self.rounds.get(round_id) if self.rounds is not None else None
+        if stored is None or stored.user_id != user_id:
+            return Refused()
+        if not 0 <= index < min(stored.answered, len(stored.questions)):
+            return Refused()  # not answered yet, or a round begun before cards were kept
+        key = stored.questions[index]
+        quiz = self.catalog.known(key.quiz_id)
+        question = (
+            next((q for q in quiz.questions if q.id == key.question_id), None) if quiz else None
+        )
+        if quiz is None or question is None:
+            return Refused()  # the question left the content since
+        return CardReportable(quiz, question, round_id, index, index + 1 >= stored.total)
+
+    async def report_card(
+        self, user_id: int, round_id: int, index: int, reason: Reason, lang: str
+    ) -> ReportOutcome:
+        """A reason picked on a round's card: stored as `report` stores a quiz question's."""
+        place = await self.open_card(user_id, round_id, index)
+        if isinstance(place, Refused):
+            return place
+        return await self._store(user_id, place, place.question.id, reason, lang)
+
+    async def _store(
+        self, user_id: int, place: Place, question_id: str, reason: Reason, lang: str
+    ) -> ReportOutcome:
         now = self.clock()
         new = NewReport(
             user_id=user_id,
             quiz_id=place.quiz.id,
-            question_id=place.quiz.questions[index].id,
+            question_id=question_id,
             lang=lang,
             content_version=place.quiz.version,
             reason=reason.value,

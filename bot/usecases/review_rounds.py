@@ -309,7 +309,8 @@ class ReviewRounds:
         if card is None:
             return await self._finish(stored)
         total = index + await self.review.due_count(stored.user_id)
-        if not await self.rounds.claim_card(round_id, index, total):
+        key = QuestionKey(card.item.quiz_id, card.item.question_id)  # for its ⚠️ Report
+        if not await self.rounds.claim_card(round_id, index, total, key):
             return AlreadyShown()
         return RoundCard(
             round_id, index, total, False, card.quiz, card.question, card.order, card.item_id
