@@ -98,10 +98,13 @@ class AnalyticsStore:
 
     async def group_answer_counts(self, chat_id: int) -> list[AnswerCount]:
         """(quiz_id, question_id, language, option_id, is_correct, count) of a group, by content
-        ids: a question keeps its history wherever it moves in its quiz."""
+        ids: a question keeps its history wherever it moves in its quiz. A number question's
+        answers have no option: their "option" is the value typed, as `=<value>` (`TYPED`)."""
         async with self.db.reader.execute(
-            """SELECT a.quiz_id, an.question_id, an.language, an.option_id, an.is_correct,
-                      count(*)
+            """SELECT a.quiz_id, an.question_id, an.language,
+                      CASE WHEN an.typed_value IS NOT NULL
+                           THEN '=' || CAST(an.typed_value AS TEXT) ELSE an.option_id END,
+                      an.is_correct, count(*)
                FROM attempts a JOIN answers an ON an.attempt_id = a.id
                WHERE a.chat_id = ? AND a.kind = 'group' AND an.question_id != ''
                GROUP BY 1, 2, 3, 4, 5""",
@@ -111,6 +114,9 @@ class AnalyticsStore:
                 (str(q), str(i), lang, str(o or ""), bool(c), int(n))
                 for q, i, lang, o, c, n in await cur.fetchall()
             ]
+
+
+TYPED = "="  # group_answer_counts: a typed value where an option id would be ("=0.4")
 
 
 EXPORT_COLUMNS = (

@@ -18,6 +18,8 @@ from bot.core.models import Catalog, Question
 from bot.core.review import local_day
 from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
+from bot.number_words import with_unit
+from bot.store.analytics import TYPED
 from bot.tg.render import Screen, guide_link, truncate
 from bot.usecases.learner_stats import GroupReport, LearnerStats
 
@@ -192,8 +194,12 @@ def _question_lines(
             )
         )
     wrong = next((o for o in question.options if o.id == q.most_chosen_wrong), None)
-    if wrong is not None and q.most_chosen_wrong is not None:
+    option = None
+    if wrong is not None:
         option = html.escape(truncate(plain(wrong.text.get(lang)), 50))
+    elif question.typed and (value := typed_value(q.most_chosen_wrong)) is not None:
+        option = html.escape(with_unit(tr, value, question.unit.get(lang)))  # the value typed
+    if option is not None and q.most_chosen_wrong is not None:
         lines.append(
             tr._(
                 "   most chosen wrong answer: {option} ({n})",
@@ -207,3 +213,13 @@ def _question_lines(
     )
     lines.append(tr._("   by language: {languages}", languages=languages))
     return lines
+
+
+def typed_value(option: str | None) -> float | None:
+    """The value behind a number question's answer "option" (`=0.4`, see analytics.TYPED)."""
+    if option is None or not option.startswith(TYPED):
+        return None
+    try:
+        return float(option[len(TYPED) :])
+    except ValueError:
+        return None

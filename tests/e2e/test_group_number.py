@@ -124,6 +124,7 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         stats = await group.next_message(after=mark)
         assert "Micro-batches of 0.25 GB" in stats.text and "50% right, of 2 answers" in stats.text
         assert "French 100% (1)" in stats.text
+        assert "most chosen wrong answer: 0.4 GB (1)" in stats.text  # the value Bob typed
 
 
 async def test_a_quiz_of_number_questions_only_needs_typed_answers(tmp_path: Path) -> None:
