@@ -46,6 +46,14 @@ class DashboardStore:
             row = await cur.fetchone()
         return str(row[0]) if row and row[0] else None
 
+    async def stored_timezone(self, user_id: int) -> str | None:
+        """The time zone the learner set with /timezone in the bot, if any."""
+        async with self.db.reader.execute(
+            "SELECT timezone FROM users WHERE id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row and row[0] else None
+
     async def answers_since(self, user_id: int, since: float) -> list[tuple[float, int]]:
         """(answered_at, is_correct) of every answer the learner gave since `since`."""
         async with self.db.reader.execute(

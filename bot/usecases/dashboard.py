@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.clock import Clock
@@ -46,6 +46,7 @@ class LearnerPage:
     queue: list[QueuedQuestion]
     due_now: int
     scores: list[tuple[QuizScore, Quiz]]
+    zone: tzinfo  # the learner's days: their /timezone, else the bot's
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +117,10 @@ class DashboardService:
         if self.sync is not None:
             await self.sync()
         now = self.clock()
+        chosen = await self.store.stored_timezone(user_id)  # the bot's own days for them
+        tz = _zone(chosen) if chosen else self.tz
         since = now - timedelta(weeks=WEEKS_SHOWN).total_seconds()
-        shown = weeks(await self.store.answers_since(user_id, since), self.tz, now)
+        shown = weeks(await self.store.answers_since(user_id, since), tz, now)
         guides: dict[str, Accuracy] = {}
         overall = Accuracy()
         for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
@@ -147,6 +150,7 @@ class DashboardService:
             queue=queue,
             due_now=sum(1 for q in queue if q.item.is_due(now)),
             scores=scores,
+            zone=tz,
         )
 
     async def group(self, chat_id: int) -> GroupPage:

@@ -163,7 +163,7 @@ class Dashboard:
             return self._page(tr, preview_page.render(tr, quiz, nav))
         nav = self._nav(tr, "learner", chat_id)
         data = await self.o.service.learner(viewer.id)
-        return self._page(tr, learner_page.render(tr, data, self.o.service.tz, now, nav))
+        return self._page(tr, learner_page.render(tr, data, data.zone, now, nav))
 
     def _nav(self, tr: Translator, current: str, chat_id: int | None) -> str:
         links = [("learner", "/?view=learner", tr._("My progress"))]

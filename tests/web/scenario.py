@@ -66,6 +66,8 @@ async def build(h: GroupHarness) -> tuple[ChatView, SimUser]:
     picker = await awa.private.wait_for(lambda m: bool(m.buttons))
     await awa.tap(picker, "✓ English")
     await take_private_quiz(h, awa, [True, False])
+    await claire.send("/timezone Pacific/Auckland")  # her review days are Auckland's
+    await claire.private.wait_for(lambda m: "Pacific/Auckland" in m.text)
 
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None

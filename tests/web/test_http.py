@@ -4,16 +4,22 @@ the CSV files, and the ways in from the chats (/stats, /groupstats, the menu but
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import logging
 import re
 import urllib.error
 import urllib.request
+from datetime import datetime
+from datetime import time as dt_time
 from urllib.parse import quote
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.review import local_day
+from bot.i18n import translator
 from bot.web.auth import sign_init_data
 from tests.web.scenario import AWA, CLAIRE, GROUP, MOUSSA, Served
 
@@ -91,6 +97,17 @@ def test_a_learner_sees_their_own_numbers(served: Served) -> None:
     # Moussa only played in the group: his page is his, whatever he asks for.
     status, page, _ = get(served, f"/api/view?view=learner&user={AWA}", served.init_data(MOUSSA))
     assert values(page)["answers"] == 2 and values(page)["accuracy"] == 1.0
+
+
+def test_the_review_queue_is_dated_in_the_learners_own_zone(served: Served) -> None:
+    # Claire set /timezone Pacific/Auckland before missing questions in the group run (at 13:33
+    # UTC, already the 22nd there): due when her 23rd begins, and the page says the 23rd.
+    zone = ZoneInfo("Pacific/Auckland")
+    due = [at for (at,) in served.rows("SELECT due_at FROM review_items WHERE user_id = ?", CLAIRE)]
+    assert due and all(datetime.fromtimestamp(at, zone).time() == dt_time(0) for at in due)
+    _, page, _ = get(served, "/api/view", served.init_data(CLAIRE, lang="fr"))
+    assert html.escape(translator("fr").day(local_day(due[0], zone))) in page
+    assert local_day(due[0], zone) != local_day(due[0], ZoneInfo("UTC"))  # not the bot's day
 
 
 def test_the_viewers_stored_language_wins_over_telegrams(served: Served) -> None:
