@@ -15,6 +15,9 @@ A `number` answer is stored like a tap on a virtual option: `NUMBER_RIGHT` (0, t
 `correct`) when the typed value is accepted, `NUMBER_WRONG` (1) when not, plus the text as
 typed and the value read from it; every rule that compares an answer with `correct` (scores,
 missed questions, reviews) then holds for it unchanged.
+
+A `multiple` question is answered by toggles, then Submit (private quizzes, group runs); practice
+sets and exams ask the kinds one tap answers (`ONE_TAP`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ class QuestionKind(StrEnum):
     NUMBER = "number"
 
 
+# The kinds a single tap answers: what practice sets and exams ask (their screens have one
+# button per option and no Submit).
+ONE_TAP = frozenset({QuestionKind.SINGLE, QuestionKind.TRUE_FALSE})
 TRUE_FALSE_IDS = ("true", "false")
 NUMBER_RIGHT, NUMBER_WRONG = 0, 1
 TYPED_MAX_CHARS = 64  # a longer reply is no number: refused before parsing, never stored

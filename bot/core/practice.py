@@ -12,6 +12,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from bot.core.kinds import ONE_TAP
 from bot.core.models import Catalog, Level, Quiz
 
 LENGTHS = (5, 10, 20)
@@ -52,9 +53,12 @@ def matching_quizzes(catalog: Catalog, guides: Collection[str], level: Level | N
 
 
 def pool_of(quizzes: Sequence[Quiz]) -> list[QuestionKey]:
-    """Every question a set may draw: number questions are left out (practice sets and exams
-    are answered with buttons; a number question is asked in its quiz, by a typed reply)."""
-    return [QuestionKey(quiz.id, q.id) for quiz in quizzes for q in quiz.questions if not q.typed]
+    """Every question a set may draw: the kinds one tap answers (`kinds.ONE_TAP`). Number
+    questions (a typed reply) and select-all questions (toggles, then Submit) are asked in their
+    quiz; practice sets and exams are answered with one button per option."""
+    return [
+        QuestionKey(quiz.id, q.id) for quiz in quizzes for q in quiz.questions if q.kind in ONE_TAP
+    ]
 
 
 def draw(

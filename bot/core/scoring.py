@@ -7,6 +7,9 @@ runs already played. The rules, written out once (the README repeats them):
 - **speed** (Kahoot's published formula): a right answer given `elapsed` into a question of
   `limit` scores `round(1000 * (1 - (elapsed / limit) / 2))`: 1000 for an instant answer, 500 at
   the last moment; elapsed time is clamped to [0, limit]. A wrong answer scores 0.
+- **partial credit** (select-all questions, bot/core/kinds.py): a partly right selection is not
+  a right answer (no plain point, no streak), but in speed mode it earns its fraction of the
+  speed points, `round(speed points * fraction)`.
 - **streak bonus** (optional, either mode): the n-th right answer in a row (questions in order; a
   wrong or missing answer breaks the row) earns a bonus from the second one on: in speed mode
   100 × (n − 1), at most 500 (Kahoot's cap); in plain mode 1 point from the third in a row
@@ -48,6 +51,7 @@ class AnswerFact:
     is_correct: bool
     elapsed_ms: int
     answered_at: float
+    fraction: float | None = None  # partial credit of a select-all answer; None: is_correct
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +65,24 @@ class RunScore:
     last_answer_at: float
 
 
-def answer_points(mode: ScoringMode, is_correct: bool, elapsed_ms: int, limit_ms: int) -> int:
-    """Points for one answer, before any streak bonus."""
-    if not is_correct:
+def answer_points(
+    mode: ScoringMode,
+    is_correct: bool,
+    elapsed_ms: int,
+    limit_ms: int,
+    fraction: float | None = None,
+) -> int:
+    """Points for one answer, before any streak bonus (`fraction`: a select-all answer's
+    partial credit, counted in speed mode only)."""
+    share = 1.0 if is_correct else (fraction or 0.0)
+    if share <= 0 or (mode is ScoringMode.PLAIN and not is_correct):
         return 0
     if mode is ScoringMode.PLAIN:
         return 1
     if limit_ms <= 0:
-        return SPEED_MAX
+        return round(SPEED_MAX * share)
     elapsed = min(max(elapsed_ms, 0), limit_ms)
-    return round(SPEED_MAX * (1 - (elapsed / limit_ms) / 2))
+    return round(SPEED_MAX * (1 - (elapsed / limit_ms) / 2) * share)
 
 
 def streak_bonus(mode: ScoringMode, in_a_row: int) -> int:
@@ -94,7 +106,9 @@ def run_scores(answers: Iterable[AnswerFact], rule: ScoringRule, limit_ms: int) 
             if previous is not None and fact.question_index != previous + 1:
                 row = 0  # a question left unanswered breaks the row
             previous = fact.question_index
-            points += answer_points(rule.mode, fact.is_correct, fact.elapsed_ms, limit_ms)
+            points += answer_points(
+                rule.mode, fact.is_correct, fact.elapsed_ms, limit_ms, fact.fraction
+            )
             if fact.is_correct:
                 correct += 1
                 row += 1

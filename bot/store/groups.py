@@ -298,13 +298,14 @@ class GroupStore:
 
         return await self.db.write(update)
 
-    async def close_and_count(self, run_id: int, index: int) -> list[int] | None:
-        """Close question `index` and return the options chosen, read in the same write
-        transaction (None if it was not the open one). The shared reader connection can still
-        hold a snapshot from before the last answers were committed while other reads overlap,
-        so counting there could leave fresh answers out of the reveal."""
+    async def close_and_count(self, run_id: int, index: int) -> list[tuple[int, str | None]] | None:
+        """Close question `index` and return every answer's option and, for a select-all
+        question, its set of option ids ('b,c'), read in the same write transaction (None if it
+        was not the open one). The shared reader connection can still hold a snapshot from
+        before the last answers were committed while other reads overlap, so counting there
+        could leave fresh answers out of the reveal."""
 
-        async def update(conn: aiosqlite.Connection) -> list[int] | None:
+        async def update(conn: aiosqlite.Connection) -> list[tuple[int, str | None]] | None:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_open = 0
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
@@ -313,10 +314,11 @@ class GroupStore:
             if cur.rowcount != 1:
                 return None
             async with conn.execute(
-                "SELECT option_index FROM answers WHERE attempt_id = ? AND question_index = ?",
+                """SELECT option_index, selected_ids FROM answers
+                   WHERE attempt_id = ? AND question_index = ?""",
                 (run_id, index),
             ) as chosen:
-                return [int(row[0]) async for row in chosen]
+                return [(int(row[0]), row[1]) async for row in chosen]
 
         return await self.db.write(update)
 
@@ -396,6 +398,13 @@ class GroupStore:
             (run_id, index, user_id),
         ) as cur:
             return Stored.DUPLICATE if await cur.fetchone() else Stored.CLOSED
+
+    async def has_answered(self, run_id: int, index: int, user_id: int) -> bool:
+        async with self.db.reader.execute(
+            "SELECT 1 FROM answers WHERE attempt_id = ? AND question_index = ? AND user_id = ?",
+            (run_id, index, user_id),
+        ) as cur:
+            return await cur.fetchone() is not None
 
     async def chosen_options(self, run_id: int, index: int) -> list[int]:
         async with self.db.reader.execute(

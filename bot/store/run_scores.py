@@ -58,12 +58,19 @@ class StandingsStore:
                     return []
             async with conn.execute(
                 """SELECT user_id, question_index, is_correct, coalesce(elapsed_ms, 0),
-                          answered_at
+                          answered_at, score
                    FROM answers WHERE attempt_id = ?""",
                 (run_id,),
             ) as cur:
                 facts = [
-                    AnswerFact(int(r[0]), int(r[1]), bool(r[2]), int(r[3]), float(r[4]))
+                    AnswerFact(
+                        int(r[0]),
+                        int(r[1]),
+                        bool(r[2]),
+                        int(r[3]),
+                        float(r[4]),
+                        None if r[5] is None else float(r[5]),
+                    )
                     async for r in cur
                 ]
             scores = scorer(facts)

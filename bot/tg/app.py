@@ -54,12 +54,14 @@ from bot.store.problem_reports import ProblemReportStore
 from bot.store.review_sessions import RoundStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
+from bot.store.selections import SelectionStore
 from bot.store.uploads import UploadStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group import GroupHandlers
+from bot.tg.group_select import GroupSelectHandlers
 from bot.tg.group_typed_handlers import GroupTypedReplies
 from bot.tg.jobs import GroupRunner
 from bot.tg.menus import publish_menus
@@ -84,12 +86,14 @@ from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
+from bot.usecases.group_selections import GroupSelections
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
+from bot.usecases.private_selections import PrivateSelections
 from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
@@ -215,6 +219,7 @@ class QuizBot:
             rng=options.rng,
             shared=options.shared,
         )
+        self.selections = PrivateSelections(self.quiz, SelectionStore(self.db), clock=options.clock)
         group_store = GroupStore(self.db)
         self.standings = GroupStandings(StandingsStore(self.db), group_store, options.clock)
         self.group_settings = GroupSettingsCases(
@@ -324,7 +329,13 @@ class QuizBot:
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
         typed = TypedAnswers(self.quiz)
         private = PrivateHandlers(
-            self.quiz, self.learners, self.options.catalog, self.learner_stats, typed, self.photos
+            self.quiz,
+            self.learners,
+            self.options.catalog,
+            self.learner_stats,
+            typed,
+            self.photos,
+            selections=self.selections,
         )
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
@@ -367,6 +378,10 @@ class QuizBot:
             self.upload_handlers,
             self.reminder_handlers,
             reports,
+            GroupSelectHandlers(
+                self.group_settings,
+                GroupSelections(self.group_runs, SelectionStore(self.db), clock=self.options.clock),
+            ),
         )
         app.add_handler(CallbackQueryHandler(router))
         # A text that is no command: the answer to an open number question (a quiz's, or a

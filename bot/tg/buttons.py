@@ -2,9 +2,9 @@
 for, then hand it to the handler of its kind.
 
 Callback data is attacker-controlled: any client can send any string from any chat. A group
-button (`g:`, `set:`, `top:`) is accepted only in a group, a private or review button only in a
-private chat, and anything we never produced gets a popup. A refusal changes nothing and is said
-in the tapper's own language.
+button (`g:`, `gt:`, `gs:`, `set:`, `top:`) is accepted only in a group, a private or review
+button only in a private chat, and anything we never produced gets a popup. A refusal changes
+nothing and is said in the tapper's own language.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.context import BotContext
 from bot.tg.group import GroupHandlers
+from bot.tg.group_select import GroupSelectHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
@@ -40,7 +41,9 @@ class ButtonRouter:
         uploads: UploadHandlers | None = None,
         reminders: ReminderHandlers | None = None,
         reports: ReportHandlers | None = None,
+        group_select: GroupSelectHandlers | None = None,
     ) -> None:
+        self.group_select = group_select
         self.uploads = uploads
         self.reminders = reminders
         self.reports = reports
@@ -64,6 +67,10 @@ class ButtonRouter:
                 await _refuse(query, tr)  # forged: must not record a chat as a group
             elif isinstance(data, cb.GroupAnswer):
                 await self.group.answer(query, tapper, chat, data)
+            elif isinstance(data, cb.GroupToggle) and self.group_select is not None:
+                await self.group_select.toggle(query, tapper, chat, data)
+            elif isinstance(data, cb.GroupSubmit) and self.group_select is not None:
+                await self.group_select.submit(query, tapper, chat, data)
             elif isinstance(data, cb.Setting):
                 await self.group.setting(query, tapper, chat, data)
             elif isinstance(data, cb.TopWindow):

@@ -5,10 +5,14 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   quiz:<quiz_id>              show a quiz card          go:<quiz_id>   start it
   list                        the quiz list
   ans:<attempt>:<q>:<pos>     answer question q of a private attempt with displayed position pos
+  tg:<attempt>:<q>:<pos>      select-all question: toggle the option at position pos (private)
+  sub:<attempt>:<q>           select-all question: submit the selection (private)
   next:<attempt>:<q>          show question q of a private attempt
   cont:<attempt>              continue a running attempt  stop:<attempt>  abandon it
   rev:<attempt>               review the mistakes of a finished attempt
   g:<run>:<q>:<pos>           answer in a group run
+  gt:<run>:<q>:<pos>          toggle an option of a group run's select-all question
+  gs:<run>:<q>                submit the tapper's selection in a group run
   set:<chat>:<key>[:<value>]  group settings (admins only)
   top:<chat>:<window>         group standings for w(eek), m(onth) or a(ll time) (any member)
   pc:<guides>:<level>:<len>   practice chooser: guides as a bit mask, level x/b/i/a, length
@@ -85,6 +89,22 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class Toggle:
+    """Select or unselect one option of a select-all question; the selection itself is kept
+    server-side, per attempt, question and tapper (bot/store/selections.py), never in here."""
+
+    attempt_id: int
+    question: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    attempt_id: int
+    question: int
+
+
+@dataclass(frozen=True, slots=True)
 class Next:
     attempt_id: int
     question: int
@@ -110,6 +130,19 @@ class GroupAnswer:
     run_id: int
     question: int
     position: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupToggle:
+    run_id: int
+    question: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSubmit:
+    run_id: int
+    question: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,11 +306,15 @@ Callback = (
     | QuizList
     | BackToList
     | Answer
+    | Toggle
+    | Submit
     | Next
     | Continue
     | Abandon
     | Review
     | GroupAnswer
+    | GroupToggle
+    | GroupSubmit
     | Setting
     | TopWindow
     | PracticeChoice
@@ -303,9 +340,10 @@ Callback = (
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
-GROUP_ONLY: tuple[type, ...] = (GroupAnswer, Setting, TopWindow)
+GROUP_ONLY: tuple[type, ...] = (GroupAnswer, GroupToggle, GroupSubmit, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
-    Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Next, Continue, Abandon,
+    Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Toggle, Submit, Next,
+    Continue, Abandon,
     Review, ReviewAnswer, ReviewNext, ReviewStep, PractiseNow, PracticeChoice, PracticeGo,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
@@ -327,11 +365,15 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"list"), QuizList, ()),
     (re.compile(r"back"), BackToList, ()),
     (re.compile(rf"ans:{_ID}:{_SMALL}:{_SMALL}"), Answer, (int, int, int)),
+    (re.compile(rf"tg:{_ID}:{_SMALL}:{_SMALL}"), Toggle, (int, int, int)),
+    (re.compile(rf"sub:{_ID}:{_SMALL}"), Submit, (int, int)),
     (re.compile(rf"next:{_ID}:{_SMALL}"), Next, (int, int)),
     (re.compile(rf"cont:{_ID}"), Continue, (int,)),
     (re.compile(rf"stop:{_ID}"), Abandon, (int,)),
     (re.compile(rf"rev:{_ID}"), Review, (int,)),
     (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
+    (re.compile(rf"gt:{_ID}:{_SMALL}:{_SMALL}"), GroupToggle, (int, int, int)),
+    (re.compile(rf"gs:{_ID}:{_SMALL}"), GroupSubmit, (int, int)),
     (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
     (re.compile(r"top:(-?\d{1,16}):([wma])"), TopWindow, (int, str)),
     (re.compile(r"pc:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeChoice, (int, str, int)),
@@ -393,6 +435,10 @@ def encode(cb: Callback) -> str:
             data = "back"
         case Answer(a, q, p):
             data = f"ans:{a}:{q}:{p}"
+        case Toggle(a, q, p):
+            data = f"tg:{a}:{q}:{p}"
+        case Submit(a, q):
+            data = f"sub:{a}:{q}"
         case Next(a, q):
             data = f"next:{a}:{q}"
         case Continue(a):
@@ -403,6 +449,10 @@ def encode(cb: Callback) -> str:
             data = f"rev:{a}"
         case GroupAnswer(r, q, p):
             data = f"g:{r}:{q}:{p}"
+        case GroupToggle(r, q, p):
+            data = f"gt:{r}:{q}:{p}"
+        case GroupSubmit(r, q):
+            data = f"gs:{r}:{q}"
         case Setting(chat, key, value):
             data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
         case TopWindow(chat, window):

@@ -16,6 +16,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement, Standing
 from bot.core.group_run import GroupRun, fit_popup
+from bot.core.kinds import QuestionKind
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog, Quiz
@@ -24,7 +25,7 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
-from bot.tg import number_render, standings_render
+from bot.tg import number_render, standings_render, toggle_keys
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -84,6 +85,11 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
     prompt = rich(quiz.questions[index].prompt.get(lang))
     lines = [question_header(tr, quiz, index, lang), "", prompt, ""]
     lines += [f"<b>{LETTERS[pos]}.</b> {text}" for pos, text in _options(quiz, run, index, lang)]
+    if quiz.questions[index].kind is QuestionKind.MULTIPLE:
+        # Every member sees the same ☐ buttons: selections are told to each tapper alone.
+        keys = toggle_keys.keyboard(tr, run.id, index, len(run.orders[index]), group=True)
+        text = "\n".join([*lines, "", toggle_keys.hint(tr)])
+        return Screen(truncate(text, MESSAGE_MAX_CHARS), keys)
     buttons = [
         button(LETTERS[pos], cb.GroupAnswer(run.id, index, pos))
         for pos in range(len(run.orders[index]))
@@ -103,24 +109,33 @@ def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: i
 
 
 def reveal(
-    tr: Translator, quiz: Quiz, run: GroupRun, index: int, counts: Sequence[int], lang: str
+    tr: Translator,
+    quiz: Quiz,
+    run: GroupRun,
+    index: int,
+    counts: Sequence[int],
+    lang: str,
+    answers: int | None = None,
 ) -> Screen:
-    """The question once time is up: right option marked, how many chose each, why, the guide
-    (a number question: the right value, how many answered and how many were right)."""
+    """The question once time is up: right options marked, how many chose each, why, the guide
+    (a number question: the right value, how many answered and how many were right).
+    `answers`: how many members answered, when it is not the sum of `counts` (a select-all
+    answer counts once per option it selected)."""
     q = quiz.questions[index]
     if q.typed:
         right, wrong = [*counts, 0, 0][:2]
         return number_render.group_reveal(tr, quiz, index, right, wrong, lang)
-    right = list(run.orders[index]).index(q.correct)
+    order = list(run.orders[index])
+    rights = {order.index(option) for option in q.key}
     most = max(counts, default=0) or 1
     lines = [question_header(tr, quiz, index, lang), "", rich(q.prompt.get(lang)), ""]
     for pos, text in _options(quiz, run, index, lang):
-        mark = "✅" if pos == right else "▫️"
+        mark = "✅" if pos in rights else "▫️"
         filled = round(BAR_WIDTH * counts[pos] / most)
         bar = "▓" * filled + "░" * (BAR_WIDTH - filled)
         lines.append(f"{mark} <b>{LETTERS[pos]}.</b> {text}")
         lines.append(f"     {bar} {tr.number(counts[pos])}")
-    total = sum(counts)
+    total = sum(counts) if answers is None else answers
     lines += [
         "",
         tr.ngettext("{n} answer", "{n} answers", total),

@@ -342,7 +342,7 @@ class GroupRunner:
     async def _show(self, reveal: runs.Reveal) -> None:
         lang = await self._lang(reveal.run.chat_id)
         tr, run, chat_id = translator(lang), reveal.run, reveal.run.chat_id
-        screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang)
+        screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang, reveal.answers)
         if not self._captioned(tr, reveal.quiz, run, reveal.index, lang):
             await self._edit(chat_id, run.message_id, screen)
         elif run.message_id is not None and fits_caption(screen.text):

@@ -8,17 +8,20 @@ import logging
 from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest
 
+from bot.core.engine import Judgement, SetJudgement
+from bot.core.kinds import QuestionKind
 from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
-from bot.tg import calls, render
+from bot.tg import calls, render, select_render
 from bot.tg.captions import fits_caption
 from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
-from bot.tg.render import Screen
+from bot.tg.render import Screen, popup
 from bot.tg.typed_handlers import show_question
 from bot.usecases import private_quiz as pq
+from bot.usecases import private_selections as ps
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.typed_answers import TypedAnswers
@@ -113,6 +116,7 @@ class PrivateHandlers:
         stats: LearnerStatsCases | None = None,
         typed: TypedAnswers | None = None,
         photos: PhotoSender | None = None,
+        selections: ps.PrivateSelections | None = None,
     ) -> None:
         self.quiz = quiz
         self.learners = learners
@@ -120,6 +124,7 @@ class PrivateHandlers:
         self.stats = stats
         self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
         self.typed = typed or TypedAnswers(quiz)
+        self.selections = selections
 
     async def _ask(
         self, message: Message | None, tr: Translator, show: pq.ShowQuestion, lang: str
@@ -130,7 +135,13 @@ class PrivateHandlers:
             return
         bot, chat_id = message.get_bot(), message.chat_id
         quiz, attempt, index = show.quiz, show.attempt, show.index
-        await show_question(bot, chat_id, tr, quiz, attempt, index, lang, self.typed, self.photos)
+        selected: frozenset[int] = frozenset()
+        if self.selections is not None and quiz.questions[index].kind is QuestionKind.MULTIPLE:
+            # A continued quiz shows what the learner already ticked (kept in the store).
+            selected = await self.selections.selection(attempt, index)
+        await show_question(
+            bot, chat_id, tr, quiz, attempt, index, lang, self.typed, self.photos, selected
+        )
 
     async def _list(self, user_id: int, tr: Translator, lang: str, intro: str = "") -> Screen:
         """The quiz list with where this learner stands on each quiz."""
@@ -235,6 +246,8 @@ class PrivateHandlers:
             case cb.Answer(attempt_id, question, position):
                 outcome = await self.quiz.answer(user_id, attempt_id, question, position, lang)
                 await self._answered(query, outcome, lang, tr)
+            case cb.Toggle() | cb.Submit() if self.selections is not None:
+                await self._select(query, learner, data, self.selections)
             case cb.Lang(code) if code in SUPPORTED_LANGUAGES:
                 learner = await self.learners.choose(learner, code)
                 tr = translator(code)
@@ -310,25 +323,65 @@ class PrivateHandlers:
             case _:
                 await acknowledge(query, tr._("This button has expired. /quizzes to start again."))
 
-    async def _answered(
-        self, query: CallbackQuery, outcome: pq.AnswerOutcome, lang: str, tr: Translator
+    async def _select(
+        self,
+        query: CallbackQuery,
+        learner: Learner,
+        data: cb.Toggle | cb.Submit,
+        selections: ps.PrivateSelections,
     ) -> None:
-        match outcome:
-            case pq.Answered(quiz, attempt, judgement):
-                # The answer is stored: now the learner may see the verdict.
-                await acknowledge(query, render.verdict_popup(tr, judgement))
-                # A captioned photo holds 1024 characters: the explanation may follow on its own.
-                caption = is_photo(query.message)
-                asked, separate = render.answered(
-                    tr, quiz, attempt, judgement, lang, caption=caption
-                )
-                if separate is None:
-                    # One message per question: the explanation and Next join the question.
-                    if not await edit(query, asked):
-                        await reply(query, asked)  # never leave the learner without Next
-                else:  # too long for one message: the explanation follows on its own
-                    await asyncio.gather(edit(query, asked), reply(query, separate, self.photos))
+        """A select-all question's toggle (redraws the learner's own buttons) or Submit."""
+        lang, tr, user_id = learner.lang, translator(learner.lang), learner.user_id
+        if isinstance(data, cb.Submit):
+            outcome = await selections.submit(user_id, data.attempt_id, data.question, lang)
+            if isinstance(outcome, ps.NothingSelected):
+                await acknowledge(query, select_render.nothing_selected(tr), show_alert=True)
+            else:
+                await self._answered(query, outcome, lang, tr)
+            return
+        match await selections.toggle(user_id, data.attempt_id, data.question, data.position):
+            case ps.Toggled(quiz, attempt, index, selected):
+                # The redraw goes before the popup: a Submit tapped right after this toggle
+                # then edits the message after it, and its verdict is never drawn over.
+                if _in_own_chat(query, user_id):
+                    await edit(query, render.question(tr, quiz, attempt, index, lang, selected))
+                await acknowledge(query)
             case pq.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case _:
                 await acknowledge(query, tr._("This question is closed."))
+
+    async def _answered(
+        self, query: CallbackQuery, outcome: pq.AnswerOutcome, lang: str, tr: Translator
+    ) -> None:
+        match outcome:
+            case pq.Answered(quiz, attempt, judgement) if isinstance(judgement, SetJudgement):
+                order = attempt.orders[judgement.question_index]
+                await acknowledge(query, popup(select_render.verdict(tr, judgement, order)))
+                await self._show_answered(
+                    query, select_render.answered(tr, quiz, attempt, judgement, lang)
+                )
+            case pq.Answered(quiz, attempt, judgement) if isinstance(judgement, Judgement):
+                # The answer is stored: now the learner may see the verdict.
+                await acknowledge(query, render.verdict_popup(tr, judgement))
+                # A captioned photo holds 1024 characters: the explanation may follow on its own.
+                caption = is_photo(query.message)
+                await self._show_answered(
+                    query, render.answered(tr, quiz, attempt, judgement, lang, caption=caption)
+                )
+            case pq.AlreadyAnswered():
+                await acknowledge(query, tr._("You already answered this question."))
+            case _:
+                await acknowledge(query, tr._("This question is closed."))
+
+    async def _show_answered(
+        self, query: CallbackQuery, screens: tuple[Screen, Screen | None]
+    ) -> None:
+        """The answered question in place of the question (one message per question)."""
+        asked, separate = screens
+        if separate is None:
+            # One message per question: the explanation and Next join the question.
+            if not await edit(query, asked):
+                await reply(query, asked)  # never leave the learner without Next
+        else:  # too long for one message: the explanation follows on its own
+            await asyncio.gather(edit(query, asked), reply(query, separate, self.photos))

@@ -7,12 +7,13 @@ so every screen can be tested and checked against Telegram's limits on its own.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.engine import Attempt, Judgement, Score
+from bot.core.kinds import QuestionKind
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
 from bot.core.markup import fenced, plain, split_code
 from bot.core.models import (
@@ -29,6 +30,7 @@ from bot.core.models import (
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.number_words import key_text
 from bot.tg import callbacks as cb
+from bot.tg import toggle_keys
 from bot.tg.captions import fits_caption
 from bot.tg.menus import PRIVATE
 
@@ -216,19 +218,31 @@ def question_header(tr: Translator, quiz: Quiz, index: int, lang: str) -> str:
     return f"<b>{counter}</b> · {html.escape(quiz.title.get(lang))}"
 
 
-def question(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -> Screen:
-    """A question with its options lettered in full, and one short button per letter."""
+def question(
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    index: int,
+    lang: str,
+    selected: frozenset[int] = frozenset(),
+) -> Screen:
+    """A question with its options lettered in full, and one short button per letter; a
+    select-all question has toggles (`selected`: the option indexes ticked) and Submit."""
     q = quiz.questions[index]
     order = attempt.orders[index]
-    text = "\n".join(
-        [
-            question_header(tr, quiz, index, lang),
-            "",
-            rich(q.prompt.get(lang)),
-            "",
-            *option_lines(q, order, lang, {}),
-        ]
-    )
+    lines = [
+        question_header(tr, quiz, index, lang),
+        "",
+        rich(q.prompt.get(lang)),
+        "",
+        *option_lines(q, order, lang, {}),
+    ]
+    if q.kind is QuestionKind.MULTIPLE:
+        ticked = [pos for pos, option in enumerate(order) if option in selected]
+        markup = toggle_keys.keyboard(tr, attempt.id, index, len(order), ticked)
+        text = "\n".join([*lines, "", toggle_keys.hint(tr)])
+        return Screen(truncate(text, MESSAGE_MAX_CHARS), markup)
+    text = "\n".join(lines)
     buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
@@ -399,11 +413,13 @@ def review(
             right = html.escape(key_text(tr, q, lang))
             lines.append(tr._("Right answer: {answer}", answer=right))
         else:
-            if chosen is not None:
+            picked = attempt.selected_indexes(q, index)  # a select-all question's set
+            if picked is not None:
+                lines.append(tr._("Your answer: {answer}", answer=_texts(q, picked, lang)))
+            elif chosen is not None:
                 mine = rich(q.options[chosen].text.get(lang))
                 lines.append(tr._("Your answer: {answer}", answer=mine))
-            right = rich(q.options[q.correct].text.get(lang))
-            lines.append(tr._("Right answer: {answer}", answer=right))
+            lines.append(tr._("Right answer: {answer}", answer=_texts(q, q.key, lang)))
         lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
     lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     text = "\n".join(lines)
@@ -415,6 +431,11 @@ def review(
         [button(tr._("📚 Other quizzes"), cb.QuizList())],
     ]
     return Screen(text[:MESSAGE_MAX_CHARS], InlineKeyboardMarkup(rows))
+
+
+def _texts(question: Question, options: Collection[int], lang: str) -> str:
+    """Options' texts in the question's order, joined: one option, or a select-all set."""
+    return " · ".join(rich(question.options[i].text.get(lang)) for i in sorted(options))
 
 
 def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Screen:

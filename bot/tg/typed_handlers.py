@@ -33,13 +33,14 @@ async def show_question(
     lang: str,
     typed: ta.TypedAnswers,
     photos: PhotoSender | None = None,
+    selected: frozenset[int] = frozenset(),
 ) -> None:
     """Send question `index`: with buttons (a captioned photo when it has a picture, see
     bot/tg/photos.py), or (a number question) as the question and then the ForceReply prompt
-    whose reply is the answer."""
+    whose reply is the answer (`selected`: a select-all question's ticks, when continued)."""
     question = quiz.questions[index]
     if not question.typed:
-        screen = render.question(tr, quiz, attempt, index, lang)
+        screen = render.question(tr, quiz, attempt, index, lang, selected)
         await send_screen(bot, chat_id, screen, photos)
         return
     asked = number_render.question(tr, quiz, index, lang)

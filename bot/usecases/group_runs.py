@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, Standing, Verdict, leaderboard, option_counts, option_orders
 from bot.core.group_run import GroupRun, Step, elapsed_ms, judge_tap, played, resume_step
-from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG
+from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import next_quiz
 from bot.store import GroupStore, Stored
@@ -94,6 +94,7 @@ class Reveal:
     index: int
     counts: list[int]  # per displayed position; a number question's: [right, wrong]
     is_last: bool
+    answers: int = 0  # members who answered (a select-all answer counts several options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,10 +316,10 @@ class GroupRuns:
         the member's language, else the group's.
         """
         lang = member.language_in(group_lang)
-        run = await self.store.run(run_id) if self.shared else self._runs.get(run_id)
-        quiz = self.quiz_of(run) if run else None
-        if run is None or quiz is None:
+        found = await self.tapped(run_id)
+        if found is None:
             return Closed(lang)
+        run, quiz = found
         if run.chat_id != chat_id:
             return NotYours(lang)
         verdict, judgement = judge_tap(run, quiz, index, position)
@@ -347,6 +348,13 @@ class GroupRuns:
             return Closed(lang)
         return Answered(lang, quiz, judgement)
 
+    async def tapped(self, run_id: int) -> tuple[GroupRun, Quiz] | None:
+        """The run a member's tap names and the quiz it plays (read from the store when several
+        workers share it); None when there is no such run or its content is gone."""
+        run = await self.store.run(run_id) if self.shared else self._runs.get(run_id)
+        quiz = self.quiz_of(run) if run else None
+        return None if run is None or quiz is None else (run, quiz)
+
     async def live(self, run_id: int, index: int) -> Live | None:
         """Question `index` while it is open, with its answers so far (one indexed read);
         None once it is revealed, stopped or the run ended: nothing to refresh any more."""
@@ -366,7 +374,7 @@ class GroupRuns:
             return None
         if reveal.is_last:
             return TimeUp(reveal, None, await self.finish(run_id))
-        if sum(reveal.counts) == 0 and await self._silent(run_id, index) >= UNANSWERED_LIMIT:
+        if reveal.answers == 0 and await self._silent(run_id, index) >= UNANSWERED_LIMIT:
             return TimeUp(reveal, None, await self.finish(run_id, stopped=True), unattended=True)
         return TimeUp(reveal, index + 1, None)
 
@@ -410,16 +418,23 @@ class GroupRuns:
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
             return None
-        chosen = await self.store.close_and_count(run_id, index)  # one transaction: no stale read
-        if chosen is None:
+        answers = await self.store.close_and_count(run_id, index)  # one transaction: no stale read
+        if answers is None:
             return None
         run = replace(run, is_open=False)
         self._keep(run)
-        if quiz.questions[index].typed:  # how many were right, how many not
+        question = quiz.questions[index]
+        chosen = [option for option, _ in answers]
+        if question.typed:  # how many were right, how many not
             counts = [chosen.count(NUMBER_RIGHT), chosen.count(NUMBER_WRONG)]
+        elif question.kind is QuestionKind.MULTIPLE:  # how many selected each option
+            ids = {option.id: i for i, option in enumerate(question.options)}
+            picked = [ids[oid] for _, joined in answers for oid in (joined or "").split(",")
+                      if oid in ids]  # fmt: skip
+            counts = option_counts(run.orders[index], picked)
         else:
             counts = option_counts(run.orders[index], chosen)
-        return Reveal(run, quiz, index, counts, index + 1 >= len(quiz))
+        return Reveal(run, quiz, index, counts, index + 1 >= len(quiz), len(answers))
 
     async def _run(self, run_id: int) -> GroupRun | None:
         cached = self._runs.get(run_id)

@@ -1,5 +1,9 @@
 """Use cases of /practice and /exam: a set of questions answered one by one, the score at the end.
 
+Sets and exams ask the kinds answered by one tap (`kinds.ONE_TAP`: single, true/false); a
+select-all question needs toggles and Submit, which these screens do not have, so it is asked
+in the quiz itself, in groups and in /review.
+
 Practice: choose guides, a level and a length; each answer is explained at once. Exam: one quiz
 against a clock (seconds per question, or a total), no explanation until the end, then every
 explanation. Time is checked, with the session's Clock, when an answer arrives: one given after
@@ -23,7 +27,7 @@ from zoneinfo import ZoneInfo
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
 from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, Exam, ExamClock
-from bot.core.kinds import QuestionKind
+from bot.core.kinds import ONE_TAP, QuestionKind
 from bot.core.models import Catalog, Level, Question, Quiz
 from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool_of
 from bot.core.review import after_miss
@@ -141,11 +145,11 @@ class PracticeSession:
         """Quiz `quiz_id` against `clock`; a running set or exam is abandoned."""
         quiz = self.catalog.quiz(quiz_id)
         allowed = PER_QUESTION_CHOICES if clock is ExamClock.PER_QUESTION else TOTAL_CHOICES
-        if quiz is None or not len(quiz) or seconds not in allowed:
+        if quiz is None or not any(q.kind in ONE_TAP for q in quiz.questions):
             return NothingMatches()
-        asked = [q for q in quiz.questions if not q.typed]  # buttons only, as in practice sets
-        if not asked:
+        if seconds not in allowed:
             return NothingMatches()
+        asked = [q for q in quiz.questions if q.kind in ONE_TAP]  # as in practice sets
         questions = [QuestionKey(quiz.id, q.id) for q in asked]
         orders = []
         for question in asked:

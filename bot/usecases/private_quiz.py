@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.core.clock import Clock
+from bot.core.engine import AnswerOutcome as EngineOutcome
 from bot.core.engine import (
     Attempt,
     Judgement,
     Score,
+    SetJudgement,
     Status,
     Verdict,
     apply_answer,
@@ -55,7 +57,7 @@ class Answered:
 
     quiz: Quiz
     attempt: Attempt
-    judgement: Judgement
+    judgement: Judgement | SetJudgement
     score: Score | None  # set when this answer finished the attempt
 
 
@@ -213,14 +215,24 @@ class PrivateQuiz:
             question_id=quiz.questions[question_index].id,
             option_id=quiz.questions[question_index].options[outcome.judgement.option_index].id,
         )
-        if not stored:
+        return await self.settled(quiz, outcome, question_index, stored)
+
+    async def settled(
+        self, quiz: Quiz, outcome: EngineOutcome, question_index: int, stored: bool
+    ) -> AnswerOutcome:
+        """After the store was asked to keep an accepted answer (a tap, or a submitted set):
+        `Answered` when it did, else why not, read back from the store."""
+        attempt_id = outcome.attempt.id
+        if not stored or outcome.judgement is None:
             # Lost a race with a double tap or with /stop: reload the truth from the store.
             self._attempts.pop(attempt_id, None)
             fresh = await self._attempt(attempt_id)
             answered = fresh is not None and fresh.answers[question_index] is not None
             return AlreadyAnswered() if answered else Closed()
         self._remember(outcome.attempt)
-        final = score(quiz, outcome.attempt.answers) if outcome.finished else None
+        final = None
+        if outcome.finished:
+            final = score(quiz, outcome.attempt.answers, outcome.attempt.selections)
         return Answered(quiz, outcome.attempt, outcome.judgement, final)
 
     async def next(self, user_id: int, attempt_id: int, question_index: int) -> NextOutcome:
@@ -240,7 +252,7 @@ class PrivateQuiz:
         if not self._claim_showing(attempt.id, question_index):
             return AlreadyShown()
         if finished:
-            return ShowResult(quiz, attempt, score(quiz, attempt.answers))
+            return ShowResult(quiz, attempt, score(quiz, attempt.answers, attempt.selections))
         return ShowQuestion(quiz, attempt, question_index)
 
     async def resume(self, user_id: int, attempt_id: int) -> ResumeOutcome:
@@ -259,13 +271,18 @@ class PrivateQuiz:
         if owned is None:
             return NotYours()
         attempt, quiz = owned
-        missed = score(quiz, attempt.answers).missed
+        missed = score(quiz, attempt.answers, attempt.selections).missed
         typed: dict[int, str] = {}
         if any(quiz.questions[i].typed for i in missed):
             typed = await self.learners.typed_texts(attempt.id)
         return Mistakes(quiz, attempt, missed, typed)
 
     # -- the one ownership check --------------------------------------------------------------
+
+    async def owned(self, user_id: int, attempt_id: int) -> tuple[Attempt, Quiz] | None:
+        """The attempt and its quiz when `user_id` owns it (see `_owned`): for the use cases
+        of other kinds of taps on the same attempt (bot/usecases/private_selections.py)."""
+        return await self._owned(user_id, attempt_id)
 
     async def _owned(self, user_id: int, attempt_id: int) -> tuple[Attempt, Quiz] | None:
         """The attempt and its quiz when `user_id` owns it and its content still fits it."""

@@ -130,7 +130,9 @@ class TypedAnswers:
         self._asked.pop(attempt.id, None)
         await self.quiz.learners.typed_question_sent(attempt.id, None)
         self.quiz.remember(outcome.attempt)
-        final = score(quiz, outcome.attempt.answers) if outcome.finished else None
+        final = None
+        if outcome.finished:  # select-all answers count by their submitted sets
+            final = score(quiz, outcome.attempt.answers, outcome.attempt.selections)
         return TypedAnswered(
             quiz, outcome.attempt, index, typed, outcome.judgement.is_correct, asked, final
         )

@@ -40,6 +40,32 @@ def test_answer_points(
 
 
 @pytest.mark.parametrize(
+    ("mode", "fraction", "elapsed", "points"),
+    [
+        (SPEED, 0.5, 0, 500),  # half the set right, instantly: half of 1000
+        (SPEED, 0.5, 15_000, 375),  # half of 750
+        (SPEED, 2 / 3, 30_000, 333),
+        (SPEED, 0.0, 0, 0),
+        (PLAIN, 0.5, 0, 0),  # plain mode: a point per right answer only
+    ],
+)
+def test_a_partly_right_selection_earns_its_share_of_speed_points(
+    mode: ScoringMode, fraction: float, elapsed: int, points: int
+) -> None:
+    assert answer_points(mode, False, elapsed, 30_000, fraction) == points
+
+
+def test_a_partly_right_selection_breaks_the_streak_but_scores() -> None:
+    answers = [
+        AnswerFact(1, 0, True, 0, 1.0),
+        AnswerFact(1, 1, False, 0, 2.0, 0.5),
+        AnswerFact(1, 2, True, 0, 3.0),
+    ]
+    [score] = run_scores(answers, ScoringRule(SPEED, streak_bonus=True), 30_000)
+    assert (score.points, score.correct, score.answered) == (1000 + 500 + 1000, 2, 3)
+
+
+@pytest.mark.parametrize(
     ("mode", "row", "bonus"),
     [
         (SPEED, 1, 0),

@@ -24,7 +24,7 @@ import asyncpg
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog, Question
 from bot.emulator import Emulator
-from bot.emulator.driver import ChatView, Mark, SimUser
+from bot.emulator.driver import CallbackAnswer, ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
@@ -149,7 +149,12 @@ async def answered(chat: ChatView, question: EmuMessage, after: Mark) -> EmuMess
     """The question once answered: one message per question, so the question itself is edited to
     carry the verdict, the explanation and Next (`after`: the mark taken before the tap)."""
     return await chat.wait_for(
-        lambda m: m.message_id == question.message_id and m.edited and bool(m.buttons),
+        lambda m: (
+            m.message_id == question.message_id
+            and m.edited
+            and bool(m.buttons)
+            and not is_select_all(m)
+        ),  # a select-all question's toggles redraw it before Submit
         after=after,
     )
 
@@ -170,10 +175,13 @@ async def answer_current(
     """Answer the question shown in `question`, whatever its kind, and return it once answered
     (edited to carry the verdict, the explanation and Next): a question with buttons gets a tap
     on `choice` (default: its first button); one without (a number question) gets `typed` as a
-    reply to the prompt that follows it."""
+    reply to the prompt that follows it; a select-all question toggles the letters in `choice`
+    (default: A), then Submit."""
     view = chat or user.private
     mark = view.mark()
-    if question.buttons:
+    if is_select_all(question):
+        await answer_select_all(user, question, choice or "A")
+    elif question.buttons:
         await user.tap(question, choice or question.buttons[0][0].text)
     else:
         prompt = await view.wait_for(
@@ -196,3 +204,73 @@ def typed_for(question: Question, right: bool = True) -> str:
     if not right:
         value += key.tolerance + (key.high or 0) - (key.low or 0) + 1000
     return format(value, "g")
+
+
+# -- answering whatever the question's kind ----------------------------------------------------
+
+SUBMIT = "📨 Submit"
+
+
+def submit_label(question: EmuMessage) -> str | None:
+    """The Submit button's label on a select-all question (kind: multiple), in any language;
+    None on any other message."""
+    for row in question.buttons:
+        for b in row:
+            if b.callback_data is not None and b.callback_data.startswith(("sub:", "gs:")):
+                return b.text
+    return None
+
+
+def is_select_all(question: EmuMessage) -> bool:
+    """A select-all question: toggles and a Submit button."""
+    return submit_label(question) is not None
+
+
+def toggle_label(question: EmuMessage, letter: str) -> str:
+    """The current label of a select-all question's toggle for `letter` ("☐ A" or "☑ A")."""
+    for row in question.buttons:
+        for b in row:
+            if b.text[-2:] == f" {letter}" and b.text[0] in "☐☑":
+                return b.text
+    raise LookupError(f"no toggle {letter} on message {question.message_id}")
+
+
+def right_letters(question: EmuMessage, q: Question, lang: str = "en") -> str:
+    """The letters of `q`'s right options as `question` shows them (shuffled or not)."""
+    shown = [line for line in question.text.splitlines() if line[1:3] == ". "]
+    texts = [line[3:].strip() for line in shown]
+    found = ""
+    for index in sorted(q.key):
+        text = q.options[index].text.get(lang).replace("`", "")
+        found += "ABCDEFGHIJ"[texts.index(text)]
+    return "".join(sorted(found))
+
+
+async def answer_select_all(
+    user: SimUser, question: EmuMessage, letters: str = "A"
+) -> CallbackAnswer | None:
+    """Toggle each of `letters` on a select-all question, then Submit; the Submit popup (in a
+    private chat each toggle's redraw comes before its popup, so the next tap sees it)."""
+    private = question.chat_id == user.id
+    for letter in letters:
+        current = user.private.message(question.message_id) if private else question
+        await user.tap(current, toggle_label(current, letter))
+    return await user.tap(question, submit_label(question) or SUBMIT)
+
+
+def wrong_letter(question: EmuMessage, q: Question, lang: str = "en") -> str:
+    """A letter of a wrong option of `q` as `question` shows it."""
+    right = right_letters(question, q, lang)
+    shown = [line for line in question.text.splitlines() if line[1:3] == ". "]
+    return next(line[0] for line in shown if line[0] not in right)
+
+
+async def answer_as(
+    user: SimUser, question: EmuMessage, q: Question, *, right: bool, lang: str = "en"
+) -> CallbackAnswer | None:
+    """Answer `question` (the message of `q`) rightly or wrongly, whatever its kind: a tap on a
+    letter, or (select-all) every right letter, or one wrong one, then Submit. The last popup."""
+    letters = right_letters(question, q, lang) if right else wrong_letter(question, q, lang)
+    if is_select_all(question):
+        return await answer_select_all(user, question, letters)
+    return await user.tap(question, letters[0])

@@ -4,6 +4,7 @@ out ends the exam at the next tap; then the results with every explanation."""
 
 from __future__ import annotations
 
+from bot.core.kinds import ONE_TAP
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
@@ -13,10 +14,11 @@ QUIZ = "gradient-accumulation"
 
 
 def exam_length(h: Harness) -> int:
-    """How many questions an exam of QUIZ asks: every one but number questions (typed)."""
+    """How many questions an exam of QUIZ asks: the kinds one tap answers (no number
+    question, typed, nor select-all one, toggled then submitted)."""
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None
-    return sum(not q.typed for q in quiz.questions)
+    return sum(q.kind in ONE_TAP for q in quiz.questions)
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]
@@ -89,7 +91,7 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None
     for question in quiz.questions:  # every explanation, at the end (exams ask no number ones)
-        if question.typed:
+        if question.kind not in ONE_TAP:
             continue
         assert question.explanation.get("en").replace("`", "")[:40] in text
     assert text.count("⏰") == 1 and text.count("❌") == 1
@@ -137,7 +139,7 @@ async def test_a_total_clock_ends_the_exam_of_a_learner_who_walked_away(harness:
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None
     for question in quiz.questions:  # every explanation (exams ask no number questions)
-        if question.typed:
+        if question.kind not in ONE_TAP:
             continue
         assert question.explanation.get("en").replace("`", "")[:40] in text
     assert rows(h, "SELECT status, marks FROM practice_sets") == [

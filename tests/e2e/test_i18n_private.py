@@ -12,7 +12,14 @@ from bot.emulator import EmuMessage, SimUser
 from bot.i18n import SUPPORTED_LANGUAGES, translator
 from bot.i18n_tools import TEMPLATE, catalogue_path, read_catalogue
 from bot.tg.menus import MENUS, telegram_code
-from tests.e2e.harness import Harness, answer_current, answered, reply_prompt
+from tests.e2e.harness import (
+    Harness,
+    answer_current,
+    answer_select_all,
+    answered,
+    is_select_all,
+    reply_prompt,
+)
 
 TRANSLATED = [lang for lang in SUPPORTED_LANGUAGES if lang != "en"]
 # The picker asks in every language on purpose: the learner may not read the current one.
@@ -92,7 +99,12 @@ async def walk_private_flow(h: Harness, user: SimUser, lang: str, seen: Seen) ->
             seen.popup((await user.tap(explanation, explanation.buttons[0][0].text)).text)
             continue
         mark = chat.mark()
-        seen.popup((await user.tap(question, "A")).text)
+        tapped = await (
+            answer_select_all(user, question)
+            if is_select_all(question)
+            else user.tap(question, "A")
+        )
+        seen.popup(tapped.text if tapped else None)
         if index == 0:  # a second tap on the same question
             again = await user.tap(question, callback_data=question.buttons[0][1].callback_data)
             seen.popup(again.text)

@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.content import load_catalog
-from tests.e2e.harness import answer_current, answered, typed_for
+from tests.e2e.harness import (
+    answer_as,
+    answer_current,
+    answered,
+    right_letters,
+    typed_for,
+    wrong_letter,
+)
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 QUIZ = "gradient-accumulation"
@@ -36,24 +43,18 @@ async def test_each_question_is_one_message_and_the_result_another(tmp_path: Pat
                 await user.tap(shown, buttons(shown)[0])
                 question = await user.private.next_message(after=mark)
                 continue
-            right_text = q.options[q.correct].text.get("en").replace("`", "")
-            right = next(
-                pos
-                for pos, line in enumerate(
-                    line for line in question.text.splitlines() if line[1:3] == ". "
-                )
-                if line[3:].strip() == right_text
-            )
-            tap = (right + 1) % 4 if wrong else right
-            popup = await user.tap(question, "ABCD"[tap])
+            right = right_letters(question, q)
+            popup = await answer_as(user, question, q, right=not wrong)
             assert popup is not None and (popup.text or "").startswith("❌" if wrong else "✅")
             shown = await answered(user.private, question, mark)
             # Everything in the question's own message, and no message posted for it.
             assert user.private.mark().next_message_id == mark.next_message_id
             assert q.prompt.get("en").replace("`", "") in shown.text
-            assert f"✅ {'ABCD'[right]}." in shown.text
+            assert all(f"✅ {letter}." in shown.text or f"⚠️ {letter}." in shown.text
+                       for letter in right)  # fmt: skip
             if wrong:
-                assert f"❌ {'ABCD'[tap]}." in shown.text and "Not quite" in shown.text
+                assert f"❌ {wrong_letter(question, q)}." in shown.text
+                assert "Not quite" in shown.text
             assert q.explanation.get("en").split("`")[0][:30] in shown.text
             assert f'href="{quiz.guide.url.get("en")}"' in shown.html
             last = index == len(quiz) - 1

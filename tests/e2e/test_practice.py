@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from bot.core.kinds import ONE_TAP
 from bot.core.models import Question, Quiz
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
@@ -92,12 +93,12 @@ async def test_practice_sets_without_repeats_and_misses_to_review(harness: Harne
     done = await play_set(h, user, chooser, miss=set())
     assert "Practice done: 5/5" in done.text
     sets = [json.loads(q) for (q,) in rows(h, "SELECT questions FROM practice_sets ORDER BY id")]
-    pool = {  # practice sets ask no number questions (answered by typing, in their quiz)
+    pool = {  # practice sets ask the kinds one tap answers (kinds.ONE_TAP)
         q.id
         for quiz in h.catalog
         if quiz.guide.id == guide.id
         for q in quiz.questions
-        if not q.typed
+        if q.kind in ONE_TAP
     }
     assert all(key.split("/")[1] in pool for s in sets for key in s)  # the chosen guide only
     # the second set repeats nothing from the first while unseen questions remain

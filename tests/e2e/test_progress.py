@@ -8,7 +8,7 @@ from bot.core.models import Quiz
 from bot.core.review import INTERVALS
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
-from tests.e2e.harness import Harness, answer_current, answered, typed_for
+from tests.e2e.harness import Harness, answer_as, answer_current, answered, typed_for
 
 LETTERS = "ABCD"
 QUIZ = "gradient-accumulation"
@@ -67,9 +67,8 @@ async def take_quiz(
             typed = typed_for(quiz.questions[index], right=index not in miss)
             explanation = await answer_current(user, question, typed=typed)
         else:
-            right = right_letter(question, quiz, index)
             mark = chat.mark()
-            await user.tap(question, LETTERS[(right + 1) % 4 if index in miss else right])
+            await answer_as(user, question, quiz.questions[index], right=index not in miss)
             explanation = await answered(chat, question, mark)
         mark = chat.mark()
         await user.tap(explanation, explanation.buttons[0][0].text)

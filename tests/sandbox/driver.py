@@ -138,3 +138,15 @@ def correct_number(shown: str, quiz_id: str, index: int) -> int:
         if text == right:
             return position + 1
     raise AssertionError(f"{right!r} not among the options shown:\n{shown}")
+
+
+def correct_numbers(shown: str, quiz_id: str, index: int) -> list[int]:
+    """Which buttons (1-4) are right, reading the options as the terminal shows them: one for
+    a single-answer question, every right option of a select-all one (kind: multiple)."""
+    quiz = load_catalog(default_content_dir()).quiz(quiz_id)
+    assert quiz is not None
+    question = quiz.questions[index]
+    options = re.findall(r"^│ \*([A-D])\.\* (.*)$", shown, re.M)
+    assert len(options) == len(question.options), shown
+    rights = {question.options[i].text.get("en") for i in question.key}
+    return [position + 1 for position, (_, text) in enumerate(options) if text in rights]

@@ -14,9 +14,10 @@ import pytest
 from telegram.ext import CommandHandler
 
 from bot.content import default_content_dir, load_catalog
+from bot.core.kinds import QuestionKind
 from bot.i18n import load_all, translator
 from bot.tg.app import BotOptions, QuizBot
-from tests.sandbox.driver import Sandbox, correct_number
+from tests.sandbox.driver import Sandbox, correct_number, correct_numbers
 
 QUIZ = "gradient-checkpointing"
 
@@ -47,30 +48,42 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
 
         box.send("/push " + QUIZ)
         box.wait_output(r"Group quiz: Gradient checkpointing.*?seconds per question")
-        for index in range(9):
+        quiz = load_catalog(default_content_dir()).quiz(QUIZ)
+        assert quiz is not None
+        total = sum(not q.typed for q in quiz.questions)  # groups skip number questions
+        for index in range(total):
             # Question 3 has a picture: the sandbox names it before the caption.
             photo = r"(\[photo: sqrt-n-checkpoints\.png\] )?"
-            header = rf"╭─ Quiz Bot · Study group\n│ {photo}\*Question {index + 1}/9\*"
-            # The last question is true/false: two buttons, A and B.
-            shown = box.wait_output(header + r".*?(\[4\] D|\[2\] B)\n╰─").group(0)
-            count = 2 if index == 8 else 4
-            right = correct_number(shown, QUIZ, index)
-            box.send(str(right))
-            box.send(f":as Moussa {right}")
-            box.send(f":as Claire {right % count + 1}")
+            header = rf"╭─ Quiz Bot · Study group\n│ {photo}\*Question {index + 1}/{total}\*"
+            # True/false: two buttons, A and B; select-all: four toggles and Submit.
+            ends = r".*?(\[4\] D|\[2\] B|\[5\] 📨 Submit)\n╰─"
+            shown = box.wait_output(header + ends).group(0)
+            if quiz.questions[index].kind is QuestionKind.MULTIPLE:
+                rights = correct_numbers(shown, QUIZ, index)
+                wrong = next(n for n in range(1, 5) if n not in rights)
+                taps = (("", rights), (":as Moussa ", rights), (":as Claire ", [wrong]))
+                for who, numbers in taps:
+                    for number in [*numbers, 5]:  # toggles, then Submit
+                        box.send(f"{who}{number}")
+            else:
+                count = len(quiz.questions[index].options)
+                right = correct_number(shown, QUIZ, index)
+                box.send(str(right))
+                box.send(f":as Moussa {right}")
+                box.send(f":as Claire {right % count + 1}")
             # Time up: the question is edited to show how many chose what.
-            revealed = box.wait_output(
-                rf"╭─ Quiz Bot · Study group \(edited\)\n│ {photo}\*Question {index + 1}/9\*.*?╰─"
-            ).group(0)
+            edited = rf"╭─ Quiz Bot · Study group \(edited\)\n│ {photo}"
+            revealed = box.wait_output(edited + rf"\*Question {index + 1}/{total}\*.*?╰─").group(0)
             assert "3 answers" in revealed, revealed
             assert re.search(r"✅ \*[A-D]\.\*", revealed)
 
         board = box.wait_output(r"🏁 Quiz finished: Gradient checkpointing\*.*?╰─").group(0)
-        lines = [line for line in board.splitlines() if " · " in line and "/9" in line]
-        # Ties on 9/9 go to the faster: You tapped before Moussa every time.
+        lines = [line for line in board.splitlines() if " · " in line and f"/{total}" in line]
+        # Ties on a full score go to the faster: You tapped before Moussa every time.
         names = [line.split(" · ")[0].split()[-1] for line in lines]
         assert names == ["You", "Moussa", "Claire"], board
-        assert "9/9" in lines[0] and "9/9" in lines[1] and "0/9" in lines[2]
+        full, none = f"{total}/{total}", f"0/{total}"
+        assert full in lines[0] and full in lines[1] and none in lines[2]
 
         # Each member's popup is in their own language, and gives nothing away (the default).
         load_all()
@@ -84,7 +97,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
                 )
                 .split("\0")[0]
             )
-            assert output.count("⟨alert⟩ " + recorded) == 9, lang
+            assert output.count("⟨alert⟩ " + recorded) == total, lang
         assert "⟨alert⟩ " + translator("en")._("✅ Right!") not in output
         assert box.quit() == 0
         assert time.monotonic() - began < 20

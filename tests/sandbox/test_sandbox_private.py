@@ -6,8 +6,9 @@ import re
 import time
 from pathlib import Path
 
+from bot.core.kinds import QuestionKind
 from tests.e2e.harness import shipped_catalog, typed_for
-from tests.sandbox.driver import Sandbox, correct_number
+from tests.sandbox.driver import Sandbox, correct_number, correct_numbers
 
 QUIZ = "gradient-checkpointing"
 MISSED = 2  # the question (0-based) answered wrong on purpose, to see both popups
@@ -48,16 +49,23 @@ def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) 
             assert f"[1] {label}" in after, after
             shown = sandbox.type("1")
             continue
-        assert "[1] A  [2] B  [3] C  [4] D" in shown or "[1] A  [2] B\n" in shown
         if index == 2:  # sqrt-n carries a picture: its name, then the question as its caption
             assert f"[photo: sqrt-n-checkpoints.png] *Question 3/{total}*" in shown, shown
-        right = correct_number(shown, QUIZ, index)
-        tap = right if index != MISSED else right % 4 + 1
-        after = sandbox.type(str(tap))
-        if index == MISSED:
-            assert "⟨popup⟩ ❌ Not quite: the answer is" in after, after
+        if question.kind is QuestionKind.MULTIPLE:  # select-all: toggles, then Submit
+            assert "[1] ☐ A  [2] ☐ B  [3] ☐ C  [4] ☐ D" in shown and "[5] 📨 Submit" in shown
+            for number in correct_numbers(shown, QUIZ, index):
+                assert f"[{number}] ☑" in sandbox.type(str(number))
+            after = sandbox.type("5")
+            assert "⟨popup⟩ ✅ Right! You found every right answer." in after, after
         else:
-            assert "⟨popup⟩ ✅ Right!" in after, after
+            assert "[1] A  [2] B  [3] C  [4] D" in shown or "[1] A  [2] B\n" in shown
+            right = correct_number(shown, QUIZ, index)
+            tap = right if index != MISSED else right % 4 + 1
+            after = sandbox.type(str(tap))
+            if index == MISSED:
+                assert "⟨popup⟩ ❌ Not quite: the answer is" in after, after
+            else:
+                assert "⟨popup⟩ ✅ Right!" in after, after
         # The question is shown again as edited, without its buttons, the right option ticked.
         assert "(edited)" in after and "✅ *" in after
         label = "Next ▶️" if index < total - 1 else "🏁 See my score"

@@ -146,7 +146,8 @@ async def test_close_and_count_sees_every_answer_while_reads_overlap(db: Databas
             await store.open_question(run_id, 0, 1.0, 31.0)
             for user in range(5):
                 assert await _answer(store, run_id, 0, 100 + user, user % 4) is Stored.STORED
-            assert sorted(await store.close_and_count(run_id, 0) or []) == [0, 0, 1, 2, 3]
+            counted = await store.close_and_count(run_id, 0) or []
+            assert sorted(option for option, _ in counted) == [0, 0, 1, 2, 3]
             assert await store.close_and_count(run_id, 0) is None
     finally:
         stop.set()

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 
+from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store import Database, LearnerStore
+from bot.store.selections import SelectionStore
 from bot.usecases import private_quiz as pq
+from bot.usecases import private_selections as ps
 from bot.usecases import typed_answers as ta
 from tests.e2e.harness import FakeClock, shipped_catalog, typed_for
 
@@ -21,9 +24,26 @@ def right_position(quiz: Quiz, shown: pq.ShowQuestion) -> int:
     return order.index(quiz.questions[shown.index].correct)
 
 
+async def select_all(
+    picks: ps.PrivateSelections, quiz: Quiz, shown: pq.ShowQuestion
+) -> ps.SubmitOutcome:
+    """A select-all question: refused for others and when empty, then every right option."""
+    attempt_id, index, order = shown.attempt.id, shown.index, shown.attempt.orders[shown.index]
+    assert await picks.toggle(OTHER, attempt_id, index, 0) == pq.NotYours()
+    assert await picks.submit(OTHER, attempt_id, index, "en") == pq.NotYours()
+    assert await picks.submit(OWNER, attempt_id, index, "en") == ps.NothingSelected()
+    assert await picks.toggle(OWNER, attempt_id, index + 1, 0) == pq.Closed()  # not current
+    for position, option in enumerate(order):
+        if option in quiz.questions[index].key:
+            toggled = await picks.toggle(OWNER, attempt_id, index, position)
+            assert isinstance(toggled, ps.Toggled) and option in toggled.selected
+    return await picks.submit(OWNER, attempt_id, index, "en")
+
+
 async def test_a_whole_attempt_through_its_outcomes(db: Database) -> None:
     catalog = shipped_catalog()
     use = pq.PrivateQuiz(catalog, LearnerStore(db), clock=FakeClock(), rng=random.Random(3))
+    picks = ps.PrivateSelections(use, SelectionStore(db), clock=FakeClock())
     assert await use.start(OWNER, "no-such-quiz") == pq.UnknownQuiz()
     shown = await use.start(OWNER, QUIZ)
     assert isinstance(shown, pq.ShowQuestion) and shown.index == 0
@@ -43,25 +63,33 @@ async def test_a_whole_attempt_through_its_outcomes(db: Database) -> None:
             assert isinstance(step, pq.ShowQuestion) and step.index == index
             assert await use.next(OWNER, attempt_id, index) == pq.AlreadyShown()
             shown = step
-        if quiz.questions[index].typed:  # a number question: no tap answers it; a reply does
+        last = index == len(quiz) - 1
+        if quiz.questions[index].kind is QuestionKind.MULTIPLE:
+            answered = await select_all(picks, quiz, shown)
+            again = await picks.submit(OWNER, attempt_id, index, "en")
+        elif quiz.questions[index].typed:  # a number question: no tap answers it; a reply does
             assert await use.answer(OWNER, attempt_id, index, 0, "en") == pq.Closed()
             typed = ta.TypedAnswers(use)
             await typed.asked(attempt_id, ta.Asked(index, 1000 + index))
             value = typed_for(quiz.questions[index])
             reply = await typed.answer(OWNER, value, None, "en", ".")
             assert isinstance(reply, ta.TypedAnswered) and reply.right and reply.typed == value
-            assert (reply.score is not None) == (index == len(quiz) - 1)
-            again = await typed.answer(OWNER, value, None, "en", ".")
-            assert isinstance(again, ta.NotAsked | ta.OldQuestion)
+            assert (reply.score is not None) == last
+            if last:  # a select-all answer counts by its submitted set: only question 0 missed
+                assert reply.score is not None and reply.score.missed == (0,)
+            again_typed = await typed.answer(OWNER, value, None, "en", ".")
+            assert isinstance(again_typed, ta.NotAsked | ta.OldQuestion)
             continue
-        position = right_position(quiz, shown) if index else (right_position(quiz, shown) + 1) % 4
-        answered = await use.answer(OWNER, attempt_id, index, position, "en")
+        else:
+            position = right_position(quiz, shown)
+            position = position if index else (position + 1) % 4
+            answered = await use.answer(OWNER, attempt_id, index, position, "en")
+            again = await use.answer(OWNER, attempt_id, index, position, "en")
         assert isinstance(answered, pq.Answered)
         assert answered.judgement.is_correct == (index > 0)
-        assert (answered.score is not None) == (index == len(quiz) - 1)
-        again = await use.answer(OWNER, attempt_id, index, position, "en")
+        assert (answered.score is not None) == last
         # Once the last answer finished the attempt, every button of it is closed.
-        assert again == (pq.Closed() if index == len(quiz) - 1 else pq.AlreadyAnswered())
+        assert again == (pq.Closed() if last else pq.AlreadyAnswered())
 
     result = await use.next(OWNER, attempt_id, len(quiz))
     assert isinstance(result, pq.ShowResult) and result.score.missed == (0,)
