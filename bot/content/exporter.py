@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.content.formats import DraftOption, DraftQuestion, DraftQuiz, write
-from bot.content.formats.draft import NUMBER
+from bot.content.formats.draft import MULTIPLE, NUMBER
 from bot.core.models import SOURCE_LANGUAGE, Quiz, Text
 
 
@@ -41,7 +41,7 @@ def draft(quiz: Quiz, lang: str) -> tuple[DraftQuiz, int]:
             question.id,
             text(question.prompt),
             tuple(
-                DraftOption(text(option.text), i == question.correct)
+                DraftOption(text(option.text), i in question.key)
                 for i, option in enumerate(question.options)
             ),
             text(question.explanation),
@@ -62,10 +62,12 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
         if missing:
             fallbacks[lang] = missing
     skipped = units = 0
-    if fmt in ("aiken", "csv"):  # options only: a number question has none
-        skipped = sum(1 for d in drafts for q in d.questions if q.kind == NUMBER)
+    if fmt in ("aiken", "csv"):  # one right option per question: no number, no select-all
+        left_out = (NUMBER, MULTIPLE)
+        skipped = sum(1 for d in drafts for q in d.questions if q.kind in left_out)
         drafts = [
-            replace(d, questions=tuple(q for q in d.questions if q.kind != NUMBER)) for d in drafts
+            replace(d, questions=tuple(q for q in d.questions if q.kind not in left_out))
+            for d in drafts
         ]
     elif fmt == "gift":
         units = sum(1 for q in quiz.questions if q.unit.values)

@@ -197,7 +197,7 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
                     True,
                 )
             )
-        elif (question.answer >= 0 and question.answer != theirs.answer) or (
+        elif (question.answers and question.answers != theirs.answers) or (
             question.number is not None and question.number != theirs.number
         ):
             out.problems.append(

@@ -116,7 +116,8 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"note: Aiken has no explanations: {result.dropped} left out", file=sys.stderr)
     if result.skipped:
         print(
-            f"note: number questions need GIFT (this format has only options): "
+            f"note: number and select-all questions need GIFT (this format has one right "
+            "option per question): "
             f"{result.skipped} left out",
             file=sys.stderr,
         )

@@ -9,7 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.content.formats.draft import NUMBER, OPTION_IDS, TRUE_FALSE, DraftQuestion, DraftQuiz
+from bot.content.formats.draft import (
+    MULTIPLE,
+    NUMBER,
+    OPTION_IDS,
+    TRUE_FALSE,
+    DraftQuestion,
+    DraftQuiz,
+)
 from bot.core.kinds import NumberAnswer
 
 _NULL_KEYS = {"null", "~"}
@@ -52,13 +59,15 @@ def source_yaml(
             lines.append(f"    explanation: {_q(question.explanation)}")
             lines.append("")
             continue
-        if question.kind == TRUE_FALSE:
-            lines.append(f"    kind: {TRUE_FALSE}")
+        if question.kind in (TRUE_FALSE, MULTIPLE):
+            lines.append(f"    kind: {question.kind}")
         lines.append(f"    prompt: {_q(question.prompt)}")
         lines.append("    options:")
         for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         answer = _ids(question)[question.answer]
+        if question.kind == MULTIPLE:  # every right option: answer: [a, c]
+            answer = "[" + ", ".join(_ids(question)[i] for i in sorted(question.answers)) + "]"
         lines.append(f"    answer: {_q(answer) if question.kind == TRUE_FALSE else answer}")
         lines.append(f"    explanation: {_q(question.explanation)}")
         lines.append("")

@@ -65,16 +65,31 @@ def test_gift_reports_every_unsupported_kind_by_line() -> None:
         4: "numerical",
         6: "short-answer",
         8: "matching",
-        10: "partial credit",
+        10: "every answer has a positive weight",
         12: "essay",
         14: "no answer block",
         16: "never closed",
-        18: "2 right answers",
+        18: "9 answers: a several-answer question needs 2 to 8",
         20: "no right answer",
         22: "empty",
     }
     assert {line: words for line, words in expected.items() if words in reported[line]} == expected
     assert [q.id for q in result.quizzes[0].questions] == ["ok"]
+
+
+def test_gift_several_right_answers_become_a_select_all_question() -> None:
+    result = parse("gift", read("multiple.gift"), "multiple")
+    facts, two, weighted = result.quizzes[0].questions
+    assert [q.kind for q in (facts, two, weighted)] == ["multiple", "multiple", "single"]
+    assert [o.correct for o in facts.options] == [True, False, True, False]
+    assert facts.explanation == "Checkpointing trades compute for activation memory, nothing else."
+    assert [o.correct for o in two.options] == [True, True, False]
+    # One answer at 100 %: an ordinary single-choice question (negative weights ignored).
+    assert [o.correct for o in weighted.options] == [True, False, False]
+    reported = [(p.line, p.skipped) for p in result.problems]
+    assert reported == [(4, False), (14, False)]
+    assert "weights are not kept" in result.problems[0].message
+    assert "negative weights ignored" in result.problems[1].message
 
 
 def test_gift_numerical_value_tolerance_range_and_several_answers() -> None:
@@ -120,8 +135,10 @@ def test_aiken_round_trip_and_errors() -> None:
     assert quiz.questions[1].prompt == "What happens when the learning rate is far too high?"
     assert shape(parse("aiken", write("aiken", [quiz]), "optimizers").quizzes) == shape([quiz])
     broken = parse("aiken", read("broken.aiken"), "broken")
-    assert [p.line for p in broken.problems] == [1, 6, 11, 15]
+    assert [p.line for p in broken.problems] == [1, 6, 11, 15, 22]
     assert all(p.skipped for p in broken.problems)
+    assert "several right answers (A, C)" in broken.problems[-1].message  # say why, by line
+    assert "kind: multiple" in broken.problems[-1].message
     assert [q.prompt for q in broken.quizzes[0].questions] == ["A good one at last"]
 
 
@@ -137,8 +154,10 @@ def test_csv_languages_and_errors() -> None:
         (3, True),
         (4, True),
         (6, True),
+        (7, True),
     ]
     assert "'difficulty'" in broken.problems[0].message
+    assert "several right answers (A,C)" in broken.problems[-1].message
     assert [q.id for q in broken.quizzes[0].questions] == ["q4"]
 
 

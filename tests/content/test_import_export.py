@@ -238,6 +238,38 @@ def test_gift_true_false_imports_as_kind_true_false_and_exports_back(
     assert shape("gift", text) == shape("gift", source.read_text(encoding="utf-8"))
 
 
+def test_gift_several_right_answers_round_trip_as_kind_multiple(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FORMATS / "multiple.gift"
+    status, out, _ = run(
+        capsys, "import", str(source), "--format", "gift", "--out", str(content), "--id", "multi"
+    )
+    assert status == 0, out
+    assert "multiple.gift:4: note: several right answers: kind multiple" in out
+    written = (content / "quizzes" / "multi.yaml").read_text(encoding="utf-8")
+    assert "kind: multiple" in written and "answer: [a, c]" in written
+    quiz = load_catalog(content).quiz("multi")
+    assert quiz is not None
+    facts, two, single = quiz.questions
+    assert (facts.kind, facts.key) == (QuestionKind.MULTIPLE, {0, 2})
+    assert (two.kind, two.key) == (QuestionKind.MULTIPLE, {0, 1})
+    assert single.kind is QuestionKind.SINGLE
+    # Back to GIFT as Moodle's multiple-answer form: right answers share 100 %, a wrong pick
+    # costs as much as a right one earns (the same partial credit as quizbot's).
+    status, text, _ = run(capsys, "export", "multi", "--format", "gift", "--content", str(content))
+    assert status == 0, text
+    assert "~%50%It recomputes some activations during the backward pass" in text
+    assert "~%-50%It shrinks the optimizer states" in text
+    assert "~%50%Adam\n~%50%SGD\n~%-50%ReLU" in text
+    exported = shape("gift", text)
+    assert exported == shape("gift", source.read_text(encoding="utf-8"))
+    # Aiken and CSV have one right answer per question: the select-all ones are left out.
+    status, text, err = run(capsys, "export", "multi", "--format", "csv", "--content", str(content))
+    assert status == 0 and "select-all questions need GIFT" in err and "2 left out" in err
+    assert "facts" not in text and "weighted" in text
+
+
 def test_gift_numerical_imports_as_kind_number_and_exports_back(
     content: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -258,4 +290,5 @@ def test_gift_numerical_imports_as_kind_number_and_exports_back(
     assert shape("gift", text) == [row for row in shape("gift", source.read_text(encoding="utf-8"))]
     # Aiken and CSV have only options: the number questions are left out, and said so.
     status, text, err = run(capsys, "export", "num", "--format", "aiken", "--content", str(content))
-    assert status == 0 and "number questions need GIFT" in err and "4 left out" in err
+    assert status == 0 and "number and select-all questions need GIFT" in err
+    assert "4 left out" in err

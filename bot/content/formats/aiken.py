@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
+    SEVERAL_ANSWERS,
     DraftOption,
     DraftQuestion,
     DraftQuiz,
@@ -24,6 +25,7 @@ from bot.content.formats.draft import (
     ParseResult,
     clean_text,
     option_letter,
+    several_letters,
     slug,
     too_big,
 )
@@ -101,6 +103,9 @@ def _finish(
         return None
     if not 2 <= len(letters) <= limits.max_options:
         result.skip(line, f"{len(letters)} options: a question needs 2 to {limits.max_options}")
+        return None
+    if several_letters(answer, "".join(letters)):
+        result.skip(line, SEVERAL_ANSWERS.format(answer=answer))
         return None
     if answer.upper() not in letters or len(answer) != 1:
         result.skip(line, f"ANSWER '{answer}' names no option (options: {', '.join(letters)})")

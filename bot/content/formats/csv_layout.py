@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     OPTION_IDS,
+    SEVERAL_ANSWERS,
     DraftOption,
     DraftQuestion,
     DraftQuiz,
@@ -29,6 +30,7 @@ from bot.content.formats.draft import (
     ParseResult,
     clean_text,
     option_letter,
+    several_letters,
     slug,
     too_big,
 )
@@ -118,6 +120,9 @@ def _row(
         result.skip(line, f"{len(texts)} options: a question needs 2 to {limits.max_options}")
         return
     answer = cell("answer").upper()
+    if several_letters(answer, "".join(LETTERS[: len(texts)])):
+        result.skip(line, SEVERAL_ANSWERS.format(answer=answer))
+        return
     if answer and (len(answer) != 1 or answer not in LETTERS[: len(texts)]):
         letters = ", ".join(LETTERS[: len(texts)])
         result.skip(line, f"answer '{answer}' names no option (use one of {letters})")

@@ -20,6 +20,7 @@ from bot.core.kinds import NumberAnswer
 SINGLE = "single"
 TRUE_FALSE = "true_false"  # options True then False, ids `true` and `false` in YAML
 NUMBER = "number"  # no options; `DraftQuestion.number` is the key
+MULTIPLE = "multiple"  # select every right option: several options have `correct=True`
 OPTION_IDS = "abcdefghij"
 
 
@@ -78,6 +79,11 @@ class DraftQuestion:
         return self.number is not None if self.kind == NUMBER else self.answer >= 0
 
     @property
+    def answers(self) -> frozenset[int]:
+        """Indexes of every right option (several for `multiple`; empty in a translation)."""
+        return frozenset(i for i, option in enumerate(self.options) if option.correct)
+
+    @property
     def answer(self) -> int:
         """Index of the right option (single choice); -1 in a translation that leaves it out."""
         return next((i for i, option in enumerate(self.options) if option.correct), -1)
@@ -111,6 +117,18 @@ _NOT_ID = re.compile(r"[^a-z0-9]+")
 # C0/C1 controls other than tab and newline: YAML cannot carry them as plain text and Telegram
 # shows them as boxes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+SEVERAL_ANSWERS = (
+    "several right answers ({answer}): this format has one right option per question; "
+    "write a select-all question (kind: multiple) in YAML or GIFT"
+)
+
+
+def several_letters(answer: str, letters: str) -> bool:
+    """Whether an answer cell names several options ("A,C", "A C", "AC")."""
+    named = [ch for ch in answer.upper() if ch not in " ,;/"]
+    return len(named) > 1 and all(ch in letters for ch in named) and len(set(named)) == len(named)
 
 
 def slug(text: str, fallback: str, max_chars: int = 32) -> str:

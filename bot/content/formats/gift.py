@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
+    MULTIPLE,
     NUMBER,
     SINGLE,
     TRUE_FALSE,
@@ -37,7 +38,7 @@ from bot.content.formats.draft import (
     too_big,
     unique,
 )
-from bot.core.kinds import NumberAnswer
+from bot.core.kinds import MULTIPLE_MAX_OPTIONS, NumberAnswer
 
 Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is only text)
 _ESCAPABLE = "~=#{}:\\"
@@ -228,7 +229,7 @@ def _question(
     parsed = _answers(units[opened + 1 : closed], line, result, limits)
     if parsed is None:
         return None
-    options, explanation = parsed
+    options, explanation, several = parsed
     if not prompt:
         result.skip(line, "the question has no text")
         return None
@@ -238,19 +239,25 @@ def _question(
         tuple(DraftOption(clean_text(o.text, line, result, limits), o.correct) for o in options),
         clean_text(explanation, line, result, limits),
         line,
-        TRUE_FALSE if _is_true_false(_text(units[opened + 1 : closed])) else SINGLE,
+        TRUE_FALSE
+        if _is_true_false(_text(units[opened + 1 : closed]))
+        else MULTIPLE
+        if several
+        else SINGLE,
     )
 
 
 def _answers(
     block: list[Unit], line: int, result: ParseResult, limits: Limits
-) -> tuple[list[DraftOption], str] | None:
+) -> tuple[list[DraftOption], str, bool] | None:
+    """The options, the explanation, and whether it is a several-answer question (kind:
+    multiple: more than one right answer, or partial-credit weights)."""
     inner = _text(block)
     if not inner:
         result.skip(line, "essay question (empty answer block): not supported")
         return None
     if _is_true_false(inner):
-        return _true_false(inner, line, result)
+        return (*_true_false(inner, line, result), False)
     general = ""
     split = _find(block, "####")
     if split >= 0:
@@ -261,6 +268,7 @@ def _answers(
         return None
     options: list[DraftOption] = []
     feedback: list[tuple[DraftOption, str]] = []
+    weights: list[float] = []
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(block)
         token = block[start + 1 : end]
@@ -271,12 +279,10 @@ def _answers(
         hash_at = _find(token, "#")
         note = _text(token[hash_at + 1 :]) if hash_at >= 0 else ""
         text = _text(token[:hash_at] if hash_at >= 0 else token)
-        right = block[start][0] == "=" if weight is None else weight >= 100
-        if weight is not None and 0 < weight < 100:
-            result.skip(line, f"partial credit ({weight:g}%): not yet supported")
-            return None
-        if weight is not None and weight < 0:
-            result.note(line, f"negative weight on '{text}' ignored: a wrong answer costs nothing")
+        # A positive weight makes an answer right: `~%50%a ~%50%c` has two right answers.
+        right = block[start][0] == "=" if weight is None else weight > 0
+        if weight is not None:
+            weights.append(weight)
         if not text:
             result.skip(line, "an answer is empty")
             return None
@@ -288,14 +294,28 @@ def _answers(
         result.skip(line, "short-answer question (only = answers): not supported")
         return None
     right_count = sum(o.correct for o in options)
-    if right_count != 1:
-        what = "no right answer (=)" if not right_count else f"{right_count} right answers"
-        result.skip(line, f"{what}: only single-choice questions are supported yet")
+    several = right_count > 1 or any(0 < w < 100 for w in weights)
+    if not right_count:
+        result.skip(line, "no right answer (= or a positive %weight%)")
         return None
-    if not 2 <= len(options) <= limits.max_options:
-        result.skip(line, f"{len(options)} answers: a question needs 2 to {limits.max_options}")
+    if several and right_count == len(options):
+        result.skip(line, "every answer has a positive weight: a select-all question needs "
+                    "at least one wrong answer")  # fmt: skip
         return None
-    return options, _explanation(general, feedback, options, line, result)
+    most = min(limits.max_options, MULTIPLE_MAX_OPTIONS) if several else limits.max_options
+    if not 2 <= len(options) <= most:
+        what = "a several-answer question" if several else "a question"
+        result.skip(line, f"{len(options)} answers: {what} needs 2 to {most}")
+        return None
+    if several and any(w not in (0, 100) for w in weights):
+        result.note(
+            line,
+            "several right answers: kind multiple, the answers with a positive weight are "
+            "right; their weights are not kept (quizbot's partial credit applies)",
+        )
+    elif any(w < 0 for w in weights):
+        result.note(line, "negative weights ignored: a wrong answer costs nothing")
+    return options, _explanation(general, feedback, options, line, result), several
 
 
 def _numerical(
@@ -426,6 +446,15 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+def _weighted(options: Sequence[DraftOption]) -> list[str]:
+    """A select-all question as Moodle's multiple-answer form: each right answer weighs
+    100/k %, each wrong one -100/k % (k right answers), which Moodle floors at 0 as quizbot
+    does: the same partial credit on both sides (bot/core/kinds.py)."""
+    share = 100 / sum(o.correct for o in options)
+    weight = f"{share:.5f}".rstrip("0").rstrip(".")
+    return [f"~%{'' if o.correct else '-'}{weight}%{escape(o.text)}" for o in options]
+
+
 def write(quizzes: Sequence[DraftQuiz]) -> str:
     """GIFT text: a `$CATEGORY` per quiz, `::id::` titles, explanations as general feedback."""
     out: list[str] = []
@@ -440,6 +469,8 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
             elif question.kind == TRUE_FALSE:
                 # GIFT's own true/false: Moodle shows its True/False, not our option texts.
                 out.append("TRUE" if question.options[0].correct else "FALSE")
+            elif question.kind == MULTIPLE:
+                out += _weighted(question.options)
             else:
                 out += [("=" if o.correct else "~") + escape(o.text) for o in question.options]
             if question.explanation:
