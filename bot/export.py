@@ -44,6 +44,7 @@ HEADER = (
     "elapsed_ms",
     "content_version",
     "typed",  # a number question's reply, as typed ("0,5 Go"); empty for buttons
+    "score",  # a select-all answer's partial credit (0 to 1); empty for other kinds
 )
 
 
@@ -85,10 +86,14 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
         ms,
         version,
         typed,
+        picked,
+        score,
     ) in export_rows(db, chat):
         quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
-        option = next((o for o in question.options if o.id == o_id), None) if question else None
+        # A select-all answer: every selected option (ids 'a,c', texts joined by ' | ').
+        ids = picked.split(",") if picked else [o_id]
+        chosen = [o for o in question.options if o.id in ids] if question else []
         yield [
             iso_utc(at),
             chat_id,
@@ -98,13 +103,14 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
             quiz_id,
             q_id,
             question.prompt.get("en") if question else "",
-            o_id,
-            option.text.get("en") if option else "",
+            ",".join(ids),
+            " | ".join(o.text.get("en") for o in chosen),
             "right" if right else "wrong",
             lang or "",
             "" if ms is None else ms,
             version or "",
             typed or "",
+            "" if score is None else f"{score:g}",
         ]
 
 

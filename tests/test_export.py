@@ -11,7 +11,7 @@ import pytest
 
 from bot import export
 from bot.core.engine import option_orders
-from bot.core.kinds import NUMBER_RIGHT
+from bot.core.kinds import NUMBER_RIGHT, QuestionKind
 from bot.store import Database, LearnerStore
 from tests.e2e.harness import shipped_catalog
 
@@ -79,4 +79,34 @@ async def test_export_writes_what_was_typed(
     [row] = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert (row["typed"], row["option_id"], row["option"], row["is_correct"]) == (
         "0,5 Go", "", "", "right"
+    )  # fmt: skip
+
+
+async def test_export_writes_the_selected_set_and_its_score(
+    db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quiz = shipped_catalog().quizzes[QUIZ]
+    index, question = next(
+        (i, q) for i, q in enumerate(quiz.questions) if q.kind is QuestionKind.MULTIPLE
+    )
+    learners = LearnerStore(db)
+    orders = option_orders(quiz, random.Random(0))
+    attempt_id = await learners.start_attempt(10, QUIZ, orders, 1_790_000_000.0)
+    attempt = await learners.attempt(attempt_id)
+    assert attempt is not None
+    right, wrong = (
+        sorted(question.key)[0],
+        next(i for i in range(len(question.options)) if i not in question.key),
+    )
+    ids = ",".join(question.options[i].id for i in sorted((right, wrong)))
+    await learners.record_answer(
+        attempt, index, min(right, wrong), False, "en", 1_790_000_001.0,
+        question_id=question.id, option_id=question.options[min(right, wrong)].id,
+        selected_ids=ids, score=0.0,
+    )  # fmt: skip
+    assert export.main(["--all", "--db", str(db.path)]) == 0
+    [row] = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    texts = " | ".join(question.options[i].text.get("en") for i in sorted((right, wrong)))
+    assert (row["option_id"], row["option"], row["score"], row["is_correct"]) == (
+        ids, texts, "0", "wrong"
     )  # fmt: skip

@@ -133,13 +133,30 @@ EXPORT_COLUMNS = (
     "elapsed_ms",
     "content_version",
     "typed_text",
+    "selected_ids",
+    "score",
 )
 
 
 # answered_at, chat_id, kind, attempt_id, user_id, quiz_id, question_id, option_id, is_correct,
-# language, elapsed_ms, content_version, typed_text (a number question's reply as typed)
+# language, elapsed_ms, content_version, typed_text (a number question's reply as typed),
+# selected_ids and score (a select-all answer's submitted set, 'a,c', and its partial credit)
 ExportRow = tuple[
-    float, int, str, int, int, str, str, str, bool, str | None, int | None, str | None, str | None
+    float,
+    int,
+    str,
+    int,
+    int,
+    str,
+    str,
+    str,
+    bool,
+    str | None,
+    int | None,
+    str | None,
+    str | None,
+    str | None,
+    float | None,
 ]
 
 
@@ -154,12 +171,15 @@ def export_rows(store: Location | Path, chat_id: int | None) -> Iterator[ExportR
         store,
         f"""SELECT an.answered_at, a.chat_id, a.kind, an.attempt_id, an.user_id, a.quiz_id,
                    an.question_id, an.option_id, an.is_correct, an.language, an.elapsed_ms,
-                   an.content_version, an.typed_text
+                   an.content_version, an.typed_text, an.selected_ids, an.score
             FROM answers an JOIN attempts a ON a.id = an.attempt_id {where}
             ORDER BY an.answered_at, an.attempt_id, an.question_index, an.user_id""",
         args,
     )
-    for at, chat, kind, attempt, user, quiz, q_id, o_id, right, lang, ms, version, typed in rows:
+    for (
+        at, chat, kind, attempt, user, quiz, q_id, o_id, right, lang, ms, version, typed, picked,
+        score,
+    ) in rows:  # fmt: skip
         yield (
             float(at),
             int(chat),
@@ -174,4 +194,6 @@ def export_rows(store: Location | Path, chat_id: int | None) -> Iterator[ExportR
             ms,
             version,
             typed,
+            picked,
+            None if score is None else float(score),
         )
