@@ -79,8 +79,13 @@ class SpacedReview:
         self._sync_lock = asyncio.Lock()
 
     def question(self, quiz_id: str, question_id: str) -> tuple[Quiz, Question] | None:
+        """The question a queue item names, when it can be reviewed. A select-all question
+        (kind: multiple) cannot yet: review cards have one button per option and no Submit,
+        so a missed one is practised by taking its quiz again, and its items are dropped."""
         quiz = self.catalog.known(quiz_id)  # a group's own quiz too: met there, reviewed here
         found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
+        if found is not None and found.kind is QuestionKind.MULTIPLE:
+            return None
         return (quiz, found) if quiz and found else None
 
     async def zone(self, user_id: int) -> tzinfo:
@@ -98,7 +103,8 @@ class SpacedReview:
                 items = [
                     after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id])
                     for m in misses
-                    if m.question_id  # unknown: its question had left the content already
+                    # unknown (its question had left the content already), or not reviewable
+                    if m.question_id and self.question(m.quiz_id, m.question_id) is not None
                 ]
                 items.sort(key=lambda i: i.last_seen_at)  # a later miss of one question wins
                 await self.store.ingest(items, misses)

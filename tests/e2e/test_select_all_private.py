@@ -90,6 +90,15 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         await user.tap(done, "🏁 See my score")
         result = await user.private.next_message(after=mark)
         assert "/2" in result.text and "You missed" in result.text
+        # /review has no select-all card yet (no Submit there): the miss stays out of the
+        # queue, and is practised by taking the quiz again.
+        mark = user.private.mark()
+        await user.send("/review")
+        reply = await user.private.next_message(after=mark)
+        assert quiz.questions[0].prompt.get("en") not in reply.text
+        assert h.rows("SELECT count(*) FROM review_items WHERE question_id = ?", SELECT_ALL) == [
+            (0,)
+        ]
 
 
 async def _toggled(user: Any, question: Any, letter: str, label: str) -> Any:
