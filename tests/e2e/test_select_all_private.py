@@ -90,6 +90,15 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         await user.tap(done, "🏁 See my score")
         result = await user.private.next_message(after=mark)
         assert "/2" in result.text and "You missed" in result.text
+        # The mistakes screen shows the submitted set and the whole right set.
+        mark = user.private.mark()
+        await user.tap(result, "🔎 Review my mistakes")
+        mistakes = await user.private.next_message(after=mark)
+        multiple = quiz.questions[0]
+        picked = next(o for o in multiple.options if o.id == selected).text.get("en")
+        rights = " · ".join(multiple.options[i].text.get("en") for i in sorted(multiple.key))
+        assert f"Your answer: {picked}" in mistakes.text
+        assert f"Right answer: {rights}" in mistakes.text
         # /review has no select-all card yet (no Submit there): the miss stays out of the
         # queue, and is practised by taking the quiz again.
         mark = user.private.mark()
