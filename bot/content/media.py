@@ -36,6 +36,8 @@ MAX_RATIO = 20  # Telegram: the longer side at most 20 times the shorter
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 JPEG_MAGIC = b"\xff\xd8\xff"
 IMAGE_FIELDS = ("image", "explanation_image")
+# The kinds whose chat flows send pictures (select-all toggles and typed numbers do not yet).
+PICTURED_KINDS = ("single", "true_false")
 # JPEG start-of-frame markers (C4 = huffman tables, C8 = reserved, CC = arithmetic coding
 # conditioning are not frames).
 _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
@@ -171,15 +173,22 @@ def check_media(content: Content, sink: Problems) -> dict[str, MediaFile]:
         for qid, question in source.model.questions.items():
             for field in IMAGE_FIELDS:
                 image: ImageSource | None = getattr(question, field)
-                if image is not None:
-                    check(source, ("questions", qid, field), image.file)
+                if image is None:
+                    continue
+                if question.kind not in PICTURED_KINDS:
+                    at: KeyPath = ("questions", qid, field)
+                    kinds = " and ".join(PICTURED_KINDS)
+                    said = f"pictures go with {kinds} questions only (not yet {question.kind})"
+                    sink.error(source.path, source.doc.line(at), key_str(at), said)
+                    continue
+                check(source, ("questions", qid, field), image.file)
         for parsed in files.translations.values():
             for qid, mine in parsed.model.questions.items():
                 for field in IMAGE_FIELDS:
                     theirs: ImageTranslation | None = getattr(mine, field)
                     if theirs is None:
                         continue
-                    at: KeyPath = ("questions", qid, field)
+                    at = ("questions", qid, field)
                     english = source.model.questions.get(qid)
                     if english is not None and getattr(english, field) is None:
                         where = key_str(at)

@@ -231,3 +231,24 @@ def test_a_picture_changed_after_a_cached_check_is_checked_again(tmp_path: Path)
 
     with pytest.raises(ContentError, match="not a PNG or JPEG"):
         load_catalog(root, cache_dir)
+
+
+def test_only_kinds_whose_chat_shows_pictures(tmp_path: Path) -> None:
+    root = content(tmp_path, data=png(40, 30))
+    source = root / "quizzes" / "demo.yaml"
+    text = source.read_text(encoding="utf-8")
+    # q1 becomes select-all: its toggles cannot carry a picture yet.
+    text = text.replace(
+        "    answer: b\n    image:", "    kind: multiple\n    answer: [b]\n    image:", 1
+    )
+    text = text.replace(
+        '      a: "`optimizer.zero_grad()`"',
+        '      a: "`optimizer.zero_grad()`"\n      c: "`loss.backward()`"',
+        1,
+    )
+    source.write_text(text, encoding="utf-8")
+    keys = [(key, message) for _, key, message in errors(root)]
+    assert (
+        "questions.q1.image",
+        "pictures go with single and true_false questions only (not yet multiple)",
+    ) in keys
