@@ -8,7 +8,10 @@ Rules are consulted by the server before a request is handled. Kinds:
   "409_conflict" (another getUpdates or a webhook is active), "401_unauthorized";
 * "timeout": the response is held for `delay` seconds (default 60), past any client read timeout;
 * "drop": the connection is closed with no response at all;
-* "delay": the request is handled normally after `delay` seconds (latency).
+* "delay": the request is handled normally after `delay` seconds (latency);
+* "hold": the request is handled at once (the message is in the chat, the user sees it) and its
+  response is held until the test calls `rule.release()`: the bot learns of it later, at a
+  moment of the test's choosing (a race between that response and the user's next update).
 
 With `handled=True` the request takes effect first (the message is really sent) and only the
 response is lost: the nastiest real case, where a retry duplicates the message.
@@ -16,7 +19,8 @@ response is lost: the nastiest real case, where a retry duplicates the message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import errors
@@ -26,6 +30,7 @@ KINDS = frozenset(
     {
         "429", "500", "502", "timeout", "drop", "delay", "403_blocked", "400_chat_not_found",
         "not_modified", "query_too_old", "400_migrated", "409_conflict", "401_unauthorized",
+        "hold",
     }
 )  # fmt: skip
 
@@ -45,6 +50,11 @@ class FaultRule:
     delay: float | None = None
     handled: bool = False
     hits: int = 0
+    released: asyncio.Event = field(default_factory=asyncio.Event)  # "hold": set to answer
+
+    def release(self) -> None:
+        """A "hold" rule: send the held responses now, and answer later matches at once."""
+        self.released.set()
 
     def error(self) -> ApiError | None:
         """The error response this fault answers with, if it is one."""

@@ -90,6 +90,18 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), seconds)
 
+    async def _held(self, fault: FaultRule) -> None:
+        """Until the test releases a "hold" rule (or the server stops)."""
+        waits = [
+            asyncio.ensure_future(fault.released.wait()),
+            asyncio.ensure_future(self.stopping.wait()),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
     async def download(self, request: web.Request) -> web.StreamResponse:
         """A file download, as api.telegram.org/file/bot<token>/<file_path> serves it."""
         world = self.world
@@ -150,6 +162,10 @@ class Server:
         if fault.kind == "delay":
             await self._sleep(fault.wait)
             return await self._run(name, handler, raw)
+        if fault.kind == "hold":
+            held = await self._run(name, handler, raw)
+            await self._held(fault)
+            return held
         response = await self._run(name, handler, raw) if fault.handled else None
         await self._sleep(fault.wait)
         error = fault.error()

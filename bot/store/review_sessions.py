@@ -141,16 +141,22 @@ class RoundStore:
 
         return await self.db.write(write)
 
-    async def card_sent(self, round_id: int, message_id: int) -> None:
-        """The message that holds the round's open card (/stop removes its buttons)."""
+    async def card_sent(self, round_id: int, message_id: int) -> bool:
+        """The message that holds the round's open card (/stop removes its buttons). False when
+        the round was stopped while the card was on its way: the learner saw it before the send
+        returned, and a /stop handled meanwhile found no message to strip (the caller strips
+        it). One row lock orders this with `stop`, on either engine."""
 
-        async def write(conn: aiosqlite.Connection) -> None:
-            await conn.execute(
-                "UPDATE review_sessions SET message_id = ? WHERE id = ? AND status = 'open'",
+        async def write(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                """UPDATE review_sessions SET message_id = ?
+                   WHERE id = ? AND status IN ('open', 'stopped') RETURNING status""",
                 (message_id, round_id),
-            )
+            ) as cur:
+                row = await cur.fetchone()
+            return row is None or row[0] == "open"
 
-        await self.db.write(write)
+        return await self.db.write(write)
 
     async def practised(self, round_id: int, index: int, correct: bool, now: float) -> bool:
         """A practice answer to card `index`: counted once, nothing else changes."""
@@ -165,15 +171,20 @@ class RoundStore:
         return await self._end(round_id, "done", now)
 
     async def stop(self, user_id: int, now: float) -> StoredRound | None:
-        """/stop: the learner's open round, now stopped; None when none was open."""
+        """/stop: the learner's open round, now stopped; None when none was open. One statement,
+        so its `message_id` is either the one `card_sent` recorded first or, when `card_sent`
+        comes after, that call sees the round stopped (no read-then-write gap between them)."""
 
         async def write(conn: aiosqlite.Connection) -> StoredRound | None:
-            async with conn.execute(_OPEN, (user_id,)) as cur:
+            async with conn.execute(
+                """UPDATE review_sessions SET status = 'stopped', ended_at = ?
+                   WHERE user_id = ? AND status = 'open'
+                   RETURNING id, user_id, mode, questions, total, shown, answered, correct,
+                             message_id, status""",
+                (now, user_id),
+            ) as cur:
                 row = await cur.fetchone()
-            if row is None:
-                return None
-            await close_open(conn, user_id, "stopped", now)
-            return _round(row)
+            return _round(row) if row else None
 
         return await self.db.write(write)
 

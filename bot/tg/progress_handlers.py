@@ -128,7 +128,7 @@ class ProgressHandlers:
             await self.typed_cards.show(message, learner, outcome)
             return
         sent = await send(message, rr.card(tr, outcome, learner.lang), self.photos)
-        await self.rounds.card_sent(outcome.round_id, sent)
+        await self._remember(message.chat_id, outcome.round_id, sent)
 
     async def stop(self, update: Update, context: Context, *, quiz_waiting: bool = False) -> bool:
         """/stop in private, for a review or practice round: it ends, its open card loses its
@@ -141,12 +141,22 @@ class ProgressHandlers:
         if not isinstance(outcome, Stopped):
             return False
         if outcome.message_id is not None:
-            try:
-                await calls.drop_keyboard(self.bot, message.chat_id, outcome.message_id)
-            except BadRequest as exc:  # gone, or already without buttons
-                log.info("keyboard removal refused: %s", exc)
+            await self._strip(message.chat_id, outcome.message_id)
         await send(message, Screen(rr.stopped(tr, outcome, quiz_waiting)))
         return True
+
+    async def _remember(self, chat_id: int, round_id: int, message_id: int) -> None:
+        """Record a round's new open card. Updates of one chat are handled concurrently, and the
+        learner sees the card before its send returns: a /stop handled in between found no id
+        for it, so its buttons go here."""
+        if not await self.rounds.card_sent(round_id, message_id):
+            await self._strip(chat_id, message_id)
+
+    async def _strip(self, chat_id: int, message_id: int) -> None:
+        try:
+            await calls.drop_keyboard(self.bot, chat_id, message_id)
+        except BadRequest as exc:  # gone, or already without buttons
+            log.info("keyboard removal refused: %s", exc)
 
     # -- review buttons -----------------------------------------------------------------------
 
@@ -207,13 +217,13 @@ class ProgressHandlers:
                 if separate is None:
                     if not await edit(query, asked) and isinstance(query.message, Message):
                         sent = await send(query.message, asked)  # never leave them without Next
-                        await self.rounds.card_sent(card.round_id, sent)
+                        await self._remember(query.message.chat_id, card.round_id, sent)
                     return
                 await edit(query, asked)
                 if isinstance(query.message, Message):
                     # The way on is in this one (a photo when the explanation has a picture).
                     sent = await send(query.message, separate, self.photos)
-                    await self.rounds.card_sent(card.round_id, sent)
+                    await self._remember(query.message.chat_id, card.round_id, sent)
             case AlreadyAnswered():
                 await acknowledge(query, rr.already_answered(tr))
             case NotYours():

@@ -251,8 +251,10 @@ class ReviewRounds:
             return RoundOver()  # forged: no Next of ours points past the card awaited
         return await self._serve(round_id, index)
 
-    async def card_sent(self, round_id: int, message_id: int) -> None:
-        await self.rounds.card_sent(round_id, message_id)
+    async def card_sent(self, round_id: int, message_id: int) -> bool:
+        """Record the round's open card; False: the round was stopped while the card was on its
+        way (a fast /stop found no message to strip), so the caller removes its buttons."""
+        return await self.rounds.card_sent(round_id, message_id)
 
     async def stop(self, user_id: int) -> Stopped | NothingOpen:
         """/stop: end the learner's open round; what it had reached, for the message."""
