@@ -86,9 +86,10 @@ def placeholders(width: int, count: int) -> str:
 
 
 # Typed, so PostgreSQL (bot/store/pg) does not take the VALUES' parameters for text; SQLite
-# reads DOUBLE PRECISION as REAL.
+# reads DOUBLE PRECISION as REAL. Attempt and user ids are BIGINT: Telegram user ids pass 2^31
+# (PostgreSQL refused such a learner's every answer as out of int32 range).
 _ROW = (
-    "(CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), "
+    "(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), "
     "CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), "
     "CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION))"

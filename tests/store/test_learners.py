@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.engine import Status
-from bot.store import Database, LearnerStore, StoreError
+from bot.store import Database, GroupStore, LearnerStore, Stored, StoreError
 
 ORDERS = ((1, 0, 2, 3), (3, 2, 1, 0))
 
@@ -43,6 +43,26 @@ async def test_attempt_round_trip_and_restart(tmp_path: Path) -> None:
         assert again.orders == ORDERS and again.answers == (1, None) and again.current == 1
     finally:
         await db.close()
+
+
+async def test_answers_of_user_ids_past_two_to_the_31(db: Database) -> None:
+    """Telegram user ids pass 2^31: their answers are stored on both engines (PostgreSQL
+    refused them as out of int32 range, private and group answers alike)."""
+    big = 7_000_000_001
+    store = LearnerStore(db)
+    attempt_id = await store.start_attempt(big, "quiz", ORDERS, 1.0)
+    attempt = await store.attempt(attempt_id)
+    assert attempt is not None
+    assert await store.record_answer(attempt, 0, 1, True, "en", 2.0, question_id="q", option_id="a")
+    groups = GroupStore(db)
+    run_id = await groups.start_run(-100, 1, "quiz", "[[0,1]]", 30.0, 1.0)
+    assert run_id is not None
+    await groups.open_question(run_id, 0, 1.0, 31.0)
+    stored = await groups.record_answer(
+        run_id, 0, big, "Big", "en", 1, True, "en", 2.0, 100,
+        question_id="q", option_id="b", version="v",
+    )  # fmt: skip
+    assert stored is Stored.STORED
 
 
 async def test_one_answer_per_question_even_when_racing(db: Database) -> None:
