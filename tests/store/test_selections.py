@@ -8,6 +8,7 @@ import asyncio
 
 from bot.store import Database, GroupStore, LearnerStore, Stored
 from bot.store.forget import ForgetStore
+from bot.store.reviews import ReviewStore
 from bot.store.selections import SelectionStore
 
 ORDERS = ((2, 0, 1, 3), (1, 0))
@@ -112,3 +113,24 @@ async def test_a_score_outside_zero_to_one_is_refused(db: Database) -> None:
         stored = False
     assert not stored
     assert await db.rows("SELECT count(*) FROM answers") == [(0,)]  # type: ignore[attr-defined]
+
+
+async def test_a_missed_select_all_answer_is_not_announced_as_joining_the_review_queue(
+    db: Database,
+) -> None:
+    groups, learners = GroupStore(db), LearnerStore(db)
+    await learners.touch_user(5, "Awa", "en", 1.0, private=True)
+    run_id = await groups.start_run(CHAT, 1, "quiz", "[[2,0,1,3],[1,0]]", 30.0, 1.0)
+    assert run_id is not None
+    await groups.open_question(run_id, 0, 2.0, 32.0)
+    await groups.record_answer(
+        run_id, 0, 5, "Awa", "en", 1, False, "en", 3.0, 1000,
+        question_id="facts", option_id="b", version="v1", selected_ids="b", score=0.5,
+    )  # fmt: skip
+    assert await groups.close_question(run_id, 0)
+    await groups.open_question(run_id, 1, 4.0, 34.0)
+    await groups.record_answer(
+        run_id, 1, 5, "Awa", "en", 0, False, "en", 5.0, 1000,
+        question_id="single", option_id="a", version="v1",
+    )  # fmt: skip
+    assert await ReviewStore(db).run_misses(run_id) == {5: 1}  # the single-answer miss only
