@@ -6,9 +6,17 @@ option a group likes most) live here so they can be tested with tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+
+from bot.core.models import Catalog
+
+# An answer row's "option" for a select-all answer: its submitted set of option ids ("+a,c").
+SELECTED = "+"
+
+# (quiz id, question id) -> the ids of its right options (a select-all question's whole key).
+RightOptions = Callable[[str, str], frozenset[str]]
 
 
 def streak(active_days: Iterable[date], today: date) -> int:
@@ -83,9 +91,16 @@ class QuestionStats:
 
 
 def question_stats(
-    rows: Iterable[tuple[str, str, str | None, str, bool, int]], unknown_language: str = "?"
+    rows: Iterable[tuple[str, str, str | None, str, bool, int]],
+    unknown_language: str = "?",
+    right_options: RightOptions | None = None,
 ) -> list[QuestionStats]:
-    """From (quiz_id, question_id, language, option_id, is_correct, count) rows."""
+    """From (quiz_id, question_id, language, option_id, is_correct, count) rows.
+
+    A select-all answer (option `+a,c`) counts once in the shares (right only as the exact
+    set, as in /stats); when it is not right, each option it chose that is not a right one
+    (`right_options`) counts as a wrong choice, so "most chosen wrong" never names a right
+    option. Without `right_options` its choices are not counted as wrong."""
     stats: dict[tuple[str, str], QuestionStats] = {}
     for quiz_id, question_id, language, option, correct, count in rows:
         key = (quiz_id, question_id)
@@ -94,9 +109,38 @@ def question_stats(
         entry.overall = entry.overall.plus(right, count)
         lang = language or unknown_language
         entry.by_language[lang] = entry.by_language.get(lang, Accuracy()).plus(right, count)
-        if not correct:
-            entry.wrong_choices[option] = entry.wrong_choices.get(option, 0) + count
+        if correct:
+            continue
+        if option.startswith(SELECTED):
+            keys = right_options(quiz_id, question_id) if right_options else None
+            wrong = [o for o in chosen_options(option) if keys is not None and o not in keys]
+        else:
+            wrong = [option]
+        for choice in wrong:
+            entry.wrong_choices[choice] = entry.wrong_choices.get(choice, 0) + count
     return [stats[key] for key in sorted(stats)]
+
+
+def chosen_options(option: str) -> list[str]:
+    """The option ids one answer row chose: each of a select-all set's, else the option."""
+    if option.startswith(SELECTED):
+        return [o for o in option[len(SELECTED) :].split(",") if o]
+    return [option]
+
+
+def right_options_in(catalog: Catalog) -> RightOptions:
+    """`right_options` for `question_stats` from the content: a question that left it has
+    none (it is not shown anyway)."""
+
+    def right(quiz_id: str, question_id: str) -> frozenset[str]:
+        quiz = catalog.known(quiz_id)  # a group's own quiz too
+        for question in quiz.questions if quiz else ():
+            if question.id == question_id:
+                keys = question.correct_set or {question.correct}
+                return frozenset(question.options[i].id for i in keys if i < len(question.options))
+        return frozenset()
+
+    return right
 
 
 def hardest_first(

@@ -99,11 +99,15 @@ class AnalyticsStore:
     async def group_answer_counts(self, chat_id: int) -> list[AnswerCount]:
         """(quiz_id, question_id, language, option_id, is_correct, count) of a group, by content
         ids: a question keeps its history wherever it moves in its quiz. A number question's
-        answers have no option: their "option" is the value typed, as `=<value>` (`TYPED`)."""
+        answers have no option: their "option" is the value typed, as `=<value>` (`TYPED`); a
+        select-all answer's is its submitted set, `+a,c` (`bot.core.stats.SELECTED`), so that it
+        counts once per answer and each chosen option can be counted."""
         async with self.db.reader.execute(
             """SELECT a.quiz_id, an.question_id, an.language,
                       CASE WHEN an.typed_value IS NOT NULL
-                           THEN '=' || CAST(an.typed_value AS TEXT) ELSE an.option_id END,
+                           THEN '=' || CAST(an.typed_value AS TEXT)
+                           WHEN an.selected_ids IS NOT NULL THEN '+' || an.selected_ids
+                           ELSE an.option_id END,
                       an.is_correct, count(*)
                FROM attempts a JOIN answers an ON an.attempt_id = a.id
                WHERE a.chat_id = ? AND a.kind = 'group' AND an.question_id != ''

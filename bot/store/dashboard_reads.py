@@ -84,7 +84,7 @@ class DashboardStore:
                FROM attempts a JOIN answers an ON an.attempt_id = a.id
                LEFT JOIN users u ON u.id = an.user_id
                WHERE a.chat_id = ? AND a.kind = 'group'
-               GROUP BY an.user_id""",
+               GROUP BY an.user_id, u.first_name""",
             (chat_id,),
         ) as cur:
             return [

@@ -19,7 +19,15 @@ from bot.core.models import Catalog, GuidePath, Question, Quiz
 from bot.core.recurrence import next_daily
 from bot.core.review import ReviewItem
 from bot.core.schedule import decode_days
-from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores
+from bot.core.stats import (
+    Accuracy,
+    QuestionStats,
+    QuizScore,
+    chosen_options,
+    question_stats,
+    quiz_scores,
+    right_options_in,
+)
 from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.store.dashboard_reads import DashboardStore, MemberTotals
 from bot.store.groups import GroupSettings, GroupStore
@@ -162,7 +170,8 @@ class DashboardService:
         hard = []
         # Answers are kept by question and option ids: each counts for the same question and
         # option wherever they sit in the content now; a question that left it is left out.
-        for stats in hardest(question_stats(counts), HARDEST_SHOWN):
+        right = right_options_in(self.catalog)
+        for stats in hardest(question_stats(counts, right_options=right), HARDEST_SHOWN):
             quiz = self.catalog.quiz(stats.quiz_id)
             found = [q for q in quiz.questions if q.id == stats.question_id] if quiz else []
             if quiz is None or not found:
@@ -170,14 +179,14 @@ class DashboardService:
             question = found[0]
             positions = {option.id: k for k, option in enumerate(question.options)}
             chosen: dict[str, list[int]] = {}
-            for quiz_id, question_id, lang, option_id, _, n in counts:
-                slot = positions.get(option_id)
-                if (quiz_id, question_id) == (
-                    stats.quiz_id,
-                    stats.question_id,
-                ) and slot is not None:
-                    row = chosen.setdefault(lang or "?", [0] * len(question.options))
-                    row[slot] += n
+            for quiz_id, question_id, lang, option, _, n in counts:
+                if (quiz_id, question_id) != (stats.quiz_id, stats.question_id):
+                    continue
+                for option_id in chosen_options(option):  # each of a select-all set's
+                    slot = positions.get(option_id)
+                    if slot is not None:
+                        row = chosen.setdefault(lang or "?", [0] * len(question.options))
+                        row[slot] += n
             hard.append(HardQuestion(quiz, question, stats, dict(sorted(chosen.items()))))
         members = await self.store.group_members(chat_id)
         members.sort(key=lambda m: (-m.right, m.elapsed_ms, m.name, m.user_id))

@@ -17,7 +17,15 @@ from zoneinfo import ZoneInfo
 from bot.core.clock import Clock
 from bot.core.models import Catalog, GuidePath
 from bot.core.review import local_day
-from bot.core.stats import Accuracy, QuestionStats, QuizScore, question_stats, quiz_scores, streak
+from bot.core.stats import (
+    Accuracy,
+    QuestionStats,
+    QuizScore,
+    question_stats,
+    quiz_scores,
+    right_options_in,
+    streak,
+)
 from bot.core.streaks import StreakStatus, streak_status
 from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.usecases.spaced_review import SpacedReview
@@ -105,7 +113,7 @@ class LearnerStatsCases:
     async def group_report(self, chat_id: int) -> GroupReport:
         totals = await self.analytics.group_totals(chat_id)
         rows = await self.analytics.group_answer_counts(chat_id)
-        questions = question_stats(rows)
+        questions = question_stats(rows, right_options=right_options_in(self.catalog))
         reports = {}
         if self.report_counts is not None and questions:
             reports = await self.report_counts({q.quiz_id for q in questions})

@@ -7,7 +7,7 @@ classes (`bar`, `line`, `ok`, `ko`, `axis`) that the page's stylesheet colours.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 WIDTH = 320
 LETTERS = "ABCDEFGHIJ"
@@ -84,8 +84,8 @@ def meter(ratio: float, title: str) -> str:
     )
 
 
-def choices(counts: Sequence[int], correct: int, title: str) -> str:
-    """One stacked bar: how many chose each option, the right one green, the others in shades
+def choices(counts: Sequence[int], correct: Collection[int], title: str) -> str:
+    """One stacked bar: how many chose each option, the right ones green, the others in shades
     of red (the letters and numbers are in the table beside it)."""
     total = sum(counts) or 1
     parts = [
@@ -97,7 +97,7 @@ def choices(counts: Sequence[int], correct: int, title: str) -> str:
         if not count:
             continue
         w = 100 * count / total
-        kind = "ok" if option == correct else f"ko ko{option % 4}"
+        kind = "ok" if option in correct else f"ko ko{option % 4}"
         parts.append(
             f'<rect class="{kind}" x="{_num(x)}" width="{_num(w)}" height="10">'
             f"<title>{LETTERS[option]}: {count}</title></rect>"

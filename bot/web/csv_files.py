@@ -58,7 +58,7 @@ def questions(page: GroupPage, lang: str) -> str:
                         code,
                         LETTERS[option],
                         q.options[option].text.get(lang),
-                        int(option == q.correct),
+                        int(option in (q.correct_set or {q.correct})),
                         count,
                     )
                 )

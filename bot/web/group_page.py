@@ -101,8 +101,9 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
     share = tr._(
         "{percent} right of {n}", percent=tr.percent(s.overall.ratio), n=tr.number(s.overall.total)
     )
+    right = q.correct_set or {q.correct}  # a select-all question's every right option
     options = "".join(
-        f'<li class="{"ok" if i == q.correct else ""}"><b>{LETTERS[i]}.</b> '
+        f'<li class="{"ok" if i in right else ""}"><b>{LETTERS[i]}.</b> '
         f"{rich(o.text.get(lang))}</li>"
         for i, o in enumerate(q.options)
     )
@@ -122,7 +123,7 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
             figure(f"chosen-{q.id}-{code}-{LETTERS[i]}", n, tr.number(n))
             for i, n in enumerate(counts)
         ]
-        rows.append([esc(label), *cells, charts.choices(counts, q.correct, label)])
+        rows.append([esc(label), *cells, charts.choices(counts, right, label)])
     head = [tr._("Language"), *LETTERS[: len(q.options)], ""]
     title = f"{hard.quiz.title.get(lang)} · {tr.number(hard.position + 1)}"
     rate = figure(f"rate-{q.id}", round(s.overall.ratio, 4), share)

@@ -15,7 +15,7 @@ from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
-from tests.e2e.harness import SUBMIT, TOKEN, right_letters, shipped_catalog
+from tests.e2e.harness import SUBMIT, TOKEN, answer_select_all, right_letters, shipped_catalog
 from tests.e2e.test_groups import GroupHarness, make_group, shown_counts
 
 QUIZ = "gradient-checkpointing"
@@ -144,3 +144,27 @@ async def _private_message(user: SimUser) -> EmuMessage:
     mark = user.private.mark()
     await user.send("/help")
     return await user.private.next_message(after=mark)
+
+
+async def test_groupstats_names_a_wrong_option_a_partly_right_set_chose(tmp_path: Path) -> None:
+    """A set with a right and a wrong option (a + d): its wrong one is the most chosen wrong
+    answer, not its first option (which is right); the share right counts exact sets."""
+    async with group_bot(tmp_path, seconds=2.0) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        group, admin = await make_group(h)
+        awa = h.emu.user(2101, "Awa", language_code="en")
+        group.add_member(awa)
+        await admin.send(f"/push {QUIZ}", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text)
+        letter = {quiz.questions[0].options[_index(q1, quiz, x)].id: x for x in "ABCD"}
+        await answer_select_all(awa, q1, letter["a"] + letter["d"])
+        await answer_select_all(admin, q1, letter["a"] + letter["c"])
+        await group.wait_for(lambda m: "finished" in m.text, timeout=15)
+        mark = group.mark()
+        await admin.send("/groupstats", chat=group)
+        stats = await group.wait_for(lambda m: "most chosen wrong" in m.text, after=mark)
+        assert "most chosen wrong answer: It changes the gradients the optimizer receives (1)" in (
+            stats.text
+        )
+        assert "50% right, of 2 answers" in stats.text
