@@ -91,9 +91,11 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
     ) in export_rows(db, chat):
         quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
-        # A select-all answer: every selected option (ids 'a,c', texts joined by ' | ').
+        # A select-all answer: every selected option (ids 'a,c', texts joined by ' | ', in the
+        # order of the ids, so a reordered quiz exports the same row).
         ids = picked.split(",") if picked else [o_id]
-        chosen = [o for o in question.options if o.id in ids] if question else []
+        by_id = {o.id: o for o in question.options} if question else {}
+        chosen = [by_id[i] for i in ids if i in by_id]
         yield [
             iso_utc(at),
             chat_id,
