@@ -57,6 +57,23 @@ _TOGGLE_GROUP = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VA
         updated_at = excluded.updated_at
     RETURNING selected"""
 
+# A select-all card of a review or practice round (bot/usecases/select_review.py): the row is
+# keyed by the NEGATED round id (attempt ids are positive, so the two never meet) and the card's
+# index; it is stored only while that learner's round is open and waits for that very card.
+_TOGGLE_ROUND = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VALUES (
+        CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
+        CAST(? AS DOUBLE PRECISION)))
+    INSERT INTO pending_selections (attempt_id, question_index, user_id, selected, updated_at)
+    SELECT attempt_id, question_index, user_id, bit, now FROM v
+    WHERE EXISTS (SELECT 1 FROM review_sessions s WHERE s.id = -v.attempt_id
+                  AND s.user_id = v.user_id AND s.status = 'open'
+                  AND s.answered = v.question_index AND s.shown > v.question_index)
+    ON CONFLICT (attempt_id, question_index, user_id) DO UPDATE
+    SET selected = (pending_selections.selected | excluded.selected)
+                   & ~(pending_selections.selected & excluded.selected),
+        updated_at = excluded.updated_at
+    RETURNING selected"""
+
 
 def indexes(mask: int) -> frozenset[int]:
     """The option indexes of a bit set."""
@@ -82,9 +99,45 @@ class SelectionStore:
         when the question takes no more taps from them (submitted, closed, over)."""
         if not 0 <= option_index < 31:
             return None
+        sql = _TOGGLE_GROUP if group else _TOGGLE_PRIVATE
+        return await self._flip(sql, attempt_id, question_index, user_id, option_index, now)
+
+    async def toggle_card(
+        self, round_id: int, index: int, user_id: int, option_index: int, now: float
+    ) -> frozenset[int] | None:
+        """Flip one option of a round's select-all card; None unless the learner's round is
+        open and waits for card `index`."""
+        if not 0 <= option_index < 31:
+            return None
+        return await self._flip(_TOGGLE_ROUND, -round_id, index, user_id, option_index, now)
+
+    async def card_selected(self, round_id: int, index: int, user_id: int) -> frozenset[int]:
+        """The learner's current selection on a round's select-all card."""
+        return await self.selected(-round_id, index, user_id)
+
+    async def forget_card(self, round_id: int, index: int, user_id: int) -> None:
+        """The card was answered: its selection is done with (no answer row's trigger here)."""
+
+        async def delete(conn: Any) -> None:
+            await conn.execute(
+                """DELETE FROM pending_selections
+                   WHERE attempt_id = ? AND question_index = ? AND user_id = ?""",
+                (-round_id, index, user_id),
+            )
+
+        await self.db.write(delete)
+
+    async def _flip(
+        self,
+        sql: str,
+        attempt_id: int,
+        question_index: int,
+        user_id: int,
+        option_index: int,
+        now: float,
+    ) -> frozenset[int] | None:
         self._toggles += 1
         prune = self._toggles % PRUNE_EVERY == 0
-        sql = _TOGGLE_GROUP if group else _TOGGLE_PRIVATE
         params = (attempt_id, question_index, user_id, 1 << option_index, now)
 
         async def flip(conn: Any) -> int | None:

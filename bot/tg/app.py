@@ -98,6 +98,7 @@ from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.select_review import SelectReview
 from bot.usecases.spaced_review import SpacedReview
 from bot.usecases.typed_answers import TypedAnswers
 from bot.usecases.typed_review import TypedReview
@@ -514,6 +515,9 @@ class QuizBot:
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
         self.typed_review = TypedReview(self.review_rounds)
         handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
+        handlers.select_cards = SelectReview(
+            self.review_rounds, SelectionStore(self.db), clock=self.options.clock
+        )
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

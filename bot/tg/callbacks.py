@@ -21,6 +21,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   ex:<quiz_id>                exam: pick the clock     eg:<quiz_id>:<q|t>:<seconds>  start it
   rva:<round>:<k>:<item>:<order>:<pos>  answer card k of a review or practice round, its options
                               shown in `order` (item: the queue item a review card answers)
+  rvt:<round>:<k>:<item>:<order>:<pos>  toggle an option of select-all card k of a round
+  rvu:<round>:<k>:<item>:<order>  submit select-all card k's selection (kept server-side)
   rvn                         start a review (the button of reminders sent before rmr:)
   rvs:<round>:<k>             card k of a round (its Next), or its summary
   rvp:<user>                  "Practise my mistakes now", for that learner only
@@ -201,6 +203,28 @@ class ReviewAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewToggle:
+    """Select or unselect one option of a select-all card in a round; the selection is kept
+    server-side per round, card and learner (bot/store/selections.py), never in here."""
+
+    round_id: int
+    index: int
+    item_id: int
+    order: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSubmit:
+    """Submit the selection of a select-all card in a round: the card's one answer."""
+
+    round_id: int
+    index: int
+    item_id: int
+    order: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewNext:
     """Start a review round (the daily reminder's button)."""
 
@@ -323,6 +347,8 @@ Callback = (
     | ExamPick
     | ExamGo
     | ReviewAnswer
+    | ReviewToggle
+    | ReviewSubmit
     | ReviewNext
     | ReviewStep
     | PractiseNow
@@ -344,12 +370,15 @@ GROUP_ONLY: tuple[type, ...] = (GroupAnswer, GroupToggle, GroupSubmit, Setting, 
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Toggle, Submit, Next,
     Continue, Abandon,
-    Review, ReviewAnswer, ReviewNext, ReviewStep, PractiseNow, PracticeChoice, PracticeGo,
+    Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewNext, ReviewStep, PractiseNow,
+    PracticeChoice, PracticeGo,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
     CardReportBack,
 )  # fmt: skip
-REVIEW_KINDS: tuple[type, ...] = (ReviewAnswer, ReviewNext, ReviewStep, PractiseNow)
+REVIEW_KINDS: tuple[type, ...] = (
+    ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewNext, ReviewStep, PractiseNow,
+)  # fmt: skip
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
 REPORT_KINDS: tuple[type, ...] = (
@@ -385,6 +414,16 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
         re.compile(rf"rva:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}}):{_SMALL}"),
         ReviewAnswer,
         (int, int, int, str, int),
+    ),
+    (
+        re.compile(rf"rvt:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}}):{_SMALL}"),
+        ReviewToggle,
+        (int, int, int, str, int),
+    ),
+    (
+        re.compile(rf"rvu:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}})"),
+        ReviewSubmit,
+        (int, int, int, str),
     ),
     (re.compile(r"rvn"), ReviewNext, ()),
     (re.compile(rf"rvs:{_ID}:{_SMALL}"), ReviewStep, (int, int)),
@@ -469,6 +508,10 @@ def encode(cb: Callback) -> str:
             data = f"eg:{quiz_id}:{clock}:{seconds}"
         case ReviewAnswer(r, k, item, order, p):
             data = f"rva:{r}:{k}:{item}:{order}:{p}"
+        case ReviewToggle(r, k, item, order, p):
+            data = f"rvt:{r}:{k}:{item}:{order}:{p}"
+        case ReviewSubmit(r, k, item, order):
+            data = f"rvu:{r}:{k}:{item}:{order}"
         case ReviewNext():
             data = "rvn"
         case ReviewStep(r, k):

@@ -23,7 +23,8 @@ from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.photos import PhotoSender
 from bot.tg.private import acknowledge, drop_keyboard, edit, is_photo, send
-from bot.tg.render import Screen, truncate, verdict_popup
+from bot.tg.render import Screen, truncate
+from bot.tg.select_render import nothing_selected
 from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
@@ -41,6 +42,7 @@ from bot.usecases.review_rounds import (
     RoundSummary,
     Stopped,
 )
+from bot.usecases.select_review import CardToggled, NothingSelected, SelectReview
 from bot.usecases.spaced_review import (
     SpacedReview,
 )
@@ -57,6 +59,8 @@ class ProgressHandlers:
     group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
     # A number question's card (question + reply prompt, answered by a typed reply).
     typed_cards: TypedCards | None = None
+    # A select-all question's card: toggles kept server-side, then Submit.
+    select_cards: SelectReview | None = None
 
     def __init__(
         self,
@@ -188,6 +192,23 @@ class ProgressHandlers:
                     user_id, round_id, index, item_id, order, position
                 )
                 await self._answered(query, learner, outcome)
+            case cb.ReviewToggle(round_id, index, item_id, order, position) if self.select_cards:
+                toggled = await self.select_cards.toggle(
+                    user_id, round_id, index, item_id, order, position
+                )
+                if isinstance(toggled, CardToggled):
+                    # The redraw goes before the popup, as in a quiz: a quick Submit then
+                    # edits the card after it, and its verdict is never drawn over.
+                    await edit(query, rr.card(tr, toggled.card, learner.lang, toggled.positions))
+                    await acknowledge(query)
+                else:
+                    await self._answered(query, learner, toggled)
+            case cb.ReviewSubmit(round_id, index, item_id, order) if self.select_cards:
+                submitted = await self.select_cards.submit(user_id, round_id, index, item_id, order)
+                if isinstance(submitted, NothingSelected):
+                    await acknowledge(query, nothing_selected(tr), show_alert=True)
+                else:
+                    await self._answered(query, learner, submitted)
             case cb.ReviewStep(round_id, index):
                 match await self.rounds.next(user_id, round_id, index):
                     case RoundCard() | RoundSummary() as shown:
@@ -210,7 +231,7 @@ class ProgressHandlers:
         match outcome:
             case CardAnswered(card=card, judgement=judgement):
                 # Stored: now the learner may see the verdict, in the card itself.
-                await acknowledge(query, verdict_popup(tr, judgement))
+                await acknowledge(query, rr.verdict(tr, card, judgement))
                 caption = is_photo(query.message)  # a pictured card holds 1024 characters
                 tz = await self.service.zone(learner.user_id)  # the learner's own days
                 asked, separate = rr.answered(tr, outcome, learner.lang, tz, caption=caption)

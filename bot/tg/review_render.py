@@ -13,10 +13,13 @@ from datetime import tzinfo
 
 from telegram import InlineKeyboardMarkup
 
+from bot.core.engine import Judgement, SetJudgement
+from bot.core.kinds import QuestionKind
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg import select_render, toggle_keys
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -24,6 +27,7 @@ from bot.tg.render import (
     guide_link,
     joined,
     option_lines,
+    popup,
     rich,
     truncate,
     verdict_popup,
@@ -62,9 +66,18 @@ def _body(tr: Translator, card: RoundCard, lang: str, marks: dict[int, str]) -> 
     ]
 
 
-def card(tr: Translator, shown: RoundCard, lang: str) -> Screen:
-    """A question of a round, options in their fresh order, one button per letter."""
+def card(
+    tr: Translator, shown: RoundCard, lang: str, selected: frozenset[int] = frozenset()
+) -> Screen:
+    """A question of a round, options in their fresh order, one button per letter; a
+    select-all question has toggles (`selected`: the displayed positions ticked) and Submit."""
     order = "".join(str(i) for i in shown.order)
+    if shown.question.kind is QuestionKind.MULTIPLE:
+        lines = [*_body(tr, shown, lang, {}), "", html.escape(toggle_keys.hint(tr))]
+        keys = toggle_keys.round_keyboard(
+            tr, shown.round_id, shown.index, shown.item_id, order, selected
+        )
+        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keys)
     buttons = [
         button(
             LETTERS[pos],
@@ -98,13 +111,20 @@ def answered(
     its own follows as that photo.
     """
     shown, judgement = outcome.card, outcome.judgement
-    marks = {judgement.correct_position: "✅ "}
-    if not judgement.is_correct:
-        marks[judgement.position] = "❌ "
-    asked = truncate("\n".join(_body(tr, shown, lang, marks)), MESSAGE_MAX_CHARS)
+    if isinstance(judgement, SetJudgement):  # the quiz's marks: right pick, wrong pick, missed
+        marks = select_render.marks(shown.question, shown.order, judgement.selected)
+        body = _body(tr, shown, lang, marks)
+        if not judgement.is_correct:
+            body += ["", html.escape(select_render.legend(tr))]
+    else:
+        marks = {judgement.correct_position: "✅ "}
+        if not judgement.is_correct:
+            marks[judgement.position] = "❌ "
+        body = _body(tr, shown, lang, marks)
+    asked = truncate("\n".join(body), MESSAGE_MAX_CHARS)
     why = "\n".join(
         [
-            f"<b>{verdict_popup(tr, judgement)}</b>",
+            f"<b>{html.escape(verdict(tr, shown, judgement))}</b>",
             "",
             rich(shown.question.explanation.get(lang)),
             "",
@@ -118,6 +138,14 @@ def answered(
     if (pictured := shown.question.explanation_image) is not None:
         return Screen(asked), with_image(after, pictured, lang)
     return joined(Screen(asked), after, caption=caption)
+
+
+def verdict(tr: Translator, shown: RoundCard, judgement: Judgement | SetJudgement) -> str:
+    """The verdict of an answered card (a select-all one names the right letters and its
+    partial credit, as in a quiz)."""
+    if isinstance(judgement, SetJudgement):
+        return popup(select_render.verdict(tr, judgement, shown.order))
+    return verdict_popup(tr, judgement)
 
 
 def answered_keyboard(

@@ -50,3 +50,26 @@ def keyboard(
     submit: cb.Callback = cb.GroupSubmit(target_id, index) if group else cb.Submit(target_id, index)
     rows.append([InlineKeyboardButton(tr._("📨 Submit"), callback_data=cb.encode(submit))])
     return InlineKeyboardMarkup(rows)
+
+
+def round_keyboard(
+    tr: Translator,
+    round_id: int,
+    index: int,
+    item_id: int,
+    order: str,
+    selected: Collection[int] = (),
+) -> InlineKeyboardMarkup:
+    """Toggles and Submit of a select-all card in a review or practice round (always a private
+    chat: the learner's own ☑ are shown). `order`: the card's displayed order, one digit each."""
+    toggles = [
+        InlineKeyboardButton(
+            f"{ON if pos in selected else OFF} {LETTERS[pos]}",
+            callback_data=cb.encode(cb.ReviewToggle(round_id, index, item_id, order, pos)),
+        )
+        for pos in range(len(order))
+    ]
+    rows = [toggles[i : i + PER_ROW] for i in range(0, len(toggles), PER_ROW)]
+    submit = cb.ReviewSubmit(round_id, index, item_id, order)
+    rows.append([InlineKeyboardButton(tr._("📨 Submit"), callback_data=cb.encode(submit))])
+    return InlineKeyboardMarkup(rows)

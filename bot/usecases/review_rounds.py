@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, judge, judge_number
+from bot.core.engine import Judgement, SetJudgement, judge, judge_number
 from bot.core.kinds import QuestionKind
 from bot.core.models import Question, Quiz
 from bot.core.practice import QuestionKey
@@ -58,7 +58,7 @@ class CardAnswered:
     practice answer, which moves nothing); `last`: no card follows, the way on is the summary."""
 
     card: RoundCard
-    judgement: Judgement
+    judgement: Judgement | SetJudgement  # a set: a select-all card (bot/usecases/select_review)
     after: ReviewItem | None
     last: bool
 
@@ -218,7 +218,7 @@ class ReviewRounds:
         if index != stored.answered or index >= stored.shown:
             return RoundOver()
         if stored.mode == PRACTICE:
-            located = self._located(stored, index)
+            located = self.located(stored, index)
             judgement = judge_number(located[1], index, value) if located else None
             if located is None or judgement is None:
                 return RoundOver()
@@ -274,7 +274,7 @@ class ReviewRounds:
     async def _practised(
         self, stored: StoredRound, index: int, order_text: str, position: int
     ) -> AnswerOutcome:
-        located = self._located(stored, index)
+        located = self.located(stored, index)
         if located is None:
             return RoundOver()  # the question left the content since it was shown
         quiz, question = located
@@ -287,7 +287,8 @@ class ReviewRounds:
         card = RoundCard(stored.id, index, stored.total, True, quiz, question, order)
         return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
 
-    def _located(self, stored: StoredRound, index: int) -> tuple[Quiz, Question] | None:
+    def located(self, stored: StoredRound, index: int) -> tuple[Quiz, Question] | None:
+        """The question of card `index` (a practice round's, or a review card once claimed)."""
         if not 0 <= index < len(stored.questions):
             return None
         key = stored.questions[index]
@@ -297,7 +298,7 @@ class ReviewRounds:
         stored = await self.rounds.get(round_id)
         assert stored is not None
         if stored.mode == PRACTICE:
-            located = self._located(stored, index)
+            located = self.located(stored, index)
             if located is None:
                 return await self._finish(stored)
             quiz, question = located

@@ -20,7 +20,7 @@ from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, judge, judge_number
+from bot.core.engine import Judgement, SetJudgement, judge, judge_number, judge_selection
 from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
@@ -47,7 +47,7 @@ class ReviewCard:
 @dataclass(frozen=True, slots=True)
 class ReviewResult:
     card: ReviewCard
-    judgement: Judgement
+    judgement: Judgement | SetJudgement  # a set: a select-all question's submitted selection
     after: ReviewItem | None  # None: mastered, it left the queue
 
 
@@ -79,13 +79,10 @@ class SpacedReview:
         self._sync_lock = asyncio.Lock()
 
     def question(self, quiz_id: str, question_id: str) -> tuple[Quiz, Question] | None:
-        """The question a queue item names, when it can be reviewed. A select-all question
-        (kind: multiple) cannot yet: review cards have one button per option and no Submit,
-        so a missed one is practised by taking its quiz again, and its items are dropped."""
+        """The question a queue item names; None once it left the content. Every kind is
+        reviewed: a select-all card has toggles and Submit (bot/usecases/select_review.py)."""
         quiz = self.catalog.known(quiz_id)  # a group's own quiz too: met there, reviewed here
         found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
-        if found is not None and found.kind is QuestionKind.MULTIPLE:
-            return None
         return (quiz, found) if quiz and found else None
 
     async def zone(self, user_id: int) -> tzinfo:
@@ -103,8 +100,7 @@ class SpacedReview:
                 items = [
                     after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id])
                     for m in misses
-                    # unknown (its question had left the content already), or not reviewable
-                    if m.question_id and self.question(m.quiz_id, m.question_id) is not None
+                    if m.question_id  # unknown: its question had left the content already
                 ]
                 items.sort(key=lambda i: i.last_seen_at)  # a later miss of one question wins
                 await self.store.ingest(items, misses)
@@ -201,6 +197,42 @@ class SpacedReview:
         ):
             return None
         return ReviewResult(ReviewCard(item_id, item, quiz, question, ()), judgement, after)
+
+    async def answer_set(
+        self,
+        user_id: int,
+        item_id: int,
+        order: tuple[int, ...],
+        selected: frozenset[int],
+        *,
+        round_step: tuple[int, int] | None = None,
+    ) -> ReviewResult | None:
+        """A submitted selection (option indexes) for a due select-all question: right only for
+        the exact set (partial credit is shown, but the schedule moves on 'right' alone)."""
+        item = await self.store.item(item_id)
+        now = self.clock()
+        if item is None or item.user_id != user_id or not item.is_due(now):
+            return None
+        located = self.question(item.quiz_id, item.question_id)
+        if located is None:
+            return None
+        quiz, question = located
+        judgement = judge_selection(question, 0, selected)
+        if judgement is None:
+            return None
+        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
+        if not await self.store.reviewed(
+            item_id,
+            item,
+            after,
+            judgement.is_correct,
+            now,
+            option_id=question.options[judgement.option_index].id,  # as answers.option_id
+            version=quiz.version,
+            round_step=round_step,
+        ):
+            return None
+        return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
 
     async def serve(self, user_id: int) -> ReviewCard | NothingDue:
         """/review and its "next" button: the most overdue question, or when one falls due."""

@@ -216,7 +216,7 @@ def submit_label(question: EmuMessage) -> str | None:
     None on any other message."""
     for row in question.buttons:
         for b in row:
-            if b.callback_data is not None and b.callback_data.startswith(("sub:", "gs:")):
+            if b.callback_data is not None and b.callback_data.startswith(("sub:", "gs:", "rvu:")):
                 return b.text
     return None
 
