@@ -216,13 +216,12 @@ class ReviewStore:
 
     async def run_misses(self, attempt_id: int) -> dict[int, int]:
         """Members who missed questions in a group run and started the bot privately, not yet
-        told: user id -> number of questions missed that joined their review queue (a
-        select-all answer, `selected_ids`, does not: /review has no Submit yet)."""
+        told: user id -> number of questions missed (every kind joins the review queue; a
+        partly right select-all answer counts as missed)."""
         async with self.db.reader.execute(
             """SELECT an.user_id, count(*) FROM answers an
                JOIN users u ON u.id = an.user_id AND u.started_private = 1
-               WHERE an.attempt_id = ? AND an.is_correct = 0 AND an.selected_ids IS NULL
-                 AND NOT EXISTS (
+               WHERE an.attempt_id = ? AND an.is_correct = 0 AND NOT EXISTS (
                    SELECT 1 FROM review_notices n
                    WHERE n.attempt_id = an.attempt_id AND n.user_id = an.user_id)
                GROUP BY an.user_id""",
