@@ -119,6 +119,12 @@ def _choose(screen: EmuMessage, rng: random.Random) -> tuple[str, str] | None:
     return ("next", nexts[0]) if nexts else None
 
 
+def _select_all(screen: EmuMessage) -> bool:
+    return any(
+        (b.callback_data or "").startswith(("tg:", "sub:")) for row in screen.buttons for b in row
+    )
+
+
 @dataclass
 class Learner:
     user: SimUser
@@ -145,6 +151,8 @@ class Learner:
         while taps_left > 0:
             choice = _choose(screen, self.rng)
             if choice is None:
+                if _select_all(screen):  # the learners tap one answer per question: stop here
+                    await self._stop()
                 return
             if pacer is not None:
                 await pacer.slot()
@@ -152,6 +160,13 @@ class Learner:
                 return
             screen = await self._tap(screen, *choice)
             taps_left -= 1
+
+    async def _stop(self) -> None:
+        """/stop the attempt (a select-all question comes after the one-tap ones in each
+        shipped quiz), so that the next /start begins a new one."""
+        mark = self.user.private.mark()
+        await self.user.send("/stop")
+        await self.user.private.next_message(after=mark, timeout=WAIT)
 
     async def _tap(self, screen: EmuMessage, kind: str, data: str) -> EmuMessage:
         chat = self.user.private
