@@ -81,6 +81,7 @@ from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.transport import use_transport
 from bot.tg.typed_handlers import TypedReplies
 from bot.tg.typed_review_handlers import TypedCards
+from bot.tg.update_order import PerChatUpdateProcessor
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
@@ -296,7 +297,8 @@ class QuizBot:
             .base_url(self.options.base_url)
             .base_file_url(self.options.base_file_url or file_url_for(self.options.base_url))
             .defaults(Defaults(parse_mode=ParseMode.HTML))
-            .concurrent_updates(self.options.concurrent_updates)
+            # Up to N updates at once, but one chat's strictly in arrival order (update_order.py).
+            .concurrent_updates(PerChatUpdateProcessor(self.options.concurrent_updates))
             .context_types(CONTEXT_TYPES)
         )
         # One connection per concurrent update, or they queue on the pool.

@@ -87,6 +87,8 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
             "test_a_private_upload_goes_to_the_group_the_admin_chooses",
             # and `quizbot export` / `quizbot content export --group` reading them
             "test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_only",
+            # a /push right after the migration: held after it by the per-chat update order
+            "test_the_groups_quizzes_follow_it_into_a_supergroup",
         }
     ),
     # a learner's time zone and their reminder following it (one write), the reminder's button

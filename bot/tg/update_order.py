@@ -1,0 +1,100 @@
+"""Per-chat order for concurrent updates: PTB's `BaseUpdateProcessor`, keyed by chat.
+
+`concurrent_updates(8)` alone lets two updates of one chat run at once and finish out of order: a
+supergroup's migration and the /push right after it (the /push then finds no quiz), or a fast
+/stop racing the send of the card it should close. Here updates of one chat (else, for updates
+without a chat such as inline queries and poll answers, of one user) run strictly one after the
+other in the order PTB hands them over, while updates of other chats (and taps of different
+members of one group) keep running side by side, at most `running` at once.
+
+Why two bounds: PTB takes its own semaphore *before* `do_process_update`, so an update waiting
+for its chat's turn would hold one of PTB's slots. With PTB's bound at `running`, one chat's
+burst of `running` updates would fill every slot while only one of them could run, and every
+other chat would wait. So PTB's semaphore only admits (`admitted`, far above `running`: an
+admitted update is just the task PTB has already created for it), and our own semaphore of
+`running` slots is taken once it is the update's turn in its chat. A chat's backlog therefore
+holds one running slot; other chats starve only if one chat queues more than `admitted` updates
+at once. Several workers (bot/tg/worker_process.py) order per chat through their PostgreSQL
+inbox and do not use this.
+
+Memory: one `asyncio.Event` per key with an update admitted, removed when its last update ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Hashable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseUpdateProcessor
+
+ADMITTED = 4096  # updates PTB lets in at once (waiting for their chat's turn or running)
+
+
+def order_key(update: object) -> Hashable | None:
+    """What must not race, as the workers' inbox keys it (bot/workers/keys.py, where the why is):
+    a tap in a group by (group, member), so members answering at once still run side by side;
+    anything else with a chat by its chat; else by its user (inline queries, poll answers); else
+    None (e.g. a poll's new state: nothing to keep it in order with)."""
+    if not isinstance(update, Update):
+        return None
+    query = update.callback_query
+    if query is not None:
+        user = query.from_user.id
+        chat = query.message.chat.id if query.message is not None else None
+        return user if chat is None or chat == user else (chat, user)
+    if update.effective_chat is not None:
+        return update.effective_chat.id
+    if update.effective_user is not None:
+        return update.effective_user.id  # a private chat's id is its user's: the same turn
+    return None
+
+
+class PerChatUpdateProcessor(BaseUpdateProcessor):
+    """Up to `running` updates at once; one chat's (or user's) updates in arrival order."""
+
+    def __init__(self, running: int, admitted: int = ADMITTED) -> None:
+        super().__init__(max(running, admitted))
+        self.running = running
+        self._slots: asyncio.Semaphore | None = None
+        # key -> set when the latest update admitted for that key has finished.
+        self._tails: dict[Hashable, asyncio.Event] = {}
+
+    @property
+    def waiting_keys(self) -> int:
+        """Chats (or users) with an update admitted; 0 when idle (memory stays bounded)."""
+        return len(self._tails)
+
+    async def initialize(self) -> None:
+        self._slots = asyncio.Semaphore(self.running)  # bound to the loop that runs updates
+
+    async def shutdown(self) -> None:
+        """Nothing to free: the keys go away as their updates end."""
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.running)
+        key = order_key(update)
+        if key is None:
+            async with self._slots:
+                await coroutine
+            return
+        # No await between reading the tail and replacing it: the chain follows call order.
+        previous = self._tails.get(key)
+        done = asyncio.Event()
+        self._tails[key] = done
+        started = False
+        try:
+            if previous is not None:
+                await previous.wait()
+            async with self._slots:
+                started = True
+                await coroutine
+        finally:
+            done.set()  # the next update of this chat may go, even if this one failed
+            if self._tails.get(key) is done:
+                del self._tails[key]
+            if not started and inspect.iscoroutine(coroutine):
+                coroutine.close()  # cancelled while waiting: never awaited, no warning
