@@ -43,6 +43,7 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
         await learner.tap(explanation, explanation.buttons[0][0].text)
         if index == 0:
             question = await chat.wait_for(lambda m: "2/2" in m.text, after=mark)
+    await chat.wait_for(lambda m: "Quiz finished" in m.text, after=mark)  # the last tap's result
     mark = chat.mark()
     await learner.send("/review")  # moves the miss from the inbox into the review queue
     await chat.next_message(after=mark)
