@@ -145,13 +145,17 @@ class RoundStore:
         """The message that holds the round's open card (/stop removes its buttons). False when
         the round was stopped while the card was on its way: the learner saw it before the send
         returned, and a /stop handled meanwhile found no message to strip (the caller strips
-        it). One row lock orders this with `stop`, on either engine."""
+        it). One row lock orders this with `stop`, on either engine. The newest message wins:
+        a card's send may return after the message answered from it (its explanation, with
+        Next) was recorded, and message ids only grow in a chat."""
 
         async def write(conn: aiosqlite.Connection) -> bool:
             async with conn.execute(
-                """UPDATE review_sessions SET message_id = ?
+                """UPDATE review_sessions
+                   SET message_id = CASE WHEN message_id IS NULL OR message_id < ? THEN ?
+                                         ELSE message_id END
                    WHERE id = ? AND status IN ('open', 'stopped') RETURNING status""",
-                (message_id, round_id),
+                (message_id, message_id, round_id),
             ) as cur:
                 row = await cur.fetchone()
             return row is None or row[0] == "open"

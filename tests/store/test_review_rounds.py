@@ -98,3 +98,21 @@ async def test_a_review_round_counts_k_of_n_and_stop_closes_it(db: Database) -> 
     fresh = await rounds.start_review(5)
     assert isinstance(fresh, rr.RoundCard) and (fresh.index, fresh.total) == (0, 2)
     assert fresh.round_id != card.round_id
+
+
+async def test_stop_finds_the_newest_card_whatever_order_the_sends_returned_in(
+    db: Database,
+) -> None:
+    """Updates of one chat are handled concurrently: a card's send can return after the message
+    answered from it (its explanation, with Next) was recorded. /stop must find the newer one;
+    a card recorded after /stop is to be stripped by its sender (False)."""
+    clock = Clock()
+    rounds = rounds_of(db, clock)
+    await missed(db, 7, 0)
+    card = await rounds.start_practice(7, 7)
+    assert isinstance(card, rr.RoundCard)
+    assert await rounds.card_sent(card.round_id, 21)  # the explanation's message, recorded first
+    assert await rounds.card_sent(card.round_id, 20)  # the card's own send, returned late
+    stopped = await rounds.stop(7)
+    assert isinstance(stopped, rr.Stopped) and stopped.message_id == 21
+    assert not await rounds.card_sent(card.round_id, 22)  # after /stop: its sender strips it
