@@ -600,7 +600,7 @@ class QuizBot:
             allowed_updates=ALLOWED_UPDATES,
         )
 
-    async def stop(self, grace: float = STOP_GRACE) -> None:
+    async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.
 
         Order matters: no job may fire or still run once the store is closed. The scheduler is
@@ -621,7 +621,8 @@ class QuizBot:
                 jobs = self.app.job_queue
                 if jobs is not None and jobs.scheduler.running:
                     jobs.scheduler.pause()
-                await self.runner.drain(grace)
+                # STOP_GRACE read now, not bound as a default when the module loaded.
+                await self.runner.drain(STOP_GRACE if grace is None else grace)
                 await self.app.stop()
             await self.app.shutdown()
         finally:
