@@ -18,6 +18,7 @@ from bot.bench.webhook import Bridge, Workers
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser, TapTimeout
 from bot.emulator.state import EmuMessage
+from tests.e2e.harness import submit_label, toggle_label
 
 TOKEN = "123456:TEST-workers-token"
 QUIZ = "gradient-accumulation"
@@ -70,10 +71,11 @@ def _question_number(message: EmuMessage) -> int | None:
 
 
 def is_question(message: EmuMessage) -> bool:
-    """A group question as posted: its letter buttons on."""
+    """A group question as posted: its letter buttons on (or, select-all, its Submit)."""
     first = _first(message)
-    return _question_number(first) is not None and any(
-        b.text in LETTERS for row in first.buttons for b in row
+    return _question_number(first) is not None and (
+        any(b.text in LETTERS for row in first.buttons for b in row)
+        or submit_label(first) is not None
     )
 
 
@@ -137,7 +139,13 @@ async def _member(
             lambda m, i=index: f"Question {i + 1}/{total}" in m.text, timeout=WAIT
         )
         await asyncio.sleep(rng.random())
-        if _acknowledged(await _tap(user, question, _letter(question, rng))):
+        submit = submit_label(question)
+        if submit is not None:  # select-all: one toggle (its popup is the tapper's), then Submit
+            await _tap(user, question, toggle_label(question, rng.choice("AB")))
+            answer = await _tap(user, question, submit)
+        else:
+            answer = await _tap(user, question, _letter(question, rng))
+        if _acknowledged(answer):
             acks.add((user.id, index))
 
 
