@@ -515,7 +515,7 @@ class QuizBot:
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
         handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
-        self.typed_review = TypedReview(self.review_rounds)
+        self.typed_review = TypedReview(self.review_rounds, shared=self.options.shared)
         handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
         handlers.select_cards = SelectReview(
             self.review_rounds, SelectionStore(self.db), clock=self.options.clock

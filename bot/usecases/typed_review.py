@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from bot.core.kinds import parse_number
 from bot.core.models import Question
+from bot.store.review_sessions import REVIEW
 from bot.usecases import review_rounds as rr
 from bot.usecases.private_quiz import CACHE_SIZE
 from bot.usecases.typed_answers import Asked, NotAsked, OldQuestion, Unreadable, units
@@ -41,8 +42,9 @@ TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
 
 
 class TypedReview:
-    def __init__(self, rounds: rr.ReviewRounds) -> None:
+    def __init__(self, rounds: rr.ReviewRounds, *, shared: bool = False) -> None:
         self.rounds = rounds
+        self.shared = shared  # several workers: the open card is read from the store each time
         self._shown: dict[int, TypedCard] = {}  # user id -> their open number card
 
     def shown(self, user_id: int, card: TypedCard) -> TypedCard | None:
@@ -63,7 +65,9 @@ class TypedReview:
     async def answer(
         self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
     ) -> TypedCardOutcome:
-        card = self._shown.get(user_id)
+        card = None if self.shared else self._shown.get(user_id)
+        if card is None:
+            card = await self._stored_card(user_id)
         if card is None:
             return NotAsked()
         if reply_to is not None and reply_to < card.asked.question_message:
@@ -80,6 +84,32 @@ class TypedReview:
             return OldQuestion()
         self._shown.pop(user_id, None)
         return CardTyped(outcome, typed, card.asked)
+
+    async def _stored_card(self, user_id: int) -> TypedCard | None:
+        """The learner's open number card as the store has it (after a restart, or when another
+        worker showed it): the round's card awaiting its answer, its message, its question (and
+        for a review, the queue item: the most overdue one, which that card is)."""
+        stored = await self.rounds.rounds.open_round(user_id)
+        if stored is None or not stored.is_open or stored.message_id is None:
+            return None
+        index = stored.answered
+        if stored.shown <= index or index >= len(stored.questions):
+            return None
+        key = stored.questions[index]
+        located = self.rounds.review.question(key.quiz_id, key.question_id)
+        if located is None or not located[1].typed:
+            return None
+        item_id = 0
+        if stored.mode == REVIEW:
+            due = await self.rounds.review.next_card(user_id)
+            if due is None or (due.item.quiz_id, due.item.question_id) != (
+                key.quiz_id,
+                key.question_id,
+            ):
+                return None
+            item_id = due.item_id
+        asked = Asked(index, stored.message_id)
+        return TypedCard(stored.id, index, item_id, located[1], asked)
 
     def forget_cached(self, user_id: int) -> None:
         self._shown.pop(user_id, None)

@@ -228,3 +228,32 @@ async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_pat
             "SELECT box, due_at FROM review_items WHERE question_id = ?", "memory-number"
         )
         assert after == schedule
+
+
+async def test_a_review_number_card_takes_its_reply_after_a_restart(tmp_path: Path) -> None:
+    """The open card is read from the store when memory has none (a restart, another worker)."""
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7308, "Awa", language_code="en")
+        question, prompt = await _to_number_question(user)
+        mark = user.private.mark()
+        await user.send("9", reply_to=prompt)  # wrong: the question joins the review queue
+        await answered(user.private, question, mark)
+        h.clock.advance(3 * 86_400)
+        mark = user.private.mark()
+        await user.send("/review")
+        card = await user.private.next_message(after=mark)
+        while "Micro-batches of 0.25 GB" not in card.text:  # tap cards missed before it
+            done = await answer_current(user, card)
+            mark = user.private.mark()
+            await user.tap(done, buttons(done)[0])
+            card = await user.private.next_message(after=mark)
+        card_prompt = await user.private.wait_for(
+            lambda m: reply_prompt(m) and m.message_id > card.message_id
+        )
+        await h.restart_bot()
+        mark = user.private.mark()
+        await user.send("0.5", reply_to=card_prompt)
+        shown = await answered(user.private, card, mark)
+        assert "✅ Your answer: 0.5" in shown.text
+        logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
+        assert logged == [(1,)]
