@@ -52,8 +52,9 @@ def how_to(tr: Translator) -> str:
                     "/settings for language and timing, /schedule to run quizzes automatically."
                 ),
                 tr._(
-                    "Everyone: tap A, B, C or D to answer. Only your first tap counts; "
-                    "the answer is revealed when time is up."
+                    "Everyone: tap a letter to answer; when a question asks for every right "
+                    "option, tick them and tap 📨 Submit. Only your first answer counts; the "
+                    "answer is revealed when time is up."
                 ),
             ]
         ),
