@@ -159,7 +159,7 @@ class UploadHandlers:
         if not mine:
             await message.reply_text(render.no_groups(tr))
             return
-        token = self.uploads.remember(
+        token = await self.uploads.remember(
             PendingFile(user.id, document.file_id, document.file_name or "quiz",
                         document.file_size, self.uploads.clock())
         )  # fmt: skip
@@ -170,7 +170,7 @@ class UploadHandlers:
         """A group-choice button (the router checked it is a private chat): the file must be
         this tapper's, and they must still administer the chosen group."""
         tr = translator(learner.lang)
-        pending = self.uploads.take(data.token, learner.user_id)
+        pending = await self.uploads.take(data.token, learner.user_id)
         if pending is None:
             await acknowledge(query, tr._("This button has expired."))
             return

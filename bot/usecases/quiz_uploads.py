@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.content.uploads import UPLOAD_LIMITS, CheckedUpload, UploadLimits, check_upload
 from bot.core.clock import Clock
 from bot.core.models import Quiz
+from bot.store.pending_uploads import PendingRow, PendingUploadStore
 from bot.store.uploads import UploadedQuiz, UploadStore
 
 log = logging.getLogger(__name__)
@@ -104,32 +105,29 @@ class QuizUploads:
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
         self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
-        self._pending: dict[str, PendingFile] = {}  # token -> file sent privately
+        # files sent privately, waiting for a group to be chosen (any worker may take them)
+        self.pending = PendingUploadStore(store.db) if store is not None else None
 
-    def remember(self, file: PendingFile) -> str:
-        """A token for the group-choice buttons of a privately sent file (few per user, an
-        hour at most: memory stays bounded whatever a user sends)."""
-        now = self.clock()
-        for token, old in list(self._pending.items()):
-            if now - old.at > PENDING_SECONDS:
-                del self._pending[token]
-        mine = [t for t, p in self._pending.items() if p.user_id == file.user_id]
-        for token in mine[: max(0, len(mine) - PENDING_PER_USER + 1)]:
-            del self._pending[token]
+    async def remember(self, file: PendingFile) -> str:
+        """A token for the group-choice buttons of a privately sent file. Kept in the store, so
+        the tap may reach another worker, or the bot after a restart; a few per user, an hour at
+        most: storage stays bounded whatever a user sends."""
+        assert self.pending is not None
         token = secrets.token_hex(4)
-        self._pending[token] = file
+        row = PendingRow(file.user_id, file.file_id, file.file_name, file.file_size, file.at)
+        await self.pending.add(
+            token, row, since=self.clock() - PENDING_SECONDS, keep=PENDING_PER_USER
+        )
         return token
 
-    def take(self, token: str, user_id: int) -> PendingFile | None:
+    async def take(self, token: str, user_id: int) -> PendingFile | None:
         """The file behind a group-choice button, for the user who sent it only (once)."""
-        file = self._pending.get(token)
-        if file is None or file.user_id != user_id:
+        if self.pending is None:
             return None
-        if self.clock() - file.at > PENDING_SECONDS:
-            del self._pending[token]
+        row = await self.pending.take(token, user_id, since=self.clock() - PENDING_SECONDS)
+        if row is None:
             return None
-        del self._pending[token]
-        return file
+        return PendingFile(row.user_id, row.file_id, row.file_name, row.file_size, row.created_at)
 
     async def groups_present(self) -> list[tuple[int, str]]:
         """Every group the bot is in, (chat id, title): where a private upload may go."""

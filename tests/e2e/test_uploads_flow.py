@@ -266,6 +266,27 @@ async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Pa
         await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
 
 
+async def test_a_private_upload_survives_a_restart_before_the_group_is_chosen(
+    tmp_path: Path,
+) -> None:
+    """The pending file is in the store: the tap may reach another worker, or the bot after a
+    restart (here), and still upload it (docs/caches.md)."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        await admin.send("/start")
+        await admin.private.wait_for(lambda m: bool(m.buttons))
+        mark = admin.private.mark()
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload")
+        ask = await admin.private.next_message(after=mark, timeout=30)
+        assert "Which group" in ask.text
+        await h.restart_bot()
+        answer = await admin.tap(ask, group.title)
+        assert answer is None or "expired" not in (answer.text or "")
+        done = await admin.private.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        assert group.title in done.text
+        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(group.id,)]
+
+
 async def test_the_groups_quizzes_follow_it_into_a_supergroup(tmp_path: Path) -> None:
     async with group_bot(tmp_path) as h:
         group, admin = await make_group(h)
