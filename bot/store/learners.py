@@ -234,6 +234,30 @@ class LearnerStore:
 
         await self.db.write(update)
 
+    async def typed_prompt_sent(self, attempt_id: int, prompt_id: int) -> None:
+        """The ForceReply prompt of the attempt's open number question (deleted once answered,
+        by whichever worker takes the reply)."""
+
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE attempts SET typed_prompt_id = ? WHERE id = ? AND kind = 'private'",
+                (prompt_id, attempt_id),
+            )
+
+        await self.db.write(update)
+
+    async def typed_prompt(self, attempt_id: int) -> tuple[int, int] | None:
+        """The open number question's message and its prompt's (0 when the stored prompt is an
+        earlier question's: older than the question); None when no question is open."""
+        async with self.db.reader.execute(
+            "SELECT typed_message_id, typed_prompt_id FROM attempts WHERE id = ?", (attempt_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if not row or row[0] is None:
+            return None
+        message, prompt = int(row[0]), int(row[1] or 0)
+        return message, prompt if prompt > message else 0
+
     async def typed_texts(self, attempt_id: int) -> dict[int, str]:
         """What was typed for the attempt's number questions, by question index."""
         async with self.db.reader.execute(
@@ -242,14 +266,6 @@ class LearnerStore:
             (attempt_id,),
         ) as cur:
             return {int(row[0]): str(row[1]) for row in await cur.fetchall()}
-
-    async def typed_message(self, attempt_id: int) -> int | None:
-        """The message of the number question last asked in the attempt (None: none known)."""
-        async with self.db.reader.execute(
-            "SELECT typed_message_id FROM attempts WHERE id = ?", (attempt_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row and row[0] is not None else None
 
     async def abandon(self, user_id: int, now: float) -> int | None:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""

@@ -36,6 +36,7 @@ class StoredRound:
     correct: int
     message_id: int | None
     status: str  # open, done or stopped
+    prompt_id: int | None = None  # a number card's ForceReply prompt (if newer than message_id)
 
     @property
     def is_open(self) -> bool:
@@ -43,7 +44,7 @@ class StoredRound:
 
 
 _SELECT = """SELECT id, user_id, mode, questions, total, shown, answered, correct, message_id,
-                    status FROM review_sessions"""
+                    status, prompt_id FROM review_sessions"""
 _BY_ID = _SELECT + " WHERE id = ?"
 _OPEN = _SELECT + " WHERE user_id = ? AND status = 'open'"
 
@@ -61,6 +62,7 @@ def _round(row: aiosqlite.Row) -> StoredRound:
         correct=int(row[7]),
         message_id=int(row[8]) if row[8] is not None else None,
         status=str(row[9]),
+        prompt_id=int(row[10]) if row[10] is not None else None,
     )
 
 
@@ -141,6 +143,17 @@ class RoundStore:
 
         return await self.db.write(write)
 
+    async def prompt_sent(self, round_id: int, prompt_id: int) -> None:
+        """The ForceReply prompt of the round's number card: a reply handled after a restart
+        (or by another worker) deletes it."""
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE review_sessions SET prompt_id = ? WHERE id = ?", (prompt_id, round_id)
+            )
+
+        await self.db.write(write)
+
     async def card_sent(self, round_id: int, message_id: int) -> bool:
         """The message that holds the round's open card (/stop removes its buttons). False when
         the round was stopped while the card was on its way: the learner saw it before the send
@@ -184,7 +197,7 @@ class RoundStore:
                 """UPDATE review_sessions SET status = 'stopped', ended_at = ?
                    WHERE user_id = ? AND status = 'open'
                    RETURNING id, user_id, mode, questions, total, shown, answered, correct,
-                             message_id, status""",
+                             message_id, status, prompt_id""",
                 (now, user_id),
             ) as cur:
                 row = await cur.fetchone()

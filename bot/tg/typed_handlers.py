@@ -49,7 +49,7 @@ async def show_question(
     earlier = await typed.asked(attempt.id, ta.Asked(index, message))
     text, placeholder = number_render.prompt(tr, question)
     prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
-    typed.prompted(attempt.id, index, prompt)
+    await typed.prompted(attempt.id, index, prompt)
     if earlier is not None:  # the same question asked again (Continue): one prompt is enough
         await _delete(bot, chat_id, earlier.prompt_message)
 

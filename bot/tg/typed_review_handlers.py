@@ -45,7 +45,7 @@ class TypedCards:
         await self.rounds.card_sent(card.round_id, sent)
         text, placeholder = number_render.prompt(tr, card.question)
         prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
-        self.typed.prompted(learner.user_id, card.round_id, card.index, prompt)
+        await self.typed.prompted(learner.user_id, card.round_id, card.index, prompt)
         if before is not None:
             await _delete(message, before.asked.prompt_message)
 

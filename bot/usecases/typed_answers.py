@@ -7,7 +7,8 @@ sent and remembered by `asked`). A reply to a message older than the open questi
 reply to an old question and changes nothing.
 
 The asked question's messages are kept in memory, and the question's message id in the store
-too (`attempts.typed_message_id`, cleared once answered), so a reply still binds after a restart.
+too (`attempts.typed_message_id`, cleared once answered, and its prompt's `typed_prompt_id`), so
+a reply still binds, and the prompt is deleted, after a restart or on another worker.
 """
 
 from __future__ import annotations
@@ -86,11 +87,13 @@ class TypedAnswers:
             return before
         return None
 
-    def prompted(self, attempt_id: int, index: int, prompt_message: int) -> None:
-        """The question's reply prompt went out (deleted once the question is answered)."""
+    async def prompted(self, attempt_id: int, index: int, prompt_message: int) -> None:
+        """The question's reply prompt went out (deleted once the question is answered, by
+        whichever worker takes the reply: its id is stored too)."""
         known = self._asked.get(attempt_id)
         if known is not None and known.index == index:
             self._asked[attempt_id] = replace(known, prompt_message=prompt_message)
+        await self.quiz.learners.typed_prompt_sent(attempt_id, prompt_message)
 
     async def answer(
         self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
@@ -144,8 +147,8 @@ class TypedAnswers:
         if known is not None:
             return known if known.index == index else None
         # After a restart: the store keeps the asked question's message until it is answered.
-        message = await self.quiz.learners.typed_message(attempt.id)
-        return None if message is None else Asked(index, message)
+        stored = await self.quiz.learners.typed_prompt(attempt.id)
+        return None if stored is None else Asked(index, *stored)
 
     def forget_cached(self, user_id: int) -> None:
         """After /forget: nothing of the user's stays here (attempt ids are looked up lazily)."""

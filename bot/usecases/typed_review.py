@@ -55,12 +55,14 @@ class TypedReview:
         self._shown[user_id] = card
         return before
 
-    def prompted(self, user_id: int, round_id: int, index: int, prompt_message: int) -> None:
-        """The card's reply prompt went out (deleted once the card is answered)."""
+    async def prompted(self, user_id: int, round_id: int, index: int, prompt_message: int) -> None:
+        """The card's reply prompt went out (deleted once the card is answered, by whichever
+        worker takes the reply: its id is stored too)."""
         card = self._shown.get(user_id)
         if card is not None and (card.round_id, card.index) == (round_id, index):
             asked = replace(card.asked, prompt_message=prompt_message)
             self._shown[user_id] = replace(card, asked=asked)
+        await self.rounds.rounds.prompt_sent(round_id, prompt_message)
 
     async def answer(
         self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
@@ -108,7 +110,8 @@ class TypedReview:
             ):
                 return None
             item_id = due.item_id
-        asked = Asked(index, stored.message_id)
+        prompt = stored.prompt_id or 0  # an older one is an earlier card's
+        asked = Asked(index, stored.message_id, prompt if prompt > stored.message_id else 0)
         return TypedCard(stored.id, index, item_id, located[1], asked)
 
     def forget_cached(self, user_id: int) -> None:

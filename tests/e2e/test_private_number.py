@@ -255,5 +255,22 @@ async def test_a_review_number_card_takes_its_reply_after_a_restart(tmp_path: Pa
         await user.send("0.5", reply_to=card_prompt)
         shown = await answered(user.private, card, mark)
         assert "✅ Your answer: 0.5" in shown.text
+        assert user.private.message(card_prompt.message_id).deleted  # its id was in the store
         logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
         assert logged == [(1,)]
+
+
+async def test_a_quiz_number_question_after_a_restart_takes_its_reply_and_deletes_its_prompt(
+    tmp_path: Path,
+) -> None:
+    """The prompt's message id is in the store (attempts.typed_prompt_id), so the reply handled
+    after a restart (or by another worker) still deletes the prompt (docs/caches.md)."""
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7309, "Awa", language_code="en")
+        question, prompt = await _to_number_question(user)
+        await h.restart_bot()
+        mark = user.private.mark()
+        await user.send("0.5", reply_to=prompt)
+        shown = await answered(user.private, question, mark)
+        assert "✅ Your answer: 0.5" in shown.text
+        assert user.private.message(prompt.message_id).deleted

@@ -65,9 +65,15 @@ async def test_one_typed_answer_per_question_even_when_racing(db: Database) -> N
 async def test_the_asked_message_is_remembered_per_attempt(db: Database) -> None:
     store = LearnerStore(db)
     attempt_id = await store.start_attempt(7, "quiz", ORDERS, 1.0)
-    assert await store.typed_message(attempt_id) is None
+    assert await store.typed_prompt(attempt_id) is None
     await store.typed_question_sent(attempt_id, 42)
-    assert await store.typed_message(attempt_id) == 42
+    assert await store.typed_prompt(attempt_id) == (42, 0)
+    await store.typed_prompt_sent(attempt_id, 43)
+    assert await store.typed_prompt(attempt_id) == (42, 43)
+    await store.typed_question_sent(attempt_id, 50)  # the next number question
+    assert await store.typed_prompt(attempt_id) == (50, 0)  # 43 was the earlier one's prompt
+    await store.typed_question_sent(attempt_id, None)  # answered
+    assert await store.typed_prompt(attempt_id) is None
 
 
 async def test_typed_answers_in_groups_are_off_until_an_admin_turns_them_on(db: Database) -> None:
