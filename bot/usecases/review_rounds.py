@@ -170,10 +170,11 @@ class ReviewRounds:
 
     # -- taps ----------------------------------------------------------------------------------
 
-    async def answer(
-        self, user_id: int, round_id: int, index: int, item_id: int, order: str, position: int
-    ) -> AnswerOutcome:
-        """A tap on an option of card `index`; the answer is durable before `CardAnswered`."""
+    async def awaiting(
+        self, user_id: int, round_id: int, index: int
+    ) -> StoredRound | AlreadyAnswered | RoundOver | NotYours:
+        """The learner's open round waiting for card `index`, or why an answer to it changes
+        nothing: every kind of answer (tap, typed value, selection) is bound by this one rule."""
         stored = await self.rounds.get(round_id)
         if stored is None or stored.user_id != user_id:
             return NotYours()
@@ -183,6 +184,15 @@ class ReviewRounds:
             return AlreadyAnswered()
         if index != stored.answered or index >= stored.shown:
             return RoundOver()  # a card this round never showed
+        return stored
+
+    async def answer(
+        self, user_id: int, round_id: int, index: int, item_id: int, order: str, position: int
+    ) -> AnswerOutcome:
+        """A tap on an option of card `index`; the answer is durable before `CardAnswered`."""
+        stored = await self.awaiting(user_id, round_id, index)
+        if not isinstance(stored, StoredRound):
+            return stored
         if stored.mode == PRACTICE:
             return await self._practised(stored, index, order, position)
         result = await self.review.answer(
@@ -208,15 +218,9 @@ class ReviewRounds:
         self, user_id: int, round_id: int, index: int, item_id: int, value: float
     ) -> AnswerOutcome:
         """A typed value for card `index` (a number question), bound as a tap is."""
-        stored = await self.rounds.get(round_id)
-        if stored is None or stored.user_id != user_id:
-            return NotYours()
-        if not stored.is_open:
-            return RoundOver()
-        if index < stored.answered:
-            return AlreadyAnswered()
-        if index != stored.answered or index >= stored.shown:
-            return RoundOver()
+        stored = await self.awaiting(user_id, round_id, index)
+        if not isinstance(stored, StoredRound):
+            return stored
         if stored.mode == PRACTICE:
             located = self.located(stored, index)
             judgement = judge_number(located[1], index, value) if located else None

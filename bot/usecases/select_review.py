@@ -124,15 +124,9 @@ class SelectReview:
     ) -> tuple[StoredRound, tuple[int, ...]] | rr.AlreadyAnswered | rr.RoundOver | rr.NotYours:
         """The learner's round waiting for card `index`, a select-all question, and the card's
         displayed order; or why the tap changes nothing."""
-        stored = await self.rounds.rounds.get(round_id)
-        if stored is None or stored.user_id != user_id:
-            return rr.NotYours()
-        if not stored.is_open:
-            return rr.RoundOver()
-        if index < stored.answered:
-            return rr.AlreadyAnswered()
-        if index != stored.answered or index >= stored.shown:
-            return rr.RoundOver()
+        stored = await self.rounds.awaiting(user_id, round_id, index)
+        if not isinstance(stored, StoredRound):
+            return stored
         located = self.rounds.located(stored, index)
         question: Question | None = located[1] if located else None
         if question is None or question.kind is not QuestionKind.MULTIPLE:

@@ -137,32 +137,12 @@ class SpacedReview:
         """Judge a review tap and move the question between boxes; None if it changes nothing
         (not this learner's, no longer due, already answered, forged). With `round_step` (round
         id, card index: bot/usecases/review_rounds.py) the round moves on in the same write."""
-        item = await self.store.item(item_id)
-        now = self.clock()
-        if item is None or item.user_id != user_id or not item.is_due(now):
-            return None
-        located = self.question(item.quiz_id, item.question_id)
-        if located is None:
-            return None
-        quiz, question = located
-        order = decode_order(order_text, len(question.options))
-        judgement = judge(question, order, 0, position) if order else None
-        if order is None or judgement is None:
-            return None
-        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
-        option_id = question.options[judgement.option_index].id
-        if not await self.store.reviewed(
-            item_id,
-            item,
-            after,
-            judgement.is_correct,
-            now,
-            option_id=option_id,
-            version=quiz.version,
-            round_step=round_step,
-        ):
-            return None
-        return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
+
+        def decide(question: Question) -> tuple[Judgement | None, tuple[int, ...]]:
+            order = decode_order(order_text, len(question.options))
+            return (judge(question, order, 0, position) if order else None), order or ()
+
+        return await self._reviewed(user_id, item_id, decide, round_step)
 
     async def answer_value(
         self,
@@ -173,30 +153,9 @@ class SpacedReview:
         round_step: tuple[int, int] | None = None,
     ) -> ReviewResult | None:
         """A typed value for a due number question: judged by its key, then as `answer`."""
-        item = await self.store.item(item_id)
-        now = self.clock()
-        if item is None or item.user_id != user_id or not item.is_due(now):
-            return None
-        located = self.question(item.quiz_id, item.question_id)
-        if located is None:
-            return None
-        quiz, question = located
-        judgement = judge_number(question, 0, value)
-        if judgement is None:
-            return None
-        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
-        if not await self.store.reviewed(
-            item_id,
-            item,
-            after,
-            judgement.is_correct,
-            now,
-            option_id="",
-            version=quiz.version,
-            round_step=round_step,
-        ):
-            return None
-        return ReviewResult(ReviewCard(item_id, item, quiz, question, ()), judgement, after)
+        return await self._reviewed(
+            user_id, item_id, lambda question: (judge_number(question, 0, value), ()), round_step
+        )
 
     async def answer_set(
         self,
@@ -209,6 +168,23 @@ class SpacedReview:
     ) -> ReviewResult | None:
         """A submitted selection (option indexes) for a due select-all question: right only for
         the exact set (partial credit is shown, but the schedule moves on 'right' alone)."""
+        return await self._reviewed(
+            user_id,
+            item_id,
+            lambda question: (judge_selection(question, 0, selected), order),
+            round_step,
+        )
+
+    async def _reviewed(
+        self,
+        user_id: int,
+        item_id: int,
+        decide: Callable[[Question], tuple[Judgement | SetJudgement | None, tuple[int, ...]]],
+        round_step: tuple[int, int] | None,
+    ) -> ReviewResult | None:
+        """What every kind of answer shares: the learner's due item, its question still in the
+        content, `decide`'s judgement (with the card's displayed order), the box it moves to,
+        stored with the round's step in one write."""
         item = await self.store.item(item_id)
         now = self.clock()
         if item is None or item.user_id != user_id or not item.is_due(now):
@@ -217,17 +193,18 @@ class SpacedReview:
         if located is None:
             return None
         quiz, question = located
-        judgement = judge_selection(question, 0, selected)
+        judgement, order = decide(question)
         if judgement is None:
             return None
         after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
+        typed = question.kind is QuestionKind.NUMBER  # no options: a typed value
         if not await self.store.reviewed(
             item_id,
             item,
             after,
             judgement.is_correct,
             now,
-            option_id=question.options[judgement.option_index].id,  # as answers.option_id
+            option_id="" if typed else question.options[judgement.option_index].id,
             version=quiz.version,
             round_step=round_step,
         ):
