@@ -18,7 +18,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, Standing, Verdict, leaderboard, option_counts, option_orders
+from bot.core.engine import (
+    Judgement,
+    SetJudgement,
+    Standing,
+    Verdict,
+    leaderboard,
+    option_counts,
+    option_orders,
+)
 from bot.core.group_run import GroupRun, Step, elapsed_ms, judge_tap, played, resume_step
 from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind
 from bot.core.models import Catalog, Quiz
@@ -305,6 +313,41 @@ class GroupRuns:
             await asyncio.wait_for(sent.wait(), wait)
         return await self._run(run.id) or run
 
+    async def record(
+        self,
+        run: GroupRun,
+        quiz: Quiz,
+        index: int,
+        member: Learner,
+        judgement: Judgement | SetJudgement,
+        lang: str,
+        *,
+        typed: tuple[str, float] | None = None,
+        selected_ids: str | None = None,
+    ) -> Stored:
+        """Store a member's judged answer to question `index` of `run`, whatever its kind (a
+        tap, a typed value, a submitted selection): its ids, the run's version and the time it
+        took; the store's key makes it the member's only one."""
+        now, question = self.clock(), quiz.questions[index]
+        return await self.store.record_answer(
+            run.id,
+            index,
+            member.user_id,
+            member.first_name,
+            member.telegram_language,
+            judgement.option_index,
+            judgement.is_correct,
+            lang,
+            now,
+            elapsed_ms(run.sent_at, now),
+            question_id=question.id,
+            option_id="" if typed else question.options[judgement.option_index].id,
+            version=run.version,
+            typed=typed,
+            selected_ids=selected_ids,
+            score=judgement.score.fraction if isinstance(judgement, SetJudgement) else None,
+        )
+
     async def answer(
         self, chat_id: int, run_id: int, index: int, position: int, member: Learner, group_lang: str
     ) -> TapOutcome:
@@ -325,23 +368,7 @@ class GroupRuns:
         verdict, judgement = judge_tap(run, quiz, index, position)
         if verdict is not Verdict.ACCEPTED or judgement is None:
             return Closed(lang)
-        now = self.clock()
-        question = quiz.questions[index]
-        stored = await self.store.record_answer(
-            run_id,
-            index,
-            member.user_id,
-            member.first_name,
-            member.telegram_language,
-            judgement.option_index,
-            judgement.is_correct,
-            lang,
-            now,
-            elapsed_ms(run.sent_at, now),
-            question_id=question.id,
-            option_id=question.options[judgement.option_index].id,
-            version=run.version,
-        )
+        stored = await self.record(run, quiz, index, member, judgement, lang)
         if stored is Stored.DUPLICATE:
             return AlreadyAnswered(lang)
         if stored is Stored.CLOSED:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.core.clock import Clock
 from bot.core.engine import SetJudgement, judge_selection
-from bot.core.group_run import GroupRun, elapsed_ms
+from bot.core.group_run import GroupRun
 from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store import Stored
@@ -111,23 +111,14 @@ class GroupSelections:
             if await self._answered(run_id, index, member.user_id):
                 return AlreadyAnswered(lang)
             return NothingSelected(lang)
-        now, question = self.clock(), quiz.questions[index]
-        stored = await self.runs.store.record_answer(
-            run_id,
+        stored = await self.runs.record(
+            run,
+            quiz,
             index,
-            member.user_id,
-            member.first_name,
-            member.telegram_language,
-            judgement.option_index,
-            judgement.is_correct,
+            member,
+            judgement,
             lang,
-            now,
-            elapsed_ms(run.sent_at, now),
-            question_id=question.id,
-            option_id=question.options[judgement.option_index].id,
-            version=run.version,
             selected_ids=selected_ids(quiz, index, selected),
-            score=judgement.score.fraction,
         )
         if stored is Stored.DUPLICATE:
             return AlreadyAnswered(lang)

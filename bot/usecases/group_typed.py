@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.engine import Judgement, judge_number
-from bot.core.group_run import elapsed_ms
 from bot.core.kinds import parse_number
 from bot.core.models import Question, Quiz
 from bot.store import Stored
@@ -79,23 +78,7 @@ async def answer_typed(
     judgement = judge_number(question, index, value)
     if judgement is None:
         return NotAnAnswer()
-    now = runs.clock()
-    stored = await runs.store.record_answer(
-        run.id,
-        index,
-        member.user_id,
-        member.first_name,
-        member.telegram_language,
-        judgement.option_index,
-        judgement.is_correct,
-        lang,
-        now,
-        elapsed_ms(run.sent_at, now),
-        question_id=question.id,
-        option_id="",
-        version=run.version,
-        typed=(typed, value),
-    )
+    stored = await runs.record(run, quiz, index, member, judgement, lang, typed=(typed, value))
     if stored is Stored.DUPLICATE:
         return AlreadyCounted()
     if stored is Stored.CLOSED:
