@@ -33,6 +33,7 @@ from bot.tg.render import (
     guide_link,
     level_name,
     question_header,
+    revealed,
     rich,
     truncate,
     with_image,
@@ -140,15 +141,8 @@ def reveal(
     lines += [
         "",
         tr.ngettext("{n} answer", "{n} answers", total),
-        "",
-        f"<i>{rich(q.explanation.get(lang))}</i>",
-        "",
-        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
     ]
-    text = "\n".join(lines)
-    if len(text) > MESSAGE_MAX_CHARS:  # never cut inside a tag: drop the explanation instead
-        text = "\n".join(line for line in lines if not line.startswith("<i>"))
-    return Screen(text[:MESSAGE_MAX_CHARS])
+    return revealed(tr, quiz, q, lang, lines)
 
 
 def recorded(tr: Translator, judgement: Judgement) -> str:

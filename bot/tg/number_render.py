@@ -21,9 +21,9 @@ from bot.number_words import key_text
 from bot.tg.render import (
     Screen,
     explained,
-    guide_link,
     joined,
     question_header,
+    revealed,
     rich,
     truncate,
 )
@@ -141,15 +141,8 @@ def group_reveal(
         tr.ngettext("{n} answer", "{n} answers", total)
         + " · "
         + tr.ngettext("{n} right", "{n} right", right),
-        "",
-        f"<i>{rich(q.explanation.get(lang))}</i>",
-        "",
-        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
     ]
-    text = "\n".join(lines)
-    if len(text) > MESSAGE_MAX_CHARS:  # never cut inside a tag: drop the explanation instead
-        text = "\n".join(line for line in lines if not line.startswith("<i>"))
-    return Screen(text[:MESSAGE_MAX_CHARS])
+    return revealed(tr, quiz, q, lang, lines)
 
 
 def group_unreadable(tr: Translator, name: str, question: Question) -> str:

@@ -89,6 +89,22 @@ def guide_link(guide: GuidePath, lang: str) -> str:
     return f"{link} {html.escape(note)}"
 
 
+def revealed(tr: Translator, quiz: Quiz, question: Question, lang: str, lines: list[str]) -> Screen:
+    """A group reveal: `lines` (the question and how the group answered), then why and the
+    guide. Past Telegram's limit the explanation goes, never a cut inside a tag."""
+    lines = [
+        *lines,
+        "",
+        f"<i>{rich(question.explanation.get(lang))}</i>",
+        "",
+        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+    ]
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_MAX_CHARS:
+        text = "\n".join(line for line in lines if not line.startswith("<i>"))
+    return Screen(text[:MESSAGE_MAX_CHARS])
+
+
 def level_name(tr: Translator, level: Level) -> str:
     names = {
         Level.BEGINNER: tr._("beginner"),
