@@ -4,7 +4,10 @@ It knows nothing of Telegram: `handle` gets an update's JSON, `fire` a due timer
 both to PTB). Up to `slots` updates and timers run at once. The worker sleeps until a NOTIFY (a
 new update or timer), a slot frees (its key's next update may now be free), or `poll` seconds
 (an expired lease of a dead worker, a timer coming due). A heartbeat renews every lease each
-third of it, so only a worker that stopped running loses its claims.
+third of it, so only a worker that stopped running loses its claims. The same heartbeat forgets,
+every `purge_every` seconds, updates done more than `keep_done` ago (a day: long enough to refuse
+Telegram's redeliveries, short enough that the inbox does not keep every payload forever); any
+worker may do it, the DELETE is idempotent.
 
 Stopping (`stop`) claims nothing more, gives in-flight work `grace` seconds to finish, and hands
 back what is left so the next free worker takes it at once.
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 import asyncpg
@@ -39,6 +43,8 @@ class Consumer:
         slots: int = 8,
         lease: float = 10.0,
         poll: float = 0.5,
+        purge_every: float = 600.0,
+        keep_done: float = 86_400.0,
     ) -> None:
         self.pool, self.name, self.handle, self.fire = pool, name, handle, fire
         self.clock, self.slots, self.poll = clock, slots, poll
@@ -46,6 +52,7 @@ class Consumer:
         self.timers = TimerQueue(pool, name, lease)
         self.workers = Workers(pool, name, stale=3 * lease)
         self._lease = lease
+        self._purge_every, self._keep_done = purge_every, keep_done
         self._wake = asyncio.Event()
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
@@ -128,14 +135,24 @@ class Consumer:
             self._wake.set()
 
     async def _heartbeat(self) -> None:
+        next_purge = time.monotonic()
         while True:
-            await asyncio.sleep(self._lease / 3)
+            await asyncio.sleep(min(self._lease / 3, self._purge_every))
             try:
                 await self.updates.renew()
                 await self.timers.renew()
                 await self.workers.beat()
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 log.warning("worker %s: cannot renew leases: %s", self.name, exc)
+            if time.monotonic() >= next_purge:
+                next_purge = time.monotonic() + self._purge_every
+                try:
+                    purged = await self.updates.purge(self._keep_done)
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    log.warning("worker %s: cannot purge done updates: %s", self.name, exc)
+                else:
+                    if purged:
+                        log.debug("worker %s: forgot %d done updates", self.name, purged)
 
     async def stop(self, grace: float = 10.0) -> None:
         """Finish what is in flight within `grace` seconds, hand the rest back, leave."""

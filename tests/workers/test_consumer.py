@@ -179,3 +179,34 @@ async def test_an_update_held_by_a_killed_worker_is_processed_by_another(
     )
     order = [r["update_id"] for r in rescued]
     assert order == [1, 2]  # the chat's order held through the kill
+
+
+async def test_a_running_worker_purges_updates_done_over_a_day_ago(pg_pool: asyncpg.Pool) -> None:
+    """Done rows stop redeliveries for a day, then go: the inbox does not keep every payload."""
+    front = UpdateQueue(pg_pool, "front")
+    for uid in (1, 2, 3):
+        await front.put(uid, f"c{uid}", json.dumps({"update_id": uid}))
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, lease=0.3, purge_every=0.1)
+    await worker.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "all handled")
+        # Two were done long ago, one just now: only the old ones are forgotten.
+        await pg_pool.execute(
+            "UPDATE work_updates SET done_at = done_at - interval '25 hours' WHERE update_id < 3"
+        )
+
+        async def only_recent_left() -> bool:
+            ids = await pg_pool.fetch("SELECT update_id FROM work_updates ORDER BY update_id")
+            return [r["update_id"] for r in ids] == [3]
+
+        await _eventually(only_recent_left, "old done updates purged")
+    finally:
+        await worker.stop()
+    assert sorted(handled) == [1, 2, 3]
+    # The recent one still guards against a redelivery of update 3.
+    assert not await front.put(3, "c3", json.dumps({"update_id": 3}))
