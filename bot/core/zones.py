@@ -15,14 +15,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 COMMON_ZONES = ("Africa/Dakar", "Europe/Paris", "Europe/London", "America/New_York", "UTC")
 
 
+def _area_city(name: str) -> bool:
+    """The shape we accept: `Area/City` or UTC; 'EST5EDT', 'Factory' or 'GB' are zoneinfo names
+    too, but abbreviations and legacy aliases that people misread."""
+    return bool(name) and ("/" in name or name == "UTC")
+
+
 @cache
 def _zones() -> frozenset[str]:
-    return frozenset(available_timezones())
+    """The machine's zones that `known_zone` accepts: a suggestion is always one the setter
+    takes (suggesting 'Factory' offered a button that was then refused)."""
+    return frozenset(zone for zone in available_timezones() if _area_city(zone))
 
 
 def known_zone(name: str) -> bool:
     """An IANA `Area/City` name (or UTC) that this machine knows."""
-    if not name or ("/" not in name and name != "UTC"):
+    if not _area_city(name):
         return False
     try:
         ZoneInfo(name)

@@ -126,9 +126,12 @@ class ReminderHandlers:
             return
         # A suggested zone is checked by choose_zone like a typed one (the data may be forged).
         zone = data.zone if isinstance(data, cb.ZoneSuggested) else self.cases.offered(data.index)
-        chosen = await self.cases.choose_zone(learner.user_id, zone) if zone else None
-        if not isinstance(chosen, ZoneSet):
-            await acknowledge(query, refusal)
+        if zone is None:  # a button number we never offered
+            await acknowledge(query, rr.zone_button_expired(tr))
+            return
+        chosen = await self.cases.choose_zone(learner.user_id, zone)
+        if isinstance(chosen, UnknownZone):  # the learner's own button: say why, not "not yours"
+            await acknowledge(query, rr.zone_refused(tr, chosen.typed, chosen.suggestion))
             return
         await self._rearm(chosen)
         await acknowledge(query)

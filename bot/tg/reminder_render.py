@@ -16,7 +16,7 @@ from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import streak_render
-from bot.tg.render import Screen, button, unknown_zone
+from bot.tg.render import Screen, button, popup, unknown_zone
 from bot.usecases.reminders import Nudge, ZoneSet, ZoneShown
 
 ZONES_PER_ROW = 2
@@ -101,6 +101,17 @@ def zone_set(tr: Translator, done: ZoneSet, now: float) -> str:
 
 def zone_button_stale(tr: Translator) -> str:
     return tr._("This button is not yours. /timezone shows your own.")
+
+
+def zone_button_expired(tr: Translator) -> str:
+    """A zone button number /timezone never offered (an old keyboard, or forged data)."""
+    return tr._("This button has expired.")
+
+
+def zone_refused(tr: Translator, typed: str, suggestion: str | None) -> str:
+    """The learner's own zone button named a zone the setter refuses: the typed command's
+    "unknown time zone" text, as a popup (it said "not yours", though the button was theirs)."""
+    return popup(unknown_zone(tr, typed, suggestion))
 
 
 # -- /remind --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ its local time across daylight-saving changes."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 
@@ -45,6 +45,23 @@ def test_time_zone_suggestions(typed: str, suggestion: str | None) -> None:
 )
 def test_known_zones(name: str, known: bool) -> None:
     assert known_zone(name) is known
+
+
+@pytest.mark.parametrize(
+    "typed", ["Factory", "factory", "est5edt", "EST5EDT", "gb", "Zulu", "cuba"]
+)
+def test_a_suggestion_is_always_a_zone_the_setter_accepts(typed: str) -> None:
+    """'Factory' and 'EST5EDT' are zoneinfo names but not Area/City: suggesting them offered a
+    button that the setter then refused."""
+    suggestion = closest_zone(typed)
+    assert suggestion is None or known_zone(suggestion), suggestion
+
+
+def test_no_zone_of_the_machine_suggests_a_refused_one() -> None:
+    for name in available_timezones():
+        for typed in (name, name.lower()):
+            suggestion = closest_zone(typed)
+            assert suggestion is None or known_zone(suggestion), (typed, suggestion)
 
 
 def test_closest_zone_uses_every_zone_of_the_machine() -> None:

@@ -90,9 +90,8 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
     data = suggested.buttons[0][0].callback_data
     assert data == f"tzs:{user.id}:Europe/Paris"
     refused = await user.tap(suggested, callback_data=f"tzs:{user.id}:Mars/Olympus")
-    assert (
-        refused is not None
-        and refused.text == "Ce bouton n’est pas le vôtre. /timezone affiche le vôtre."
+    assert refused is not None and refused.text.startswith(
+        "Fuseau horaire inconnu\u00a0: Mars/Olympus."
     )
     intruder = harness.emu.user(6110, "Intruder", language_code="en")
     assert (await intruder.tap(suggested, callback_data=data)) is not None
@@ -186,6 +185,30 @@ async def test_the_reminders_button_starts_the_review_for_its_owner_only(
     assert not owner.private.message(nudge.message_id).buttons
 
 
+async def test_a_suggested_zone_is_one_the_button_then_sets(harness: Harness) -> None:
+    """'/timezone Factory' or 'est5edt' suggested a zoneinfo name the setter refuses, and the
+    refusal said "This button is not yours": now only accepted zones are suggested, and a
+    refused zone is named as unknown."""
+    user = harness.emu.user(6111, "Moussa", language_code="en")
+    for typed in ("Factory", "est5edt", "zulu"):
+        reply = await say(user, f"/timezone {typed}")
+        assert reply.text.startswith(f"Unknown time zone: {typed}.")
+        if len(labels(reply)) != 1:  # no suggestion: the common zones, all accepted
+            assert labels(reply)[0] == "Africa/Dakar"
+            continue
+        (suggestion,) = labels(reply)
+        mark = user.private.mark()
+        await user.tap(reply, suggestion)
+        done = await user.private.wait_for(
+            lambda m, r=reply: m.message_id == r.message_id and m.edited, after=mark
+        )
+        assert done.text.startswith(f"🌍 Time zone set to {suggestion}")
+        assert harness.rows("SELECT timezone FROM users WHERE id = 6111") == [(suggestion,)]
+    refused = await user.tap(reply, callback_data=f"tzs:{user.id}:Factory")
+    assert refused is not None and refused.text.startswith("Unknown time zone: Factory.")
+    assert "not yours" not in refused.text
+
+
 async def test_a_zone_button_works_for_its_owner_only(harness: Harness) -> None:
     owner = harness.emu.user(6106, "Ibou", language_code="en")
     intruder = harness.emu.user(6107, "Intruder", language_code="en")
@@ -193,10 +216,12 @@ async def test_a_zone_button_works_for_its_owner_only(harness: Harness) -> None:
     own = await say(intruder, "/timezone")
     paris = shown.buttons[0][1].callback_data
     assert paris == f"tz:{owner.id}:1"
-    for message, data in ((shown, paris), (own, paris), (own, f"tz:{intruder.id}:99")):
+    for message, data in ((shown, paris), (own, paris)):
         refused = await intruder.tap(message, callback_data=data)
         assert refused is not None
         assert refused.text == "This button is not yours. /timezone shows your own."
+    stale = await intruder.tap(own, callback_data=f"tz:{intruder.id}:99")  # never offered
+    assert stale is not None and stale.text == "This button has expired."
     assert harness.rows("SELECT id, timezone FROM users WHERE timezone IS NOT NULL") == []
 
 
