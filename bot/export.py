@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -22,6 +21,7 @@ from bot.config import ConfigError, store_location
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.content.uploads import check_upload
 from bot.core.models import Catalog
+from bot.csv_cells import SheetWriter
 from bot.store import StoreError
 from bot.store.analytics import export_rows
 from bot.store.location import Location
@@ -128,7 +128,7 @@ def with_uploads(catalog: Catalog, db: Location, content: Path) -> Catalog:
 
 
 def write_csv(out: TextIO, db: Location, catalog: Catalog, chat: int | None) -> int:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SheetWriter(out, lineterminator="\n")  # a typed "=HYPERLINK(...)" stays text
     writer.writerow(HEADER)
     count = 0
     for row in csv_rows(db, catalog, chat):

@@ -110,3 +110,26 @@ async def test_export_writes_the_selected_set_and_its_score(
     assert (row["option_id"], row["option"], row["score"], row["is_correct"]) == (
         ids, texts, "0", "wrong"
     )  # fmt: skip
+
+
+async def test_export_neutralises_cells_a_spreadsheet_would_run(
+    db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A learner types `=HYPERLINK(...)` as a number answer: the teacher's spreadsheet must show
+    it as text, not run it (the dashboard's CSV already did; the export wrote it raw)."""
+    learners = LearnerStore(db)
+    typed = ['=HYPERLINK("http://x","y")', "+1", "-2+3", "@SUM(A1)", "\t=1", "0,5 Go", "'=1"]
+    for user, text in enumerate(typed, start=20):
+        attempt_id = await learners.start_attempt(user, QUIZ, ((), (0, 1)), 1_790_000_000.0)
+        attempt = await learners.attempt(attempt_id)
+        assert attempt is not None
+        await learners.record_answer(
+            attempt, 0, NUMBER_RIGHT, False, "fr", 1_790_000_001.0, question_id="n",
+            option_id="", typed=(text, 0.5),
+        )  # fmt: skip
+    assert export.main(["--all", "--db", str(db.path)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["typed"] for r in rows] == [
+        "'=HYPERLINK(\"http://x\",\"y\")", "'+1", "'-2+3", "'@SUM(A1)", "'\t=1", "0,5 Go", "''=1"
+    ]  # fmt: skip
+    assert [r["user_id"] for r in rows] == [str(u) for u in range(20, 27)]

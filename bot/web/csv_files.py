@@ -1,40 +1,26 @@
 """The group page's sections as CSV: the same numbers the admin sees, one file per section.
 
-Column names are stable English keys (for spreadsheets and scripts); content text (quiz titles,
-questions, options) is in the viewer's language, as on the page.
+Written by the project's one CSV writer (bot/csv_cells.py), so a member named
+"=HYPERLINK(...)" stays text in a spreadsheet. Column names are stable English keys (for
+spreadsheets and scripts); content text (quiz titles, questions, options) is in the viewer's
+language, as on the page.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.core.schedule import decode_days, encode_days
+from bot.csv_cells import sheet
 from bot.usecases.dashboard import GroupPage
 
 SECTIONS = ("weeks", "questions", "standings", "schedules")
 LETTERS = "ABCDEFGHIJ"
 
 
-def _safe(value: object) -> object:
-    """Text a spreadsheet would run as a formula (a member named "=HYPERLINK(...)") is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def _write(head: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(head)
-    writer.writerows([_safe(v) for v in row] for row in rows)
-    return out.getvalue()
-
-
 def weeks(page: GroupPage, lang: str) -> str:
-    return _write(
+    return sheet(
         ("week_start", "runs", "players"),
         ((w.start.isoformat(), w.count, w.right) for w in page.weeks),
     )
@@ -66,11 +52,11 @@ def questions(page: GroupPage, lang: str) -> str:
         "rank", "quiz_id", "question_number", "question_id", "question", "share_right",
         "answers", "language", "option", "option_text", "is_right", "chosen",
     )  # fmt: skip
-    return _write(head, rows)
+    return sheet(head, rows)
 
 
 def standings(page: GroupPage, lang: str) -> str:
-    return _write(
+    return sheet(
         ("rank", "user_id", "name", "right", "answers", "runs", "elapsed_ms"),
         (
             (rank, m.user_id, m.name, m.right, m.answers, m.runs, m.elapsed_ms)
@@ -80,7 +66,7 @@ def standings(page: GroupPage, lang: str) -> str:
 
 
 def schedules(page: GroupPage, lang: str) -> str:
-    return _write(
+    return sheet(
         ("schedule_id", "quiz", "days", "at_time", "timezone", "next_run"),
         (
             (

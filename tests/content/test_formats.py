@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
 
 from bot.content.formats import Limits, parse, write
-from bot.content.formats.draft import DraftQuiz
+from bot.content.formats.draft import DraftOption, DraftQuestion, DraftQuiz
 from bot.core.kinds import NumberAnswer
 
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
@@ -159,6 +161,21 @@ def test_csv_languages_and_errors() -> None:
     assert "'difficulty'" in broken.problems[0].message
     assert "several right answers (A,C)" in broken.problems[-1].message
     assert [q.id for q in broken.quizzes[0].questions] == ["q4"]
+
+
+def test_csv_export_neutralises_formulas_and_reads_back_the_same_text() -> None:
+    """A quiz CSV opened in a spreadsheet runs no cell as a formula ('-1' or '=SUM(A1)' as an
+    option), and the import reads back exactly what was written, apostrophes included."""
+    texts = ["-1", "=SUM(A1)", "+33 6", "@home", "'=quoted", "it's 'fine'"]
+    options = tuple(DraftOption(t, i == 0) for i, t in enumerate(texts))
+    question = DraftQuestion("q1", "=1+1 equals?", options, "-1 is right: @see notes")
+    quiz = DraftQuiz("quiz", "quiz", "en", (question,))
+    written = write("csv", [quiz])
+    cells = [cell for row in csv.reader(io.StringIO(written)) for cell in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")], cells
+    assert "''=quoted" in cells and "it's 'fine'" in cells
+    (again,) = parse("csv", written, "quiz").quizzes
+    assert shape([again]) == shape([quiz])
 
 
 @pytest.mark.parametrize("fmt", ["gift", "aiken", "csv"])

@@ -34,6 +34,7 @@ from bot.content.formats.draft import (
     slug,
     too_big,
 )
+from bot.csv_cells import SheetWriter, restored
 
 LETTERS = [letter.upper() for letter in OPTION_IDS]
 REQUIRED = ("prompt", "a", "b", "answer")
@@ -94,7 +95,7 @@ def _row(
 ) -> None:
     def cell(name: str) -> str:
         index = columns.get(name)
-        return row[index].strip() if index is not None and index < len(row) else ""
+        return restored(row[index].strip()) if index is not None and index < len(row) else ""
 
     lang = cell("language").casefold() or default_lang
     if not _LANG.match(lang):
@@ -145,7 +146,7 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
     """The layout above, as many option columns as the widest question needs."""
     width = max((len(q.options) for quiz in quizzes for q in quiz.questions), default=2)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SheetWriter(out, lineterminator="\n")  # '-1' as an option is "'-1": see csv_cells
     writer.writerow(["id", "language", "prompt", *LETTERS[:width], "answer", "explanation"])
     for quiz in quizzes:
         for question in quiz.questions:
