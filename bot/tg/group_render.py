@@ -35,6 +35,7 @@ from bot.tg.render import (
     question_header,
     revealed,
     rich,
+    shown_name,
     truncate,
     with_image,
 )
@@ -211,7 +212,7 @@ def results(
     for rank, standing in enumerate(top, start=1):
         medal = rank <= len(medals) and standing.correct > 0
         badge = medals[rank - 1] if medal else f"{tr.number(rank)}."
-        name = html.escape(standing.name or "?")
+        name = shown_name(standing.name)
         score = tr._(
             "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(total)
         )

@@ -25,6 +25,7 @@ from bot.tg.render import (
     question_header,
     revealed,
     rich,
+    shown_name,
     truncate,
 )
 
@@ -149,7 +150,7 @@ def group_unreadable(tr: Translator, name: str, question: Question) -> str:
     """Said once per member and question in a group: their reply was no number."""
     return tr._(
         "{name}, I could not read a number there: reply with only the number, e.g. {example}.",
-        name=html.escape(name or "?"),
+        name=shown_name(name),
         example=example(tr, question.number) if question.number else tr.decimal(0.5),
     )
 

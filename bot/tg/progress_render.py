@@ -20,7 +20,7 @@ from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.number_words import with_unit
 from bot.store.analytics import TYPED
-from bot.tg.render import Screen, guide_link, truncate
+from bot.tg.render import Screen, guide_link, shown_name, truncate
 from bot.usecases.learner_stats import GroupReport, LearnerStats
 
 
@@ -103,7 +103,7 @@ def group_notice(tr: Translator, missed: int, chat_title: str) -> str:
         "The {n} questions you missed in {group} joined your review queue. /review brings them "
         "back from tomorrow.",
         missed,
-        group=html.escape(chat_title) if chat_title else tr._("your study group"),
+        group=shown_name(chat_title) if chat_title else tr._("your study group"),
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core.bidi import isolate
 from bot.core.engine import Attempt, Judgement, Score
 from bot.core.kinds import QuestionKind
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
@@ -44,6 +45,13 @@ class Screen:
     # A picture sent with the text (bot/tg/photos.py), and its alt text in the screen's language.
     photo: MediaFile | None = None
     alt: str = ""
+
+
+def shown_name(name: str | None) -> str:
+    """A person's name or a group's title inside our text: bidi-isolated (bot/core/bidi.py: an
+    unclosed right-to-left override reversed the rest of a leaderboard line), then escaped;
+    "?" for none."""
+    return html.escape(isolate(name or "?"))
 
 
 def with_image(screen: Screen, image: Image | None, lang: str) -> Screen:
@@ -136,7 +144,7 @@ def welcome(tr: Translator, first_name: str) -> str:
     return tr._(
         "👋 Welcome, {name}! Pick a quiz below: one question at a time, with the answer "
         "explained after each one.",
-        name=html.escape(first_name),
+        name=shown_name(first_name),
     )
 
 

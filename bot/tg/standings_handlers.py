@@ -14,7 +14,6 @@ the service message) stays listed until then.
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -26,7 +25,7 @@ from bot.i18n import translator
 from bot.tg import callbacks as cb
 from bot.tg import standings_render as sr
 from bot.tg.context import BotContext
-from bot.tg.render import Screen
+from bot.tg.render import Screen, shown_name
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
@@ -83,7 +82,7 @@ class StandingsHandlers:
             await self.send(chat.id, Screen(sr.me(tr, user.first_name, mine)))
             return
         private_tr = context.tr
-        heading = private_tr._("📊 {group}", group=html.escape(settings.title or "?"))
+        heading = private_tr._("📊 {group}", group=shown_name(settings.title))
         text = "\n".join([f"<b>{heading}</b>", sr.me(private_tr, user.first_name, mine)])
         try:
             await context.bot.send_message(user.id, text)

@@ -7,7 +7,6 @@ place is written "2=" and the rule for ties is said under the table.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -18,7 +17,7 @@ from bot.core.standings import Placed, Window
 from bot.i18n import Translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
-from bot.tg.render import Screen, button, truncate
+from bot.tg.render import Screen, button, shown_name, truncate
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -54,7 +53,7 @@ def place(tr: Translator, placed: Placed) -> str:
 
 
 def _line(tr: Translator, placed: Placed) -> str:
-    name = html.escape(placed.tally.name or "?")
+    name = shown_name(placed.tally.name)
     right = tr.ngettext("{n} right answer", "{n} right answers", placed.tally.correct)
     return f"{place(tr, placed)} {name} · {points(tr, placed.tally.points)} · {right}"
 
@@ -105,7 +104,7 @@ def points_board(tr: Translator, standing: RunStanding, total: int) -> list[str]
     for placed in shown:
         medal = placed.rank <= len(MEDALS) and placed.tally.points > 0
         badge = MEDALS[placed.rank - 1] if medal else place(tr, placed)
-        name = html.escape(placed.tally.name or "?")
+        name = shown_name(placed.tally.name)
         score = tr._(
             "{correct}/{total}", correct=tr.number(placed.tally.correct), total=tr.number(total)
         )
@@ -123,7 +122,7 @@ def run_footer(tr: Translator, standing: RunStanding) -> str:
         lines += ["", "<b>" + tr._("🏆 Podium") + "</b>"]
         for placed in standing.podium:
             badge = MEDALS[placed.rank - 1] if placed.rank <= len(MEDALS) else ""
-            name = html.escape(placed.tally.name or "?")
+            name = shown_name(placed.tally.name)
             lines.append(f"{badge} {name} · {points(tr, placed.tally.points)}")
     if standing.moves:
         lines += ["", "<b>" + tr._("📈 Moved up this week") + "</b>"]
@@ -131,7 +130,7 @@ def run_footer(tr: Translator, standing: RunStanding) -> str:
             lines.append(
                 tr._(
                     "{name}: now {after}, was {before}",
-                    name=html.escape(move.name or "?"),
+                    name=shown_name(move.name),
                     after=tr.number(move.after),
                     before=tr.number(move.before),
                 )
@@ -158,7 +157,7 @@ def _places_lines(tr: Translator, mine: MyPlaces) -> list[str]:
 
 def me(tr: Translator, name: str, mine: MyPlaces) -> str:
     """/me in a group: the member's place per window."""
-    heading = tr._("📊 {name} in this group", name=html.escape(name or "?"))
+    heading = tr._("📊 {name} in this group", name=shown_name(name))
     return "\n".join([f"<b>{heading}</b>", *_places_lines(tr, mine)])
 
 
@@ -168,11 +167,11 @@ def me_short(tr: Translator, name: str, mine: MyPlaces) -> str:
     if week is None:
         return tr._(
             "{name}: no points yet this week. Start me in private to get /me there.",
-            name=html.escape(name or "?"),
+            name=shown_name(name),
         )
     return tr._(
         "{name}: #{rank} this week, {points}.",
-        name=html.escape(name or "?"),
+        name=shown_name(name),
         rank=tr.number(week.rank),
         points=points(tr, week.tally.points),
     )
@@ -182,7 +181,7 @@ def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
     """/stats in private: the member's place and points in each group."""
     lines = ["<b>" + tr._("👥 Your groups") + "</b>"]
     for group in mine:
-        lines += ["", "<b>" + html.escape(group.title or "?") + "</b>", *_places_lines(tr, group)]
+        lines += ["", "<b>" + shown_name(group.title) + "</b>", *_places_lines(tr, group)]
     return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
 
 

@@ -19,7 +19,7 @@ from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import schedule_usage
-from bot.tg.render import Screen, button, truncate
+from bot.tg.render import Screen, button, shown_name, truncate
 from bot.usecases.quiz_uploads import Refusal, Stored, TooBig, TooFrequent, TooSlow
 
 SHOWN_PROBLEMS = 15
@@ -232,7 +232,7 @@ def stored_privately(
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
     note = tr._(
         "It belongs to {group} now: /push {id} there plays it, /schedule {id} ... schedules it.",
-        group=group_title,
+        group=shown_name(group_title),
         id=stored_.typed_id,
     )
     return Screen(truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS))

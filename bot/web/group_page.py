@@ -3,6 +3,7 @@ with how each language chose, standings over every run, and the schedules coming
 
 from __future__ import annotations
 
+from bot.core.bidi import isolate
 from bot.core.markup import plain
 from bot.core.schedule import decode_days
 from bot.i18n import Translator
@@ -40,7 +41,7 @@ def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> st
     title = tr._("📊 Group statistics")
     parts = [heading(title)]
     if page.settings is not None and page.settings.title:
-        parts.append(para(page.settings.title, "sub"))
+        parts.append(para(isolate(page.settings.title), "sub"))
     parts += [nav, _tiles(tr, page)]
     sections = [
         ("weeks", tr._("Runs and participation"), _weeks(tr, page)),
@@ -142,7 +143,7 @@ def _standings(tr: Translator, page: GroupPage) -> str:
     rows = [
         [
             esc(tr.number(rank)),
-            esc(m.name if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"),
+            esc(isolate(m.name) if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"),
             figure(f"right-{m.user_id}", m.right, tr.number(m.right)),
             esc(tr.number(m.answers)),
             esc(tr.number(m.runs)),

@@ -57,7 +57,7 @@ async def test_number_questions_are_skipped_while_typed_answers_are_off(tmp_path
         question = await group.wait_for(lambda m: "Question 1/1" in m.text)
         await admin.tap(question, "A")
         results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
-        assert "Ada · " in results.text and "/1 · " in results.text
+        assert "\u2068Ada\u2069 · " in results.text and "/1 · " in results.text
         assert not any("Reply to this message" in m.text for m in group.bot_messages)
         assert h.rows("SELECT count(*) FROM answers WHERE question_id = 'memory-number'") == [(0,)]
 
@@ -97,7 +97,9 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         await awa.send("0,5", chat=group, reply_to=number)  # French decimal comma: right
         await bob.send("0.4", chat=group, reply_to=number)  # wrong
         await cat.send("half", chat=group, reply_to=number)  # no number: one hint
-        hint = await group.wait_for(lambda m: "Cat, I could not read a number" in m.text)
+        hint = await group.wait_for(
+            lambda m: "\u2068Cat\u2069, I could not read a number" in m.text
+        )
         await cat.send("about half", chat=group, reply_to=number)  # no second hint
         await bob.send("0.5")  # in private, not a reply to the question: no answer
         count = "SELECT count(*) FROM answers WHERE question_id = 'memory-number'"
@@ -110,7 +112,7 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         assert "✅ Answer: 0.5 ± 0.05 GB" in reveal.text
         assert "2 answers · 1 right" in reveal.text
         results = await group.wait_for(lambda m: "Quiz stopped" in m.text, timeout=10)
-        assert "Awa · 1/1" in results.text and "Bob · 0/1" in results.text
+        assert "\u2068Awa\u2069 · 1/1" in results.text and "\u2068Bob\u2069 · 0/1" in results.text
         posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
         assert [m.message_id for m in posted if "could not read" in m.text] == [hint.message_id]
         rows = h.rows(

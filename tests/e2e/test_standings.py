@@ -80,13 +80,15 @@ async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> 
         assert "Scoring: speed" in board.text and "Points · right answers" in board.text
         scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
         assert scores[2001] > scores[2002] > 0 and scores[2001] <= 2000
-        assert f"🥇 Cheikh <b> · {scores[2001]:,} points · 2/2" in board.text
+        assert f"🥇 \u2068Cheikh <b>\u2069 · {scores[2001]:,} points · 2/2" in board.text
         assert "Cheikh &lt;b&gt;" in board.html
         assert "Moved up" not in board.text  # the week's first run: nobody had a place
 
         # Awa answers both at once, Cheikh does not play: Awa climbs from 2nd to 1st
         board2 = await play(h, group, admin, [(awa, [True, True])])
-        assert "Moved up this week" in board2.text and "Awa: now 1, was 2" in board2.text
+        assert (
+            "Moved up this week" in board2.text and "\u2068Awa\u2069: now 1, was 2" in board2.text
+        )
 
         mark = group.mark()
         await awa.send("/top", chat=group)
@@ -129,7 +131,7 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         mark = group.mark()
         await awa.send("/me", chat=group)
         mine = await group.wait_for(lambda m: "in this group" in m.text, after=mark)
-        assert "Awa in this group" in mine.text
+        assert "\u2068Awa\u2069 in this group" in mine.text
         assert "This week: #2 · 1 point" in mine.text and "All time: #2 · 1 point" in mine.text
 
         # during a run, /me goes to the member privately, or is one short line
@@ -141,8 +143,8 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         dm = await modou.private.wait_for(lambda m: "in this group" in m.text, after=private_mark)
         assert group.title in dm.text and "This week: #1 · 2 points" in dm.text
         await awa.send("/me", chat=group)
-        short = await group.wait_for(lambda m: "Awa:" in m.text, after=quiz_mark)
-        assert short.text == "Awa: #2 this week, 1 point."
+        short = await group.wait_for(lambda m: "\u2068Awa\u2069:" in m.text, after=quiz_mark)
+        assert short.text == "\u2068Awa\u2069: #2 this week, 1 point."
         await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=quiz_mark)
 
         # Awa leaves: kept in history, not listed; back again: listed with her points
@@ -239,7 +241,7 @@ async def test_speed_leaderboard_ranks_by_points(tmp_path: Path) -> None:
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
         scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
         assert scores[2001] > scores[2002] > 0
-        assert f"🥇 Cheikh · {scores[2001]:,} points · 1/2" in board.text
-        assert f"🥈 Awa · {scores[2002]:,} points · 1/2" in board.text
+        assert f"🥇 \u2068Cheikh\u2069 · {scores[2001]:,} points · 1/2" in board.text
+        assert f"🥈 \u2068Awa\u2069 · {scores[2002]:,} points · 1/2" in board.text
         assert board.text.count("Awa") == 1 and board.text.count("Cheikh") == 1
         assert "Scoring: speed" in board.text and "Points · right answers" in board.text

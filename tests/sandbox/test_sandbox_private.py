@@ -84,7 +84,7 @@ def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) 
     try:
         again.prompt()
         welcome = again.type("/start")
-        assert "Welcome, You!" in welcome and "Choose your language" not in welcome
+        assert "Welcome, \u2068You\u2069!" in welcome and "Choose your language" not in welcome
         assert again.quit() == 0
     finally:
         again.kill()

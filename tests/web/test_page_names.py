@@ -1,0 +1,37 @@
+"""The group page isolates members' names and the group's title, as the chats do: an unclosed
+right-to-left override in a name cannot reorder the page's text around it."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from bot.core.bidi import FSI, PDI
+from bot.i18n import translator
+from bot.store import GroupSettings
+from bot.store.analytics import GroupTotals
+from bot.store.dashboard_reads import MemberTotals
+from bot.usecases.dashboard import GroupPage
+from bot.web import group_page
+
+RLO = "\u202e"
+
+
+def test_names_and_title_are_isolated_on_the_group_page() -> None:
+    settings = GroupSettings(-1, "Club" + RLO, "en", 20, True, "UTC", True)
+    page = GroupPage(
+        chat_id=-1,
+        settings=settings,
+        timezone=ZoneInfo("UTC"),
+        totals=GroupTotals(1, 2, 2, 1, 1),
+        weeks=[],
+        hardest=[],
+        standings=[MemberTotals(1, "Eve" + RLO, 1, 2, 1, 0), MemberTotals(2, "Sam", 1, 2, 1, 0)],
+        upcoming=[],
+    )
+    links = {
+        section: f"/{section}.csv" for section in ("weeks", "questions", "standings", "schedules")
+    }
+    html = group_page.render(translator("en"), page, "", links)
+    assert RLO not in html
+    for name in ("Eve", "Sam", "Club"):
+        assert f"{FSI}{name}{PDI}" in html
