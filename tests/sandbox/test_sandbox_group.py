@@ -80,7 +80,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
         board = box.wait_output(r"🏁 Quiz finished: Gradient checkpointing\*.*?╰─").group(0)
         lines = [line for line in board.splitlines() if " · " in line and f"/{total}" in line]
         # Ties on a full score go to the faster: You tapped before Moussa every time.
-        names = [line.split(" · ")[0].split()[-1] for line in lines]
+        names = [line.split(" · ")[0].split()[-1].strip("\u2068\u2069") for line in lines]
         assert names == ["You", "Moussa", "Claire"], board
         full, none = f"{total}/{total}", f"0/{total}"
         assert full in lines[0] and full in lines[1] and none in lines[2]
