@@ -15,9 +15,11 @@ for its "k of n" and its summary), nowhere else, on purpose:
 So the schedule (boxes, due dates) is exactly what it was before the round. The round's latest
 answer still counts as a day's activity for the streak (bot/store/analytics.py), as /practice does.
 
-Each tap is bound to its round, the round to its learner, and the card to the round's progress
-(`index` must be the card it waits for), so another learner's forged data, a double tap, a stale
-card after /stop or a newer round all change nothing and say why.
+Each tap is bound to its round, the round to its learner, the card to the round's progress
+(`index` must be the card it waits for), and the queue item a review card's buttons name to the
+question that card showed (a practice card names none), so another learner's forged data, the
+learner's own other due item, a double tap, a stale card after /stop or a newer round all change
+nothing and say why.
 """
 
 from __future__ import annotations
@@ -171,10 +173,12 @@ class ReviewRounds:
     # -- taps ----------------------------------------------------------------------------------
 
     async def awaiting(
-        self, user_id: int, round_id: int, index: int
+        self, user_id: int, round_id: int, index: int, item_id: int
     ) -> StoredRound | AlreadyAnswered | RoundOver | NotYours:
-        """The learner's open round waiting for card `index`, or why an answer to it changes
-        nothing: every kind of answer (tap, typed value, selection) is bound by this one rule."""
+        """The learner's open round waiting for card `index`, and `item_id` the card's own (a
+        review card: the queue item of the question the round showed; a practice card: 0), or
+        why an answer to it changes nothing: every kind of answer (tap, toggle, selection, typed
+        value) is bound by this one rule."""
         stored = await self.rounds.get(round_id)
         if stored is None or stored.user_id != user_id:
             return NotYours()
@@ -184,13 +188,28 @@ class ReviewRounds:
             return AlreadyAnswered()
         if index != stored.answered or index >= stored.shown:
             return RoundOver()  # a card this round never showed
+        if stored.mode == PRACTICE:
+            return stored if item_id == 0 else NotYours()  # no practice card names an item
+        # The item is in the button's data, so the learner can name any other of their own due
+        # items: it must be the question this card showed (kept by `claim_card`), or it would be
+        # judged with this card's option order and move that other question's schedule.
+        shown = stored.questions[index] if index < len(stored.questions) else None
+        if shown is None or not shown.quiz_id:
+            return RoundOver()  # a card shown before rounds kept their cards: /review again
+        item = await self.review.store.item(item_id)
+        if (
+            item is None
+            or item.user_id != user_id
+            or shown != QuestionKey(item.quiz_id, item.question_id)
+        ):
+            return NotYours()
         return stored
 
     async def answer(
         self, user_id: int, round_id: int, index: int, item_id: int, order: str, position: int
     ) -> AnswerOutcome:
         """A tap on an option of card `index`; the answer is durable before `CardAnswered`."""
-        stored = await self.awaiting(user_id, round_id, index)
+        stored = await self.awaiting(user_id, round_id, index, item_id)
         if not isinstance(stored, StoredRound):
             return stored
         if stored.mode == PRACTICE:
@@ -218,7 +237,7 @@ class ReviewRounds:
         self, user_id: int, round_id: int, index: int, item_id: int, value: float
     ) -> AnswerOutcome:
         """A typed value for card `index` (a number question), bound as a tap is."""
-        stored = await self.awaiting(user_id, round_id, index)
+        stored = await self.awaiting(user_id, round_id, index, item_id)
         if not isinstance(stored, StoredRound):
             return stored
         if stored.mode == PRACTICE:

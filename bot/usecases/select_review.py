@@ -54,7 +54,7 @@ class SelectReview:
         self, user_id: int, round_id: int, index: int, item_id: int, order_text: str, position: int
     ) -> ToggleOutcome:
         """Flip the option shown at `position` on card `index` of the learner's round."""
-        checked = await self._card(user_id, round_id, index, order_text)
+        checked = await self._card(user_id, round_id, index, item_id, order_text)
         if not isinstance(checked, tuple):
             return checked
         stored, order = checked
@@ -76,7 +76,7 @@ class SelectReview:
         self, user_id: int, round_id: int, index: int, item_id: int, order_text: str
     ) -> SubmitOutcome:
         """The learner's selection as card `index`'s answer (durable before `CardAnswered`)."""
-        checked = await self._card(user_id, round_id, index, order_text)
+        checked = await self._card(user_id, round_id, index, item_id, order_text)
         if not isinstance(checked, tuple):
             return checked
         stored, order = checked
@@ -120,11 +120,11 @@ class SelectReview:
         return rr.CardAnswered(card, result.judgement, result.after, last)
 
     async def _card(
-        self, user_id: int, round_id: int, index: int, order_text: str
+        self, user_id: int, round_id: int, index: int, item_id: int, order_text: str
     ) -> tuple[StoredRound, tuple[int, ...]] | rr.AlreadyAnswered | rr.RoundOver | rr.NotYours:
-        """The learner's round waiting for card `index`, a select-all question, and the card's
-        displayed order; or why the tap changes nothing."""
-        stored = await self.rounds.awaiting(user_id, round_id, index)
+        """The learner's round waiting for card `index` (and `item_id` its own), a select-all
+        question, and the card's displayed order; or why the tap changes nothing."""
+        stored = await self.rounds.awaiting(user_id, round_id, index, item_id)
         if not isinstance(stored, StoredRound):
             return stored
         located = self.rounds.located(stored, index)

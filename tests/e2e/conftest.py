@@ -34,6 +34,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_progress": ALL,
     # review and practice rounds: guarded steps, one open round per learner, /stop, a restart
     "test_review_rounds": ALL,
+    "test_review_card_binding": ALL,  # a card's answer bound to its own queue item
     "test_practice": ALL,
     "test_exam": ALL,
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
