@@ -49,6 +49,23 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
     )
 
 
+async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem]) -> None:
+    """Put missed questions in box 1, inside the caller's transaction (the inbox's drain, or
+    the write that ends an exam). A miss older than what the queue last saw of that question (a
+    review answered since) changes nothing: draining late must not undo a review."""
+    if not items:
+        return
+    await conn.executemany(
+        """INSERT INTO review_items (user_id, quiz_id, question_id, box, due_at,
+                                     last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (user_id, quiz_id, question_id) DO UPDATE SET
+               box = excluded.box, due_at = excluded.due_at,
+               last_seen_at = excluded.last_seen_at
+           WHERE excluded.last_seen_at >= review_items.last_seen_at""",
+        [(i.user_id, i.quiz_id, i.question_id, i.box, i.due_at, i.last_seen_at) for i in items],
+    )
+
+
 class ReviewStore:
     def __init__(self, db: Engine) -> None:
         self.db = db
@@ -74,18 +91,7 @@ class ReviewStore:
         """
 
         async def write(conn: aiosqlite.Connection) -> None:
-            await conn.executemany(
-                """INSERT INTO review_items (user_id, quiz_id, question_id, box, due_at,
-                                             last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT (user_id, quiz_id, question_id) DO UPDATE SET
-                       box = excluded.box, due_at = excluded.due_at,
-                       last_seen_at = excluded.last_seen_at
-                   WHERE excluded.last_seen_at >= review_items.last_seen_at""",
-                [
-                    (i.user_id, i.quiz_id, i.question_id, i.box, i.due_at, i.last_seen_at)
-                    for i in items
-                ],
-            )
+            await queue(conn, items)
             await conn.executemany(
                 """DELETE FROM review_inbox
                    WHERE attempt_id = ? AND question_index = ? AND user_id = ?""",

@@ -274,6 +274,7 @@ class QuizBot:
         self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
         self.review.zone_of = self.reminders.zone  # due days too
         self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
+        self.review_rounds.exam_running = self.practice.exam_running  # rounds wait for its end
         self.reporting = ProblemReporting(
             options.catalog,
             learner_store,
@@ -398,9 +399,11 @@ class QuizBot:
 
     async def _stop(self, update: Update, context: BotContext) -> None:
         """/stop in private: an open review or practice round first (rounds are short, and the
-        learner is in one when they have one open), else the running quiz."""
+        learner is in one when they have one open), else a running exam, else the running quiz."""
         waiting = await self.quiz.running(context.learner.user_id) is not None
-        if not await self.progress_handlers.stop(update, context, quiz_waiting=waiting):
+        if await self.progress_handlers.stop(update, context, quiz_waiting=waiting):
+            return
+        if not await self.practice_handlers.stop(update, context, quiz_waiting=waiting):
             await self.private_handlers.stop(update, context)
 
     def _add_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]

@@ -17,7 +17,7 @@ from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
-from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
 
@@ -65,6 +65,23 @@ def answered(tr: Translator, outcome: PracticeAnswered) -> str:
     if outcome.judgement is None:
         return tr._("⏰ Time was up: this one counts as missed.")
     return tr._("Answer saved: {letter}.", letter=LETTERS[outcome.judgement.position])
+
+
+def stopped(tr: Translator, outcome: ExamStopped, quiz_waiting: bool = False) -> str:
+    """/stop ended the exam; a quiz still running is not touched, and the learner learns how to
+    end it too."""
+    text = tr.ngettext(
+        "⏹ Exam stopped after {k} of {n} question ({right} right).",
+        "⏹ Exam stopped after {k} of {n} questions ({right} right).",
+        outcome.total,
+        k=tr.number(outcome.answered),
+        right=tr.number(outcome.correct),
+    )
+    after = tr._("The ones you missed join your reviews. /exam to take another.")
+    if not quiz_waiting:
+        return f"{text} {after}"
+    quiz = tr._("Your quiz is still running: /start to go on with it, /stop again to abandon it.")
+    return f"{text} {after}\n\n{quiz}"
 
 
 def time_is_up(tr: Translator) -> str:

@@ -44,7 +44,7 @@ PRIVATE: tuple[MenuCommand, ...] = (
     MenuCommand("stats", N_("Your progress, and your place in your groups")),
     MenuCommand("remind", N_("A daily reminder when reviews are due")),
     MenuCommand("timezone", N_("Your time zone, for your reminder")),
-    MenuCommand("stop", N_("Stop the running review or quiz")),
+    MenuCommand("stop", N_("Stop the running review, exam or quiz")),
     MenuCommand("language", N_("Change language")),
     MenuCommand("forget", N_("Delete everything I keep about you")),
     MenuCommand("help", N_("How quizbot works")),

@@ -115,6 +115,20 @@ class PracticeHandlers:
         screen = er.clock_choice(tr, quiz, lang) if quiz else er.picker(tr, self.catalog, lang)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
+    async def stop(self, update: Update, context: BotContext, *, quiz_waiting: bool) -> bool:
+        """/stop in private, for a running exam: it ends there (its misses join the reviews, its
+        clock stops). False when no exam was running (then /stop is about the quiz)."""
+        message = update.effective_message
+        if message is None:
+            return False
+        stopped = await self.session.stop_exam(context.learner.user_id)
+        if stopped is None:
+            return False
+        if self.timers is not None:
+            await self.timers.cancel("exam", stopped.set_id)
+        await message.reply_text(er.stopped(context.tr, stopped, quiz_waiting))
+        return True
+
     async def callback(self, query: CallbackQuery, tapper: Learner, data: object) -> None:
         if isinstance(data, cb.ExamPick):
             await self._exam_pick(query, tapper, data)

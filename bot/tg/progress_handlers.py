@@ -34,6 +34,7 @@ from bot.usecases.review_rounds import (
     AlreadyShown,
     AnswerOutcome,
     CardAnswered,
+    InExam,
     NothingDue,
     NothingToPractise,
     NotYours,
@@ -117,6 +118,8 @@ class ProgressHandlers:
                 )
             case RoundCard() | RoundSummary() as outcome:
                 await self._show(message, learner, outcome)
+            case InExam():
+                await send(message, Screen(rr.in_exam(tr)))
             case _:  # another /review of the same moment showed it
                 pass
 
@@ -183,6 +186,8 @@ class ProgressHandlers:
                             await self._show(message, learner, started)
                     case NothingToPractise() as nothing:
                         await acknowledge(query, rr.nothing_to_practise(tr, nothing))
+                    case InExam():
+                        await acknowledge(query, rr.in_exam(tr), show_alert=True)
                     case AlreadyShown():
                         await acknowledge(query)
                     case _:

@@ -265,6 +265,14 @@ def stopped(tr: Translator, outcome: Stopped, quiz_waiting: bool = False) -> str
     return f"{text} {again}\n\n{quiz}"
 
 
+def in_exam(tr: Translator) -> str:
+    """/review or "Practise my mistakes now" during an exam (also a popup: under 200 characters)."""
+    return tr._(
+        "⏱ You are in an exam: your reviews wait until it ends, so that none gives its answers "
+        "away. /stop ends the exam."
+    )
+
+
 def round_over(tr: Translator) -> str:
     return tr._("This review is over. /review to start a new one.")
 

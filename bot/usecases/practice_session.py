@@ -12,8 +12,12 @@ every unanswered question missed (no timer needed, nothing to re-arm after a res
 
 Questions come from every quiz that matches, drawn by bot/core/practice.py so none repeats until
 the learner has seen them all. A missed question joins the review queue as a miss anywhere does
-(box 1, due the next day in the learner's zone) at once, since practice answers are not rows of
-`answers` that the review inbox trigger would see.
+(box 1, due the next day in the learner's zone), by this use case, since practice answers are not
+rows of `answers` that the review inbox trigger would see: a practice set's at once, an exam's
+when the exam ends, however it ends (its last answer, its clock, /stop, a new set or exam in its
+place; the store queues them in the write that ends it). Until then a review card of an exam
+question would give away the verdict the exam keeps for its end, so while an exam runs review
+and practice rounds wait too (bot/usecases/review_rounds.py asks `exam_running`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
@@ -30,8 +35,8 @@ from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, Exam, ExamClock
 from bot.core.kinds import ONE_TAP, QuestionKind
 from bot.core.models import Catalog, Level, Question, Quiz
 from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool_of
-from bot.core.review import after_miss
-from bot.store.practice_sets import PracticeStore, StoredSet
+from bot.core.review import ReviewItem, after_miss
+from bot.store.practice_sets import Ended, PracticeStore, StoredSet
 from bot.store.reviews import ReviewStore
 
 
@@ -60,7 +65,7 @@ class PracticeAnswered:
     judgement: Judgement | None  # None: the time was up, the tap did not count
     following: PracticeQuestion | None  # None once the set is over
     correct: int  # right answers so far
-    missed: int  # questions missed so far (each joined the review queue)
+    missed: int  # questions missed so far (in practice each joined the review queue)
     # Once an exam is over: every question with its mark (r, w, t), for the explanations.
     marked: tuple[tuple[PracticeQuestion, str], ...] = ()
 
@@ -85,6 +90,17 @@ class ExamWaits:
     """An exam timer fired before its deadline on the bot's clock: arm it again."""
 
     delay: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExamStopped:
+    """/stop ended the learner's exam `set_id` after `answered` of `total` questions; its misses
+    joined the review queue."""
+
+    set_id: int
+    answered: int
+    total: int
+    correct: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +133,38 @@ class PracticeSession:
         self.tz = ZoneInfo(timezone)
         self.clock = clock
         self.rng = rng or random.SystemRandom()
+
+    async def _zone(self, user_id: int) -> tzinfo:
+        return ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.tz
+
+    def _ended(self, tz: tzinfo, now: float) -> Ended:
+        """What the store queues when a set ends: an exam's misses (questions still in the
+        content), box 1 from the moment it ended; nothing for a practice set (already queued)."""
+
+        def misses(ended: StoredSet) -> list[ReviewItem]:
+            if ended.kind != "exam":
+                return []
+            return [
+                after_miss(ended.user_id, key.quiz_id, key.question_id, now, tz)
+                for key, mark in zip(ended.questions, ended.marks, strict=False)
+                if mark != "r" and self._located(key) is not None
+            ]
+
+        return misses
+
+    async def exam_running(self, user_id: int) -> bool:
+        """Whether the learner is in an exam: its verdicts and keys wait for its end."""
+        return await self.store.running_exam(user_id) is not None
+
+    async def stop_exam(self, user_id: int) -> ExamStopped | None:
+        """/stop: the learner's running exam ends here, its misses joining the review queue;
+        None when no exam is running."""
+        now = self.clock()
+        ended = self._ended(await self._zone(user_id), now)
+        stopped = await self.store.stop_exam(user_id, now, ended)
+        if stopped is None:
+            return None
+        return ExamStopped(stopped.id, stopped.answered, len(stopped.questions), stopped.correct)
 
     def _located(self, key: QuestionKey) -> tuple[Quiz, Question] | None:
         quiz = self.catalog.quiz(key.quiz_id)
@@ -157,8 +205,10 @@ class PracticeSession:
             if question.kind is not QuestionKind.TRUE_FALSE:
                 self.rng.shuffle(order)
             orders.append(order)
+        now = self.clock()
+        ended = self._ended(await self._zone(user_id), now)
         set_id = await self.store.start(
-            user_id, questions, orders, None, self.clock(), exam=(clock.value, seconds)
+            user_id, questions, orders, None, now, ended, exam=(clock.value, seconds)
         )
         stored = await self.store.get(set_id)
         first = self._question(stored, 0) if stored else None
@@ -180,12 +230,14 @@ class PracticeSession:
             if located[1].kind is not QuestionKind.TRUE_FALSE:
                 self.rng.shuffle(order)
             orders.append(order)
+        now = self.clock()
         set_id = await self.store.start(
             user_id,
             drawn.questions,
             orders,
             sorted(drawn.seen, key=QuestionKey.encode),
-            self.clock(),
+            now,
+            self._ended(await self._zone(user_id), now),
         )
         stored = await self.store.get(set_id)
         first = self._question(stored, 0) if stored else None
@@ -258,15 +310,16 @@ class PracticeSession:
         marks: str,
         now: float,
     ) -> PracticeAnswered | PracticeClosed:
-        """Store `marks` from the asked question on, queue the misses for review, and say what
-        comes next (the next question, or the results of an exam that is over)."""
+        """Store `marks` from the asked question on, queue the misses for review (an exam's
+        once it is over, by the store in the same write), and say what comes next (the next
+        question, or the results of an exam that is over)."""
         set_id, index, user_id = stored.id, asked.index, stored.user_id
         total = len(stored.questions)
-        if not await self.store.answer(set_id, index, marks, total, now):
+        tz = await self._zone(user_id)
+        if not await self.store.answer(set_id, index, marks, total, now, self._ended(tz, now)):
             return PracticeClosed()  # a double tap lost the race: the first one counted
         misses = []
-        tz = ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.tz
-        for offset, mark in enumerate(marks):
+        for offset, mark in enumerate(marks if stored.kind != "exam" else ""):
             if mark != "r":
                 missed_q = self._located(stored.questions[index + offset])
                 if missed_q is not None:

@@ -25,6 +25,7 @@ nothing and say why.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
@@ -93,6 +94,12 @@ class NothingToPractise:
 
 
 @dataclass(frozen=True, slots=True)
+class InExam:
+    """The learner is in an exam: no round starts until it ends, since a card would show the
+    verdict or the key of a question the exam asks (bot/usecases/practice_session.py)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RoundOver:
     """The round was stopped, replaced by a newer one, or ended: the tap changes nothing."""
 
@@ -126,13 +133,16 @@ class NothingOpen:
     pass
 
 
-StartOutcome = RoundCard | RoundSummary | NothingDue | AlreadyShown
-PractiseOutcome = RoundCard | RoundSummary | NothingToPractise | NotYours | AlreadyShown
+StartOutcome = RoundCard | RoundSummary | NothingDue | AlreadyShown | InExam
+PractiseOutcome = RoundCard | RoundSummary | NothingToPractise | NotYours | AlreadyShown | InExam
 AnswerOutcome = CardAnswered | AlreadyAnswered | RoundOver | NotYours
 NextOutcome = RoundCard | RoundSummary | AlreadyShown | RoundOver | NotYours
 
 
 class ReviewRounds:
+    # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
+    exam_running: Callable[[int], Awaitable[bool]] | None = None
+
     def __init__(self, review: SpacedReview, rounds: RoundStore, *, clock: Clock = time.time):
         self.review = review
         self.rounds = rounds
@@ -143,6 +153,8 @@ class ReviewRounds:
     async def start_review(self, user_id: int) -> StartOutcome:
         """/review (and a reminder's button): a new round of what is due now, or when the next
         question falls due with the offer to practise the others now."""
+        if await self._in_exam(user_id):
+            return InExam()
         due = await self.review.due_count(user_id)
         if not due:
             return NothingDue(
@@ -157,6 +169,8 @@ class ReviewRounds:
         """ "Practise my mistakes now" (the button names the learner it was made for)."""
         if user_id != for_user:
             return NotYours()
+        if await self._in_exam(user_id):
+            return InExam()
         await self.review.sync()
         now = self.clock()
         items = await self.review.store.not_due(user_id, now, PRACTICE_MAX)
@@ -293,6 +307,9 @@ class ReviewRounds:
         )
 
     # -- inside --------------------------------------------------------------------------------
+
+    async def _in_exam(self, user_id: int) -> bool:
+        return self.exam_running is not None and await self.exam_running(user_id)
 
     async def _practised(
         self, stored: StoredRound, index: int, order_text: str, position: int

@@ -37,6 +37,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_review_card_binding": ALL,  # a card's answer bound to its own queue item
     "test_practice": ALL,
     "test_exam": ALL,
+    "test_exam_no_verdict": ALL,  # an exam's misses queued in the write that ends it
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
     "test_group_number": ALL,

@@ -220,8 +220,11 @@ async def test_each_learner_sees_the_menu_in_their_language(harness: Harness) ->
     awa = harness.emu.user(4300, "Awa", language_code="wo")
     english = harness.emu.user(4301, "Ada", language_code="de")  # unsupported: the fallback
     visible = dict(harness.emu.visible_commands(awa))
-    assert visible["stop"] == "Bàyyi xoolaat walla quiz bi ngay def"
-    assert dict(harness.emu.visible_commands(english))["stop"] == "Stop the running review or quiz"
+    assert visible["stop"] == "Bàyyi xoolaat, eksaamen walla quiz bi ngay def"
+    assert (
+        dict(harness.emu.visible_commands(english))["stop"]
+        == "Stop the running review, exam or quiz"
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
