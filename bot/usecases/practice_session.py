@@ -318,15 +318,14 @@ class PracticeSession:
         tz = await self._zone(user_id)
         if not await self.store.answer(set_id, index, marks, total, now, self._ended(tz, now)):
             return PracticeClosed()  # a double tap lost the race: the first one counted
-        misses = []
-        for offset, mark in enumerate(marks if stored.kind != "exam" else ""):
-            if mark != "r":
-                missed_q = self._located(stored.questions[index + offset])
-                if missed_q is not None:
-                    quiz, question = missed_q
-                    misses.append(after_miss(user_id, quiz.id, question.id, now, tz))
-        if misses:
-            await self.reviews.ingest(misses, [])
+        if stored.kind != "exam":  # a practice miss joins the queue at once (an exam's: above)
+            misses = [
+                after_miss(user_id, key.quiz_id, key.question_id, now, tz)
+                for key, mark in zip(stored.questions[index:], marks, strict=False)
+                if mark != "r" and self._located(key) is not None
+            ]
+            if misses:
+                await self.reviews.ingest(misses, [])
         correct = stored.correct + marks.count("r")
         done = index + len(marks)
         following = self._question(stored, done, shown_at=now) if done < total else None
