@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 
 from bot.emulator import Emulator
-from bot.workers.front import SECRET_HEADER
+from bot.webhook_gate import SECRET_HEADER
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "bridge-secret-123"

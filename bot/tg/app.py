@@ -83,6 +83,7 @@ from bot.tg.typed_handlers import TypedReplies
 from bot.tg.typed_review_handlers import TypedCards
 from bot.tg.update_order import PerChatUpdateProcessor
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
+from bot.tg.webhook_server import WebhookServer
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_runs import GroupRuns
@@ -287,6 +288,7 @@ class QuizBot:
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
         self._upload_sync: asyncio.Task[None] | None = None
+        self.webhook: WebhookServer | None = None
         # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
         self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
@@ -592,16 +594,16 @@ class QuizBot:
         await self.app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
 
     async def start_webhook(self, url: str, secret: str, listen: str, port: int) -> None:
+        """Serve `/telegram` on listen:port (bot/tg/webhook_server.py, not PTB's tornado server:
+        the secret is checked before a body is read), then tell Telegram the public URL."""
         await self.start(polling=False)
-        assert self.app.updater is not None
-        await self.app.updater.start_webhook(
-            listen=listen,
-            port=port,
-            url_path="telegram",
-            webhook_url=url,
-            secret_token=secret,
-            allowed_updates=ALLOWED_UPDATES,
-        )
+        self.webhook = WebhookServer(self.app, secret)
+        try:
+            await self.webhook.start(listen, port)
+            await self.register_webhook(url, secret)
+        except BaseException:
+            await self.stop()
+            raise
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.
@@ -618,6 +620,8 @@ class QuizBot:
                 self._upload_sync = None
             if self.control is not None:
                 await self.control.stop()
+            if self.webhook is not None:
+                await self.webhook.stop()
             if self.app.updater is not None and self.app.updater.running:
                 await self.app.updater.stop()
             if self.app.running:

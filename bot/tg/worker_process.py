@@ -24,7 +24,6 @@ import time
 from typing import Any
 
 import asyncpg
-from aiohttp import web
 from telegram import Update
 
 from bot import logs
@@ -38,6 +37,8 @@ from bot.store.pg.timers import TimerQueue
 from bot.tg.app import BotOptions, QuizBot
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.timer_backends import PgTimers
+from bot.tg.webhook_server import read_update
+from bot.webhook_gate import serve
 from bot.workers.consumer import Consumer
 from bot.workers.front import Front
 
@@ -145,11 +146,13 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         lease=args.lease,
     )
     secret = settings.webhook_secret.reveal()
-    front = Front(UpdateQueue(db.pool, name), secret, running=lambda: consumer.running)
-    runner = web.AppRunner(front.app(), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, settings.webhook_listen, settings.webhook_port, reuse_port=True)
-    await site.start()
+    front = Front(
+        UpdateQueue(db.pool, name), secret, running=lambda: consumer.running,
+        check=lambda update: read_update(update, bot.app.bot),
+    )  # fmt: skip
+    runner = await serve(
+        front.app(), settings.webhook_listen, settings.webhook_port, reuse_port=True
+    )
     await consumer.start()
     webhook = args.webhook_url or settings.webhook_url
     if args.set_webhook and webhook:

@@ -8,8 +8,6 @@ import asyncio
 import socket
 from pathlib import Path
 
-import pytest
-
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
@@ -187,7 +185,6 @@ async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> No
 
 async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
     """Webhook mode asks Telegram for chat_member too (setWebhook's allowed_updates)."""
-    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks]")
     async with Emulator(token=TOKEN, flood=None) as emu:
         bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3",
                                  catalog=shipped_catalog(), base_url=emu.base_url,

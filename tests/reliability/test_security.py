@@ -7,7 +7,6 @@ import ast
 import asyncio
 import logging
 import os
-import socket
 import stat
 from pathlib import Path
 
@@ -20,7 +19,15 @@ from bot.emulator import Emulator
 from bot.store import Database
 from bot.tg.app import BotOptions, QuizBot
 from tests.e2e.harness import TOKEN
-from tests.reliability.support import ROOT, VERDICT, bot_at, buttons, no_leak, start_quiz
+from tests.reliability.support import (
+    ROOT,
+    VERDICT,
+    bot_at,
+    buttons,
+    free_port,
+    no_leak,
+    start_quiz,
+)
 
 
 async def test_foreign_attempt_ids_change_nothing(tmp_path: Path) -> None:
@@ -108,14 +115,7 @@ async def test_token_never_logged_even_at_debug(
 # -- webhook ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_webhook_refuses_updates_without_the_secret(tmp_path: Path) -> None:
-    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks]")
     async with Emulator(token=TOKEN, flood=None) as emu:
         catalog = load_catalog(default_content_dir())
         bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3", catalog=catalog,

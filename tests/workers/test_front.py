@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import AsyncIterator
 
 import asyncpg
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from telegram import Bot
 
 from bot.store.pg.inbox import UpdateQueue
-from bot.workers.front import SECRET_HEADER, Front
+from bot.tg.webhook_server import read_update
+from bot.webhook_gate import SECRET_HEADER
+from bot.workers.front import Front
 from bot.workers.keys import ordering_key
+from tests.e2e.harness import TOKEN
+from tests.reliability.support import MALFORMED_UPDATES
 
 SECRET = "s3cret-token_1"
 
@@ -105,3 +113,43 @@ async def test_health_and_readiness(pg_dsn: str) -> None:
             "/telegram", data=json.dumps(_message(1, 5, 5)), headers={SECRET_HEADER: SECRET}
         )
         assert resp.status == 503  # not stored: Telegram keeps it and retries
+
+
+async def test_malformed_bodies_get_400_one_line_and_are_not_stored(
+    pg_pool: asyncpg.Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With the secret but no update (100,000 brackets, invalid UTF-8, an id past BIGINT, a
+    shape PTB cannot read): 400 and one throttled line, never a 500 or a traceback, nothing
+    stored for a worker to fail on later."""
+    queue = UpdateQueue(pg_pool, "front")
+    bot = Bot(TOKEN)  # PTB's own reading of the body, as the worker process wires it
+    front = Front(queue, SECRET, check=lambda update: read_update(update, bot))
+    caplog.set_level(logging.INFO)
+    async with TestClient(TestServer(front.app())) as client:
+        for body in MALFORMED_UPDATES:
+            resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
+            assert resp.status == 400, body[:60]
+    assert await queue.pending() == 0
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.webhook_gate"]
+    assert len(lines) == 1 and "no update" in lines[0], lines
+
+
+async def test_the_secret_is_checked_before_the_body_and_bodies_stop_at_1_mb(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    queue = UpdateQueue(pg_pool, "front")
+    async with TestClient(TestServer(Front(queue, SECRET).app())) as client:
+        big = json.dumps({**_message(1, 5, 5), "pad": "x" * (2 << 20)})
+        resp = await client.post("/telegram", data=big, headers={SECRET_HEADER: SECRET})
+        assert resp.status == 413
+
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: read up to the cap
+            for _ in range(3):
+                yield b"x" * (1 << 20)
+
+        resp = await client.post("/telegram", data=chunks(), headers={SECRET_HEADER: SECRET})
+        assert resp.status == 413
+        resp = await client.post("/telegram", data=big)
+        assert resp.status == 403
+    assert await queue.pending() == 0
