@@ -261,8 +261,8 @@ async def test_the_summary_in_french(harness: Harness) -> None:
     mark = chat.mark()
     await user.tap(done, labels(done)[0])
     summary = await chat.next_message(after=mark)
-    assert "Révision terminée\u202f: score de 1 sur 1 question." in summary.text
-    assert "Prochaine révision\u202f: 25 sept. 2026." in summary.text
+    assert "Révision terminée\u00a0: score de 1 sur 1 question." in summary.text
+    assert "Prochaine révision\u00a0: 25 sept. 2026." in summary.text
 
 
 def question_in_fr(message: EmuMessage, h: Harness) -> int:

@@ -44,7 +44,7 @@ async def test_french_words_localized_list_confirmations_and_refusals(tmp_path: 
         assert h.rows("SELECT quiz, days, at_time FROM schedules") == [("next", "0,2", "18:30")]
 
         again = await say(group, admin, "/schedule next mon,wed 18:30")  # English always works
-        assert "La programmation 1 fait déjà exactement cela" in again
+        assert "La programmation n°\u00a01 fait déjà exactement cela" in again
         assert h.rows("SELECT count(*) FROM schedules") == [(1,)]
 
         text = await say(group, admin, f"/schedule {QUIZ} quotidien 19:00")

@@ -68,7 +68,7 @@ async def test_selections_stay_private_until_the_reveal_counts_them(tmp_path: Pa
         assert said.text == f"Selected: {right[0]}. Tap Submit when you are done."
         said = await bob.tap(q1, f"☐ {wrong}")
         assert said is not None
-        assert said.text == f"Sélectionné\u202f: {wrong}. Touchez Valider quand vous avez fini."
+        assert said.text == f"Sélectionnée\u00a0: {wrong}. Touchez Valider quand vous avez fini."
         said = await awa.tap(q1, f"☐ {right[1]}")
         assert said is not None
         assert (

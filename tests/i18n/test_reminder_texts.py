@@ -32,9 +32,9 @@ def test_times_of_day_are_the_languages_own(lang: str, evening: str, morning: st
 @pytest.mark.parametrize(
     ("n", "french", "wolof"),
     [
-        (1, "⏰ 1 question est à réviser. /review pour la revoir.", "⏰ 1 laaj war nañu xoolaat."),
-        (2, "⏰ 2 questions sont à réviser. /review pour les revoir.", "⏰ 2 laaj war nañu"),
-        (5, "⏰ 5 questions sont à réviser. /review pour les revoir.", "⏰ 5 laaj war nañu"),
+        (1, "⏰ 1 question est à réviser. /review pour la revoir.", "⏰ Laaj yi war a xoolaat: 1."),
+        (2, "⏰ 2 questions sont à réviser. /review pour les revoir.", "⏰ Laaj yi war a xoolaat: 2."),
+        (5, "⏰ 5 questions sont à réviser. /review pour les revoir.", "⏰ Laaj yi war a xoolaat: 5."),
     ],
 )
 def test_the_due_count_agrees_with_its_noun(n: int, french: str, wolof: str) -> None:
