@@ -33,8 +33,16 @@ def test_times_of_day_are_the_languages_own(lang: str, evening: str, morning: st
     ("n", "french", "wolof"),
     [
         (1, "⏰ 1 question est à réviser. /review pour la revoir.", "⏰ Laaj yi war a xoolaat: 1."),
-        (2, "⏰ 2 questions sont à réviser. /review pour les revoir.", "⏰ Laaj yi war a xoolaat: 2."),
-        (5, "⏰ 5 questions sont à réviser. /review pour les revoir.", "⏰ Laaj yi war a xoolaat: 5."),
+        (
+            2,
+            "⏰ 2 questions sont à réviser. /review pour les revoir.",
+            "⏰ Laaj yi war a xoolaat: 2.",
+        ),
+        (
+            5,
+            "⏰ 5 questions sont à réviser. /review pour les revoir.",
+            "⏰ Laaj yi war a xoolaat: 5.",
+        ),
     ],
 )
 def test_the_due_count_agrees_with_its_noun(n: int, french: str, wolof: str) -> None:
