@@ -40,6 +40,11 @@ class Hook:
         kb = next(line.split()[1] for line in status.splitlines() if line.startswith(field))
         return int(kb) * 1024
 
+    def reset_peak(self) -> None:
+        """VmHWM := VmRSS now (Linux's clear_refs 5), so a peak measured next is this test's."""
+        assert self.proc.proc is not None
+        Path(f"/proc/{self.proc.proc.pid}/clear_refs").write_text("5")
+
     def log(self) -> str:
         return self.proc.output()
 
@@ -77,7 +82,7 @@ async def still_answers(hook: Hook, update_id: int, user_id: int) -> None:
             hook.url, json=help_update(update_id, user_id), headers={HEADER: SECRET}
         )
     assert resp.status_code == 200
-    await user.private.wait_for(lambda m: "/quizzes" in m.text)
+    await user.private.wait_for(lambda m: "/quizzes" in m.text, timeout=20)
 
 
 async def post(client: httpx.AsyncClient, url: str, body: bytes, headers: dict[str, str]) -> int:
@@ -96,6 +101,7 @@ async def test_a_large_body_without_the_secret_is_never_read(tmp_path: Path) -> 
         body = b"[" * (60 * MB)
         async with httpx.AsyncClient(timeout=60) as client:
             await post(client, hook.url, b"{}", {})  # warm: the first request's allocations
+            hook.reset_peak()
             before = hook.memory()
             codes = await asyncio.gather(
                 *(post(client, hook.url, body, {"Content-Type": "application/json"})
@@ -132,7 +138,8 @@ async def test_malformed_bodies_with_the_secret_get_400_and_one_line(tmp_path: P
                 await post(client, hook.url + "?q=" + "x" * 20_000, b"{}", {HEADER: SECRET}),
             ]
         assert codes == [400] * len(codes), list(zip(MALFORMED_UPDATES, codes[::2], strict=True))
-        assert all(400 <= code < 500 for code in unparsed), unparsed
+        # aiohttp answers 400 and closes; a client still writing may see only the close.
+        assert all(code == 0 or 400 <= code < 500 for code in unparsed), unparsed
         await still_answers(hook, 3, 6103)
         log = hook.log()
         assert "Traceback" not in log and "CRITICAL" not in log, log
@@ -186,6 +193,7 @@ async def test_fuzzed_bodies_and_headers_never_break_the_webhook(tmp_path: Path)
     """Whatever arrives, with or without the secret: a status below 500, no traceback in the
     log, and memory bounded (bodies up to 3 MB among them)."""
     async with webhook_bot(tmp_path) as hook:
+        hook.reset_peak()
         before = hook.memory()
         seen: list[int] = []
 
