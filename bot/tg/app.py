@@ -276,6 +276,7 @@ class QuizBot:
         self.review.zone_of = self.reminders.zone  # due days too
         self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
         self.review_rounds.exam_running = self.practice.exam_running  # rounds wait for its end
+        self.quiz.exam_running = self.practice.exam_running  # and private quizzes
         self.reporting = ProblemReporting(
             options.catalog,
             learner_store,

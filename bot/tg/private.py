@@ -182,26 +182,45 @@ class PrivateHandlers:
         await send(message, await self._list(learner.user_id, tr, lang, intro))
 
     async def _begin(
-        self, message: Message, learner: Learner, quiz_id: str, *, ask: bool = False
+        self,
+        message: Message | None,
+        learner: Learner,
+        quiz_id: str,
+        *,
+        ask: bool = False,
+        query: CallbackQuery | None = None,
+        drop: bool = False,
     ) -> None:
         """Start a quiz for the learner who asked (never the chat: a chat is not a user).
 
         With `ask`, a quiz already answered in part is not dropped silently: the learner chooses
         to continue it or to start (over), wherever the start came from (list, link, Retake).
+        A button's `query` is answered here: with the refusal as a popup during an exam (then
+        its buttons stay, `drop` or not: nothing changed).
         """
         tr = translator(learner.lang)
-        wanted = self.catalog.quiz(quiz_id)
-        running = await self.quiz.running(learner.user_id) if ask and wanted else None
-        if running is not None and wanted is not None and running.attempt.current > 0:
-            choice = render.start_choice(tr, running.quiz, running.attempt, wanted, learner.lang)
-            await send(message, choice)
+        if message is None:  # an inline or inaccessible message: nowhere to ask the question
+            if query is not None:
+                await acknowledge(query)
             return
-        started = await self.quiz.start(learner.user_id, quiz_id)
+        started = await self.quiz.start(learner.user_id, quiz_id, ask=ask)
+        if query is not None:
+            waits = isinstance(started, pq.InExam)
+            await acknowledge(query, render.in_exam(tr) if waits else None, show_alert=waits)
+            if drop and not waits:
+                await drop_keyboard(query)
         match started:
+            case pq.StartChoice(running, wanted):
+                choice = render.start_choice(
+                    tr, running.quiz, running.attempt, wanted, learner.lang
+                )
+                await send(message, choice)
             case pq.ShowQuestion():
                 await self._ask(message, tr, started, learner.lang)
             case pq.UnknownQuiz():
                 await send(message, Screen(tr._("That quiz is no longer available.")))
+            case pq.InExam() if query is None:
+                await send(message, Screen(render.in_exam(tr)))
 
     async def quizzes(self, update: Update, context: BotContext) -> None:
         if update.effective_message is not None:
@@ -264,14 +283,9 @@ class PrivateHandlers:
                 await acknowledge(query)
                 await edit(query, await self._list(user_id, tr, lang))
             case cb.StartQuiz(quiz_id) if self.catalog.quiz(quiz_id) is not None:
-                await acknowledge(query)
-                if isinstance(query.message, Message):
-                    await self._begin(query.message, learner, quiz_id, ask=True)
+                await self._begin(_message(query), learner, quiz_id, ask=True, query=query)
             case cb.StartOver(quiz_id) if self.catalog.quiz(quiz_id) is not None:
-                await acknowledge(query)
-                await drop_keyboard(query)
-                if isinstance(query.message, Message):
-                    await self._begin(query.message, learner, quiz_id)
+                await self._begin(_message(query), learner, quiz_id, query=query, drop=True)
             case cb.QuizList():
                 await acknowledge(query)
                 await reply(query, await self._list(user_id, tr, lang))
@@ -286,6 +300,8 @@ class PrivateHandlers:
                     case pq.AlreadyShown():
                         # Leaving the button in place saves a request per question (BENCHMARKS.md).
                         await acknowledge(query)
+                    case pq.InExam():
+                        await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case _:
                         await acknowledge(query, closed)
             case cb.Continue(attempt_id):
@@ -294,6 +310,8 @@ class PrivateHandlers:
                         await acknowledge(query)
                         await drop_keyboard(query)
                         await self._ask(_message(query), tr, show, lang)
+                    case pq.InExam():  # the offer keeps its buttons: after the exam, they work
+                        await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case outcome:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")
@@ -318,6 +336,8 @@ class PrivateHandlers:
                         await acknowledge(query)
                         mistakes = render.review(tr, quiz, attempt, missed, lang, typed)
                         await reply(query, mistakes)
+                    case pq.InExam():
+                        await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case _:
                         await acknowledge(query, closed)
             case _:
@@ -348,6 +368,8 @@ class PrivateHandlers:
                 await acknowledge(query)
             case pq.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
+            case pq.InExam():
+                await acknowledge(query, render.in_exam(tr), show_alert=True)
             case _:
                 await acknowledge(query, tr._("This question is closed."))
 
@@ -371,6 +393,8 @@ class PrivateHandlers:
                 )
             case pq.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
+            case pq.InExam():  # no verdict: the question stays open for after the exam
+                await acknowledge(query, render.in_exam(tr), show_alert=True)
             case _:
                 await acknowledge(query, tr._("This question is closed."))
 

@@ -501,6 +501,14 @@ def start_choice(
     return Screen(text, keyboard)
 
 
+def in_exam(tr: Translator) -> str:
+    """A private quiz started or tapped during an exam (also a popup: under 200 characters)."""
+    return tr._(
+        "⏱ You are in an exam: your quizzes wait until it ends, so that none gives its answers "
+        "away. /stop ends the exam."
+    )
+
+
 def waiting_quiz(tr: Translator, quiz: Quiz, lang: str) -> str:
     """After a language change mid-quiz: where the quiz went."""
     return tr._(

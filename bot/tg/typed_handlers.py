@@ -17,6 +17,7 @@ from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases import typed_answers as ta
+from bot.usecases.private_quiz import InExam
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,8 @@ class TypedReplies:
                 await calls.send_text(
                     bot, chat_id, number_render.unreadable(tr, question, learner.lang)
                 )
+            case InExam():  # not counted: the question and its prompt wait for the exam's end
+                await calls.send_text(bot, chat_id, render.in_exam(tr))
             case ta.TypedAnswered(quiz, attempt, index, typed, right, asked, _):
                 screen, separate = number_render.answered(
                     tr, quiz, attempt.id, index, typed, right, learner.lang

@@ -4,8 +4,15 @@ Each takes plain values and returns a typed outcome the adapter only renders. Ow
 attempt is checked once, in `_owned`; what comes after an answer (the next question or the
 result) is decided here, not in a handler. Active attempts are kept in memory after first use:
 the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
-write and no read. With several workers on one store (`shared`) another process may write, so
-no attempt is kept: every look-up reads the store.
+write and one indexed read (is an exam running?). With several workers on one store (`shared`)
+another process may write, so no attempt is kept: every look-up reads the store.
+
+While the learner is in an exam no private quiz starts or goes on (`InExam`): the same quiz, or
+any sharing its questions, would judge and explain each answer, and the exam promises no verdict
+until its end (bot/usecases/practice_session.py). So a start (/start <id>, a deep link, the list,
+Retake, Start over), Continue, Next, an answer and "Review my mistakes" wait for the exam to end,
+changing nothing; only Stop (abandoning the quiz) still works. Any quiz, not only those sharing a
+question with the exam: the same question may sit in another quiz under another id.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -113,15 +120,33 @@ class UnknownQuiz:
     pass
 
 
-AnswerOutcome = Answered | AlreadyAnswered | NotYours | Closed
-NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed
-ResumeOutcome = ShowQuestion | NotYours | Closed
+@dataclass(frozen=True, slots=True)
+class StartChoice:
+    """A quiz answered in part is running: the learner chooses to continue it or to start
+    `wanted` (the same quiz over, or another), rather than lose it silently."""
+
+    running: ShowQuestion
+    wanted: Quiz
+
+
+@dataclass(frozen=True, slots=True)
+class InExam:
+    """The learner is in an exam: no private quiz starts or goes on until it ends, since each
+    answer would show a verdict and an explanation the exam keeps for its end. Nothing changed."""
+
+
+AnswerOutcome = Answered | AlreadyAnswered | NotYours | Closed | InExam
+NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed | InExam
+ResumeOutcome = ShowQuestion | NotYours | Closed | InExam
 AbandonOutcome = Abandoned | NotYours | Closed
-MistakesOutcome = Mistakes | NotYours
-StartOutcome = ShowQuestion | UnknownQuiz
+MistakesOutcome = Mistakes | NotYours | InExam
+StartOutcome = ShowQuestion | StartChoice | UnknownQuiz | InExam
 
 
 class PrivateQuiz:
+    # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
+    exam_running: Callable[[int], Awaitable[bool]] | None = None
+
     def __init__(
         self,
         catalog: Catalog,
@@ -143,11 +168,22 @@ class PrivateQuiz:
 
     # -- starting and stopping ----------------------------------------------------------------
 
-    async def start(self, user_id: int, quiz_id: str) -> StartOutcome:
-        """Start a quiz for the learner, abandoning whatever they had running."""
+    async def in_exam(self, user_id: int) -> bool:
+        """Whether the learner is in an exam, when no private quiz may start or go on."""
+        return self.exam_running is not None and await self.exam_running(user_id)
+
+    async def start(self, user_id: int, quiz_id: str, *, ask: bool = False) -> StartOutcome:
+        """Start a quiz for the learner, abandoning whatever they had running; with `ask`, a
+        quiz already answered in part is not dropped: the learner is asked first
+        (`StartChoice`), wherever the start came from (a link, the list, Retake)."""
         quiz = self.catalog.quiz(quiz_id)
         if quiz is None:
             return UnknownQuiz()
+        if await self.in_exam(user_id):
+            return InExam()
+        running = await self.running(user_id) if ask else None
+        if running is not None and running.attempt.current > 0:
+            return StartChoice(running, quiz)
         probe = new_attempt(0, user_id, quiz, self.rng)
         attempt_id = await self.learners.start_attempt(
             user_id, quiz.id, probe.orders, self.clock(), quiz.version
@@ -205,6 +241,8 @@ class PrivateQuiz:
             return AlreadyAnswered()
         if outcome.verdict is not Verdict.ACCEPTED or not isinstance(outcome.judgement, Judgement):
             return Closed()
+        if await self.in_exam(user_id):
+            return InExam()
         stored = await self.learners.record_answer(
             attempt,
             question_index,
@@ -249,6 +287,8 @@ class PrivateQuiz:
         current = attempt.status is Status.ACTIVE and question_index == attempt.current
         if not (finished or current):
             return Closed()
+        if await self.in_exam(user_id):
+            return InExam()
         if not self._claim_showing(attempt.id, question_index):
             return AlreadyShown()
         if finished:
@@ -259,6 +299,8 @@ class PrivateQuiz:
         """The "Continue" button of a running attempt, after a restart or a lost message."""
         if await self._owned(user_id, attempt_id) is None:
             return NotYours()  # a forged id: the tapper's message must stay as it is
+        if await self.in_exam(user_id):
+            return InExam()
         running = await self.running(user_id)
         if running is None or running.attempt.id != attempt_id:
             return Closed()
@@ -270,6 +312,8 @@ class PrivateQuiz:
         owned = await self._owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
+        if await self.in_exam(user_id):
+            return InExam()  # the right answers of questions the exam may ask
         attempt, quiz = owned
         missed = score(quiz, attempt.answers, attempt.selections).missed
         typed: dict[int, str] = {}

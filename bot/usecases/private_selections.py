@@ -4,7 +4,8 @@ A toggle is not an answer: it flips one option of the learner's pending selectio
 store (bot/store/selections.py says why), and changes nothing else. Submit reads that selection,
 scores it (bot/core/kinds.py: right only for the exact set, partial credit otherwise) and stores
 it as the question's one answer, with the same guarantees as a tap on a single-answer question:
-only the attempt's owner, only its current question, durable before the verdict is shown.
+only the attempt's owner, only its current question, durable before the verdict is shown, and
+neither while the learner is in an exam (bot/usecases/private_quiz.py says why).
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from bot.core.engine import Attempt, SetJudgement, Status, Verdict, apply_select
 from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store.selections import SelectionStore
-from bot.usecases.private_quiz import AlreadyAnswered, Answered, Closed, NotYours, PrivateQuiz
+from bot.usecases.private_quiz import (
+    AlreadyAnswered,
+    Answered,
+    Closed,
+    InExam,
+    NotYours,
+    PrivateQuiz,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +43,8 @@ class NothingSelected:
     """Submit with no option selected: refused, nothing stored."""
 
 
-ToggleOutcome = Toggled | AlreadyAnswered | NotYours | Closed
-SubmitOutcome = Answered | NothingSelected | AlreadyAnswered | NotYours | Closed
+ToggleOutcome = Toggled | AlreadyAnswered | NotYours | Closed | InExam
+SubmitOutcome = Answered | NothingSelected | AlreadyAnswered | NotYours | Closed | InExam
 
 
 def selected_ids(quiz: Quiz, index: int, selected: frozenset[int]) -> str:
@@ -55,7 +63,7 @@ class PrivateSelections:
 
     async def _current(
         self, user_id: int, attempt_id: int, index: int
-    ) -> tuple[Attempt, Quiz] | NotYours | AlreadyAnswered | Closed:
+    ) -> tuple[Attempt, Quiz] | NotYours | AlreadyAnswered | Closed | InExam:
         """The attempt when `index` is its current select-all question, else why not."""
         owned = await self.quiz.owned(user_id, attempt_id)
         if owned is None:
@@ -69,6 +77,8 @@ class PrivateSelections:
             return AlreadyAnswered()
         if index != attempt.current:
             return Closed()
+        if await self.quiz.in_exam(user_id):
+            return InExam()
         return attempt, quiz
 
     async def toggle(

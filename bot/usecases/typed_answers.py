@@ -4,7 +4,8 @@ The reply text alone proves nothing (anyone can type "64", and a learner may rep
 message), so the question it answers is decided here from the attempt's state: the learner's
 running attempt, its current question, and whether that question was asked (its message was
 sent and remembered by `asked`). A reply to a message older than the open question's is a
-reply to an old question and changes nothing.
+reply to an old question and changes nothing. While the learner is in an exam the reply is not
+taken (`InExam`: bot/usecases/private_quiz.py says why), and the question stays open.
 
 The asked question's messages are kept in memory, and the question's message id in the store
 too (`attempts.typed_message_id`, cleared once answered, and its prompt's `typed_prompt_id`), so
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 from bot.core.engine import Attempt, Score, Verdict, apply_number, score
 from bot.core.kinds import parse_number
 from bot.core.models import Question, Quiz
-from bot.usecases.private_quiz import CACHE_SIZE, PrivateQuiz
+from bot.usecases.private_quiz import CACHE_SIZE, InExam, PrivateQuiz
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class NotAsked:
     """No number question is open for this learner: the text is not an answer."""
 
 
-TypedOutcome = TypedAnswered | Unreadable | OldQuestion | NotAsked
+TypedOutcome = TypedAnswered | Unreadable | OldQuestion | NotAsked | InExam
 
 
 def units(question: Question, lang: str) -> tuple[str, ...]:
@@ -108,6 +109,8 @@ class TypedAnswers:
             return OldQuestion() if reply_to is not None else NotAsked()
         if reply_to is not None and reply_to < asked.question_message:
             return OldQuestion()
+        if await self.quiz.in_exam(user_id):
+            return InExam()
         question = quiz.questions[index]
         typed = text.strip()
         value = parse_number(typed, separator, units(question, lang))

@@ -38,6 +38,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_practice": ALL,
     "test_exam": ALL,
     "test_exam_no_verdict": ALL,  # an exam's misses queued in the write that ends it
+    "test_exam_no_quiz": ALL,  # no private quiz starts or goes on while an exam runs
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
     "test_group_number": ALL,
