@@ -160,11 +160,25 @@ def _load_po(path: Path) -> GNUTranslations:
     return GNUTranslations(buffer)
 
 
+class _Translators:
+    """`translator(lang)`: the translator for a supported language, loaded once (English needs no
+    catalogue); any other code gets English's. Only supported codes reach the cache: a code is
+    often the requester's to choose (a dashboard link's `lang`), and a cache keyed by the raw
+    code parsed a catalogue on the event loop for each new value, and kept it for good."""
+
+    def __call__(self, lang: str) -> Translator:
+        return _loaded(lang if lang in SUPPORTED_LANGUAGES else SUPPORTED_LANGUAGES[0])
+
+    def cache_clear(self) -> None:
+        """Read the catalogues again on next use (tests pointing QUIZBOT_LOCALES_DIR elsewhere)."""
+        _loaded.cache_clear()
+
+
+translator = _Translators()
+
+
 @cache
-def translator(lang: str) -> Translator:
-    """The translator for a supported language, loaded once (English needs no catalogue)."""
-    if lang not in SUPPORTED_LANGUAGES:
-        lang = SUPPORTED_LANGUAGES[0]
+def _loaded(lang: str) -> Translator:
     if lang == "en":
         path = locales_dir() / "en" / "LC_MESSAGES" / f"{DOMAIN}.po"
         return Translator(lang, _load_po(path) if path.exists() else None)

@@ -143,7 +143,7 @@ async def start_dashboard(
 
     service = DashboardService(
         options.catalog, bot.db, timezone=options.timezone, clock=options.clock,
-        sync=bot.review.sync,
+        sync=bot.review.sync, owners=options.owner_ids,
     )  # fmt: skip
     web_options = WebOptions(
         token=token, catalog=options.catalog, service=service, is_admin=is_admin,
@@ -190,7 +190,9 @@ async def run_dashboard(
         async with member_status(token, settings.api_base_url) as fetch:
             options = WebOptions(
                 token=token, catalog=catalog,
-                service=DashboardService(catalog, db, timezone=settings.timezone),
+                service=DashboardService(
+                    catalog, db, timezone=settings.timezone, owners=settings.owner_ids
+                ),
                 is_admin=AdminCache(fetch, time.time).is_admin,
                 default_language=settings.default_language, max_age=web.max_age,
             )  # fmt: skip

@@ -6,8 +6,10 @@ cost follows that learner's or group's own history. Nothing here writes.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
+from bot.core.practice import QuestionKey
 from bot.store.interface import Reading
 
 
@@ -91,3 +93,27 @@ class DashboardStore:
                 MemberTotals(int(u), str(n), int(r), int(c), int(k), int(e))
                 for u, n, r, c, k, e in await cur.fetchall()
             ]
+
+    async def answered_outside_exams(self, user_id: int, quiz_id: str) -> set[str]:
+        """Ids of the quiz's questions the learner was shown the verdict of: answered in a private
+        attempt, a practice set or a review, or in a group run that has ended. Not an exam's
+        answers (no verdict until the end), nor a running group run's (its question may still be
+        open for the others)."""
+        async with self.db.reader.execute(
+            """SELECT DISTINCT an.question_id FROM answers an
+               JOIN attempts a ON a.id = an.attempt_id
+               WHERE an.user_id = ? AND a.quiz_id = ? AND an.question_id IS NOT NULL
+                 AND (a.kind = 'private' OR a.status <> 'active')
+               UNION SELECT question_id FROM review_log WHERE user_id = ? AND quiz_id = ?""",
+            (user_id, quiz_id, user_id, quiz_id),
+        ) as cur:
+            answered = {str(q) for (q,) in await cur.fetchall() if q}
+        async with self.db.reader.execute(
+            "SELECT questions, answered FROM practice_sets WHERE user_id = ? AND kind = 'practice'",
+            (user_id,),
+        ) as cur:
+            for questions, count in await cur.fetchall():
+                for key in map(QuestionKey.decode, json.loads(questions)[: int(count)]):
+                    if key.quiz_id == quiz_id:
+                        answered.add(key.question_id)
+        return answered

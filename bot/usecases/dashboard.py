@@ -2,7 +2,8 @@
 
 Read-only: the store's rows and the catalogue become view models with content attached, so the
 web pages and their CSV files render the very same numbers. Who may see what is decided by the
-web layer before these are called (a learner sees only themselves; a group only its admins).
+web layer before these are called (a learner sees only themselves; a group only its admins),
+except the answer keys of the content preview, decided here (`answer_keys`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,17 @@ class LearnerPage:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerKeys:
+    """Which questions of a previewed quiz show their right options and explanation."""
+
+    every: bool  # the content's owners, a group's admins
+    answered: frozenset[str] = frozenset()  # question ids whose verdict the learner was shown
+
+    def shown(self, question_id: str) -> bool:
+        return self.every or question_id in self.answered
+
+
+@dataclass(frozen=True, slots=True)
 class HardQuestion:
     quiz: Quiz
     question: Question
@@ -106,8 +118,10 @@ class DashboardService:
         timezone: str = "UTC",
         clock: Clock = time.time,
         sync: Sync | None = None,
+        owners: frozenset[int] = frozenset(),
     ) -> None:
         self.catalog = catalog
+        self.owners = owners  # QUIZBOT_OWNER_IDS: they run the content, keys included
         self.store = DashboardStore(db)
         self.analytics = AnalyticsStore(db)
         self.progress = ReviewStore(db)
@@ -120,6 +134,23 @@ class DashboardService:
 
     async def stored_language(self, user_id: int) -> str | None:
         return await self.store.stored_language(user_id)
+
+    async def known_group(self, chat_id: int) -> bool:
+        """The bot is in this group as far as it knows: a group it never saw (a made-up id) is
+        nobody's to ask Telegram about."""
+        settings = await self.groups.group(chat_id)
+        return settings is not None and settings.member
+
+    async def answer_keys(self, user_id: int, quiz: Quiz, *, group_admin: bool) -> AnswerKeys:
+        """Who sees a quiz's key in the preview. The bot's owners and a group's admins (checked
+        by the caller, as for the group's page) see every key of the shipped quizzes the preview
+        lists; a learner sees only those of questions whose verdict they were already shown, so
+        a learner in an exam, or a member during a group run, cannot read the key of the
+        question in front of them."""
+        if user_id in self.owners or group_admin:
+            return AnswerKeys(every=True)
+        answered = await self.store.answered_outside_exams(user_id, quiz.id)
+        return AnswerKeys(every=False, answered=frozenset(answered))
 
     async def learner(self, user_id: int) -> LearnerPage:
         if self.sync is not None:

@@ -1,15 +1,19 @@
 """Content preview for authors and translators: a quiz side by side in every language.
 
 A field a translation lacks is shown as the learner would get it (the English fallback), marked,
-so a translator sees at a glance what is missing. The right option is marked too: learners see it
-after every answer anyway, so the preview gives nothing away.
+so a translator sees at a glance what is missing. The right options and the explanation show only
+where `AnswerKeys` allow (the content's owners and a group's admins: all; a learner: the questions
+whose verdict they were shown): the preview is open to every learner, including one in an exam or
+in a group run. A hidden question's options are in alphabetical order, not the authors' (where
+the right option often comes first).
 """
 
 from __future__ import annotations
 
-from bot.core.models import Catalog, Image, Quiz, Text
+from bot.core.models import Catalog, Image, Question, Quiz, Text
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.number_words import key_text
+from bot.usecases.dashboard import AnswerKeys
 from bot.web.html_parts import empty, esc, heading, language_label, para, rich
 
 LETTERS = "ABCDEFGHIJ"
@@ -48,37 +52,61 @@ def _picture(tr: Translator, image: Image | None, lang: str) -> str:
     return f'<p class="alt">🖼 {_cell(tr, image.alt, lang)} <code>{name}</code></p>'
 
 
-def render(tr: Translator, quiz: Quiz, nav: str) -> str:
+def _neutral(question: Question) -> list[int]:
+    """Option indexes in an order that says nothing about the key: by their English text."""
+    return sorted(range(len(question.options)),
+                  key=lambda i: (question.options[i].text.get("en").casefold(), i))  # fmt: skip
+
+
+def _question_cell(tr: Translator, number: int, question: Question, code: str, shown: bool) -> str:
+    order = list(range(len(question.options))) if shown else _neutral(question)
+    marked = question.key if shown else frozenset()
+    options = "".join(
+        f'<li class="{"ok" if i in marked else ""}">'
+        f"<b>{LETTERS[k]}.</b> {_cell(tr, question.options[i].text, code)}</li>"
+        for k, i in enumerate(order)
+    )
+    if question.typed and shown:  # a number question: its key, with the unit of that language
+        answer = f'<p class="ok">✅ {esc(key_text(translator(code), question, code))}</p>'
+    elif question.typed:
+        answer = ""
+    else:
+        answer = f'<ol class="options">{options}</ol>'
+    why = (
+        f'<p class="why">{_cell(tr, question.explanation, code)}</p>'
+        f"{_picture(tr, question.explanation_image, code)}"
+        if shown
+        else ""
+    )
+    return (
+        f"<td><p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
+        f"{_picture(tr, question.image, code)}{answer}{why}</td>"
+    )
+
+
+def render(tr: Translator, quiz: Quiz, nav: str, keys: AnswerKeys) -> str:
     langs = SUPPORTED_LANGUAGES
     head = "".join(f"<th>{esc(language_label(tr, code))}</th>" for code in langs)
     titles = "".join(f"<td><b>{_cell(tr, quiz.title, c)}</b></td>" for c in langs)
     descriptions = "".join(f"<td>{_cell(tr, quiz.description, c)}</td>" for c in langs)
     rows = [f"<tr>{titles}</tr>", f"<tr>{descriptions}</tr>"]
     for number, question in enumerate(quiz.questions, start=1):
-        cells = []
-        for code in langs:
-            options = "".join(
-                f'<li class="{"ok" if i == question.correct else ""}">'
-                f"<b>{LETTERS[i]}.</b> {_cell(tr, option.text, code)}</li>"
-                for i, option in enumerate(question.options)
-            )
-            if question.typed:  # a number question: its key, with the unit of that language
-                key = key_text(translator(code), question, code)
-                answer = f'<p class="ok">✅ {esc(key)}</p>'
-            else:
-                answer = f'<ol class="options">{options}</ol>'
-            cells.append(
-                f"<td><p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
-                f"{_picture(tr, question.image, code)}"
-                f"{answer}"
-                f'<p class="why">{_cell(tr, question.explanation, code)}</p>'
-                f"{_picture(tr, question.explanation_image, code)}</td>"
-            )
-        rows.append(f'<tr data-question="{esc(question.id)}">' + "".join(cells) + "</tr>")
+        shown = keys.shown(question.id)
+        cells = "".join(_question_cell(tr, number, question, code, shown) for code in langs)
+        state = "shown" if shown else "hidden"
+        rows.append(f'<tr data-question="{esc(question.id)}" data-answer="{state}">{cells}</tr>')
     title = tr._("🌍 Quiz preview")
     legend = tr._("Marked in yellow: not translated yet, shown in English as learners get it.")
+    notes = para(legend)
+    if not all(keys.shown(q.id) for q in quiz.questions):
+        notes += para(
+            tr._(
+                "Right answers and explanations show only for the questions you have already "
+                "answered, outside an exam."
+            )
+        )
     return (
-        f"{heading(title)}{nav}{para(legend)}"
+        f"{heading(title)}{nav}{notes}"
         f'<div class="scroll"><table class="side" data-table="preview"><thead><tr>{head}</tr>'
         f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
     )

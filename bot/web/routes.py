@@ -3,8 +3,10 @@
 Nothing but the shell and its static files is served without proof of who is asking: `/api/view`
 wants the Mini App initData in `Authorization: tma <initData>` (validated as Telegram specifies,
 see bot/web/auth.py), a CSV link a download token issued with the page. A group's page and files
-are for that group's admins only (the bot's own admin check, cached); a learner's page shows the
-one who asks and nobody else. Refusals are logged with their reason, never with the data.
+are for that group's admins only (the bot's own admin check, behind `AdminGate`); a learner's
+page shows the one who asks and nobody else; the content preview shows answer keys only to those
+`DashboardService.answer_keys` names. Refusals are logged with their reason, never with the
+data, and only while the log's budget lasts (bot/web/request_limits.py): anyone can send them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from bot.core.models import Catalog
 from bot.i18n import Translator, choose_language, translator
 from bot.usecases.dashboard import DashboardService
 from bot.web import csv_files, group_page, learner_page, preview_page
+from bot.web.admin_gate import Access, AdminGate, IsAdmin
 from bot.web.auth import (
     DEFAULT_MAX_AGE,
     AuthError,
@@ -33,9 +36,9 @@ from bot.web.auth import (
     validate_init_data,
 )
 from bot.web.html_parts import esc
+from bot.web.request_limits import MAX_TARGET, LogBudget, log_refusal
 
 log = logging.getLogger(__name__)
-IsAdmin = Callable[[int, int], Awaitable[bool]]  # (chat_id, user_id) -> administers it
 STATIC = {"app.js": "text/javascript", "app.css": "text/css"}
 HEADERS = {
     # Telegram's web clients show Mini Apps in a frame; nobody else may.
@@ -67,9 +70,11 @@ class Dashboard:
         self.o = options
         self.shell = _static("index.html")
         self.files = {name: _static(name) for name in STATIC}
+        self.gate = AdminGate(options.is_admin, options.service.known_group, options.clock)
+        self.refusals = LogBudget()
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._headers])
+        app = web.Application(middlewares=[self._headers, self._bounded])
         app.router.add_get("/", self.index)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/api/view", self.view)
@@ -84,6 +89,20 @@ class Dashboard:
         response = await handler(request)
         response.headers.update(HEADERS)
         return response
+
+    @web.middleware
+    async def _bounded(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """No link of ours is this long: refused before anything reads it further."""
+        if len(request.raw_path) > MAX_TARGET:
+            self._log_refusal(request, f"a {len(request.raw_path)}-character address")
+            raise web.HTTPRequestURITooLong()
+        return await handler(request)
+
+    def _log_refusal(self, request: web.Request, reason: object) -> None:
+        log_refusal(log, self.refusals, "dashboard: refused %s from %s: %s",
+                    request.path[:80], request.remote, reason)  # fmt: skip
 
     # -- unauthenticated: the shell only ---------------------------------------------------------
 
@@ -102,7 +121,7 @@ class Dashboard:
     # -- pages -------------------------------------------------------------------------------------
 
     def _refuse(self, request: web.Request, reason: AuthError) -> web.Response:
-        log.warning("dashboard: refused %s from %s: %s", request.path, request.remote, reason)
+        self._log_refusal(request, reason)
         tr = translator(choose_language(stored=None, telegram_code=_accept(request),
                                         default=self.o.default_language))  # fmt: skip
         text = tr._("Open this page from the bot in Telegram.")
@@ -121,13 +140,6 @@ class Dashboard:
         return validate_init_data(data.strip(), self.o.token, max_age=self.o.max_age,
                                   now=self.o.clock())  # fmt: skip
 
-    async def _admin(self, chat_id: int, user_id: int) -> bool:
-        try:
-            return await self.o.is_admin(chat_id, user_id)
-        except Exception as exc:  # an unknown chat, Telegram unreachable: no access, said why
-            log.info("dashboard: admin check for chat %s failed: %s", chat_id, exc)
-            return False
-
     async def view(self, request: web.Request) -> web.Response:
         try:
             viewer = await self._viewer(request)
@@ -142,7 +154,11 @@ class Dashboard:
         now = self.o.clock()
         if view == "group" and chat_id is not None:
             nav = self._nav(tr, "group", chat_id)
-            if not await self._admin(chat_id, viewer.id):
+            access = await self.gate.check(chat_id, viewer.id)
+            if access is Access.TOO_MANY:
+                text = tr._("Too many groups asked about in a short time: try again in a minute.")
+                return self._page(tr, f'{nav}<p class="error">⏳ {esc(text)}</p>', status=429)
+            if access is not Access.ADMIN:
                 log.info("dashboard: user %s is not an admin of %s", viewer.id, chat_id)
                 text = tr._("Only the group's admins can see this page.")
                 return self._page(tr, f'{nav}<p class="error">🔒 {esc(text)}</p>', status=403)
@@ -158,9 +174,15 @@ class Dashboard:
             nav = self._nav(tr, "preview", chat_id)
             quiz = self.o.catalog.quiz(query.get("quiz", ""))
             if quiz is None:
-                link = "/?" + urlencode({"view": "preview"}) + "&quiz={quiz}"
+                link = "/?" + urlencode(_preview_query(chat_id)) + "&quiz={quiz}"
                 return self._page(tr, preview_page.quiz_list(tr, self.o.catalog, nav, link))
-            return self._page(tr, preview_page.render(tr, quiz, nav))
+            # A group's admin sees the keys when the preview is opened from the group's page
+            # (its `chat`), checked as that page checks; a spent budget only hides the keys.
+            admin = (
+                chat_id is not None and await self.gate.check(chat_id, viewer.id) is Access.ADMIN
+            )
+            keys = await self.o.service.answer_keys(viewer.id, quiz, group_admin=admin)
+            return self._page(tr, preview_page.render(tr, quiz, nav, keys))
         nav = self._nav(tr, "learner", chat_id)
         data = await self.o.service.learner(viewer.id)
         return self._page(tr, learner_page.render(tr, data, data.zone, now, nav))
@@ -169,7 +191,7 @@ class Dashboard:
         links = [("learner", "/?view=learner", tr._("My progress"))]
         if chat_id is not None:
             links.append(("group", f"/?view=group&chat={chat_id}", tr._("Group")))
-        links.append(("preview", "/?view=preview", tr._("Quiz preview")))
+        links.append(("preview", "/?" + urlencode(_preview_query(chat_id)), tr._("Quiz preview")))
         items = "".join(
             f'<a href="{esc(href)}"{" aria-current=page" if key == current else ""}>'
             f"{esc(label)}</a>"
@@ -188,9 +210,12 @@ class Dashboard:
             user_id = check_download_token(self.o.token, request.query.get("t", ""),
                                            f"group:{chat_id}", now=self.o.clock())  # fmt: skip
         except AuthError as exc:
-            log.warning("dashboard: refused %s from %s: %s", request.path, request.remote, exc)
+            self._log_refusal(request, exc)
             raise web.HTTPUnauthorized() from None
-        if not await self._admin(chat_id, user_id):
+        access = await self.gate.check(chat_id, user_id)
+        if access is Access.TOO_MANY:
+            raise web.HTTPTooManyRequests()
+        if access is not Access.ADMIN:
             raise web.HTTPForbidden()
         lang = translator(request.query.get("lang", self.o.default_language)).lang
         page = await self.o.service.group(chat_id)
@@ -204,6 +229,11 @@ class Dashboard:
                 "Cache-Control": "no-store",
             },
         )
+
+
+def _preview_query(chat_id: int | None) -> dict[str, str]:
+    """The preview's address keeps the group it was opened from (its admins see the keys)."""
+    return {"view": "preview"} | ({"chat": str(chat_id)} if chat_id is not None else {})
 
 
 def _accept(request: web.Request) -> str | None:

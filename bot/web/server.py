@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from bot.web.request_limits import QuietServerLog
 from bot.web.routes import Dashboard, WebOptions
 
 
 async def start(options: WebOptions, host: str, port: int) -> tuple[web.AppRunner, int]:
     """Serve the dashboard on host:port (0 picks a free port); the runner and the bound port."""
-    runner = web.AppRunner(Dashboard(options).app(), access_log=None)
+    # A malformed request (a 20 KB request line) is refused by aiohttp's parser before any
+    # handler: its logger is what keeps that refusal to one short, rate-limited line.
+    runner = web.AppRunner(Dashboard(options).app(), access_log=None, logger=QuietServerLog())
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

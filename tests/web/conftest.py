@@ -5,7 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.pgserver import db_on_both_engines, engine
 from tests.web.scenario import Served
+
+__all__ = ["db_on_both_engines", "engine"]  # a test here that takes `db` runs on both engines
 
 
 @pytest.fixture(scope="session")

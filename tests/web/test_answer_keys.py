@@ -1,0 +1,186 @@
+"""Who sees the answer keys in the dashboard's quiz preview (issue 25, item 1), over HTTP with
+signed initData, on both engines: the dashboard as `quizbot web` serves it (a store, the Bot API
+emulator answering the admin checks), the learner's history made by the real use cases.
+
+The preview is open to every learner: one in an exam, or a member during a group run, must not
+read the key of the question in front of them. The bot's owners and a group's admins see every
+key; a learner only those of questions whose verdict they were already shown.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import aiohttp
+import pytest
+
+from bot.core.exam import ExamClock
+from bot.emulator import Emulator
+from bot.store import GroupStore, LearnerStore
+from bot.store.practice_sets import PracticeStore
+from bot.store.reviews import ReviewStore
+from bot.tg.mini_app import member_status
+from bot.usecases import group_runs as gr
+from bot.usecases import private_quiz as pq
+from bot.usecases.dashboard import DashboardService
+from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.learner_profile import Learner
+from bot.usecases.practice_session import PracticeQuestion, PracticeSession
+from bot.web.auth import sign_init_data
+from bot.web.html_parts import rich
+from bot.web.routes import WebOptions
+from bot.web.server import start
+from tests.e2e.harness import TOKEN, FakeClock, shipped_catalog
+
+ACCUMULATION, CHECKPOINTING = "gradient-accumulation", "gradient-checkpointing"
+OWNER, ADMIN, LEARNER, STRANGER = 5001, 5002, 5003, 5004
+GROUP = -100_5555
+ROW = re.compile(r'<tr data-question="([^"]+)" data-answer="(shown|hidden)">(.*?)</tr>', re.S)
+
+
+@dataclass
+class World:
+    emu: Emulator
+    url: str
+    clock: FakeClock
+    session: aiohttp.ClientSession
+
+    async def get(self, path: str, user_id: int) -> tuple[int, str]:
+        user = {"id": user_id, "first_name": f"U{user_id}", "language_code": "en"}
+        data = sign_init_data(TOKEN, user, auth_date=self.clock.now)
+        headers = {"Authorization": f"tma {data}"}
+        async with self.session.get(self.url + path, headers=headers) as response:
+            return response.status, await response.text()
+
+    async def rows(self, quiz_id: str, user_id: int, chat: int | None = None) -> dict[str, str]:
+        """question id -> the row's HTML, for the rows that show their key."""
+        where = f"&chat={chat}" if chat is not None else ""
+        status, page = await self.get(f"/api/view?view=preview&quiz={quiz_id}{where}", user_id)
+        assert status == 200
+        rows = ROW.findall(page)
+        assert rows, page[:300]
+        for _, state, html in rows:  # a hidden key leaves no trace in its row
+            if state == "hidden":
+                assert 'class="ok"' not in html and 'class="why"' not in html and "✅" not in html
+        return {question: html for question, state, html in rows if state == "shown"}
+
+
+@pytest.fixture
+async def world(db) -> AsyncIterator[World]:  # type: ignore[no-untyped-def]
+    catalog = shipped_catalog()
+    clock = FakeClock()
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        admin = emu.user(ADMIN, "Ada")
+        group = emu.group(GROUP, "Study group")
+        group.add_member(admin, "creator")
+        for user_id in (OWNER, LEARNER, STRANGER):
+            group.add_member(emu.user(user_id, f"U{user_id}"))
+        await emu.add_bot_to_group(group, by=admin)
+        await GroupStore(db).ensure_group(GROUP, "Study group", "en", 30, "UTC", clock())
+        service = DashboardService(catalog, db, clock=clock, owners=frozenset({OWNER}))
+        async with member_status(TOKEN, emu.base_url) as fetch, aiohttp.ClientSession() as session:
+            options = WebOptions(
+                token=TOKEN, catalog=catalog, service=service,
+                is_admin=AdminCache(fetch, clock).is_admin, clock=clock,
+            )  # fmt: skip
+            runner, port = await start(options, "127.0.0.1", 0)
+            try:
+                yield World(emu, f"http://127.0.0.1:{port}", clock, session)
+            finally:
+                await runner.cleanup()
+
+
+async def learner_history(db, clock: FakeClock) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The learner answers, through the use cases: checkpointing's first question in a private
+    quiz; one practice question; accumulation's first question in an exam still running; and
+    checkpointing's second question in a group run still running. What each question is."""
+    catalog = shipped_catalog()
+    private = pq.PrivateQuiz(catalog, LearnerStore(db), clock=clock, rng=random.Random(1))
+    shown = await private.start(LEARNER, CHECKPOINTING)
+    assert isinstance(shown, pq.ShowQuestion)
+    assert isinstance(await private.answer(LEARNER, shown.attempt.id, 0, 0, "en"), pq.Answered)
+
+    practice = PracticeSession(catalog, PracticeStore(db), ReviewStore(db), clock=clock,
+                               rng=random.Random(7))  # fmt: skip
+    drawn = await practice.start(LEARNER, set(), None, 5)
+    assert isinstance(drawn, PracticeQuestion)
+    await practice.answer(LEARNER, drawn.set_id, 0, 0)
+    practised = drawn.quiz.id, drawn.question.id
+    exam = await practice.start_exam(LEARNER, ACCUMULATION, ExamClock.PER_QUESTION, 30)
+    assert isinstance(exam, PracticeQuestion)
+    await practice.answer(LEARNER, exam.set_id, 0, 0)
+
+    settings = GroupSettingsCases(GroupStore(db), clock=clock)
+    runs = gr.GroupRuns(catalog, GroupStore(db), settings, clock=clock, rng=random.Random(5))
+    started = await runs.start(GROUP, ADMIN, CHECKPOINTING)
+    assert isinstance(started, gr.Started)
+    run = await runs.open_question(started.run, 0)
+    assert run is not None
+    assert await runs.time_up(run.id, 0) is not None
+    run = await runs.open_question(run, 1)
+    assert run is not None
+    member = Learner(LEARNER, "U", "en", None, "en")
+    assert isinstance(await runs.answer(GROUP, run.id, 1, 0, member, "en"), gr.Answered)
+    questions = {
+        "private": f"{CHECKPOINTING}/{catalog.quizzes[CHECKPOINTING].questions[0].id}",
+        "practice": "/".join(practised),
+        "exam": f"{ACCUMULATION}/{exam.question.id}",
+        "run": f"{CHECKPOINTING}/{catalog.quizzes[CHECKPOINTING].questions[1].id}",
+        "run_id": str(run.id),
+    }
+    assert len({questions[k] for k in ("private", "practice", "exam", "run")}) == 4
+    return questions
+
+
+def shown_in(rows: dict[str, str], quiz_id: str, questions: dict[str, str]) -> set[str]:
+    """Which of the learner's answers (by where they were given) show their key in `rows`."""
+    where = ("private", "practice", "exam", "run")
+    return {k for k in where if questions[k] in {f"{quiz_id}/{q}" for q in rows}}
+
+
+async def test_a_learner_sees_only_the_keys_of_verdicts_already_shown(world: World, db) -> None:  # type: ignore[no-untyped-def]
+    questions = await learner_history(db, world.clock)
+    seen = set()
+    for quiz_id in (ACCUMULATION, CHECKPOINTING):
+        seen |= shown_in(await world.rows(quiz_id, LEARNER), quiz_id, questions)
+        # Opened from the group's page: the learner is no admin there, the same keys.
+        assert await world.rows(quiz_id, LEARNER, GROUP) == await world.rows(quiz_id, LEARNER)
+    # The exam's question and the open group question stay hidden; the rest shows.
+    assert seen == {"private", "practice"}
+    right = shipped_catalog().quizzes[CHECKPOINTING].questions[0]
+    (row,) = [
+        html for q, html in (await world.rows(CHECKPOINTING, LEARNER)).items() if q == right.id
+    ]
+    assert row.count('class="ok"') == 3 and row.count('class="why"') == 3  # each language
+
+    # The group run ends: its question's reveal was shown to everyone, so its key shows.
+    settings = GroupSettingsCases(GroupStore(db), clock=world.clock)
+    runs = gr.GroupRuns(shipped_catalog(), GroupStore(db), settings, clock=world.clock)
+    await runs.stop(int(questions["run_id"]))
+    assert "run" in shown_in(await world.rows(CHECKPOINTING, LEARNER), CHECKPOINTING, questions)
+
+
+async def test_owners_and_the_groups_admins_see_every_key(world: World, db) -> None:  # type: ignore[no-untyped-def]
+    for quiz in shipped_catalog().quizzes.values():
+        every = {q.id for q in quiz.questions}
+        assert set(await world.rows(quiz.id, OWNER)) == every
+        assert set(await world.rows(quiz.id, ADMIN, GROUP)) == every
+        assert set(await world.rows(quiz.id, ADMIN)) == set()  # not opened from the group
+        assert set(await world.rows(quiz.id, STRANGER, GROUP)) == set()
+        assert set(await world.rows(quiz.id, STRANGER, -100_999)) == set()  # no such group
+
+
+async def test_a_hidden_questions_options_do_not_follow_the_authors_order(world: World) -> None:
+    quiz = shipped_catalog().quizzes[ACCUMULATION]
+    status, page = await world.get(f"/api/view?view=preview&quiz={quiz.id}", STRANGER)
+    assert status == 200 and "outside an exam" in page
+    for question_id, state, html in ROW.findall(page):
+        question = next(q for q in quiz.questions if q.id == question_id)
+        assert state == "hidden"
+        english = re.findall(r"<li[^>]*><b>[A-J]\.</b> (.*?)</li>", html)[: len(question.options)]
+        alphabetical = sorted(question.options, key=lambda o: o.text.get("en").casefold())
+        assert english == [rich(o.text.get("en")) for o in alphabetical]
