@@ -19,15 +19,21 @@ def group_start_param(chat_id: int) -> str:
     return f"g{chat_id}"
 
 
+# Telegram's ids have at most 52 significant bits: anything beyond is no chat (and would not fit
+# the database's 64-bit integer column).
+MAX_CHAT_ID = 2**52 - 1
+
+
 def chat_of(text: str | None) -> int | None:
     """The chat a start parameter (`g-100123`) or a query value (`-100123`) names, if any."""
     if not text:
         return None
     raw = text[1:] if text.startswith("g") else text
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         return None
+    return value if 0 < abs(value) <= MAX_CHAT_ID else None
 
 
 def week_of(moment: float, tz: tzinfo) -> date:

@@ -41,3 +41,10 @@ def test_start_parameters_name_groups() -> None:
     assert group_start_param(-1001234) == "g-1001234"
     assert chat_of("g-1001234") == chat_of("-1001234") == -1001234
     assert chat_of("g") is None and chat_of("quiz") is None and chat_of(None) is None
+
+
+def test_a_chat_id_beyond_telegrams_52_bits_or_zero_is_no_chat() -> None:
+    # A 20-digit id once reached the store and failed there (500: too large for SQLite).
+    assert chat_of(str(-(2**52 - 1))) == -(2**52 - 1)
+    for text in ("0", "g0", str(2**52), "-" + "9" * 19, "9" * 30, "1" * 5000):
+        assert chat_of(text) is None, text

@@ -240,3 +240,32 @@ def test_without_init_data_the_page_says_where_to_open_it(browser: Any, served: 
         assert "Telegram" in page.inner_text("main")
     finally:
         context.close()
+
+
+def test_preview_keys_for_a_groups_admin_not_for_a_newcomer(browser: Any, served: Served) -> None:
+    # A learner who never answered: the questions without their key, and a line saying why.
+    page = open_page(browser, served, f"?view=preview&quiz={QUIZ}", served.init_data(999_001))
+    try:
+        rows = page.locator("[data-table=preview] tbody tr[data-question]")
+        assert rows.count() > 0
+        assert page.locator("tr[data-answer=shown]").count() == 0
+        assert page.locator("li.ok, p.ok, p.why").count() == 0
+        assert "outside an exam" in page.inner_text("main")
+        shot(page, "preview-newcomer")
+    finally:
+        page.context.close()
+    # The group's admin, from the group's page through the menu: every key, in each language.
+    page = open_page(browser, served, f"?view=group&chat={GROUP}", served.init_data(NDEYE))
+    try:
+        page.click("nav a[href*=preview]")
+        page.wait_for_selector("main[aria-busy=false] h1")
+        page.click(f"a[href*='quiz={QUIZ}']")
+        page.wait_for_selector("[data-table=preview]")
+        rows = page.locator("[data-table=preview] tbody tr[data-question]")
+        assert rows.count() == page.locator("tr[data-answer=shown]").count() > 0
+        marked = "[...document.querySelectorAll('tr[data-answer=shown] td')]"
+        assert page.evaluate(f"{marked}.every(td => td.querySelector('.ok'))")  # each language
+        assert "outside an exam" not in page.inner_text("main")
+        shot(page, "preview-group-admin")
+    finally:
+        page.context.close()
