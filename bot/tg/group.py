@@ -213,6 +213,8 @@ class GroupHandlers:
                     n=tr.number(number),
                 )
                 await self._say(chat.id, again)
+            case sched.TooMany(limit):
+                await self._say(chat.id, gr.too_many_schedules(tr, limit))
             case sched.Scheduled(added, listed):
                 await self.runner.register(added, settings.timezone)
                 number = next((n for n, s in enumerate(listed, 1) if s.id == added.id), 0)
@@ -247,10 +249,8 @@ class GroupHandlers:
             case sched.Unscheduled(removed, listed):
                 await self.runner.unregister(removed.id)
                 now, zone = self._now(), settings.timezone
-                lines = [gr.unscheduled(tr, self.catalog, removed, int(arg), zone, now)]
-                if listed:
-                    lines += ["", gr.schedule_list(tr, self.catalog, listed, zone, now)]
-                await self._say(chat.id, "\n".join(lines))
+                text = gr.unscheduled(tr, self.catalog, removed, int(arg), listed, zone, now)
+                await self._say(chat.id, text)
             case sched.NoSuchSchedule():
                 missing = tr._(
                     "There is no schedule {n}. /schedules lists them.", n=tr.number(int(arg))

@@ -26,12 +26,15 @@ from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
 from bot.tg import number_render, standings_render, toggle_keys
+from bot.tg.long_lists import bounded
 from bot.tg.render import (
     LETTERS,
+    MAX_LIST_BUTTONS,
     Screen,
     button,
     guide_link,
     level_name,
+    more_quizzes,
     question_header,
     revealed,
     rich,
@@ -246,15 +249,19 @@ def quiz_picker(
     if not listed:
         return Screen(tr._("No quizzes are available yet."))
     rows = [
-        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", typed))] for typed, quiz in listed
+        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", typed))]
+        for typed, quiz in listed[:MAX_LIST_BUTTONS]
     ]
-    lines = [tr._("Which quiz should the group play?"), ""]
-    lines += [
-        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code>"
-        for typed, quiz in listed
-    ]
-    lines += ["", html.escape(tr._("Or type /push <id>."), quote=False)]
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    text = bounded(
+        [tr._("Which quiz should the group play?"), ""],
+        [
+            f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code>"
+            for typed, quiz in listed
+        ],
+        lambda n: more_quizzes(tr, n),
+        ["", html.escape(tr._("Or type /push <id>."), quote=False)],
+    )
+    return Screen(text, InlineKeyboardMarkup(rows))
 
 
 def run_in_progress(tr: Translator, quiz: Quiz, lang: str) -> str:
@@ -415,16 +422,39 @@ def schedule_list(
     schedules: Sequence[Schedule],
     timezone: str,
     now: datetime,
+    limit: int = MESSAGE_MAX_CHARS,
 ) -> str:
+    """/schedules: every schedule that fits in `limit`, then how many did not (a group that
+    had more than the cap, MAX_SCHEDULES, before there was one)."""
     if not schedules:
         return tr._("No quizzes are scheduled here. /schedule to add one.")
     zone = ZoneInfo(timezone)
     heading = tr._("🗓 Scheduled quizzes ({zone})", zone=html.escape(timezone))
-    lines = [f"<b>{heading}</b>"]
-    for n, item in enumerate(schedules, start=1):
-        lines += schedule_line(tr, catalog, item, n, zone, now)
-    lines.append(html.escape(tr._("/unschedule <n> removes one."), quote=False))
-    return "\n".join(lines)
+    items = [
+        "\n".join(schedule_line(tr, catalog, item, n, zone, now))
+        for n, item in enumerate(schedules, start=1)
+    ]
+    return bounded(
+        [f"<b>{heading}</b>"],
+        items,
+        lambda n: tr.ngettext("…and {n} more schedule", "…and {n} more schedules", n),
+        [html.escape(tr._("/unschedule <n> removes one."), quote=False)],
+        limit,
+    )
+
+
+def too_many_schedules(tr: Translator, limit: int) -> str:
+    """/schedule refused: the group has as many schedules as a group may."""
+    return html.escape(
+        tr.ngettext(
+            "This group already has {n} schedule, the most it can have. "
+            "/unschedule <n> removes one first (/schedules lists them).",
+            "This group already has {n} schedules, the most it can have. "
+            "/unschedule <n> removes one first (/schedules lists them).",
+            limit,
+        ),
+        quote=False,
+    )
 
 
 def scheduled(
@@ -436,8 +466,19 @@ def scheduled(
 
 
 def unscheduled(
-    tr: Translator, catalog: Catalog, item: Schedule, n: int, timezone: str, now: datetime
+    tr: Translator,
+    catalog: Catalog,
+    item: Schedule,
+    n: int,
+    listed: Sequence[Schedule],
+    timezone: str,
+    now: datetime,
 ) -> str:
-    """The confirmation of /unschedule: what will no longer run."""
+    """The confirmation of /unschedule: what will no longer run, then the schedules left (as
+    many as the message has room for)."""
     line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now)[0]
-    return "\n".join([tr._("🗑 Removed:"), line])
+    done = "\n".join([tr._("🗑 Removed:"), line])
+    if not listed:
+        return done
+    room = MESSAGE_MAX_CHARS - len(done) - 2
+    return f"{done}\n\n{schedule_list(tr, catalog, listed, timezone, now, room)}"

@@ -7,12 +7,10 @@ escaped; long reports are cut at a line, never through a tag.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
 from datetime import tzinfo
 
 from babel.lists import format_list
 
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Catalog, Question
 from bot.core.review import local_day
@@ -20,7 +18,15 @@ from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.number_words import with_unit
 from bot.store.analytics import TYPED
-from bot.tg.render import Screen, guide_link, shown_name, truncate
+from bot.tg.long_lists import bounded
+from bot.tg.render import (
+    Screen,
+    guide_link,
+    more_questions,
+    more_quizzes,
+    shown_name,
+    truncate,
+)
 from bot.usecases.learner_stats import GroupReport, LearnerStats
 
 
@@ -36,19 +42,6 @@ def _order(code: str) -> tuple[int, str]:
     return known, code
 
 
-def fit(lines: Sequence[str], limit: int = MESSAGE_MAX_CHARS) -> str:
-    """Whole lines up to Telegram's limit, with an ellipsis line when some had to go."""
-    kept: list[str] = []
-    size = 0
-    for line in lines:
-        if size + len(line) + 1 > limit - 2:
-            kept.append("…")
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(kept)
-
-
 def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Screen:
     heading = tr._("📈 Your progress")
     lines = [f"<b>{heading}</b>", ""]
@@ -61,13 +54,14 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
             queued=tr.number(data.queued),
         )
     )
+    scores = []
     if data.scores:
         heading = tr._("Scores")
         lines += ["", f"<b>{heading}</b>"]
         for score in data.scores:
             quiz = catalog.quiz(score.quiz_id)
             title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
-            lines.append(
+            scores.append(
                 tr._(
                     "• {title}: best {best}/{total}, last {last}/{total}",
                     title=title,
@@ -76,11 +70,12 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
                     total=tr.number(score.total),
                 )
             )
+    after: list[str] = []  # under the scores: their guides (few: the shipped ones) and a hint
     if data.by_guide:
         heading = tr._("Accuracy by guide")
-        lines += ["", f"<b>{heading}</b>"]
+        after += ["", f"<b>{heading}</b>"]
         for guide, accuracy in data.by_guide:
-            lines.append(
+            after.append(
                 tr.ngettext(
                     "• {guide}: {percent} of {n} answer",
                     "• {guide}: {percent} of {n} answers",
@@ -90,10 +85,10 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
                 )
             )
     if not data.scores and not data.by_guide:
-        lines += ["", tr._("No answers yet. /quizzes to take your first quiz.")]
+        after += ["", tr._("No answers yet. /quizzes to take your first quiz.")]
     elif data.due:
-        lines += ["", tr._("/review to go over the questions you missed.")]
-    return Screen(fit(lines))
+        after += ["", tr._("/review to go over the questions you missed.")]
+    return Screen(bounded(lines, scores, lambda n: more_quizzes(tr, n), after))
 
 
 def group_notice(tr: Translator, missed: int, chat_title: str) -> str:
@@ -142,26 +137,29 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
         for k, question in enumerate(quiz.questions)
     }
     quiz_shown = None
+    items = []  # a question each (under its quiz's title when the quiz changes), hardest first
     for q, position, tied in hardest_first(report.questions, positions):
         quiz = catalog.known(q.quiz_id)  # a group's own quiz too
         if quiz is None:
             continue
+        item = []
         if quiz_shown != quiz.id:
-            lines += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
+            item += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
             quiz_shown = quiz.id
-        lines += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
+        item += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
         reported = report.reports.get((q.quiz_id, q.question_id), 0)
         if reported:
-            lines.append(
+            item.append(
                 tr.ngettext(
                     "   ⚠️ {n} problem report from learners",
                     "   ⚠️ {n} problem reports from learners",
                     reported,
                 )
             )
+        items.append("\n".join(item))
     if not report.questions:
         lines += ["", tr._("No answers in this group yet. /push to start a quiz.")]
-    return Screen(fit(lines))
+    return Screen(bounded(lines, items, lambda n: "\n" + more_questions(tr, n)))
 
 
 def _question_lines(

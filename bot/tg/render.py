@@ -33,9 +33,11 @@ from bot.number_words import key_text
 from bot.tg import callbacks as cb
 from bot.tg import toggle_keys
 from bot.tg.captions import fits_caption
+from bot.tg.long_lists import bounded
 from bot.tg.menus import PRIVATE
 
 LETTERS = "ABCDEFGHIJ"
+MAX_LIST_BUTTONS = 100  # Telegram's most buttons in one inline keyboard
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +177,9 @@ def quiz_list(
     heading = tr._("📚 Quizzes")
     lines.append(f"<b>{heading}</b>")
     rows = []
+    items = []  # one per quiz, the first of a guide under the guide's line
     for guide, quizzes in catalog.by_guide():
-        lines.append("")
-        lines.append(f"📖 {guide_link(guide, lang)}")
+        guide_lines = ["", f"📖 {guide_link(guide, lang)}"]
         for quiz in quizzes:
             count = tr.ngettext("{n} question", "{n} questions", len(quiz))
             title = quiz.title.get(lang)
@@ -186,11 +188,18 @@ def quiz_list(
             if marks is not None:
                 status, prefix = _status(tr, quiz, marks)
                 line = f"{line} · {status}"
-            lines.append(line)
+            items.append("\n".join([*guide_lines, line]))
+            guide_lines = []
             rows.append([button(prefix + title, cb.ShowQuiz(quiz.id))])
     if not rows:
         lines.append(tr._("No quizzes are available yet."))
-    return Screen("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+    text = bounded(lines, items, lambda n: "\n" + more_quizzes(tr, n))
+    keyboard = InlineKeyboardMarkup(rows[:MAX_LIST_BUTTONS]) if rows else None
+    return Screen(text, keyboard)
+
+
+def more_quizzes(tr: Translator, n: int) -> str:
+    return tr.ngettext("…and {n} more quiz", "…and {n} more quizzes", n)
 
 
 def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
@@ -397,6 +406,7 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
             percent=tr.percent(final.ratio),
         ),
     ]
+    missed = []
     if final.missed:
         lines += [
             "",
@@ -404,15 +414,16 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
         ]
         for index in final.missed:
             prompt = plain(quiz.questions[index].prompt.get(lang))
-            lines.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
+            missed.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
     else:
         lines += ["", tr._("🎉 A perfect score!")]
-    lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    guide = ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     rows = [[button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))]]
     if final.missed:
         rows.append([button(tr._("🔎 Review my mistakes"), cb.Review(attempt.id))])
     rows.append([button(tr._("📚 Other quizzes"), cb.QuizList())])
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    text = bounded(lines, missed, lambda n: more_questions(tr, n), guide)
+    return Screen(text, InlineKeyboardMarkup(rows))
 
 
 def review(
@@ -426,11 +437,11 @@ def review(
     """Every missed question with the learner's answer, the right one and why (`typed`: what
     was typed for number questions, by question index)."""
     heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz.title.get(lang)))
-    lines = [f"<b>{heading}</b>"]
+    blocks = []
     for index in missed:
         q = quiz.questions[index]
         chosen = attempt.answers[index]
-        lines += ["", f"<b>{tr.number(index + 1)}.</b> {rich(q.prompt.get(lang))}"]
+        lines = ["", f"<b>{tr.number(index + 1)}.</b> {rich(q.prompt.get(lang))}"]
         if q.typed:
             if typed and index in typed:
                 lines.append(tr._("Your answer: {answer}", answer=html.escape(typed[index])))
@@ -445,16 +456,30 @@ def review(
                 lines.append(tr._("Your answer: {answer}", answer=mine))
             lines.append(tr._("Right answer: {answer}", answer=_texts(q, q.key, lang)))
         lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
-    lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
-    text = "\n".join(lines)
+        blocks.append(lines)
+    head, tail = (
+        [f"<b>{heading}</b>"],
+        ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))],
+    )
+    text = "\n".join([*head, *(line for block in blocks for line in block), *tail])
     if len(text) > MESSAGE_MAX_CHARS:
-        # Never cut through an HTML tag: fall back to the list without explanations.
-        text = "\n".join(line for line in lines if not line.startswith("<i>"))
+        # Never cut through an HTML tag: the list without explanations, as much as fits.
+        text = bounded(
+            head,
+            ["\n".join(line for line in block if not line.startswith("<i>")) for block in blocks],
+            lambda n: "\n" + more_questions(tr, n),
+            tail,
+        )
     rows = [
         [button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))],
         [button(tr._("📚 Other quizzes"), cb.QuizList())],
     ]
-    return Screen(text[:MESSAGE_MAX_CHARS], InlineKeyboardMarkup(rows))
+    return Screen(text, InlineKeyboardMarkup(rows))
+
+
+def more_questions(tr: Translator, n: int) -> str:
+    """Under a list cut short (bot/tg/long_lists.py): how many questions are left out."""
+    return tr.ngettext("…and {n} more question", "…and {n} more questions", n)
 
 
 def _texts(question: Question, options: Collection[int], lang: str) -> str:

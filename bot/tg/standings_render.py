@@ -17,6 +17,7 @@ from bot.core.standings import Placed, Window
 from bot.i18n import Translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
+from bot.tg.long_lists import bounded
 from bot.tg.render import Screen, button, shown_name, truncate
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
@@ -179,10 +180,15 @@ def me_short(tr: Translator, name: str, mine: MyPlaces) -> str:
 
 def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
     """/stats in private: the member's place and points in each group."""
-    lines = ["<b>" + tr._("👥 Your groups") + "</b>"]
-    for group in mine:
-        lines += ["", "<b>" + shown_name(group.title) + "</b>", *_places_lines(tr, group)]
-    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    blocks = [
+        "\n".join(["", "<b>" + shown_name(group.title) + "</b>", *_places_lines(tr, group)])
+        for group in mine
+    ]
+    return bounded(
+        ["<b>" + tr._("👥 Your groups") + "</b>"],
+        blocks,
+        lambda n: "\n" + tr.ngettext("…and {n} more group", "…and {n} more groups", n),
+    )
 
 
 def scoring_line(tr: Translator, group: GroupSettings) -> str:

@@ -2,6 +2,9 @@
 
 Arguments arrive as the admin typed them; parsing and checking them against the quizzes that
 exist is the core's rule (`parse_schedule`), numbering follows the list /schedules shows.
+
+A group holds at most `MAX_SCHEDULES`: about 60 made /schedules longer than a Telegram message,
+and a group that runs more than 20 quizzes on a timer is better served by "next" or "random".
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from bot.core.models import Catalog
 from bot.core.schedule import ScheduleError, encode_days, parse_schedule, same_schedule
 from bot.schedule_words import day_words, quiz_words
 from bot.store import Schedule, ScheduleStore
+
+MAX_SCHEDULES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +39,13 @@ class Duplicate:
     """The group already has exactly this schedule: nothing added."""
 
     number: int  # as /schedules lists it
+
+
+@dataclass(frozen=True, slots=True)
+class TooMany:
+    """The group already has `limit` schedules: nothing added until one is removed."""
+
+    limit: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +69,7 @@ class GroupSchedules:
 
     async def add(
         self, chat_id: int, args: Sequence[str], user_id: int | None
-    ) -> Scheduled | Unreadable | Duplicate:
+    ) -> Scheduled | Unreadable | Duplicate | TooMany:
         """Words of every supported language are read (`lun,mer`, `altine`, `suivant`)."""
         try:
             spec = parse_schedule(
@@ -68,9 +80,12 @@ class GroupSchedules:
             )
         except ScheduleError as exc:
             return Unreadable(exc.field, exc.value)
-        for number, item in enumerate(await self.listed(chat_id), start=1):
+        listed = await self.listed(chat_id)
+        for number, item in enumerate(listed, start=1):
             if same_schedule(spec, item.quiz, item.days, item.at_time):
                 return Duplicate(number)
+        if len(listed) >= MAX_SCHEDULES:
+            return TooMany(MAX_SCHEDULES)
         added = await self.store.add_schedule(
             chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock()
         )
