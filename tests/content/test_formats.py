@@ -214,3 +214,20 @@ def test_gift_true_false_round_trips() -> None:
     assert [(q.kind, q.answer, q.explanation) for q in again] == [
         (q.kind, q.answer, q.explanation) for q in (sky, grass)
     ]
+
+
+def test_aiken_with_more_options_than_letters_is_reported_not_raised() -> None:
+    """Eleven options (A to K) once raised IndexError: the question is skipped, by line, and
+    the rest of the file still read."""
+    result = parse("aiken", read("eleven-options.aiken"), "eleven")
+    assert [(p.line, p.skipped) for p in result.problems] == [(1, True)]
+    assert "11 options: a question needs 2 to 10" in result.problems[0].message
+    assert [q.prompt for q in result.quizzes[0].questions] == ["A good one after it"]
+
+
+@pytest.mark.parametrize("fmt", ["gift", "aiken", "csv"])
+def test_option_limits_beyond_the_letters_are_refused(fmt: str) -> None:
+    """A caller asking for more options than there are letters is a programming error, said at
+    once, rather than an IndexError deep in a parser on some file."""
+    with pytest.raises(ValueError, match="at most 10 options"):
+        parse(fmt, "Q?\nA. a\nB. b\nANSWER: A\n", "q", limits=Limits(max_options=11))

@@ -210,3 +210,26 @@ async def test_checker_problems_in_a_converted_file_point_at_the_uploaded_files_
     await admin.send_document(name, text.encode(), caption="/upload", chat=group)
     shown = await group.wait_for(lambda m: "cannot be used" in m.text, timeout=30)
     assert expected in shown.text
+
+
+ELEVEN_OPTIONS = Path(__file__).resolve().parents[1] / "content/fixtures/formats/eleven-options.aiken"
+
+
+async def test_refused_files_get_their_problems_and_do_not_count_toward_the_hourly_limit(
+    h: Harness,
+) -> None:
+    """An Aiken question with 11 options once raised IndexError ("something went wrong", a
+    traceback) and still counted as one of the group's 10 uploads an hour: now it is a
+    line-numbered problem, and only a stored quiz counts."""
+    group, admin, _ = await make_group(h)
+    data = ELEVEN_OPTIONS.read_bytes()
+    for _ in range(10):
+        mark = group.mark()
+        await admin.send_document("eleven.txt", data, caption="/upload", chat=group)
+        shown = await group.next_message(after=mark, timeout=30)
+        assert "cannot be used" in shown.text, shown.text
+        assert "Line 1: 11 options: a question needs 2 to 10" in shown.text
+    mark = group.mark()
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.next_message(after=mark, timeout=30)
+    assert "ours.yaml is a sound quiz" in shown.text, shown.text

@@ -27,8 +27,11 @@ from bot.content.formats.draft import (
     option_letter,
     several_letters,
     slug,
+    split_lines,
     too_big,
 )
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(slots=True)
@@ -55,7 +58,7 @@ def parse(
         return result
     questions: list[DraftQuestion] = []
     pending: _Pending | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         line = raw.strip().removeprefix("\ufeff")
         if not line:
             if pending is not None and pending.options:
@@ -95,14 +98,14 @@ def _finish(
     pending: _Pending, answer: str, number: int, result: ParseResult, limits: Limits
 ) -> DraftQuestion | None:
     line = pending.line
-    letters = [letter for letter, _, _ in pending.options]
-    expected = [option_letter(i) for i in range(len(letters))] if letters else []
-    if letters != expected:
-        found = "".join(letters)
-        result.skip(line, f"options must be lettered A, B, C... in order (found {found})")
-        return None
+    letters = "".join(letter for letter, _, _ in pending.options)
+    # The count first: past the limit (or past Z) no lettering can be right, and the letters
+    # are only ever compared with the alphabet, never used to index a bounded table.
     if not 2 <= len(letters) <= limits.max_options:
         result.skip(line, f"{len(letters)} options: a question needs 2 to {limits.max_options}")
+        return None
+    if letters != _LETTERS[: len(letters)]:
+        result.skip(line, f"options must be lettered A, B, C... in order (found {letters})")
         return None
     if several_letters(answer, "".join(letters)):
         result.skip(line, SEVERAL_ANSWERS.format(answer=answer))

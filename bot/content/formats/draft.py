@@ -33,6 +33,11 @@ class Limits:
     max_options: int = len(OPTION_IDS)
     max_text_chars: int = 4_096
 
+    def __post_init__(self) -> None:
+        # Options are lettered A to J (ids a to j): a larger bound would reach past the letters.
+        if not 2 <= self.max_options <= len(OPTION_IDS):
+            raise ValueError(f"a question has at most {len(OPTION_IDS)} options")
+
 
 DEFAULT_LIMITS = Limits()
 
@@ -168,4 +173,17 @@ def too_big(text: str, result: ParseResult, limits: Limits) -> bool:
 
 
 def option_letter(index: int) -> str:
-    return OPTION_IDS[index].upper()
+    """A, B... for an option's position; past the letters (never for a parsed question, whose
+    options `Limits` bounds) its number, so a report never raises."""
+    return OPTION_IDS[index].upper() if 0 <= index < len(OPTION_IDS) else f"#{index + 1}"
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines an editor shows: split at \\n, \\r\\n and \\r only. `str.splitlines` also splits
+    at form feeds, U+2028 and other separators, which would put every later line number off
+    from the uploader's own file."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines

@@ -35,6 +35,7 @@ from bot.content.formats.draft import (
     clean_text,
     option_letter,
     slug,
+    split_lines,
     too_big,
     unique,
 )
@@ -119,7 +120,7 @@ def _blocks(text: str) -> list[tuple[int, str]]:
     blocks: list[tuple[int, str]] = []
     lines: list[str] = []
     start = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         stripped = raw.strip()
         if stripped.startswith("//"):
             continue

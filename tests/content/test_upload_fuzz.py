@@ -1,0 +1,145 @@
+"""Property-based: every format the upload path accepts (GIFT, Aiken, CSV, YAML), fed text
+built from each format's own pieces (near-valid files, where parsers break) and plain junk.
+
+Two levels: the parsers alone (fast, many examples: never raise, every problem has a line of
+the file), and the whole upload check (`check_upload`, parser + importer + checker: never
+raises, a refused file always says what is wrong, every line it names is in the file).
+Each test stays within a few seconds (`max_examples`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.content import default_content_dir
+from bot.content.formats import parse
+from bot.content.uploads import check_upload
+
+pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
+PARSERS = settings(max_examples=300, deadline=None, database=None)
+UPLOADS = settings(max_examples=60, deadline=None, database=None,
+                   suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+GUIDES = default_content_dir()
+
+words = st.sampled_from(["What", "is", "2+2?", "x", "`code`", "café", "Dakar", "ü", "", " "])
+junk = st.text(max_size=40)
+letter = st.sampled_from([*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "a", "1", "", "AB", "Z"])
+phrase = st.lists(st.one_of(words, junk), max_size=5).map(" ".join)
+
+
+def lines_of(parts: st.SearchStrategy[str], most: int = 40) -> st.SearchStrategy[str]:
+    return st.lists(parts, max_size=most).map("\n".join)
+
+
+aiken = lines_of(
+    st.one_of(
+        phrase,
+        st.builds("{}. {}".format, letter, phrase),
+        st.builds("{}) {}".format, letter, phrase),
+        st.builds("ANSWER: {}".format, st.one_of(letter, st.sampled_from(["A, C", "A C", ""]))),
+        st.just(""),
+        # a whole question with many options: past the letters there are (A to Z and beyond)
+        st.integers(0, 30).map(
+            lambda n: "Q?\n"
+            + "\n".join(f"{chr(65 + i % 26)}. o{i}" for i in range(n))
+            + "\nANSWER: A"
+        ),
+    )
+)
+gift_pieces = st.sampled_from(
+    ["::t::", "::", "{", "}", "=", "~", "#", "####", "%50%", "%-100%", "%x%", "$CATEGORY: c",
+     "$CATEGORY:", "// c", "\n", "\n\n", "T", "FALSE", "#3.5:0.1", "#1..5", "#=", "->", "\\",
+     "\\{", "\\n", "[html]", "[markdown]", "text", "nan", "1e999", "-1", ":", "..", " "]
+)  # fmt: skip
+gift = st.lists(st.one_of(gift_pieces, words, junk), max_size=60).map("".join)
+columns = st.sampled_from(
+    ["id", "language", "prompt", *"abcdefghijk", "answer", "explanation", "title",
+     "description", "ID", "Prompt", "", "x"]
+)  # fmt: skip
+cell = st.one_of(phrase, letter, st.sampled_from(['"', '""', "a,b", "a\nb", "en", "fr", "zz9"]))
+
+
+def _csv(header: list[str], rows: list[list[str]]) -> str:
+    def quoted(value: str) -> str:
+        return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\n') else value
+
+    return "\n".join(",".join(quoted(c) for c in row) for row in [header, *rows])
+
+
+csv_files = st.one_of(
+    st.builds(_csv, st.lists(columns, max_size=14), st.lists(st.lists(cell, max_size=14),
+                                                              max_size=12)),
+    junk,
+    st.lists(st.one_of(cell, st.sampled_from([",", '"', "\n", "\r\n"])), max_size=40).map("".join),
+)  # fmt: skip
+GOOD_YAML = (Path(__file__).resolve().parents[2] / "examples" / "quiz.yaml").read_text("utf-8")
+
+
+@st.composite
+def yaml_files(draw: st.DrawFn) -> str:
+    """The shipped example with lines dropped, repeated or replaced by YAML-ish junk."""
+    lines = GOOD_YAML.splitlines()
+    for _ in range(draw(st.integers(1, 6))):
+        at = draw(st.integers(0, len(lines) - 1))
+        match draw(st.sampled_from(["drop", "repeat", "junk", "indent"])):
+            case "drop":
+                del lines[at]
+            case "repeat":
+                lines.insert(at, lines[at])
+            case "junk":
+                lines[at] = draw(st.sampled_from(["- ", ": :", "&a x", "*a", "? ", "{", "[",
+                                                  "!!python/object x", "a: !!binary x", "\t"]))
+            case "indent":
+                lines[at] = "  " + lines[at]
+        if not lines:
+            lines = [""]
+    return "\n".join(lines)
+
+
+def assert_line_numbered(problems: list[tuple[int, str]], text: str, *, zero_ok: bool) -> None:
+    # The lines an editor counts (\n, \r\n, \r); a problem may point just past the last one.
+    last = len(re.split(r"\r\n|\r|\n", text)) + 1
+    for line, message in problems:
+        assert message
+        assert (0 if zero_ok else 1) <= line <= last, (line, message)
+
+
+FORMAT_TEXTS = {"aiken": aiken, "gift": gift, "csv": csv_files}
+
+
+@pytest.mark.parametrize("fmt", list(FORMAT_TEXTS))
+def test_a_parser_never_raises_and_every_problem_has_a_line(fmt: str) -> None:
+    @PARSERS
+    @given(text=st.one_of(FORMAT_TEXTS[fmt], junk))
+    def run(text: str) -> None:
+        result = parse(fmt, text, "fuzz")
+        assert_line_numbered([(p.line, p.message) for p in result.problems], text, zero_ok=False)
+
+    run()
+
+
+UPLOAD_FILES = {
+    "quiz.txt": aiken,
+    "quiz.gift": gift,
+    "quiz.csv": csv_files,
+    "quiz.yaml": yaml_files(),
+}
+
+
+@pytest.mark.parametrize("name", list(UPLOAD_FILES))
+def test_the_upload_check_never_raises_and_a_refusal_says_where(name: str) -> None:
+    @UPLOADS
+    @given(text=UPLOAD_FILES[name])
+    def run(text: str) -> None:
+        checked = check_upload(name, text.encode("utf-8"), GUIDES)
+        if checked.quiz is None:
+            assert checked.errors, "a refused file must say why"
+        assert_line_numbered(
+            [(p.line, p.detail or p.code) for p in checked.problems], text, zero_ok=True
+        )
+
+    run()
