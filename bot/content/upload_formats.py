@@ -19,13 +19,17 @@ from bot.content.importer import ImportFailed, ImportRequest, plan
 if TYPE_CHECKING:
     from bot.content.uploads import UploadLimits, UploadProblem
 
-_NOT_ID = re.compile(r"[^a-z0-9]+")
+_SPACES = re.compile(r"[\s_]+")
+MAX_FILE_TITLE = 60
 
 
-def quiz_name(file_name: str) -> str:
-    """The quiz id a file without one gets: its name, as an id ("My Quiz.gift" -> my-quiz)."""
-    stem = file_name.rsplit("/", 1)[-1].split(".")[0].lower()
-    return _NOT_ID.sub("-", stem).strip("-")[:32] or "quiz"
+def file_title(file_name: str) -> str:
+    """The title (and so the id) of a quiz whose format has none (Aiken, a CSV without the
+    title column, GIFT without `$CATEGORY`): the file's name as written, without extensions
+    ("Week 3_gradients.aiken.txt" -> "Week 3 gradients", id week-3-gradients)."""
+    stem = file_name.replace("\\", "/").rsplit("/", 1)[-1].split(".")[0]
+    stem = "".join(ch if ch.isprintable() else " " for ch in stem)
+    return _SPACES.sub(" ", stem).strip()[:MAX_FILE_TITLE].strip() or "quiz"
 
 
 def write_converted(
@@ -41,7 +45,7 @@ def write_converted(
         max_options=limits.max_options,
         max_text_chars=max(limits.max_prompt_chars, limits.max_explanation_chars),
     )
-    result = parse(fmt, text, quiz_name(file_name), "en", bounds)
+    result = parse(fmt, text, file_title(file_name), "en", bounds)
     problems = [
         UploadProblem(p.line, "format", p.message, warning=not p.skipped) for p in result.problems
     ]

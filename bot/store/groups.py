@@ -179,12 +179,19 @@ class GroupStore:
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
                 (new_id, old_id),
             )
+            # who was seen in the old group is seen in the new one (a sighting there wins)
+            await conn.execute(
+                """DELETE FROM group_seen WHERE chat_id = ? AND user_id IN (
+                       SELECT user_id FROM group_seen WHERE chat_id = ?)""",
+                (old_id, new_id),
+            )
             for table in (
                 "group_runs",
                 "schedules",
                 "run_scores",
                 "group_members",
                 "uploaded_quizzes",
+                "group_seen",
             ):
                 await conn.execute(
                     f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)

@@ -88,6 +88,13 @@ class UploadStore:
         ) as cur:
             return {(int(row[0]), str(row[1])): int(row[2]) async for row in cur}
 
+    async def quiz_ids(self, chat_id: int) -> set[str]:
+        """Every quiz id the group ever uploaded, deleted ones too."""
+        async with self.db.reader.execute(
+            "SELECT DISTINCT quiz_id FROM uploaded_quizzes WHERE chat_id = ?", (chat_id,)
+        ) as cur:
+            return {str(row[0]) async for row in cur}
+
     async def version(self, chat_id: int, quiz_id: str, version: int) -> UploadedQuiz | None:
         """One version of a group's quiz, with its source."""
         async with self.db.reader.execute(
@@ -97,12 +104,47 @@ class UploadStore:
             row = await cur.fetchone()
         return _row(row) if row else None
 
-    async def groups_present(self) -> list[tuple[int, str]]:
-        """Groups the bot is in, (chat id, title), by title."""
+    async def groups_seen(self, user_id: int, limit: int) -> list[tuple[int, str]]:
+        """Groups the bot is in where this user was seen (`group_seen`: added the bot, or
+        confirmed as an admin; or points in `run_scores`), (chat id, title), the `limit` most
+        recent: the only groups a private upload asks Telegram about."""
         async with self.db.reader.execute(
-            "SELECT chat_id, title FROM groups WHERE member = 1 ORDER BY title, chat_id"
+            """SELECT g.chat_id, g.title, max(s.at) AS last FROM groups g
+                 JOIN (SELECT chat_id, seen_at AS at FROM group_seen WHERE user_id = ?
+                       UNION ALL
+                       SELECT chat_id, scored_at FROM run_scores WHERE user_id = ?) s
+                   ON s.chat_id = g.chat_id
+                WHERE g.member = 1
+                GROUP BY g.chat_id, g.title
+                ORDER BY last DESC, g.chat_id
+                LIMIT ?""",
+            (user_id, user_id, limit),
         ) as cur:
             return [(int(row[0]), str(row[1])) async for row in cur]
+
+    async def seen(self, chat_id: int, user_id: int, now: float) -> None:
+        """`user_id` was seen in the group (added the bot, or confirmed as an admin there)."""
+
+        async def upsert(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """INSERT INTO group_seen (chat_id, user_id, seen_at) VALUES (?, ?, ?)
+                   ON CONFLICT (chat_id, user_id) DO UPDATE SET seen_at = excluded.seen_at""",
+                (chat_id, user_id, now),
+            )
+
+        await self.db.write(upsert)
+
+    async def gone(self, chat_id: int, now: float) -> None:
+        """Telegram no longer knows the group, or the bot was removed without our seeing it:
+        it is no longer offered. Only the flag: its settings, schedules, quizzes and history
+        stay, and the next update from the group lists it again (`ensure_group`)."""
+
+        async def update(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
+            )
+
+        await self.db.write(update)
 
     async def delete(self, chat_id: int, quiz_id: str, now: float) -> bool:
         """Hide a group's quiz (every version); False if it has none shown."""

@@ -85,7 +85,7 @@ from bot.tg.update_order import PerChatUpdateProcessor
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.tg.webhook_server import WebhookServer
 from bot.usecases.forgetting import Forgetting
-from bot.usecases.group_admins import AdminCache
+from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_selections import GroupSelections
@@ -413,7 +413,10 @@ class QuizBot:
         """Study groups: every handler filtered to groups, so private chats are unaffected."""
 
         async def member_status(chat_id: int, user_id: int) -> str:
-            return str((await app.bot.get_chat_member(chat_id, user_id)).status)
+            status = str((await app.bot.get_chat_member(chat_id, user_id)).status)
+            if status in ADMIN_STATUSES:  # seen as an admin: their private uploads offer it
+                await self.uploads.seen(chat_id, user_id)
+            return status
 
         self.admins = AdminCache(member_status, self.options.clock)
         self.timers: Timers = self.options.timers() if self.options.timers else JobTimers(app)
@@ -455,6 +458,7 @@ class QuizBot:
             shipped_ids=lambda: set(self.options.catalog.quizzes),
         )
         group.upload_buttons = upload.button
+        group.on_added = self.uploads.seen  # whoever adds the bot: their private uploads offer it
         self.upload_handlers = upload
         caption = UploadCaption()
         private_chat = filters.ChatType.PRIVATE

@@ -277,6 +277,16 @@ class UploadFor:
 
 
 @dataclass(frozen=True, slots=True)
+class UploadChoice:
+    """In a private chat: the answer (`Choice`: r, n or x) to "Replace …?" for the file
+    remembered under `token` for group `chat_id`."""
+
+    chat_id: int
+    token: str
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReportOpen:
     attempt_id: int
     question: int
@@ -356,6 +366,7 @@ Callback = (
     | ZoneSuggested
     | ReminderReview
     | UploadFor
+    | UploadChoice
     | ReportOpen
     | ReportReason
     | ReportBack
@@ -372,7 +383,8 @@ PRIVATE_ONLY: tuple[type, ...] = (
     Continue, Abandon,
     Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewNext, ReviewStep, PractiseNow,
     PracticeChoice, PracticeGo,
-    PracticeAnswer, ExamPick, ExamGo, UploadFor, ZonePick, ZoneSuggested, ReminderReview,
+    PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
+    ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
     CardReportBack,
 )  # fmt: skip
@@ -432,6 +444,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"tzs:{_ID}:([A-Za-z0-9_/+-]{{1,40}})"), ZoneSuggested, (int, str)),
     (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
     (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
+    (re.compile(r"upc:(-\d{1,16}):([0-9a-f]{8}):([rnx])"), UploadChoice, (int, str, str)),
     (re.compile(rf"rp:{_ID}:{_SMALL}"), ReportOpen, (int, int)),
     (re.compile(rf"rpr:{_ID}:{_SMALL}:([kuto])"), ReportReason, (int, int, str)),
     (re.compile(rf"rpb:{_ID}:{_SMALL}"), ReportBack, (int, int)),
@@ -526,6 +539,8 @@ def encode(cb: Callback) -> str:
             data = f"rmr:{user}"
         case UploadFor(chat, token):
             data = f"upf:{chat}:{token}"
+        case UploadChoice(chat, token, choice):
+            data = f"upc:{chat}:{token}:{choice}"
         case ReportOpen(a, q):
             data = f"rp:{a}:{q}"
         case ReportReason(a, q, reason):

@@ -25,6 +25,7 @@ from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
 from bot.tg.private import acknowledge
 from bot.tg.render import Screen, unknown_zone
+from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
 from bot.usecases import group_settings as gs
@@ -33,7 +34,9 @@ from bot.usecases.learner_profile import Learner
 
 log = logging.getLogger(__name__)
 Context = BotContext
-UploadButtons = Callable[[int, str, str, int, Translator], Awaitable[None]]
+# (the tap, chat id, key, value, tapper, the group's translator): the upload handler answers
+# the tap itself (a replace choice may be someone else's, or spent).
+UploadButtons = Callable[[CallbackQuery, int, str, str, Learner, Translator], Awaitable[None]]
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
 
 
@@ -55,6 +58,8 @@ class GroupHandlers:
         self.catalog = catalog
         # The group's own quizzes' buttons (schedule hint, delete confirmation): set by uploads.
         self.upload_buttons: UploadButtons | None = None
+        # Whoever adds the bot is seen in the group (chat id, user id): set by uploads.
+        self.on_added: Callable[[int, int], Awaitable[None]] | None = None
 
     async def _admin_command(
         self, update: Update
@@ -91,6 +96,8 @@ class GroupHandlers:
         was_in = change.old_chat_member.status in IN_GROUP
         now_in = change.new_chat_member.status in IN_GROUP
         if now_in and not was_in:
+            if self.on_added is not None:
+                await self.on_added(chat.id, change.from_user.id)
             settings = await self.settings_.settings(
                 chat.id, chat.title or "", change.from_user.language_code
             )
@@ -299,9 +306,8 @@ class GroupHandlers:
             refusal = mine._("Sorry, only the group's admins can do that.")
             await acknowledge(query, refusal, show_alert=True)
             return
-        if data.key in ("sched", "delq") and self.upload_buttons is not None:
-            await acknowledge(query)
-            await self.upload_buttons(chat.id, data.key, data.value or "", member.user_id, tr)
+        if data.key in UPLOAD_KEYS and self.upload_buttons is not None:
+            await self.upload_buttons(query, chat.id, data.key, data.value or "", member, tr)
             return
         if data.key == "push":
             await acknowledge(query)

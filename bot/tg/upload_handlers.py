@@ -3,16 +3,24 @@
 The file is either the message's own document (caption `/upload`) or the document the command
 replies to. Admins only (an anonymous admin posts as the group and counts as one); the size
 Telegram declares is judged before anything is downloaded. Answers go to the group, worded in
-the uploader's language (the group's for an anonymous admin).
+the uploader's language (the group's for an anonymous admin). A file whose quiz id the group
+already has waits (in the store, by its Telegram file_id) for its sender's choice: replace,
+keep both, or cancel; the buttons are bound to that sender and that group.
+
+A private `/upload` offers the groups where the sender was seen, checked with Telegram (a few at
+most, never every group). A group Telegram answers "chat not found" for, or that the bot was
+removed from unseen, is marked gone (only that: its data stays, and the next update from it
+lists it again); any other error skips the group this time only.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, Document, Message, Update
-from telegram.error import TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import filters
 
 from bot.content.uploads import CheckedUpload
@@ -27,9 +35,12 @@ from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
-from bot.usecases.quiz_uploads import PendingFile, QuizUploads, ShippedId
+from bot.usecases.quiz_uploads import Choice, PendingFile, QuizUploads, Replaces, ShippedId
 
 log = logging.getLogger(__name__)
+# Telegram's words (PTB strips "Bad Request: ") for a group the bot can no longer reach for good.
+_GONE = ("chat not found", "bot was kicked", "bot is not a member", "group chat was deactivated",
+         "group chat was deleted", "chat was deleted")  # fmt: skip
 
 
 class UploadCaption(filters.MessageFilter):
@@ -85,8 +96,9 @@ class UploadHandlers:
             await self._say(message, render.how_to_upload(tr))
             return
         user_id = user.id if user is not None and sender_chat is None else None
-        source = PendingFile(user_id or 0, document.file_id, document.file_name or "quiz",
-                             document.file_size, 0.0)  # fmt: skip
+        # An anonymous admin's file is the group's: any of its admins may choose for it.
+        source = PendingFile(user_id or message.chat_id, document.file_id,
+                             document.file_name or "quiz", document.file_size, 0.0)  # fmt: skip
         await self._process(context.bot, message.chat_id, message.chat_id, user_id, source, tr)
 
     async def _process(
@@ -97,9 +109,11 @@ class UploadHandlers:
         user_id: int | None,
         source: PendingFile,
         tr: Translator,
+        choice: Choice | None = None,
     ) -> None:
         """Admit, download, check and keep a file for `group_id`; answer in `reply_to` (the
-        group itself, or the uploader's private chat)."""
+        group itself, or the uploader's private chat). A file with the id of a quiz the group
+        has is kept only with the sender's `choice`; without one they are asked."""
         in_group = reply_to == group_id
 
         async def say(screen: Screen) -> None:
@@ -124,15 +138,20 @@ class UploadHandlers:
         limits = self.uploads.limits
         if not isinstance(checked, CheckedUpload):
             await say(Screen(render.refusal(tr, checked)))
-        elif checked.quiz is None:
+            return
+        if checked.quiz is None:
             await say(Screen(render.problems(tr, name, checked, limits)))
+            return
+        stored = await self.uploads.accept(
+            group_id, user_id, name, data, checked, self.shipped_ids(), choice
+        )
+        if isinstance(stored, ShippedId):
+            await say(Screen(render.shipped_id(tr, stored.quiz_id)))
+        elif isinstance(stored, Replaces):
+            token = await self.uploads.remember(replace(source, at=self.uploads.clock(),
+                                                        chat_id=group_id))  # fmt: skip
+            await say(render.confirm_replace(tr, name, stored, group_id, token, in_group=in_group))
         else:
-            stored = await self.uploads.accept(
-                group_id, user_id, name, data, checked, self.shipped_ids()
-            )
-            if isinstance(stored, ShippedId):
-                await say(Screen(render.shipped_id(tr, stored.quiz_id)))
-                return
             self.serve(stored.quiz)
             if in_group:
                 await say(render.stored(tr, name, stored, limits, group_id))
@@ -141,7 +160,8 @@ class UploadHandlers:
                 await say(render.stored_privately(tr, name, stored, limits, group.title))
 
     async def upload_private(self, update: Update, context: BotContext) -> None:
-        """A file sent privately with /upload: which of the sender's groups is it for?"""
+        """A file sent privately with /upload: which of the sender's groups is it for? Only the
+        groups where the bot saw them are checked with Telegram, a few at most."""
         message = update.effective_message
         user = message.from_user if message is not None else None
         if message is None or user is None:
@@ -153,8 +173,8 @@ class UploadHandlers:
             return
         mine = [
             (chat_id, title)
-            for chat_id, title in await self.uploads.groups_present()
-            if await self.admins.is_admin(chat_id, user.id)
+            for chat_id, title in await self.uploads.groups_seen(user.id)
+            if await self._administers(chat_id, user.id)
         ][: render.MAX_GROUP_BUTTONS]
         if not mine:
             await message.reply_text(render.no_groups(tr))
@@ -166,6 +186,27 @@ class UploadHandlers:
         screen = render.choose_group(tr, mine, token)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
+    async def _administers(self, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user administers the group, as Telegram says; None when Telegram could
+        not say: a group it no longer knows (or the bot was removed from unseen) is marked
+        gone, a supergroup upgrade followed, any other error skips it this time only."""
+        try:
+            return await self.admins.is_admin(chat_id, user_id)
+        except ChatMigrated as exc:
+            log.info("group %s became %s: moving it", chat_id, exc.new_chat_id)
+            await self.runner.migrated(chat_id, exc.new_chat_id)
+        except (BadRequest, Forbidden) as exc:
+            if any(words in str(exc).lower() for words in _GONE):
+                log.info("group %s is out of reach (%s): marked gone", chat_id, exc)
+                await self.uploads.gone(chat_id)
+                self.admins.forget_chat(chat_id)
+            else:  # e.g. "user not found": not an admin there
+                log.info("group %s: no member status for a user: %s", chat_id, exc)
+                return False
+        except TelegramError as exc:
+            log.info("group %s skipped this time: %s", chat_id, exc)
+        return None
+
     async def chosen(self, query: CallbackQuery, learner: Learner, data: cb.UploadFor) -> None:
         """A group-choice button (the router checked it is a private chat): the file must be
         this tapper's, and they must still administer the chosen group."""
@@ -174,13 +215,43 @@ class UploadHandlers:
         if pending is None:
             await acknowledge(query, tr._("This button has expired."))
             return
-        if not await self.admins.is_admin(data.chat_id, learner.user_id):
+        admin = await self._administers(data.chat_id, learner.user_id)
+        if admin is None:
+            await acknowledge(query, render.unreachable(tr), show_alert=True)
+            return
+        if not admin:
             refusal = tr._("Sorry, only the group's admins can do that.")
             await acknowledge(query, refusal, show_alert=True)
             return
         await acknowledge(query)
         private = query.message.chat.id if query.message is not None else learner.user_id
         await self._process(query.get_bot(), private, data.chat_id, learner.user_id, pending, tr)
+
+    async def confirmed(
+        self, query: CallbackQuery, learner: Learner, data: cb.UploadChoice
+    ) -> None:
+        """An answer to "Replace …?" in a private chat: the tapper's own file, for that group,
+        and they still administer it."""
+        tr = translator(learner.lang)
+        pending = await self.uploads.take(data.token, learner.user_id, data.chat_id)
+        if pending is None:
+            await acknowledge(query, tr._("This button has expired."))
+            return
+        choice = Choice(data.choice)
+        if choice is Choice.CANCEL:
+            await acknowledge(query)
+            await query.get_bot().send_message(learner.user_id, render.cancelled(tr))
+            return
+        admin = await self._administers(data.chat_id, learner.user_id)
+        if not admin:
+            why = render.unreachable(tr) if admin is None else tr._(
+                "Sorry, only the group's admins can do that.")  # fmt: skip
+            await acknowledge(query, why, show_alert=True)
+            return
+        await acknowledge(query)
+        private = query.message.chat.id if query.message is not None else learner.user_id
+        await self._process(query.get_bot(), private, data.chat_id, learner.user_id, pending, tr,
+                            choice)  # fmt: skip
 
     async def quizzes(self, update: Update, context: BotContext) -> None:
         """/quizzes in a group: the group's own quizzes (admins only, like the picker)."""
@@ -210,15 +281,44 @@ class UploadHandlers:
         )
 
     async def button(
-        self, chat_id: int, key: str, typed: str, user_id: int, tr: Translator
-    ) -> None:
-        """A Schedule or a delete-confirmation button (the group handler checked chat and admin)."""
+        self, query: CallbackQuery, chat_id: int, key: str, value: str, member: Learner,
+        tr: Translator,
+    ) -> None:  # fmt: skip
+        """A Schedule, delete-confirmation or replace-choice button (the group handler checked
+        the chat and that the tapper is an admin; a replace choice is the sender's only)."""
+        if key in render.REPLACE_KEYS:
+            await self._replace_choice(query, chat_id, render.REPLACE_KEYS[key], value, member, tr)
+            return
+        await acknowledge(query)
         if key == "sched":
-            await self.runner.send(chat_id, Screen(render.schedule_hint(tr, typed)))
-        elif await self.uploads.delete(chat_id, typed):
-            await self.runner.send(chat_id, Screen(render.deleted(tr, typed)))
+            await self.runner.send(chat_id, Screen(render.schedule_hint(tr, value)))
+        elif await self.uploads.delete(chat_id, value):
+            await self.runner.send(chat_id, Screen(render.deleted(tr, value)))
         else:
-            await self.runner.send(chat_id, Screen(render.no_such_quiz(tr, typed, {})))
+            await self.runner.send(chat_id, Screen(render.no_such_quiz(tr, value, {})))
+
+    async def _replace_choice(
+        self, query: CallbackQuery, chat_id: int, choice: Choice, token: str, member: Learner,
+        tr: Translator,
+    ) -> None:  # fmt: skip
+        mine = translator(member.language_in(tr.lang))  # the popup is the tapper's to read
+        # The sender's file; or the group's own, sent by an anonymous admin (any admin chooses).
+        pending = await self.uploads.take(token, member.user_id, chat_id)
+        if pending is None:
+            pending = await self.uploads.take(token, chat_id, chat_id)
+        if pending is None:
+            taken = await self.uploads.waiting(token, chat_id)
+            popup = render.not_your_file(mine) if taken else mine._("This button has expired.")
+            await acknowledge(query, popup, show_alert=taken)
+            return
+        await acknowledge(query)
+        anonymous = pending.user_id == chat_id
+        said = tr if anonymous else mine  # as the upload was answered: the sender's language
+        if choice is Choice.CANCEL:
+            await self.runner.send(chat_id, Screen(render.cancelled(said)))
+            return
+        user_id = None if anonymous else member.user_id
+        await self._process(query.get_bot(), chat_id, chat_id, user_id, pending, said, choice)
 
     async def _is_admin(self, message: Message) -> bool:
         user = message.from_user

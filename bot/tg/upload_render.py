@@ -20,10 +20,23 @@ from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import schedule_usage
 from bot.tg.render import Screen, button, shown_name, truncate
-from bot.usecases.quiz_uploads import Refusal, Stored, TooBig, TooFrequent, TooSlow
+from bot.usecases.quiz_uploads import (
+    MAX_GROUP_CHECKS,
+    Choice,
+    Refusal,
+    Replaces,
+    Stored,
+    TooBig,
+    TooFrequent,
+    TooSlow,
+)
 
 SHOWN_PROBLEMS = 15
-MAX_GROUP_BUTTONS = 10
+MAX_GROUP_BUTTONS = MAX_GROUP_CHECKS  # every group checked may be offered
+# Setting keys of a group's upload buttons (the group handler passes them on): the schedule
+# hint, the delete confirmation, and the answers to "Replace …?" (value: the pending token).
+REPLACE_KEYS = {"up_r": Choice.REPLACE, "up_n": Choice.KEEP_BOTH, "up_x": Choice.CANCEL}
+BUTTON_KEYS = frozenset({"sched", "delq", *REPLACE_KEYS})
 
 
 def how_to_upload(tr: Translator) -> str:
@@ -108,11 +121,7 @@ def stored(
     """The quiz is the group's now: the summary, and Push / Schedule buttons."""
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
     if stored_.version > 1:
-        note = tr._(
-            "New version {n} of this group's quiz; a run already under way finishes on the "
-            "version it started with.",
-            n=stored_.version,
-        )
+        note = _new_version(tr, stored_.version)
         text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
     keyboard = InlineKeyboardMarkup(
         [
@@ -123,6 +132,14 @@ def stored(
         ]
     )
     return Screen(text, keyboard)
+
+
+def _new_version(tr: Translator, version: int) -> str:
+    return tr._(
+        "New version {n} of this group's quiz; a run already under way finishes on the "
+        "version it started with.",
+        n=version,
+    )
 
 
 def summary(
@@ -214,10 +231,66 @@ def how_to_upload_private(tr: Translator) -> str:
 def no_groups(tr: Translator) -> str:
     return html.escape(
         tr._(
-            "You administer none of the groups I am in. Add me to your group, or send the file "
-            "there with /upload as its caption."
+            "I know of no group of mine that you administer. Send the file in your group with "
+            "/upload as its caption (after that I offer the group here too), or add me to it."
         )
     )
+
+
+def unreachable(tr: Translator) -> str:
+    return tr._("I cannot reach this group any more. Nothing was changed.")
+
+
+def not_your_file(tr: Translator) -> str:
+    return tr._("Only the admin who sent this file can choose.")
+
+
+def cancelled(tr: Translator) -> str:
+    return html.escape(tr._("Cancelled. Nothing was changed."))
+
+
+def confirm_replace(
+    tr: Translator, name: str, asked: Replaces, chat_id: int, token: str, *, in_group: bool
+) -> Screen:
+    """The "Replace …?" question with its three choices, bound to the file's token and group
+    (and, in a private chat, to the sender's own chat; in a group, the token is the sender's)."""
+    questions = tr.ngettext("{n} question", "{n} questions", len(asked.incoming.questions))
+    lines = [
+        "♻️ " + tr._("Replace “{title}”?", title=asked.current_title.get(tr.lang)),
+        tr._(
+            "This group already has a quiz with the id {id}. The file {file} holds "
+            "“{title}” ({questions}).",
+            id=asked.typed_id,
+            file=name,
+            title=asked.incoming.title.get(tr.lang),
+            questions=questions,
+        ),
+        tr._(
+            "Replace makes it a new version of the group's quiz (a run under way finishes on "
+            "the version it started with); Keep both adds it as {id}. Nothing changes until "
+            "you choose.",
+            id=asked.free_id,
+        ),
+    ]
+    labels = {
+        Choice.REPLACE: "♻️ " + tr._("Replace"),
+        Choice.KEEP_BOTH: "➕ " + tr._("Keep both ({id})", id=asked.free_id),
+        Choice.CANCEL: "✖️ " + tr._("Cancel"),
+    }
+    keys = {choice: key for key, choice in REPLACE_KEYS.items()}
+    rows = [
+        [
+            button(
+                label,
+                cb.Setting(chat_id, keys[choice], token)
+                if in_group
+                else cb.UploadChoice(chat_id, token, choice.value),
+            )
+        ]
+        for choice, label in labels.items()
+    ]
+    text = truncate(html.escape("\n".join(lines)), MESSAGE_MAX_CHARS)
+    return Screen(text, InlineKeyboardMarkup(rows))
 
 
 def choose_group(tr: Translator, groups: list[tuple[int, str]], token: str) -> Screen:
@@ -230,6 +303,8 @@ def stored_privately(
     tr: Translator, name: str, stored_: Stored, limits: UploadLimits, group_title: str
 ) -> Screen:
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
+    if stored_.version > 1:
+        text += "\n" + html.escape(_new_version(tr, stored_.version))
     note = tr._(
         "It belongs to {group} now: /push {id} there plays it, /schedule {id} ... schedules it.",
         group=shown_name(group_title),

@@ -1,9 +1,12 @@
 """Study-group admins upload quiz files: admission (size, rate) and the bounded check.
 
 Why a use case of its own: the size is judged twice (the size Telegram declares, before any
-download; then the bytes), uploads per group are rate-limited, and the parse runs in a worker
-thread under a time bound so one hostile file cannot hold the event loop that serves every
-other chat. The chat layer downloads and renders; this layer decides.
+download; then the bytes), uploads per group are rate-limited (only a stored quiz counts: a
+refused or failed file costs the group nothing), and the parse runs in a worker thread under a
+time bound so one hostile file cannot hold the event loop that serves every other chat. A file
+whose quiz id the group already has is not stored until the admin who sent it chooses to
+replace that quiz or keep both (`Replaces`). The chat layer downloads and renders; this layer
+decides.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ import secrets
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 
+from bot.content.formats.draft import unique
 from bot.content.uploads import UPLOAD_LIMITS, CheckedUpload, UploadLimits, check_upload
 from bot.core.clock import Clock
-from bot.core.models import Quiz
+from bot.core.models import Quiz, Text
 from bot.store.pending_uploads import PendingRow, PendingUploadStore
 from bot.store.uploads import UploadedQuiz, UploadStore
 
@@ -61,18 +66,44 @@ class ShippedId:
 
 
 @dataclass(frozen=True, slots=True)
+class Replaces:
+    """The group already has a quiz with the file's id: nothing is stored until the admin who
+    sent the file chooses (replace it, keep both with the file's quiz under `free_id`, or
+    neither)."""
+
+    typed_id: str
+    current_title: Text  # of the group's quiz the file would replace
+    incoming: Quiz  # the file's, as checked
+    free_id: str  # the id "keep both" would store it under
+
+
+class Choice(StrEnum):
+    """The answer to `Replaces`, as its buttons carry it."""
+
+    REPLACE = "r"
+    KEEP_BOTH = "n"
+    CANCEL = "x"
+
+
+@dataclass(frozen=True, slots=True)
 class PendingFile:
-    """A file sent in a private chat, waiting for its sender to choose the group."""
+    """A file waiting for its sender: to choose the group (sent privately, `chat_id` None), or
+    to confirm a replacement in group `chat_id`. `user_id` is the sender, or the group's own id
+    for an anonymous admin (then any admin of the group may choose)."""
 
     user_id: int
     file_id: str
     file_name: str
     file_size: int | None
     at: float
+    chat_id: int | None = None
 
 
-PENDING_SECONDS = 3600.0  # a group-choice button lives this long
+PENDING_SECONDS = 3600.0  # a group-choice or replace button lives this long
 PENDING_PER_USER = 5
+MAX_GROUP_CHECKS = 10  # groups a private upload asks Telegram about (getChatMember), at most
+SEEN_REFRESH_SECONDS = 3600.0
+MAX_SEEN_ENTRIES = 10_000
 
 
 def served_id(chat_id: int, quiz_id: str) -> str:
@@ -105,6 +136,7 @@ class QuizUploads:
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
         self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
+        self._seen_at: dict[tuple[int, int], float] = {}  # (chat, user) -> last `seen` write
         # files sent privately, waiting for a group to be chosen (any worker may take them)
         self.pending = PendingUploadStore(store.db) if store is not None else None
 
@@ -114,24 +146,59 @@ class QuizUploads:
         most: storage stays bounded whatever a user sends."""
         assert self.pending is not None
         token = secrets.token_hex(4)
-        row = PendingRow(file.user_id, file.file_id, file.file_name, file.file_size, file.at)
+        row = PendingRow(file.user_id, file.file_id, file.file_name, file.file_size, file.at,
+                         file.chat_id)  # fmt: skip
         await self.pending.add(
             token, row, since=self.clock() - PENDING_SECONDS, keep=PENDING_PER_USER
         )
         return token
 
-    async def take(self, token: str, user_id: int) -> PendingFile | None:
-        """The file behind a group-choice button, for the user who sent it only (once)."""
+    async def take(
+        self, token: str, user_id: int, chat_id: int | None = None
+    ) -> PendingFile | None:
+        """The file behind a group-choice button (`chat_id` None) or a replace button of group
+        `chat_id`, for the one who sent it only (once)."""
         if self.pending is None:
             return None
-        row = await self.pending.take(token, user_id, since=self.clock() - PENDING_SECONDS)
+        since = self.clock() - PENDING_SECONDS
+        row = await self.pending.take(token, user_id, since=since, chat_id=chat_id)
         if row is None:
             return None
-        return PendingFile(row.user_id, row.file_id, row.file_name, row.file_size, row.created_at)
+        return PendingFile(row.user_id, row.file_id, row.file_name, row.file_size, row.created_at,
+                           row.chat_id)  # fmt: skip
 
-    async def groups_present(self) -> list[tuple[int, str]]:
-        """Every group the bot is in, (chat id, title): where a private upload may go."""
-        return await self.store.groups_present() if self.store is not None else []
+    async def waiting(self, token: str, chat_id: int) -> bool:
+        """Whether a file (someone's) waits for a replace choice under `token` in `chat_id`."""
+        if self.pending is None:
+            return False
+        return await self.pending.waiting(token, chat_id, since=self.clock() - PENDING_SECONDS)
+
+    async def groups_seen(self, user_id: int) -> list[tuple[int, str]]:
+        """The groups a private upload by `user_id` may go to, to be checked with Telegram:
+        those the bot is in where it saw them, the most recent `MAX_GROUP_CHECKS`. Never every
+        group: a stranger's /upload would cost one getChatMember call per group."""
+        if self.store is None:
+            return []
+        return await self.store.groups_seen(user_id, MAX_GROUP_CHECKS)
+
+    async def seen(self, chat_id: int, user_id: int) -> None:
+        """`user_id` added the bot to the group, or was confirmed as one of its admins: kept in
+        the store, at most once an hour per person and group (an admin's every command would
+        otherwise be a write; the order of the groups offered needs no finer time)."""
+        now = self.clock()
+        last = self._seen_at.get((chat_id, user_id))
+        if self.store is None or (last is not None and now - last < SEEN_REFRESH_SECONDS):
+            return
+        if len(self._seen_at) >= MAX_SEEN_ENTRIES:
+            self._seen_at.clear()
+        self._seen_at[(chat_id, user_id)] = now
+        await self.store.seen(chat_id, user_id, now)
+
+    async def gone(self, chat_id: int) -> None:
+        """Telegram no longer knows the group (or the bot is out of it): not offered again
+        until the group is heard from. Its data stays (`UploadStore.gone`)."""
+        if self.store is not None:
+            await self.store.gone(chat_id, self.clock())
 
     def own(self, chat_id: int) -> Mapping[str, Quiz]:
         """The group's own quizzes by the id its admins type, latest version of each."""
@@ -158,17 +225,46 @@ class QuizUploads:
         data: bytes,
         checked: CheckedUpload,
         shipped_ids: set[str],
-    ) -> Stored | ShippedId:
-        """Keep a checked quiz as the group's (a new version if the group has that id)."""
+        choice: Choice | None = None,
+    ) -> Stored | ShippedId | Replaces:
+        """Keep a checked quiz as the group's. If the group has a quiz with that id, only with
+        the sender's `choice`: a new version of it (REPLACE), or a quiz of its own under a free
+        id (KEEP_BOTH); without one, `Replaces` asks and nothing is stored."""
         assert checked.quiz is not None and self.store is not None
         typed_id = checked.quiz.id
         if typed_id in shipped_ids:
             return ShippedId(typed_id)
+        current = await self._current_title(chat_id, typed_id)
+        if current is not None:
+            if choice is None or choice is Choice.CANCEL:
+                free = await self._free_id(chat_id, typed_id, shipped_ids)
+                return Replaces(typed_id, current, checked.quiz, free)
+            if choice is Choice.KEEP_BOTH:
+                typed_id = await self._free_id(chat_id, typed_id, shipped_ids)
         row = await self.store.add(
             chat_id, typed_id, file_name, checked.fmt, data.decode("utf-8"), user_id, self.clock()
         )
+        self._count(chat_id)
         served = self._serve(chat_id, typed_id, checked.quiz, row.version)
         return Stored(served, typed_id, row.version, checked)
+
+    async def _current_title(self, chat_id: int, typed_id: str) -> Text | None:
+        """The title of the group's quiz `typed_id` (its id if only the store knows it yet:
+        another worker's upload of the last seconds), None if the group has none."""
+        own = self.own(chat_id).get(typed_id)
+        if own is not None:
+            return own.title
+        assert self.store is not None
+        if (chat_id, typed_id) in await self.store.current_versions():
+            return Text.plain(typed_id)
+        return None
+
+    async def _free_id(self, chat_id: int, typed_id: str, shipped_ids: set[str]) -> str:
+        """`typed_id-2`, `-3`...: taken by no quiz of the group (deleted ones included, whose
+        numbering would continue) nor by a shipped quiz."""
+        assert self.store is not None
+        taken = {*await self.store.quiz_ids(chat_id), *self.own(chat_id), *shipped_ids}
+        return unique(typed_id, taken)
 
     async def delete(self, chat_id: int, typed_id: str) -> bool:
         """Hide the group's quiz; answers given keep their history. False if it has none."""
@@ -223,8 +319,8 @@ class QuizUploads:
         return None
 
     def admit(self, chat_id: int, declared_size: int | None) -> Refusal | None:
-        """Before downloading: the size Telegram declares, then the group's upload rate (an
-        upload counts once admitted, whatever the file turns out to hold)."""
+        """Before downloading: the size Telegram declares, then the group's upload rate (only
+        stored quizzes count: `accept` counts them)."""
         if declared_size is not None and declared_size > self.limits.max_bytes:
             return TooBig(self.limits.max_bytes // 1024)
         now = self.clock()
@@ -234,8 +330,10 @@ class QuizUploads:
         if len(recent) >= self.per_window:
             wait = self.window_seconds - (now - recent[0])
             return TooFrequent(max(1, int(wait // 60) + 1))
-        recent.append(now)
         return None
+
+    def _count(self, chat_id: int) -> None:
+        self._recent.setdefault(chat_id, deque()).append(self.clock())
 
     async def check(self, file_name: str, data: bytes) -> CheckedUpload | Refusal:
         """The file checked as shipped content is, in a worker thread under a time bound."""

@@ -231,3 +231,39 @@ def test_option_limits_beyond_the_letters_are_refused(fmt: str) -> None:
     once, rather than an IndexError deep in a parser on some file."""
     with pytest.raises(ValueError, match="at most 10 options"):
         parse(fmt, "Q?\nA. a\nB. b\nANSWER: A\n", "q", limits=Limits(max_options=11))
+
+
+def test_csv_title_and_description_columns_name_the_quiz_per_language() -> None:
+    result = parse("csv", read("titled.csv"), "upload")
+    en, fr = result.quizzes
+    assert (en.id, en.title, en.description) == (
+        "sums-and-capitals",
+        "Sums and capitals",
+        "Two questions the group wrote.",
+    )
+    assert (fr.id, fr.lang, fr.title, fr.description) == (
+        "sums-and-capitals",
+        "fr",
+        "Sommes et capitales",
+        "Deux questions du groupe.",
+    )
+    # a second, different title in the same language: the first is kept, and it is said
+    assert [(p.line, p.skipped) for p in result.problems] == [(5, False)]
+    assert "another title than line 4's" in result.problems[0].message
+
+
+def test_csv_without_title_columns_keeps_the_name_it_is_given() -> None:
+    """Files written before the title column still parse: the title is the file's name."""
+    result = parse("csv", read("optimizers.csv"), "my-optimizers")
+    assert {(q.id, q.title, q.description) for q in result.quizzes} == {
+        ("my-optimizers", "my-optimizers", "")
+    }
+
+
+def test_csv_export_writes_the_titles_and_reads_them_back() -> None:
+    first = parse("csv", read("titled.csv"), "upload").quizzes
+    again = parse("csv", write("csv", first), "other-name").quizzes
+    assert [(q.id, q.lang, q.title, q.description) for q in again] == [
+        (q.id, q.lang, q.title, q.description) for q in first
+    ]
+    assert shape(again) == shape(first)

@@ -44,9 +44,9 @@ aiken = lines_of(
         st.just(""),
         # a whole question with many options: past the letters there are (A to Z and beyond)
         st.integers(0, 30).map(
-            lambda n: "Q?\n"
-            + "\n".join(f"{chr(65 + i % 26)}. o{i}" for i in range(n))
-            + "\nANSWER: A"
+            lambda n: (
+                "Q?\n" + "\n".join(f"{chr(65 + i % 26)}. o{i}" for i in range(n)) + "\nANSWER: A"
+            )
         ),
     )
 )
@@ -79,6 +79,11 @@ csv_files = st.one_of(
 GOOD_YAML = (Path(__file__).resolve().parents[2] / "examples" / "quiz.yaml").read_text("utf-8")
 
 
+YAML_JUNK = st.sampled_from(
+    ["- ", ": :", "&a x", "*a", "? ", "{", "[", "!!python/object x", "a: !!binary x", "\t"]
+)
+
+
 @st.composite
 def yaml_files(draw: st.DrawFn) -> str:
     """The shipped example with lines dropped, repeated or replaced by YAML-ish junk."""
@@ -91,8 +96,7 @@ def yaml_files(draw: st.DrawFn) -> str:
             case "repeat":
                 lines.insert(at, lines[at])
             case "junk":
-                lines[at] = draw(st.sampled_from(["- ", ": :", "&a x", "*a", "? ", "{", "[",
-                                                  "!!python/object x", "a: !!binary x", "\t"]))
+                lines[at] = draw(YAML_JUNK)
             case "indent":
                 lines[at] = "  " + lines[at]
         if not lines:

@@ -16,7 +16,7 @@ from tests.e2e.test_uploads_flow import GIFT
 
 def member_calls(h: GroupHarness, chat_id: int | None = None) -> int:
     calls = h.emu.calls("getChatMember")
-    return sum(1 for c in calls if chat_id is None or int(c.params["chat_id"]) == chat_id)
+    return sum(1 for c in calls if chat_id is None or int(c["chat_id"]) == chat_id)
 
 
 async def private_upload(user: SimUser) -> str:
@@ -40,7 +40,7 @@ async def test_a_stranger_costs_no_member_lookup_and_an_admin_a_bounded_few(
             _, admin = await make_group(h, chat_id=-100500 - n, admin_id=1001)
         stranger = await started(h.emu.user(4242, "Nobody", language_code="en"))
         before = member_calls(h)
-        assert "You administer none" in await private_upload(stranger)
+        assert "I know of no group of mine that you administer" in await private_upload(stranger)
         assert member_calls(h) == before  # was one getChatMember per group
 
         await started(admin)
@@ -59,7 +59,7 @@ async def test_an_admin_confirmed_in_a_group_is_offered_it(tmp_path: Path) -> No
         group, _ = await make_group(h)
         co_admin = await started(h.emu.user(1002, "Binta", language_code="en"))
         group.add_member(co_admin, "administrator")
-        assert "You administer none" in await private_upload(co_admin)
+        assert "I know of no group of mine that you administer" in await private_upload(co_admin)
         mark = group.mark()
         await co_admin.send("/quiz", chat=group)
         await group.next_message(after=mark)

@@ -12,7 +12,9 @@ from bot.emulator.state import EmuMessage
 from tests.e2e.test_groups import GroupHarness, group_bot, make_group
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-AIKEN = "What is 3 + 3?\nA. Six\nB. Seven\nANSWER: A\n\nWhat is 2 × 5?\nA. Ten\nB. Twelve\nANSWER: A\n"
+AIKEN = (
+    "What is 3 + 3?\nA. Six\nB. Seven\nANSWER: A\n\nWhat is 2 × 5?\nA. Ten\nB. Twelve\nANSWER: A\n"
+)
 
 
 def stored(h: GroupHarness) -> list[tuple[str, int]]:
@@ -38,8 +40,8 @@ async def test_the_aiken_and_csv_examples_are_two_quizzes_with_their_own_ids(
             shown = await group.wait_for(lambda m, n=name: n in m.text, after=mark, timeout=30)
             assert "is a sound quiz" in shown.text and "New version" not in shown.text
         csv_summary = group.last
-        assert csv_summary is not None and "Title: Sums and capitals" in csv_summary.text
-        assert stored(h) == [("quiz", 1), ("sums-and-capitals", 1)]
+        assert csv_summary is not None and "Title: Sums and weeks" in csv_summary.text
+        assert stored(h) == [("quiz", 1), ("sums-and-weeks", 1)]
 
 
 async def test_a_file_with_the_id_of_a_groups_quiz_asks_the_admin_who_sent_it(

@@ -142,6 +142,9 @@ async def test_a_new_version_leaves_a_run_of_the_old_one_alone(tmp_path: Path) -
         changed = GIFT.replace("How much is 2 + 2?", "How much is 3 + 3?").replace("=Four", "=Six")
         mark = group.mark()
         await admin.send_document("v2.gift", changed.encode(), caption="/upload", chat=group)
+        ask = await group.wait_for(lambda m: "Replace" in m.text, after=mark, timeout=30)
+        mark = group.mark()
+        await admin.tap(ask, "♻️ Replace")
         v2 = await group.wait_for(lambda m: "v2.gift" in m.text, after=mark, timeout=30)
         assert "New version 2" in v2.text
         q2 = await group.wait_for(lambda m: "Question 2/2" in m.text, timeout=30)

@@ -56,3 +56,19 @@ async def test_forgetting_a_learner_drops_their_pending_files(db: Any) -> None:
     await ForgetStore(db).forget(ADMIN)
     assert await a.take(mine, ADMIN) is None
     assert await a.take(theirs, OTHER) is not None
+
+
+async def test_a_file_waiting_for_a_replace_choice_is_bound_to_its_group(db: Any) -> None:
+    """Its token taken as a group-choice button, or with another group, or by another admin:
+    nothing; only its sender, for its group, once (on any worker)."""
+    clock = FakeClock()
+    a, b = worker(db, clock), worker(db, clock)
+    file = PendingFile(ADMIN, "FILE1", "ours.gift", 321, clock(), chat_id=-100500)
+    token = await a.remember(file)
+    assert await b.take(token, ADMIN) is None  # not a group choice
+    assert await b.take(token, ADMIN, -100600) is None  # another group
+    assert await b.take(token, OTHER, -100500) is None  # another admin
+    assert await b.waiting(token, -100500) and not await b.waiting(token, -100600)
+    assert await b.take(token, ADMIN, -100500) == file
+    assert not await a.waiting(token, -100500)
+    assert await a.take(token, ADMIN, -100500) is None

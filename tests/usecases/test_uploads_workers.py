@@ -9,7 +9,7 @@ from typing import Any
 from bot.content import default_content_dir
 from bot.content.uploads import CheckedUpload
 from bot.store.uploads import UploadStore
-from bot.usecases.quiz_uploads import QuizUploads, Stored
+from bot.usecases.quiz_uploads import Choice, QuizUploads, Replaces, Stored
 from tests.e2e.harness import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,10 +20,10 @@ def worker(db: Any, clock: FakeClock) -> QuizUploads:
     return QuizUploads(default_content_dir(), clock=clock, store=UploadStore(db))
 
 
-async def upload(uploads: QuizUploads, data: bytes) -> Stored:
+async def upload(uploads: QuizUploads, data: bytes, choice: Choice | None = None) -> Stored:
     checked = await uploads.check("quiz.gift", data)
     assert isinstance(checked, CheckedUpload) and checked.quiz is not None
-    stored = await uploads.accept(CHAT, 1, "quiz.gift", data, checked, set())
+    stored = await uploads.accept(CHAT, 1, "quiz.gift", data, checked, set(), choice)
     assert isinstance(stored, Stored)
     return stored
 
@@ -38,8 +38,23 @@ async def test_an_upload_on_one_worker_is_served_by_the_other_after_a_sync(db: A
     [served] = await b.sync()
     assert served.id == first.quiz.id and b.own(CHAT)[first.typed_id].id == first.quiz.id
     assert await b.sync() == []  # nothing new: nothing checked again
-    second = await upload(a, data)  # a new version
+    second = await upload(a, data, Choice.REPLACE)  # a new version, as its sender chose
     assert second.version == first.version + 1
     assert len(await b.sync()) == 1
     assert await a.delete(CHAT, first.typed_id)
     assert await b.sync() == [] and first.typed_id not in b.own(CHAT)
+
+
+async def test_a_quiz_id_another_worker_just_stored_is_asked_about_not_replaced(db: Any) -> None:
+    """Worker b has not synced yet: the store, not its copy, says the group has the id."""
+    clock = FakeClock()
+    a, b = worker(db, clock), worker(db, clock)
+    data = (ROOT / "examples" / "quiz.gift").read_bytes()
+    first = await upload(a, data)
+    checked = await b.check("quiz.gift", data)
+    assert isinstance(checked, CheckedUpload)
+    asked = await b.accept(CHAT, 1, "quiz.gift", data, checked, set())
+    assert isinstance(asked, Replaces) and asked.typed_id == first.typed_id
+    assert asked.free_id == f"{first.typed_id}-2"
+    kept = await b.accept(CHAT, 1, "quiz.gift", data, checked, set(), Choice.KEEP_BOTH)
+    assert isinstance(kept, Stored) and (kept.typed_id, kept.version) == (asked.free_id, 1)

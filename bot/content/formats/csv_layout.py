@@ -1,8 +1,8 @@
 """quizbot's spreadsheet layout (CSV) <-> quiz drafts: one row per question and language.
 
-    id,language,prompt,A,B,C,D,answer,explanation
-    q1,en,Which call applies the gradients?,optimizer.zero_grad(),optimizer.step(),,,B,Why...
-    q1,fr,Quel appel applique les gradients ?,optimizer.zero_grad(),optimizer.step(),,,B,...
+    title,description,id,language,prompt,A,B,C,D,answer,explanation
+    Optimizers,Steps and gradients,q1,en,Which call applies the gradients?,zero_grad(),step(),,,B,…
+    Optimiseurs,Pas et gradients,q1,fr,Quel appel applique les gradients ?,zero_grad(),step(),,,B,…
 
 The header row is required; column names are case-insensitive; `prompt`, `A`, `B` and
 `answer` are required, `C` to `J` optional (a question with fewer options leaves the last cells
@@ -10,6 +10,11 @@ empty). `id` may be empty (q1, q2... in row order, per language); `language` may
 import's `--lang`). A row in another language than the source translates the source row with
 the same id; its `answer`, if given, must agree. A column the layout does not know is reported,
 never silently ignored.
+
+`title` and `description` (optional, added in issue 25) are the quiz's, per language: the first
+non-empty cell of each language counts (usually on its first row; a later different one is
+reported), and the source language's title gives the quiz its id, as GIFT's `$CATEGORY` does.
+Without them (files written before) the title is the `name` the caller passes (the file's).
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ from bot.csv_cells import SheetWriter, restored
 
 LETTERS = [letter.upper() for letter in OPTION_IDS]
 REQUIRED = ("prompt", "a", "b", "answer")
-KNOWN = ("id", "language", "prompt", *OPTION_IDS, "answer", "explanation")
+KNOWN = ("title", "description", "id", "language", "prompt", *OPTION_IDS, "answer",
+         "explanation")  # fmt: skip
 _LANG = re.compile(r"^[a-z]{2,3}$")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -46,7 +52,8 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 def parse(
     text: str, name: str = "quiz", lang: str = "en", limits: Limits = DEFAULT_LIMITS
 ) -> ParseResult:
-    """One draft per language found in the rows, all with the same quiz id (from `name`)."""
+    """One draft per language found in the rows, all with the same quiz id (from the source
+    language's title, else from `name`)."""
     result = ParseResult()
     if too_big(text, result, limits):
         return result
@@ -64,6 +71,7 @@ def parse(
         result.skip(1, f"missing column(s): {', '.join(missing)}")
         return result
     by_lang: dict[str, list[DraftQuestion]] = {}
+    texts = _QuizTexts(result, limits)
     rows = 0
     line = reader.line_num + 1
     try:
@@ -75,13 +83,56 @@ def parse(
             if rows > limits.max_questions * 4:
                 result.skip(start, "too many rows: the rest is not read")
                 break
+            texts.read(row, columns, lang, start)
             _row(row, start, columns, lang, by_lang, result, limits)
     except csv.Error as exc:
         result.skip(line, f"not valid CSV here: {exc}")
-    quiz_id = slug(name, "quiz")
+    title = texts.titles.get(lang) or next(iter(texts.titles.values()), "") or name
+    quiz_id = slug(title, slug(name, "quiz"))
     for language, questions in by_lang.items():
-        result.quizzes.append(DraftQuiz(quiz_id, name, language, tuple(questions), line=2))
+        result.quizzes.append(
+            DraftQuiz(
+                quiz_id,
+                texts.titles.get(language, title),
+                language,
+                tuple(questions),
+                texts.descriptions.get(language, ""),
+                line=2,
+            )
+        )
     return result
+
+
+class _QuizTexts:
+    """The quiz's title and description per language, from the first row that gives each."""
+
+    def __init__(self, result: ParseResult, limits: Limits) -> None:
+        self.result, self.limits = result, limits
+        self.titles: dict[str, str] = {}
+        self.descriptions: dict[str, str] = {}
+        self._lines: dict[tuple[str, str], int] = {}
+
+    def read(self, row: list[str], columns: dict[str, int], default_lang: str, line: int) -> None:
+        lang = _cell(row, columns, "language").casefold() or default_lang
+        if not _LANG.match(lang):
+            return  # the row is reported (and left out) by `_row`
+        for column, kept in (("title", self.titles), ("description", self.descriptions)):
+            value = _cell(row, columns, column)
+            if not value:
+                continue
+            value = clean_text(value, line, self.result, self.limits)
+            if lang not in kept:
+                kept[lang] = value
+                self._lines[(column, lang)] = line
+            elif kept[lang] != value:
+                first = self._lines[(column, lang)]
+                self.result.note(line, f"another {column} than line {first}'s: the first is kept")
+
+
+def _cell(row: list[str], columns: dict[str, int], name: str) -> str:
+    """A cell as written, a spreadsheet's neutralising quote removed (`csv_cells.restored`)."""
+    index = columns.get(name)
+    return restored(row[index].strip()) if index is not None and index < len(row) else ""
 
 
 def _row(
@@ -94,8 +145,7 @@ def _row(
     limits: Limits,
 ) -> None:
     def cell(name: str) -> str:
-        index = columns.get(name)
-        return restored(row[index].strip()) if index is not None and index < len(row) else ""
+        return _cell(row, columns, name)
 
     lang = cell("language").casefold() or default_lang
     if not _LANG.match(lang):
@@ -143,17 +193,21 @@ def _row(
 
 
 def write(quizzes: Sequence[DraftQuiz]) -> str:
-    """The layout above, as many option columns as the widest question needs."""
+    """The layout above, as many option columns as the widest question needs; each quiz's
+    title and description on its first row (in each language)."""
     width = max((len(q.options) for quiz in quizzes for q in quiz.questions), default=2)
     out = io.StringIO()
     writer = SheetWriter(out, lineterminator="\n")  # '-1' as an option is "'-1": see csv_cells
-    writer.writerow(["id", "language", "prompt", *LETTERS[:width], "answer", "explanation"])
+    writer.writerow(["title", "description", "id", "language", "prompt", *LETTERS[:width],
+                     "answer", "explanation"])  # fmt: skip
     for quiz in quizzes:
-        for question in quiz.questions:
+        for n, question in enumerate(quiz.questions):
             texts = [o.text for o in question.options]
             answer = option_letter(question.answer) if question.answer >= 0 else ""
             writer.writerow(
                 [
+                    quiz.title if n == 0 else "",
+                    quiz.description if n == 0 else "",
                     question.id,
                     quiz.lang,
                     question.prompt,
