@@ -20,8 +20,8 @@ from bot.content.formats import parse
 from bot.content.uploads import check_upload
 
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
-PARSERS = settings(max_examples=300, deadline=None, database=None)
-UPLOADS = settings(max_examples=60, deadline=None, database=None,
+PARSERS = settings(max_examples=400, deadline=None, database=None)
+UPLOADS = settings(max_examples=100, deadline=None, database=None,
                    suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 GUIDES = default_content_dir()
 
