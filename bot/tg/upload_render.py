@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from telegram import InlineKeyboardMarkup
 
 from bot.content.uploads import CheckedUpload, UploadLimits, UploadProblem
+from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import schedule_usage
-from bot.tg.render import Screen, button, shown_name, truncate
+from bot.tg.render import Screen, button, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,
@@ -256,13 +257,13 @@ def confirm_replace(
     (and, in a private chat, to the sender's own chat; in a group, the token is the sender's)."""
     questions = tr.ngettext("{n} question", "{n} questions", len(asked.incoming.questions))
     lines = [
-        "♻️ " + tr._("Replace “{title}”?", title=asked.current_title.get(tr.lang)),
+        "♻️ " + tr._("Replace “{title}”?", title=isolate(asked.current_title.get(tr.lang))),
         tr._(
             "This group already has a quiz with the id {id}. The file {file} holds "
             "“{title}” ({questions}).",
             id=asked.typed_id,
-            file=name,
-            title=asked.incoming.title.get(tr.lang),
+            file=isolate(name),
+            title=isolate(asked.incoming.title.get(tr.lang)),
             questions=questions,
         ),
         tr._(
@@ -307,7 +308,7 @@ def stored_privately(
         text += "\n" + html.escape(_new_version(tr, stored_.version))
     note = tr._(
         "It belongs to {group} now: /push {id} there plays it, /schedule {id} ... schedules it.",
-        group=shown_name(group_title),
+        group=isolate(group_title or "?"),  # escaped with the note (shown_name would twice)
         id=stored_.typed_id,
     )
     return Screen(truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS))

@@ -91,8 +91,8 @@ async def test_a_reply_to_a_file_and_an_anonymous_admin_both_count(h: Harness) -
     await group.send_document_as_anonymous_admin("again.yaml", GOOD_YAML.encode(),
                                                  caption="/upload")  # fmt: skip
     # the same quiz id: asked first; the file is the group's, so any admin may choose
-    ask = await group.wait_for(lambda m: "Replace “Our own quiz”" in m.text, after=mark,
-                               timeout=30)  # fmt: skip
+    ask = await group.wait_for(lambda m: "Our own quiz" in m.text and "Replace" in m.text,
+                               after=mark, timeout=30)  # fmt: skip
     mark = group.mark()
     await admin.tap(ask, "♻️ Replace")
     await group.wait_for(lambda m: "again.yaml is a sound quiz" in m.text, after=mark, timeout=30)
