@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from bot.core.exam import ExamClock
+from bot.core.review import encode_order
 from bot.emulator import Emulator
 from bot.store import GroupStore, LearnerStore
 from bot.store.practice_sets import PracticeStore
@@ -30,6 +31,7 @@ from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
 from bot.usecases.practice_session import PracticeQuestion, PracticeSession
+from bot.usecases.spaced_review import SpacedReview
 from bot.web.auth import sign_init_data
 from bot.web.html_parts import rich
 from bot.web.routes import WebOptions
@@ -112,7 +114,8 @@ async def learner_history(db, clock: FakeClock) -> dict[str, str]:  # type: igno
     practised = drawn.quiz.id, drawn.question.id
     exam = await practice.start_exam(LEARNER, ACCUMULATION, ExamClock.PER_QUESTION, 30)
     assert isinstance(exam, PracticeQuestion)
-    await practice.answer(LEARNER, exam.set_id, 0, 0)
+    wrong = next(p for p, option in enumerate(exam.order) if option not in exam.question.key)
+    await practice.answer(LEARNER, exam.set_id, 0, wrong)  # a miss, judged only at the end
 
     settings = GroupSettingsCases(GroupStore(db), clock=clock)
     runs = gr.GroupRuns(catalog, GroupStore(db), settings, clock=clock, rng=random.Random(5))
@@ -184,3 +187,22 @@ async def test_a_hidden_questions_options_do_not_follow_the_authors_order(world:
         english = re.findall(r"<li[^>]*><b>[A-J]\.</b> (.*?)</li>", html)[: len(question.options)]
         alphabetical = sorted(question.options, key=lambda o: o.text.get("en").casefold())
         assert english == [rich(o.text.get("en")) for o in alphabetical]
+
+
+async def test_an_exams_miss_shows_its_key_once_reviewed(world: World, db) -> None:  # type: ignore[no-untyped-def]
+    questions = await learner_history(db, world.clock)
+    exam_question = questions["exam"].split("/")[1]
+    catalog = shipped_catalog()
+    # A new practice set ends the exam: its miss joins the review queue, its key stays hidden.
+    practice = PracticeSession(catalog, PracticeStore(db), ReviewStore(db), clock=world.clock)
+    assert isinstance(await practice.start(LEARNER, set(), None, 5), PracticeQuestion)
+    assert exam_question not in await world.rows(ACCUMULATION, LEARNER)
+    # Reviewed days later: the verdict is shown then, and so is the key.
+    world.clock.advance(3 * 86_400)
+    review = SpacedReview(catalog, ReviewStore(db), clock=world.clock, rng=random.Random(2))
+    while (card := await review.next_card(LEARNER)) is not None:
+        assert await review.answer(LEARNER, card.item_id, encode_order(card.order), 0)
+        if card.question.id == exam_question:
+            break
+    assert card is not None, "the exam's miss never reached the review queue"
+    assert exam_question in await world.rows(ACCUMULATION, LEARNER)
