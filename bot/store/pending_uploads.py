@@ -1,5 +1,5 @@
 """Quiz files waiting for their sender: to choose the group (a private upload, migration 020),
-or to confirm that the file replaces a quiz of the group (`chat_id` set, migration 025).
+or to confirm that the file replaces a quiz of the group (`chat_id` set, migration 023).
 
 Why the store and not memory: with several workers the tap on a group button may reach a
 worker other than the one that got the file, and a restart between the two must not lose it

@@ -1,4 +1,4 @@
--- PostgreSQL twin of migrations/025_upload_groups.sql.
+-- PostgreSQL twin of migrations/023_upload_groups.sql.
 CREATE TABLE group_seen (
     chat_id BIGINT           NOT NULL,
     user_id BIGINT           NOT NULL,
