@@ -5,7 +5,8 @@ Deleted: their profile (name, languages), every private attempt with its answers
 sets and exams, their unsubmitted selections of select-all questions, their review queue (items,
 log, pending inbox, notices, review and practice rounds), their reminder, whether they left a
 group, in which groups the bot saw them (`group_seen`), the quiz files they sent privately and
-have not yet sent to a group (or to confirm), and their reports of
+have not yet sent to a group (or to confirm), the bot's memory of its recent replies to their
+commands and hints in groups (a few minutes' worth), and their reports of
 problems with questions (made privately, like private answers; the sentence they wrote may say
 who they are, so it goes too). Kept, without their identity: their answers in group runs and
 their points in group standings (`run_scores`), because they are part of the group's history
@@ -85,6 +86,7 @@ class ForgetStore:
             reports = await run("DELETE FROM problem_reports WHERE user_id = ?", user_id)
             await run("DELETE FROM pending_uploads WHERE user_id = ?", user_id)
             await run("DELETE FROM group_seen WHERE user_id = ?", user_id)
+            await run("DELETE FROM courtesy_replies WHERE user_id = ?", user_id)
             await run("UPDATE attempts SET user_id = NULL WHERE kind = 'group' AND user_id = ?",
                       user_id)  # fmt: skip
             await run("UPDATE schedules SET created_by = NULL WHERE created_by = ?", user_id)

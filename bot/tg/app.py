@@ -46,6 +46,7 @@ from bot.i18n import load_all, translator
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
+from bot.store.courtesy_log import CourtesyStore
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
@@ -64,6 +65,7 @@ from bot.tg.group import GroupHandlers
 from bot.tg.group_select import GroupSelectHandlers
 from bot.tg.group_typed_handlers import GroupTypedReplies
 from bot.tg.jobs import GroupRunner
+from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.owner import OwnerHandlers
@@ -86,6 +88,7 @@ from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.tg.webhook_server import WebhookServer
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
+from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_selections import GroupSelections
@@ -156,6 +159,7 @@ class BotOptions:
     shared_budget: SharedBudget | None = None
     run_watchdog: float = 20.0  # durable timers: seconds before another worker resumes a run
     chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
+    chat_spare: Callable[[int | str], Awaitable[bool]] | None = None  # ... for courtesy replies
 
 
 _heap_frozen = False
@@ -323,6 +327,7 @@ class QuizBot:
                 overall_rate=self.options.send_rate / share,
                 overall_limit=max(1, 30 // share),
                 chat_slots=self.options.chat_slots,
+                chat_spare=self.options.chat_spare,
                 shared=self.options.shared_budget,
             )
             app = builder.rate_limiter(limiter).build()
@@ -440,6 +445,12 @@ class QuizBot:
             self.options.catalog,
         )
         self.group_handlers = group
+        # Every group command goes through `guard`: a member's reply is a courtesy reply, decided
+        # before the command runs (bot/core/courtesy.py) and sent after the run's own sends.
+        cases = GroupCourtesy(CourtesyStore(self.db), self.group_runs, self.options.clock)
+        self.courtesy = CourtesyReplies(cases, self.admins, self.group_settings, self.runner)
+        group.say = self.courtesy.say
+        guard = self.courtesy.guard
         groups = filters.ChatType.GROUPS
         self.uploads = QuizUploads(
             self.options.content_dir or default_content_dir(),
@@ -466,13 +477,19 @@ class QuizBot:
             MessageHandler(private_chat & filters.Document.ALL & caption, upload.upload_private)
         )
         app.add_handler(CommandHandler("upload", upload.upload_private, filters=private_chat))
-        app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, upload.upload))
-        app.add_handler(CommandHandler("quizzes", upload.quizzes, filters=groups))
-        app.add_handler(CommandHandler("deletequiz", upload.deletequiz, filters=groups))
-        app.add_handler(CommandHandler("upload", upload.upload, filters=groups))
+        # Upload answers are worded in the uploader's language, refusals too.
+        in_group_upload = guard("upload", upload.upload, admins_only=True, own_words=True)
+        app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, in_group_upload))
+        for name, callback in [
+            ("quizzes", upload.quizzes),
+            ("deletequiz", upload.deletequiz),
+            ("upload", upload.upload),
+        ]:
+            command = guard(name, callback, admins_only=True, own_words=name == "upload")
+            app.add_handler(CommandHandler(name, command, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         # A member's reply to a run's number question (typed answers on); other text is chat.
-        typed = GroupTypedReplies(self.group_settings, self.group_runs, self.runner)
+        typed = GroupTypedReplies(self.group_settings, self.group_runs, self.courtesy)
         reply = groups & filters.TEXT & filters.REPLY & ~filters.COMMAND
         app.add_handler(MessageHandler(reply, typed.reply))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
@@ -485,21 +502,20 @@ class QuizBot:
             ("schedule", group.schedule),
             ("schedules", group.schedules),
             ("unschedule", group.unschedule),
-            ("help", group.help),
-            ("start", group.help),
         ]:
-            app.add_handler(CommandHandler(name, callback, filters=groups))
+            command = guard(name, callback, admins_only=True)
+            app.add_handler(CommandHandler(name, command, filters=groups))
+        for name in ("help", "start"):  # the same answer: the same command for the rules
+            app.add_handler(CommandHandler(name, guard("help", group.help), filters=groups))
         self._add_standings_handlers(app)
 
     def _add_standings_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """/top and /me in groups, members leaving or joining."""
-        handlers = StandingsHandlers(
-            self.standings, self.group_settings, self.group_runs, self.runner.send
-        )
+        handlers = StandingsHandlers(self.standings, self.group_settings, self.courtesy.say)
         self.standings_handlers = handlers
-        groups = filters.ChatType.GROUPS
-        app.add_handler(CommandHandler("top", handlers.top, filters=groups))
-        app.add_handler(CommandHandler("me", handlers.me, filters=groups))
+        groups, guard = filters.ChatType.GROUPS, self.courtesy.guard
+        app.add_handler(CommandHandler("top", guard("top", handlers.top), filters=groups))
+        app.add_handler(CommandHandler("me", guard("me", handlers.me), filters=groups))
         members = filters.StatusUpdate.LEFT_CHAT_MEMBER | filters.StatusUpdate.NEW_CHAT_MEMBERS
         app.add_handler(MessageHandler(members, handlers.membership))
         app.add_handler(ChatMemberHandler(handlers.chat_member, ChatMemberHandler.CHAT_MEMBER))
@@ -539,7 +555,8 @@ class QuizBot:
         private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
         app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
         app.add_handler(CommandHandler("review", handlers.review, filters=private))
-        app.add_handler(CommandHandler("groupstats", handlers.groupstats, filters=groups))
+        groupstats = self.courtesy.guard("groupstats", handlers.groupstats, admins_only=True)
+        app.add_handler(CommandHandler("groupstats", groupstats, filters=groups))
         # /timezone and /remind in private (a group's /timezone is the group handlers').
         self.reminder_handlers = ReminderHandlers(
             lambda: app.bot,

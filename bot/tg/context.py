@@ -9,6 +9,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.core.courtesy import Reply
 from bot.i18n import Translator, translator
 from bot.usecases.learner_profile import Learner, Learners
 
@@ -24,6 +25,9 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
     ) -> None:
         super().__init__(application, chat_id=chat_id, user_id=user_id)
         self._learner: Learner | None = None
+        # Where a member's group command is answered, decided before it runs
+        # (bot/tg/member_replies.py); None: an admin's command, or not a group command.
+        self.courtesy: Reply | None = None
 
     @property
     def learner(self) -> Learner:

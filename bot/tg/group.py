@@ -23,6 +23,7 @@ from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
+from bot.tg.member_replies import Say
 from bot.tg.private import acknowledge
 from bot.tg.render import Screen, unknown_zone
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
@@ -60,6 +61,8 @@ class GroupHandlers:
         self.upload_buttons: UploadButtons | None = None
         # Whoever adds the bot is seen in the group (chat id, user id): set by uploads.
         self.on_added: Callable[[int, int], Awaitable[None]] | None = None
+        # Replies to members' commands (bot/tg/member_replies.py); set by the app.
+        self.say: Say | None = None
 
     async def _admin_command(
         self, update: Update
@@ -116,10 +119,15 @@ class GroupHandlers:
             await self.runner.migrated(message.migrate_from_chat_id, message.chat_id)
 
     async def help(self, update: Update, context: Context) -> None:
+        """/help and /start in a group: how the bot works here (a member's: a courtesy reply)."""
         chat = update.effective_chat
-        if chat is not None:
-            settings = await self.settings_.settings(chat.id, chat.title or "")
-            await self._say(chat.id, gr.how_to(translator(settings.language)))
+        if chat is None:
+            return
+        if self.say is not None:
+            await self.say(update, context, gr.how_to)
+            return
+        settings = await self.settings_.settings(chat.id, chat.title or "")
+        await self._say(chat.id, gr.how_to(translator(settings.language)))
 
     # -- admin commands ---------------------------------------------------------------------
 

@@ -4,7 +4,10 @@ What a real group wants is no flood: Telegram allows a bot about 20 messages a m
 group, and a quiz already spends most of them. So a counted reply gets no message (the live
 line "👥 n answers so far" counts it, and the reveal shows how many were right); a second reply
 from the same member is ignored (only the first counts, as the question says); a reply that is
-no number gets one short hint, at most once per member and question, so they can try again.
+no number gets one short hint, at most once per member and `HINTS_PER_QUESTION` per question
+(bot/core/courtesy.py: a few show everyone how to reply), so they can try again; the hints are
+claimed in the store, so the cap holds with several workers, and posted as courtesy replies,
+after the run's own sends (bot/tg/member_replies.py).
 """
 
 from __future__ import annotations
@@ -14,21 +17,19 @@ from telegram import Update
 from bot.i18n import translator
 from bot.tg import number_render
 from bot.tg.context import BotContext
-from bot.tg.jobs import GroupRunner
-from bot.tg.render import Screen
+from bot.tg.member_replies import CourtesyReplies
 from bot.usecases import group_typed as gt
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_settings import GroupSettingsCases
 
-HINTS_KEPT = 10_000  # (run, question, member) already hinted; cleared when full
-
 
 class GroupTypedReplies:
-    def __init__(self, settings: GroupSettingsCases, runs: GroupRuns, runner: GroupRunner) -> None:
+    def __init__(
+        self, settings: GroupSettingsCases, runs: GroupRuns, courtesy: CourtesyReplies
+    ) -> None:
         self.settings = settings
         self.runs = runs
-        self.runner = runner
-        self._hinted: set[tuple[int, int, int]] = set()
+        self.courtesy = courtesy
 
     async def reply(self, update: Update, context: BotContext) -> None:
         message, chat = update.effective_message, update.effective_chat
@@ -50,13 +51,7 @@ class GroupTypedReplies:
             translator(lang).decimal_separator,
         )
         if isinstance(outcome, gt.Unreadable):
-            key = (outcome.run_id, outcome.index, member.user_id)
-            if key in self._hinted:
-                return
-            if len(self._hinted) >= HINTS_KEPT:
-                self._hinted.clear()
-            self._hinted.add(key)
             # In the group's language: the group reads it.
             tr = translator(group.language)
             hint = number_render.group_unreadable(tr, member.first_name, outcome.question)
-            await self.runner.send(chat.id, Screen(hint))
+            await self.courtesy.hint(chat.id, member.user_id, outcome.run_id, outcome.index, hint)

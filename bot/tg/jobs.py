@@ -40,7 +40,7 @@ from bot.tg import standings_render as sr
 from bot.tg.captions import as_caption, fits_caption
 from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.render import Screen, truncate
-from bot.tg.retry import LimitArgs, OnWire
+from bot.tg.retry import Courtesy, LimitArgs, OnWire
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
@@ -113,26 +113,36 @@ class GroupRunner:
 
     # -- sending, with the two ways a group can go away --------------------------------------
 
-    async def send(self, chat_id: int, screen: Screen, on_wire: OnWire | None = None) -> int | None:
+    async def send(
+        self,
+        chat_id: int,
+        screen: Screen,
+        on_wire: OnWire | None = None,
+        *,
+        courtesy: bool = False,
+    ) -> int | None:
         """Post in a group (the id of the message with the screen's buttons); follow the group
         to its supergroup, or forget it if the bot was removed. `on_wire` runs just before the
-        request leaves (bot/tg/retry.py)."""
+        request leaves (bot/tg/retry.py); a `courtesy` reply goes after the run's sends and
+        raises `Shed` if the group's budget is short (bot/tg/ratelimit.py)."""
+        limit: LimitArgs | None = Courtesy() if courtesy else on_wire
         try:
-            return await self._post(chat_id, screen, on_wire)
+            return await self._post(chat_id, screen, limit)
         except ChatMigrated as exc:
             new_id = exc.new_chat_id
             await self.migrated(chat_id, new_id)
-            return await self._post(new_id, screen, on_wire)
+            return await self._post(new_id, screen, limit)
         except Forbidden:
             log.info("removed from chat %s: stopping what ran there", chat_id)
             await self.removed(chat_id)
             return None
 
-    async def _post(self, chat_id: int, screen: Screen, on_wire: OnWire | None) -> int:
+    async def _post(self, chat_id: int, screen: Screen, limit: LimitArgs | None) -> int:
         if screen.photo is not None and self.photos is not None:
+            on_wire = limit if isinstance(limit, OnWire) else None
             return await send_screen(self.bot, chat_id, screen, self.photos, on_wire)
         message: Message = await self.ext_bot.send_message(
-            chat_id, screen.text, reply_markup=screen.keyboard, rate_limit_args=on_wire
+            chat_id, screen.text, reply_markup=screen.keyboard, rate_limit_args=limit
         )
         return message.message_id
 

@@ -22,6 +22,14 @@ exactly 30 refuses any clump (BENCHMARKS.md, fan-out).
   window never holds more than the limit. Per group: the same window, 20 per 60 s. Per private
   chat: Telegram's 1/s with a burst of 3, one send in flight per chat, and no refill while it
   flies (the conservative reading of the same rule);
+* lets a group's run go first: a courtesy reply (`rate_limit_args=Courtesy()`, a member's
+  command answered in the group, bot/core/courtesy.py) waits behind every other send to the
+  group and to the bot, and is refused with `Shed` instead of waiting whenever the group's
+  window has `courtesy_reserve` places or fewer left (half of it by default): the caller then
+  answers privately or not at all. So a courtesy reply never makes a question, a reveal or the
+  results wait for the group's window. With several workers the group's shared slot is booked
+  for a courtesy reply only if it is free at once (`chat_spare`), never queued: a run's next
+  send then waits one slot (3.2 s) at most behind it;
 * on `RetryAfter` for a counted request, pauses every counted request for `retry_after` + 0.1 s
   (a 429 does not say whether the chat or the bot was over), then retries; it is the bot's one
   retry layer (`bot/tg/retry.py`: 429s, network errors, timeouts and 5xx share one budget of
@@ -42,7 +50,7 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-from bot.tg.retry import RETRIES, JSONResult, LimitArgs, limit_args, with_retries
+from bot.tg.retry import RETRIES, Courtesy, JSONResult, LimitArgs, Shed, limit_args, with_retries
 from bot.tg.shared_pace import SharedBudget, SharedSlots
 
 log = logging.getLogger(__name__)
@@ -104,6 +112,11 @@ class _WireWindow:
         self.answered.append(now)
         self.freed.set()
 
+    def free(self, now: float) -> int:
+        """Places left now (a request in flight holds one)."""
+        self.wait(now)  # drops what left the window
+        return self.limit - len(self.answered) - self.flying
+
     def idle(self, now: float) -> bool:
         return self.flying == 0 and self.wait(now) == 0.0 and not self.answered
 
@@ -144,8 +157,9 @@ class _Gate:
 
 
 # Gate priorities: replies in a private chat, and groups that got a message within RECENT
-# seconds, go before groups still waiting for their first one (a fan-out's intros).
-CONTINUING, NEW = 0, 1
+# seconds, go before groups still waiting for their first one (a fan-out's intros); courtesy
+# replies go last, at the bot's gate and at their group's.
+CONTINUING, NEW, COURTESY = 0, 1, 2
 RECENT = 5.0
 
 
@@ -176,7 +190,9 @@ class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
         max_retries: int = RETRIES,
         clock: Callable[[], float] = time.monotonic,
         chat_slots: Callable[[int | str], Awaitable[float]] | None = None,
+        chat_spare: Callable[[int | str], Awaitable[bool]] | None = None,
         shared: SharedBudget | None = None,
+        courtesy_reserve: int = 10,
     ) -> None:
         if overall_rate <= 0 or max_in_flight < 1:
             raise ValueError("overall_rate must be > 0 and max_in_flight ≥ 1")
@@ -190,6 +206,10 @@ class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
         # Several workers: a chat's sends are booked in shared slots too (each worker's own
         # windows see only its own sends); returns how long to wait for this chat's slot.
         self.chat_slots = chat_slots
+        # ... and a courtesy reply's slot, booked only if the group's is free now (else: Shed).
+        self.chat_spare = chat_spare
+        # Places of a group's window a courtesy reply must leave to its run.
+        self.courtesy_reserve = courtesy_reserve
         # Several workers, maybe on several hosts: the overall rhythm is one schedule in the
         # database (bot/tg/shared_pace.py) instead of this process's own `overall_rate`.
         self.shared = shared
@@ -216,6 +236,7 @@ class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
         max_retries, hook = limit_args(rate_limit_args, self.max_retries)
         counted, per_chat = scope(endpoint)
         chat_id = data.get("chat_id") if per_chat else None
+        courtesy = isinstance(rate_limit_args, Courtesy)
         state = self._ensure_state()
 
         async def attempt() -> JSONResult:
@@ -223,7 +244,7 @@ class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
                 if hook is not None:
                     await hook.leaving()
                 return await callback(*args, **kwargs)
-            async with state.slot(chat_id):
+            async with state.slot(chat_id, courtesy=courtesy):
                 if hook is not None:  # every wait is over: the request leaves now
                     await hook.leaving()
                 return await callback(*args, **kwargs)
@@ -258,7 +279,7 @@ class _State:
         self.window = _WireWindow(limiter.overall_limit, limiter.overall_period)
         self.next_slot = 0.0
         self.paused_until = 0.0
-        self.groups: dict[int | str, tuple[asyncio.Lock, _WireWindow]] = {}
+        self.groups: dict[int | str, tuple[_Gate, _WireWindow]] = {}
         self.privates: dict[int, _PrivatePace] = {}
         shared = limiter.shared
         self.shared = SharedSlots(shared, self.clock) if shared is not None else None
@@ -267,11 +288,13 @@ class _State:
         self.paused_until = max(self.paused_until, self.clock() + seconds)
 
     @contextlib.asynccontextmanager
-    async def slot(self, chat_id: object) -> AsyncIterator[None]:
-        """Wait for this chat's limit, then for the global pace; hold the places until answered."""
+    async def slot(self, chat_id: object, *, courtesy: bool = False) -> AsyncIterator[None]:
+        """Wait for this chat's limit, then for the global pace; hold the places until answered.
+        A courtesy reply to a group is refused (`Shed`) rather than wait for the group."""
         async with contextlib.AsyncExitStack() as stack:
             chat = _chat_key(chat_id)
             priority = NEW
+            booked = False  # the shared slot already booked (a courtesy reply's spare one)
             if isinstance(chat, int) and chat > 0:
                 priority = CONTINUING  # a reply to what a learner just did
                 pace = self._private(chat)
@@ -279,11 +302,14 @@ class _State:
                 stack.callback(self._private_answered, pace)
                 await self._private_token(pace)
             elif chat is not None:
-                window = await self._group(chat)
+                window = await (self._spare(chat) if courtesy else self._group(chat))
+                booked = courtesy and self.cfg.chat_spare is not None
                 stack.callback(lambda: window.done(self.clock()))
                 if window.answered and window.answered[-1] > self.clock() - RECENT:
                     priority = CONTINUING
-            if chat is not None and self.cfg.chat_slots is not None:
+            if courtesy:
+                priority = COURTESY
+            if chat is not None and self.cfg.chat_slots is not None and not booked:
                 wait = await self.cfg.chat_slots(chat)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -325,14 +351,18 @@ class _State:
         finally:
             self.admit.release()
 
-    async def _group(self, chat: int | str) -> _WireWindow:
+    def _group_entry(self, chat: int | str) -> tuple[_Gate, _WireWindow]:
         entry = self.groups.get(chat)
         if entry is None:
             self._prune()
-            entry = (asyncio.Lock(), _WireWindow(self.cfg.group_limit, self.cfg.group_period))
+            entry = (_Gate(), _WireWindow(self.cfg.group_limit, self.cfg.group_period))
             self.groups[chat] = entry
-        lock, window = entry
-        async with lock:  # this group's sends leave in order
+        return entry
+
+    async def _group(self, chat: int | str) -> _WireWindow:
+        gate, window = self._group_entry(chat)
+        await gate.acquire(CONTINUING)  # this group's sends leave in order, courtesy last
+        try:
             while (room := window.wait(self.clock())) != 0.0:
                 if room is None:
                     window.freed.clear()
@@ -340,6 +370,28 @@ class _State:
                 else:
                     await asyncio.sleep(room)
             window.take()
+        finally:
+            gate.release()
+        return window
+
+    async def _spare(self, chat: int | str) -> _WireWindow:
+        """A courtesy reply's place in the group's window: behind the group's other sends, and
+        only if more than `courtesy_reserve` places are left (and, with several workers, the
+        group's shared slot is free now); else `Shed`, at once rather than after a wait."""
+        gate, window = self._group_entry(chat)
+        reserve = self.cfg.courtesy_reserve
+        if window.free(self.clock()) <= reserve:  # a send waiting for room holds the gate
+            raise Shed("courtesy reply not sent: the group's budget is kept for its run")
+        await gate.acquire(COURTESY)
+        try:
+            if window.free(self.clock()) <= reserve:
+                raise Shed("courtesy reply not sent: the group's budget is kept for its run")
+            spare = self.cfg.chat_spare
+            if spare is not None and not await spare(chat):
+                raise Shed("courtesy reply not sent: the group's shared slot is taken")
+            window.take()
+        finally:
+            gate.release()
         return window
 
     def _private(self, chat: int) -> _PrivatePace:
@@ -369,8 +421,8 @@ class _State:
         if len(self.groups) + len(self.privates) < self.PRUNE_AT:
             return
         now = self.clock()
-        for key, (lock, window) in list(self.groups.items()):
-            if not lock.locked() and window.idle(now):
+        for key, (gate, window) in list(self.groups.items()):
+            if not gate.held and window.idle(now):
                 del self.groups[key]
         burst, rate = self.cfg.private_burst, self.cfg.private_rate
         for key, pace in list(self.privates.items()):

@@ -15,7 +15,9 @@ twice, which is harmless (its buttons carry the same data), whereas a message ne
 `rate_limit_args` (PTB passes it from each call to the limiter) is an int, the retries of that
 call, or `OnWire`: a coroutine the limiter awaits just before the request leaves, after every
 wait for a slot, so a caller can record durably that a send is on its way (a group question:
-bot/tg/jobs.py, never sent twice by a worker that takes over from one that died).
+bot/tg/jobs.py, never sent twice by a worker that takes over from one that died), or
+`Courtesy`: a reply to a member that the run's own sends go before, and that the paced limiter
+refuses (`Shed`) rather than let it take the group's last places (bot/tg/ratelimit.py).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
@@ -48,13 +50,28 @@ class OnWire:
     retries: int | None = None
 
 
-LimitArgs = int | OnWire
+@dataclass(frozen=True, slots=True)
+class Courtesy:
+    """A call's `rate_limit_args` for a courtesy reply in a group (bot/core/courtesy.py): the
+    run's sends to the group go first, and it is refused with `Shed` rather than wait when the
+    group's budget is short."""
+
+    retries: int | None = None
+
+
+class Shed(TelegramError):
+    """A courtesy reply not sent: the group's budget is kept for its run's own sends."""
+
+
+LimitArgs = int | OnWire | Courtesy
 
 
 def limit_args(args: LimitArgs | None, default: int) -> tuple[int, OnWire | None]:
     """(retries, the hook to run before each attempt) of a call's `rate_limit_args`."""
     if isinstance(args, OnWire):
         return (default if args.retries is None else args.retries), args
+    if isinstance(args, Courtesy):
+        return (default if args.retries is None else args.retries), None
     return (default if args is None else args), None
 
 

@@ -2,8 +2,9 @@
 leaving or coming back (the groups part of /stats is rendered by the progress handlers).
 
 /top and its buttons are open to every member (standings are no secret inside a group); a button
-works only in the group it was posted in. /me during a run would push the question up the chat,
-so it is answered privately when the member has started the bot, else in one short line.
+works only in the group it was posted in. A member's /top and /me are courtesy replies
+(bot/tg/member_replies.py): once a minute, and privately while a run plays (a post would push the
+question up the chat), or not at all when the member never started the bot.
 
 Who left: a bot sees `left_chat_member` service messages in every group it is in (privacy mode
 does not hide service messages), and `chat_member` updates when it is an administrator and asks
@@ -15,43 +16,37 @@ the service message) stays listed until then.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Chat, Update
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest
 
 from bot.core.standings import Window
 from bot.i18n import translator
 from bot.tg import callbacks as cb
 from bot.tg import standings_render as sr
 from bot.tg.context import BotContext
-from bot.tg.render import Screen, shown_name
-from bot.usecases.group_runs import GroupRuns
+from bot.tg.member_replies import Say
+from bot.tg.render import Screen
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learner
 
 log = logging.getLogger(__name__)
-Send = Callable[[int, Screen], Awaitable[int | None]]  # the sent message id, None: gone
 PRESENT = frozenset({"member", "administrator", "creator", "restricted"})
 
 
 class StandingsHandlers:
-    def __init__(
-        self, standings: GroupStandings, settings: GroupSettingsCases, runs: GroupRuns, send: Send
-    ) -> None:
+    def __init__(self, standings: GroupStandings, settings: GroupSettingsCases, say: Say) -> None:
         self.standings = standings
         self.settings = settings
-        self.runs = runs
-        self.send = send
+        self.say = say
 
     async def top(self, update: Update, context: BotContext) -> None:
         chat = update.effective_chat
         if chat is None:
             return
-        settings = await self.settings.settings(chat.id, chat.title or "")
         view = await self.standings.table(chat.id, Window.WEEK)
-        await self.send(chat.id, sr.table(translator(settings.language), view))
+        await self.say(update, context, lambda tr: sr.table(tr, view))
 
     async def window(
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.TopWindow
@@ -77,18 +72,7 @@ class StandingsHandlers:
             return
         settings = await self.settings.settings(chat.id, chat.title or "")
         mine = await self.standings.places(chat.id, user.id, settings.title)
-        if await self.runs.active_run(chat.id) is None:
-            tr = translator(settings.language)
-            await self.send(chat.id, Screen(sr.me(tr, user.first_name, mine)))
-            return
-        private_tr = context.tr
-        heading = private_tr._("📊 {group}", group=shown_name(settings.title))
-        text = "\n".join([f"<b>{heading}</b>", sr.me(private_tr, user.first_name, mine)])
-        try:
-            await context.bot.send_message(user.id, text)
-        except Forbidden:  # never started the bot (or blocked it): one line in the group
-            tr = translator(settings.language)
-            await self.send(chat.id, Screen(sr.me_short(tr, user.first_name, mine)))
+        await self.say(update, context, lambda tr: Screen(sr.me(tr, user.first_name, mine)))
 
     async def membership(self, update: Update, context: BotContext) -> None:
         """Service messages: members who left are no longer listed; who (re)joined are."""

@@ -162,22 +162,6 @@ def me(tr: Translator, name: str, mine: MyPlaces) -> str:
     return "\n".join([f"<b>{heading}</b>", *_places_lines(tr, mine)])
 
 
-def me_short(tr: Translator, name: str, mine: MyPlaces) -> str:
-    """/me while the group is busy and the member cannot be written to privately: one line."""
-    week = mine.places.get(Window.WEEK)
-    if week is None:
-        return tr._(
-            "{name}: no points yet this week. Start me in private to get /me there.",
-            name=shown_name(name),
-        )
-    return tr._(
-        "{name}: #{rank} this week, {points}.",
-        name=shown_name(name),
-        rank=tr.number(week.rank),
-        points=points(tr, week.tally.points),
-    )
-
-
 def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
     """/stats in private: the member's place and points in each group."""
     blocks = [

@@ -99,6 +99,14 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             log.warning("shared send slot unavailable (%s): sending on local pacing only", exc)
             return 0.0
 
+    async def chat_spare(chat: int | str) -> bool:
+        """A courtesy reply in a group (bot/tg/ratelimit.py): its shared slot only if free now."""
+        try:
+            return await slots.spare(f"c{chat}", 3.2)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("shared send slot unavailable (%s): courtesy reply not sent", exc)
+            return False
+
     bot = QuizBot(
         BotOptions(
             token=settings.token.reveal(),
@@ -118,6 +126,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             ),
             send_share=max(1, args.count),
             chat_slots=chat_slots,  # a chat's sends, booked across all workers
+            chat_spare=chat_spare,  # ... a courtesy reply's, only if its slot is free now
             timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
             shared=True,
             run_watchdog=args.watchdog,

@@ -42,6 +42,10 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
     "test_group_number": ALL,
+    # members' command replies and hints claimed in the store (courtesy_replies)
+    "test_group_floods": frozenset(
+        {"test_members_get_one_answer_a_command_a_minute_and_a_group_a_few"}
+    ),
     # pictures' Telegram file_ids, kept and replaced in the store (media_file_ids)
     "test_images": frozenset(
         {

@@ -15,6 +15,7 @@ import pytest
 from telegram.error import RetryAfter
 
 from bot.tg.ratelimit import PacedRateLimiter, scope
+from bot.tg.retry import Courtesy, Shed
 
 EPS = 0.002  # seconds: clock and loop granularity
 
@@ -238,3 +239,48 @@ async def test_a_chat_already_talking_goes_before_a_queue_of_new_ones() -> None:
     # At most the intro already admitted goes first; then the two waiting on a conversation.
     assert set(order[1:4]) >= {-1, 42}, order[:5]
     assert order.count(-1) == 2 and len(order) == 23
+
+
+async def courtesy(limiter: PacedRateLimiter, wire: Wire, chat_id: int) -> Any:
+    """A courtesy reply to a member in a group (bot/tg/member_replies.py)."""
+    data = {"chat_id": chat_id}
+    args = Courtesy()
+    return await limiter.process_request(wire, ("sendMessage", data), {}, "sendMessage", data, args)
+
+
+async def test_a_courtesy_reply_is_shed_rather_than_take_a_groups_last_places() -> None:
+    """Issue 25: a member's 25 /help filled the group's 20 a minute and the next question came
+    60 s late. A courtesy reply leaves `courtesy_reserve` places to the run, and never waits."""
+    limit, period = 4, 0.3
+    limiter = PacedRateLimiter(
+        overall_rate=1000, group_limit=limit, group_period=period, courtesy_reserve=2
+    )
+    wire = Wire()
+    assert await courtesy(limiter, wire, -7) is True  # the group is quiet: it goes
+    assert await courtesy(limiter, wire, -7) is True  # 2 places left after it
+    t0 = time.monotonic()
+    with pytest.raises(Shed):
+        await courtesy(limiter, wire, -7)  # would leave fewer than the reserve
+    assert time.monotonic() - t0 < 0.1  # refused at once, not after the group's period
+    assert len(wire.calls) == 2
+    # The run's own sends still have both places, at once.
+    await asyncio.gather(
+        call(limiter, wire, "sendMessage", -7), call(limiter, wire, "sendMessage", -7)
+    )
+    assert time.monotonic() - t0 < 0.1
+    assert await courtesy(limiter, wire, -8) is True  # another group's budget is its own
+
+
+async def test_a_courtesy_reply_waits_behind_the_bots_other_sends() -> None:
+    """At the bot's own pace too: a fan-out's sends go before a courtesy reply queued first."""
+    rate = 100.0
+    limiter, wire = PacedRateLimiter(overall_rate=rate, overall_limit=1000), Wire()
+    await call(limiter, wire, "sendMessage", -1)  # the pace has started
+    first = [asyncio.create_task(call(limiter, wire, "sendMessage", -100 - i)) for i in range(3)]
+    await asyncio.sleep(0)  # the first holds the bot's turn, waiting for its slot
+    reply = asyncio.create_task(courtesy(limiter, wire, -50))
+    await asyncio.sleep(0)
+    then = [asyncio.create_task(call(limiter, wire, "sendMessage", -200 - i)) for i in range(3)]
+    await asyncio.gather(reply, *first, *then)
+    order = [chat for _, chat, _, _ in sorted(wire.calls, key=lambda c: c[2])]
+    assert order[-1] == -50, order  # queued before three of them, sent after them all

@@ -79,6 +79,21 @@ async def test_send_slots_allow_a_burst_then_pace(pg_pool: asyncpg.Pool) -> None
     assert waits[4] == pytest.approx(200.0, abs=5)
 
 
+async def test_a_spare_slot_is_booked_only_when_free_and_never_queued(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A courtesy reply in a group (issue 25) takes the group's shared slot only if it is free
+    now, on any worker; else nothing is booked, so the run's next send is not pushed back."""
+    one, two = SendSlots(pg_pool), SendSlots(pg_pool)
+    assert await one.spare("chat:-8", interval=100.0)  # a quiet group: booked
+    assert not await two.spare("chat:-8", interval=100.0)  # its slot is taken: refused
+    # Nothing was booked by the refusal: the run's next send waits one slot, not two.
+    assert await two.reserve("chat:-8", interval=100.0) == pytest.approx(100.0, abs=5)
+    assert not await one.spare("chat:-8", interval=100.0)
+    assert await one.reserve("chat:-9", interval=100.0) == 0.0  # a run's send, then
+    assert not await two.spare("chat:-9", interval=100.0)  # no courtesy reply behind it
+
+
 async def test_live_workers_are_counted(pg_pool: asyncpg.Pool) -> None:
     a, b = Workers(pg_pool, "a"), Workers(pg_pool, "b")
     assert await a.count() == 1  # itself, even before its first beat

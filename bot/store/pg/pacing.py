@@ -44,6 +44,23 @@ class SendSlots:
         # The slot is max(now, tat_before - tolerance), and tat_after = max(tat_before, now) + T.
         return max(0.0, tat - interval - tolerance - now)
 
+    async def spare(self, key: str, interval: float) -> bool:
+        """Book `key`'s next send only if its slot is free now; False (nothing booked) if not.
+
+        For a courtesy reply in a group (bot/core/courtesy.py): it never queues for a slot, so
+        the run's next send waits at most one `interval` behind it."""
+        row = await self.pool.fetchrow(
+            """WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t)
+               INSERT INTO work_send_slots AS s (key, tat)
+               SELECT $1, now.t + $2 FROM now
+               ON CONFLICT (key) DO UPDATE SET tat = excluded.tat
+                   WHERE s.tat <= excluded.tat - $2
+               RETURNING tat""",
+            key,
+            interval,
+        )
+        return row is not None
+
 
 BOT = "*bot"  # the bot's overall schedule among the chats' slots (chat keys start with "c")
 
