@@ -28,11 +28,10 @@ from telegram.error import TelegramError
 from bot.core.courtesy import Reply
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.i18n import Translator, translator
-from bot.tg import calls
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
 from bot.tg.render import Screen, shown_name, truncate
-from bot.tg.retry import Shed
+from bot.tg.retry import Courtesy, Shed
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_settings import GroupSettingsCases
@@ -137,7 +136,8 @@ class CourtesyReplies:
             )
         text = truncate(f"<i>{heading}</i>\n\n{_screen(render(tr)).text}", MESSAGE_MAX_CHARS)
         try:
-            await calls.send_text(context.bot, user.id, text)
+            # After the bot's other sends too (a private chat is never shed: no group's budget).
+            await self.runner.ext_bot.send_message(user.id, text, rate_limit_args=Courtesy())
         except TelegramError as exc:  # never started the bot, or blocked it: nobody to tell
             log.info("courtesy reply to %s in %s not sent privately: %s", user.id, chat_id, exc)
 
