@@ -26,11 +26,11 @@ from telegram import Update, User
 from telegram.error import TelegramError
 
 from bot.core.courtesy import Reply
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.i18n import Translator, translator
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
-from bot.tg.render import Screen, shown_name, truncate
+from bot.tg.long_lists import whole_lines
+from bot.tg.render import Screen, shown_name
 from bot.tg.retry import Courtesy, Shed
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
@@ -134,7 +134,8 @@ class CourtesyReplies:
                 "💬 Your {command} in {group}: answered here, so the group's chat is not flooded.",
                 **names,
             )
-        text = truncate(f"<i>{heading}</i>\n\n{_screen(render(tr)).text}", MESSAGE_MAX_CHARS)
+        # The group's screen fits a message; with the heading it is cut between whole lines.
+        text = whole_lines([f"<i>{heading}</i>", "", *_screen(render(tr)).text.split("\n")])
         try:
             # After the bot's other sends too (a private chat is never shed: no group's budget).
             await self.runner.ext_bot.send_message(user.id, text, rate_limit_args=Courtesy())
