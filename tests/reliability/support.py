@@ -100,31 +100,6 @@ def no_leak(text: str) -> bool:
     return "traceback" not in lowered and "error:" not in lowered and TOKEN not in text
 
 
-# Webhook bodies with the secret that are no update: each is refused with 400 and one line.
-MALFORMED_UPDATES = [
-    b"not json",
-    b"[" * 100_000 + b"]" * 100_000,
-    b'{"update_id": "7"}',
-    b'{"update_id": true}',
-    b'{"update_id": 1e3}',
-    b'{"update_id": 99999999999999999999999999}',
-    b'{"update_id": 18446744073709551615}',
-    b'{"update_id": -5}',
-    b"[]",
-    b'[{"update_id": 1}]',
-    b'"update"',
-    b"7",
-    b"null",
-    b"",
-    b'\xff\xfe{"update_id": 1}',
-    b'{"update_id": 1, "message": "\xc3\x28"}',
-    b'{"update_id": 1, "message": "hello"}',
-    b'{"update_id": 1, "message": {"chat": 5}}',
-    b'{"update_id": 1, "callback_query": []}',
-    b'{"message": {}}',
-]
-
-
 # -- content --------------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -10,15 +11,17 @@ import aiohttp
 import asyncpg
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from telegram import Bot
+from telegram import Bot, Update
 
 from bot.store.pg.inbox import UpdateQueue
 from bot.tg.webhook_server import read_update
-from bot.webhook_gate import SECRET_HEADER
+from bot.webhook_gate import SECRET_HEADER, serve
 from bot.workers.front import Front
 from bot.workers.keys import ordering_key
 from tests.e2e.harness import TOKEN
-from tests.reliability.support import MALFORMED_UPDATES
+from tests.reliability import webhook_fuzz
+from tests.reliability.support import free_port
+from tests.reliability.webhook_fuzz import MALFORMED_UPDATES
 
 SECRET = "s3cret-token_1"
 
@@ -157,3 +160,26 @@ async def test_the_secret_is_checked_before_the_body_and_bodies_stop_at_1_mb(
         resp = await client.post("/telegram", data=big)
         assert resp.status == 403
     assert await queue.pending() == 0
+
+
+async def test_fuzzed_requests_never_break_the_front(
+    pg_pool: asyncpg.Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The front served as a worker serves it: whatever arrives, a status below 500, no
+    traceback, and only updates PTB can read are stored."""
+    bot = Bot(TOKEN)
+    front = Front(
+        UpdateQueue(pg_pool, "front"), webhook_fuzz.SECRET,
+        check=lambda update: read_update(update, bot),
+    )  # fmt: skip
+    port = free_port()
+    caplog.set_level(logging.INFO)
+    runner = await serve(front.app(), "127.0.0.1", port)
+    try:
+        seen = await asyncio.to_thread(webhook_fuzz.fuzz, f"http://127.0.0.1:{port}/telegram", 300)
+    finally:
+        await runner.cleanup()
+    assert 400 in seen
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    for row in await pg_pool.fetch("SELECT payload FROM work_updates"):
+        Update.de_json(json.loads(row["payload"]), bot)  # what a worker will read
