@@ -3,8 +3,9 @@ and the workers' front (bot/workers/front.py).
 
 Anyone who finds the URL can post to it, so the cheap checks come first: the secret header before
 a byte of the body is read (a stranger's 60 MB costs nothing), then at most `MAX_BODY` bytes,
-then a JSON object with an integer `update_id`. A refusal is one short log line, at most one a
-minute per kind (a stranger can repeat it at will); never a traceback, never the secret.
+then a JSON object with an integer `update_id`. A refusal is one short log line while the log's
+budget lasts (bot/log_budget.py: a stranger can repeat it at will); never a traceback, never the
+secret, never the body.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import orjson
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.logs import Throttled
+from bot.log_budget import LogBudget, QuietServerLog, client_error, log_refusal
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -40,7 +41,7 @@ class WebhookGate:
 
     def __init__(self, secret: str, deliver: Deliver, *, path: str = PATH) -> None:
         self._secret, self.deliver, self.path = secret.encode(), deliver, path
-        self.refusals = Throttled(log)
+        self.refusals = LogBudget()
 
     def app(self) -> web.Application:
         """An application with the webhook route; a front adds its own routes to it."""
@@ -48,32 +49,36 @@ class WebhookGate:
         app.router.add_post(self.path, self.receive)
         return app
 
+    def _refused(self, request: web.Request, what: str, *args: object) -> None:
+        log_refusal(log, self.refusals, "webhook: refused a request to %s from %s: " + what,
+                    request.path[:80], request.remote, *args)  # fmt: skip
+
     async def receive(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
         if not hmac.compare_digest(given, self._secret):
-            self.refusals.warning("secret", "webhook: a request without the secret refused (403)")
+            self._refused(request, "403 no secret")
             return web.Response(status=403, text="forbidden")
         if request.headers.get("Content-Encoding", "identity").lower() != "identity":
             # Telegram never compresses; an encoded body could inflate far past MAX_BODY.
-            self.refusals.warning("encoding", "webhook: an encoded body refused (415)")
+            self._refused(request, "415 an encoded body")
             return web.Response(status=415, text="no content encoding")
         if (request.content_length or 0) > MAX_BODY:
-            self.refusals.warning("size", "webhook: a body over %d bytes refused (413)", MAX_BODY)
+            self._refused(request, "413 a body over %d bytes", MAX_BODY)
             return web.Response(status=413, text="too large")
         try:
             body = await request.read()  # raises 413 past client_max_size (chunked bodies)
             update_id, update = parse(body)
             return await self.deliver(update_id, update, body.decode())
         except web.HTTPRequestEntityTooLarge:
-            self.refusals.warning("size", "webhook: a body over %d bytes refused (413)", MAX_BODY)
+            self._refused(request, "413 a body over %d bytes", MAX_BODY)
             return web.Response(status=413, text="too large")
         except (HttpProcessingError, web.RequestPayloadError) as exc:  # e.g. broken chunks
-            if _client_error(exc) is None:
+            if client_error(exc) is None:
                 raise
-            self.refusals.warning("http", "webhook: a malformed body refused (400)")
+            self._refused(request, "400 a malformed body")
             return web.Response(status=400, text="bad request")
         except NotAnUpdate as exc:
-            self.refusals.warning("update", "webhook: a body that is no update refused (%s)", exc)
+            self._refused(request, "400 no update (%s)", exc)
             return web.Response(status=400, text="not an update")
 
 
@@ -95,51 +100,12 @@ def parse(body: bytes) -> tuple[int, dict[str, Any]]:
     return update_id, update
 
 
-class _OneLineParseErrors(logging.Filter):
-    """aiohttp logs a request it could not parse (a 20 KB header line, a broken request line)
-    with a traceback: one throttled line instead. A handler's own exception (a 500, a bug)
-    keeps its traceback."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.throttled = Throttled(log)
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        exc = _client_error(record.exc_info[1] if record.exc_info else None)
-        if exc is None:
-            return True
-        held = self.throttled.allow("parse")
-        if held is None:
-            return False
-        record.msg = "webhook: a malformed HTTP request refused (%d %s)" + (
-            f" ({held} more since the last line)" if held else ""
-        )
-        record.args = (exc.code, type(exc).__name__)
-        record.exc_info, record.exc_text = None, None
-        record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
-
-
-def _client_error(exc: BaseException | None) -> HttpProcessingError | None:
-    """The client's fault behind an exception (a 4xx parse error), also when aiohttp wraps it
-    (a body it could not decode raises RequestPayloadError from it)."""
-    while exc is not None:
-        if isinstance(exc, HttpProcessingError):
-            return exc if 400 <= exc.code < 500 else None
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
-_server_log = logging.getLogger(f"{__name__}.http")
-_server_log.addFilter(_OneLineParseErrors())
-
-
 async def serve(
     app: web.Application, host: str, port: int, *, reuse_port: bool = False
 ) -> web.AppRunner:
     """Listen on host:port with aiohttp's parse errors logged as one line (`logger` is the
     documented keyword AppRunner hands to its protocol) and no access log."""
-    runner = web.AppRunner(app, access_log=None, logger=_server_log)
+    runner = web.AppRunner(app, access_log=None, logger=QuietServerLog("webhook", log))
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port, reuse_port=reuse_port).start()

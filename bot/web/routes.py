@@ -6,7 +6,7 @@ see bot/web/auth.py), a CSV link a download token issued with the page. A group'
 are for that group's admins only (the bot's own admin check, behind `AdminGate`); a learner's
 page shows the one who asks and nobody else; the content preview shows answer keys only to those
 `DashboardService.answer_keys` names. Refusals are logged with their reason, never with the
-data, and only while the log's budget lasts (bot/web/request_limits.py): anyone can send them.
+data, and only while the log's budget lasts (bot/log_budget.py): anyone can send them.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.core.clock import Clock
 from bot.core.dashboard_math import chat_of
 from bot.core.models import Catalog
 from bot.i18n import Translator, choose_language, translator
+from bot.log_budget import LogBudget, log_refusal
 from bot.usecases.dashboard import DashboardService
 from bot.web import csv_files, group_page, learner_page, preview_page
 from bot.web.admin_gate import Access, AdminGate, IsAdmin
@@ -36,9 +37,9 @@ from bot.web.auth import (
     validate_init_data,
 )
 from bot.web.html_parts import esc
-from bot.web.request_limits import MAX_TARGET, LogBudget, log_refusal
 
 log = logging.getLogger(__name__)
+MAX_TARGET = 2048  # path and query: our links are a few hundred characters at most
 STATIC = {"app.js": "text/javascript", "app.css": "text/css"}
 HEADERS = {
     # Telegram's web clients show Mini Apps in a frame; nobody else may.

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from aiohttp import web
 
-from bot.web.request_limits import QuietServerLog
+from bot.log_budget import QuietServerLog
 from bot.web.routes import Dashboard, WebOptions
 
 
@@ -12,7 +14,11 @@ async def start(options: WebOptions, host: str, port: int) -> tuple[web.AppRunne
     """Serve the dashboard on host:port (0 picks a free port); the runner and the bound port."""
     # A malformed request (a 20 KB request line) is refused by aiohttp's parser before any
     # handler: its logger is what keeps that refusal to one short, rate-limited line.
-    runner = web.AppRunner(Dashboard(options).app(), access_log=None, logger=QuietServerLog())
+    runner = web.AppRunner(
+        Dashboard(options).app(),
+        access_log=None,
+        logger=QuietServerLog("dashboard", logging.getLogger("bot.web")),
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -1,12 +1,11 @@
-"""What an unauthenticated request may cost the dashboard: a short refusal, and a log line only
-while the log's budget lasts.
+"""What a stranger's requests may cost the log: a refusal is one short line while a budget
+lasts, then one line saying how many were left out; never a traceback, never the request's bytes.
 
-Anyone can send a dashboard request, so none may cost a traceback or a line per request: a 20 KB
-request line was a full aiohttp traceback each time (`LineTooLong`, raised by its parser before
-any handler runs). aiohttp still refuses such a request with 400; its server logger is given to
-`QuietServerLog`, which writes a malformed request as one short line while a `LogBudget` lasts
-(then one line saying how many were left out) and anything else as aiohttp would. A request
-target longer than any link the dashboard makes is refused with 414 before it is read further.
+Shared by the dashboard (bot/web) and the webhook's door (bot/webhook_gate.py): anyone can send
+either a request. aiohttp's parser refuses a malformed request (a 20 KB request line,
+`LineTooLong`) with 400 before any handler runs and logged each with a full traceback; its
+server logger is given to `QuietServerLog`, which writes such a refusal as one budgeted line and
+anything else (a handler's own exception: a bug) as aiohttp would.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.core.clock import Clock
 
-MAX_TARGET = 2048  # path and query: our links are a few hundred characters at most
 LINES = 20  # log lines at once about refused requests
 REFILL_SECONDS = 3.0  # then one more each this often (20 a minute)
 
@@ -62,27 +60,38 @@ def log_refusal(logger: logging.Logger, budget: LogBudget, message: str, *args: 
     logger.warning(message, *args)
 
 
-class QuietServerLog(logging.LoggerAdapter[logging.Logger]):
-    """aiohttp's server logger for the dashboard (the `logger` its request handler takes)."""
+def client_error(exc: object) -> HttpProcessingError | None:
+    """The client's fault behind an exception (a 4xx parse error), also where aiohttp wraps it
+    (a body it could not decode, read after the answer, raises RequestPayloadError from it)."""
+    while isinstance(exc, BaseException):
+        if isinstance(exc, HttpProcessingError):
+            return exc if 400 <= exc.code < 500 else None
+        exc = exc.__cause__ or exc.__context__
+    return None
 
-    def __init__(self, budget: LogBudget | None = None) -> None:
+
+class QuietServerLog(logging.LoggerAdapter[logging.Logger]):
+    """aiohttp's server logger (the `logger` its request handler takes, through AppRunner) for
+    a server of ours: `what` names it in the line, `logger` writes it."""
+
+    def __init__(self, what: str, logger: logging.Logger, budget: LogBudget | None = None) -> None:
         super().__init__(logging.getLogger("aiohttp.server"), {})
+        self.what, self.refusals = what, logger
         self.budget = budget or LogBudget()
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
-        if isinstance(exc_info, HttpProcessingError):
+        error = client_error(exc_info)
+        if error is not None:
             remote = args[0] if args else "?"
-            text = str(exc_info.message).split(":", 1)[0][:80]  # never the request's bytes
+            text = str(error.message).split(":", 1)[0][:80]  # never the request's bytes
             log_refusal(
-                logging.getLogger("bot.web"), self.budget,
-                "dashboard: refused a malformed request from %s: %s %s",
-                remote, exc_info.code, text,
+                self.refusals, self.budget, "%s: refused a malformed request from %s: %s %s",
+                self.what, remote, error.code, text,
             )  # fmt: skip
             return
         super().exception(msg, *args, exc_info=exc_info, **kwargs)
 
     def debug(self, msg: object, *args: object, **kwargs: Any) -> None:
-        exc_info = kwargs.get("exc_info")
-        if isinstance(exc_info, HttpProcessingError):
+        if client_error(kwargs.get("exc_info")) is not None:
             kwargs["exc_info"] = None  # aiohttp's debug line for non-HTTP bytes: no traceback
         super().debug(msg, *args, **kwargs)
