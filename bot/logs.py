@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 
 NOISY = ("httpx", "httpcore", "apscheduler", "aiohttp.access")
 _FORMATTER = logging.Formatter()
@@ -44,37 +42,3 @@ def setup(level: str = "INFO", secret: str = "") -> None:
     for name in NOISY:
         # httpx logs each request URL, token included, at INFO.
         logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
-
-
-class Throttled:
-    """At most one line per `every` seconds per kind, for noise a stranger can repeat at will
-    (bad webhook bodies, malformed requests): the first is logged, the others are counted and
-    the count joins the next line. Kinds are the caller's constants, never request data, so the
-    tables stay small."""
-
-    def __init__(
-        self,
-        logger: logging.Logger,
-        every: float = 60.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.logger, self.every, self.clock = logger, every, clock
-        self._next: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-
-    def allow(self, kind: str) -> int | None:
-        """None while `kind` is quiet (this one is counted), else how many were held back."""
-        now = self.clock()
-        if now < self._next.get(kind, float("-inf")):
-            self._held[kind] = self._held.get(kind, 0) + 1
-            return None
-        self._next[kind] = now + self.every
-        return self._held.pop(kind, 0)
-
-    def warning(self, kind: str, msg: str, *args: object) -> None:
-        held = self.allow(kind)
-        if held is None:
-            return
-        if held:
-            msg, args = msg + " (%d more since the last line)", (*args, held)
-        self.logger.warning(msg, *args)
