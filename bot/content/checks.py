@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.content import numbers, quality, text_checks
+from bot.content import drift, links, numbers, quality, text_checks
 from bot.content.problems import Problems, display_path
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
@@ -64,6 +64,10 @@ def check_guides(
         at: KeyPath = ("guides", guide_id)
         if not ID.match(guide_id):
             sink.error(path, doc.line(at), key_str(at), f"guide id '{guide_id}': {ID_RULE}")
+        urls = [((*at, "url"), guide.url)] + [((*at, "urls", k), u) for k, u in guide.urls.items()]
+        for where, url in urls:
+            if (problem := links.host_problem(url)) is not None:
+                sink.warn(path, doc.line(where), key_str(where), problem)
         english = guide.title.get(SOURCE_LANGUAGE)
         if english is None:
             sink.error(
@@ -75,9 +79,10 @@ def check_guides(
             continue
         for lang, title in guide.title.items():
             key = (*at, "title", lang)
-            messages = text_checks.unclosed_backtick(title)
+            messages = text_checks.unclosed_backtick(title) + drift.placeholder(title)
             if lang != SOURCE_LANGUAGE:
                 messages += text_checks.compare_code(english, title)
+                messages += drift.drift(english, title, lang)
                 if lang not in guide.same_as_source and text_checks.identical_to_source(
                     english, title
                 ):
@@ -167,15 +172,34 @@ def _check_question(
     _check_english(parsed, (*at, "explanation"), question.explanation, sink)
     if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
         error((*at, "explanation"), "explanation too long for one Telegram message")
+    if question.kind == "true_false":
+        for option_id, text in question.options.items():
+            for message in drift.true_false_label(SOURCE_LANGUAGE, option_id, text):
+                error((*at, "options", option_id), message)
     warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
-    if isinstance(question.answer, list) and len(question.answer) == 1:
-        answer = question.answer[0]
-        if question.kind == "single" and answer in question.options:
-            giveaway = quality.giveaway(question.options, answer)
-            warnings.append(((*at, "options", answer), giveaway))
+    if isinstance(question.answer, list):
+        warnings += option_warnings(question, question.options, SOURCE_LANGUAGE, at)
     for where, message in warnings:
         if message is not None:
             sink.warn(path, doc.line(where), key_str(where), message)
+
+
+def option_warnings(
+    question: QuestionSource, options: dict[str, str], lang: str, at: KeyPath
+) -> list[tuple[KeyPath, str | None]]:
+    """Give-aways in one language's options: the right ones the longest, or absolute words
+    only in wrong ones (a single or select-all question; true/false labels are fixed)."""
+    if question.kind not in ("single", "multiple") or not isinstance(question.answer, list):
+        return []
+    answer = [a for a in question.answer if a in options]
+    if not answer:
+        return []
+    found: list[tuple[KeyPath, str | None]] = [
+        ((*at, "options", answer[0]), quality.giveaway(options, answer))
+    ]
+    for option_id, message in quality.absolutes_in_distractors(options, answer, lang).items():
+        found.append(((*at, "options", option_id), message))
+    return found
 
 
 def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None:
@@ -252,8 +276,8 @@ def too_long(size: int) -> str:
 
 
 def _check_english(parsed: Parsed[QuizSource], at: KeyPath, text: str, sink: Problems) -> None:
-    errors = text_checks.unclosed_backtick(text)
-    warnings = text_checks.unmarked_code(text)
+    errors = text_checks.unclosed_backtick(text) + drift.placeholder(text)
+    warnings = text_checks.unmarked_code(text) + links.link_problems(text)
     if not errors and not warnings:  # the usual case: no line lookup, no key string
         return
     line, key = parsed.doc.line(at), key_str(at)

@@ -6,8 +6,11 @@ the bot serves such content, but a reviewer should look.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from bot.core import limits
-from bot.core.markup import plain
+from bot.core.markup import plain, split_code
 
 # Room for the explanation in a group popup: Telegram's 200 characters less the verdict line
 # ("❌ Not quite: the answer is B." in the longest language) and the line break after it.
@@ -15,18 +18,77 @@ POPUP_ROOM = limits.POPUP_MAX_CHARS - limits.POPUP_VERDICT_CHARS - 1
 _SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n")
 
 
-def giveaway(options: dict[str, str], answer: str) -> str | None:
-    """The right option is the only longest one: learners pick it without knowing why."""
-    if answer not in options or len(options) < 2:
+def _length(text: str) -> int:
+    """What a learner sees of an option's length: its text without markup or whitespace (padding
+    a distractor with spaces hides nothing)."""
+    return len("".join(plain(text).split()))
+
+
+def giveaway(options: dict[str, str], answer: Sequence[str]) -> str | None:
+    """The right options are the longest ones: learners pick them without knowing why.
+
+    One right option (a single question, or a select-all with one) is a give-away when it is
+    the only longest; a select-all when every right option is longer than every wrong one."""
+    right = [_length(options[a]) for a in answer if a in options]
+    wrong = [_length(text) for oid, text in options.items() if oid not in answer]
+    if not right or not wrong or min(right) <= max(wrong):
         return None
-    right = len(plain(options[answer]))
-    others = [len(plain(text)) for oid, text in options.items() if oid != answer]
-    if right <= max(others):
-        return None
+    if len(right) == 1:
+        return (
+            f"the right option is the only longest one ({right[0]} characters, the next "
+            f"{max(wrong)}): learners can guess it; lengthen a wrong option or shorten the right one"
+        )
     return (
-        f"the right option is the only longest one ({right} characters, the next {max(others)}): "
-        "learners can guess it; lengthen a wrong option or shorten the right one"
+        f"the right options are the {len(right)} longest ({min(right)} characters or more, the "
+        f"longest wrong one {max(wrong)}): learners can guess them; lengthen a wrong option"
     )
+
+
+# Absolute and limiting words: test-wise learners eliminate an option that carries one when no
+# right option does. Matched as whole words (casefolded, outside code).
+ABSOLUTE_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        "only always never nothing none cannot whatever altogether exactly forbids forbidden "
+        "impossible entirely completely".split()
+    ),
+    "fr": frozenset(
+        "seul seule seuls seules seulement uniquement toujours jamais rien aucun aucune "
+        "impossible interdit interdite exactement entièrement totalement complètement".split()
+    ),
+    "wo": frozenset("rekk mukk dara".split()),
+}
+_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def absolute_words(text: str, lang: str) -> set[str]:
+    words = ABSOLUTE_WORDS.get(lang)
+    if not words:
+        return set()
+    return words.intersection(_WORDS.findall(_prose(text).casefold()))
+
+
+def absolutes_in_distractors(
+    options: dict[str, str], answer: Sequence[str], lang: str
+) -> dict[str, str]:
+    """Wrong option id -> the message, when wrong options carry absolute words and no right one
+    does."""
+    if any(absolute_words(options[a], lang) for a in answer if a in options):
+        return {}
+    out: dict[str, str] = {}
+    for oid, text in options.items():
+        if oid not in answer and (found := absolute_words(text, lang)):
+            out[oid] = (
+                f"a wrong option says {', '.join(repr(w) for w in sorted(found))} and no right "
+                "option has such an absolute word: learners eliminate it without knowing the "
+                "topic; reword it"
+            )
+    return out
+
+
+def _prose(text: str) -> str:
+    if "`" not in text:
+        return text
+    return " ".join(piece for is_code, piece in split_code(text) if not is_code)
 
 
 def first_sentence(text: str) -> str:

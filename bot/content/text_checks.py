@@ -12,6 +12,7 @@ splitting entirely.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -33,6 +34,8 @@ _CACHE_SIZE = 1 << 14
 _ENGLISH_MARKERS = frozenset(
     {"the", "which", "what", "with", "when", "why", "how", "is", "are", "of", "this", "that"}
     | {"their", "they", "from", "into", "every", "only", "should", "does", "would", "than"}
+    | {"and", "you", "your", "not", "each", "then", "after", "before", "without", "because"}
+    | {"so", "it", "its", "be", "can", "will", "have", "has", "was", "were", "them"}
 )
 
 
@@ -127,26 +130,54 @@ def identical_to_source(source: str, translated: str) -> bool:
 
 
 def english_leftovers(translated: str) -> list[str]:
-    """English function words in a non-English string: a sentence probably left in English."""
+    """English function words in a non-English string: a sentence probably left in English.
+
+    One is enough: none of them is a French or Wolof word, and the seed pages' leftovers were
+    clauses such as ", so keeping them is optional" with a single one."""
     found = _ENGLISH_MARKERS.intersection(_words(translated))
-    if len(found) >= 2:
+    if found:
         return [f"looks partly English ({', '.join(sorted(found))}): translate the whole string"]
     return []
 
 
+def fold(text: str) -> str:
+    """Casefolded without accents: "Dégradées" and "degradees" are the same word to a reader."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _word_stem(word: str) -> str:
+    """A word without its French or English inflection (-e, -s, -es), so that one glossary entry
+    "dégradé" catches "dégradée", "dégradés", "dégradées" and "degrade"."""
+    if len(word) > 4:
+        for ending in ("es", "s", "e"):
+            if word.endswith(ending):
+                return word[: -len(ending)]
+    return word
+
+
+_INFLECTION = "(?:e|s|es|ee|ees|er|ed|ing)?"
+
+
 @lru_cache(maxsize=256)
 def _avoid_pattern(avoid: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(avoid)}(?!\w)", re.IGNORECASE)
+    words = [_word_stem(w) for w in fold(avoid).split()]
+    # each word by its stem and an inflection (dégradé -> dégradées, degrade, degraded)
+    body = r"\s+".join(re.escape(w) + _INFLECTION for w in words)
+    return re.compile(rf"(?<![^\W_]){body}(?![^\W_])")
 
 
 def glossary_hits(translated: str, terms: Sequence[GlossaryTerm]) -> list[str]:
+    """Glossary words outside code, by stem and without accents."""
     messages: list[str] = []
     if not terms:
         return messages
-    text = prose(translated)
+    text = fold(prose(translated))
     for term in terms:
         for avoid in term.avoid:
-            if _avoid_pattern(avoid).search(text):
+            if found := _avoid_pattern(avoid).search(text):
                 note = f" ({term.note})" if term.note else ""
-                messages.append(f"'{avoid}': write '{term.prefer}' instead{note}")
+                seen = "" if found.group(0) == fold(avoid) else f" (as '{found.group(0)}')"
+                messages.append(f"'{avoid}'{seen}: write '{term.prefer}' instead{note}")
+                break
     return messages

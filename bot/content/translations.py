@@ -10,14 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.content import numbers, quality, text_checks
-from bot.content.checks import IDENTICAL, too_long
+from bot.content import drift, links, numbers, quality, text_checks, typography
+from bot.content.checks import IDENTICAL, option_warnings, too_long
 from bot.content.problems import Problems
 from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
 from bot.content.sources import Content, Parsed, QuizFiles
 from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core import limits
 from bot.core.models import SOURCE_LANGUAGE
+
+
+# Typography rules per language (warnings), beyond the ones every language shares.
+TYPOGRAPHY = {"fr": typography.french}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +130,10 @@ def check_translation(
             continue
         # Spans cannot be compared while one is unclosed: report only that.
         errors = text_checks.unclosed_backtick(mine) or text_checks.compare_code(text, mine)
-        warnings = text_checks.glossary_hits(mine, terms)
+        errors += drift.placeholder(mine) or drift.drift(text, mine, lang)
+        warnings = text_checks.glossary_hits(mine, terms) + links.link_problems(mine)
+        if (typeset := TYPOGRAPHY.get(lang)) is not None:
+            warnings += typeset(mine)
         if at[-1] == "explanation" and (cut := quality.popup_cut(mine)) is not None:
             warnings.append(cut)
         if not marked or key_str(at) not in marked:
@@ -154,7 +161,25 @@ def check_translation(
             error=False,
         )
     _check_length(source, parsed.model, report)
+    _check_options(source, parsed.model, lang, report)
     return len(english) - len(missing)
+
+
+def _check_options(source: QuizSource, tr: QuizTranslation, lang: str, report: _Report) -> None:
+    """True/false labels in the language's own words; give-aways in this language's options."""
+    for qid, question in source.questions.items():
+        mine = tr.questions.get(qid)
+        if mine is None or not question.options:
+            continue
+        at: KeyPath = ("questions", qid)
+        options = {oid: mine.options.get(oid) or text for oid, text in question.options.items()}
+        if question.kind == "true_false":
+            for oid, text in mine.options.items():
+                for message in drift.true_false_label(lang, oid, text):
+                    report((*at, "options", oid), message)
+        for where, message in option_warnings(question, options, lang, at):
+            if message is not None:
+                report(where, message, error=False)
 
 
 def _check_stale(source: QuizSource, parsed: Parsed[QuizTranslation], report: _Report) -> None:

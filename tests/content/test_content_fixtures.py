@@ -110,7 +110,7 @@ ERRORS = [
 WARNINGS = [
     ("glossary", "quizzes/demo.fr.yaml", 14, "questions.q2.options.a", "write 'gradient'"),
     ("partial-translation", "quizzes/demo.fr.yaml", 1, "", "4 of 10 strings not translated"),
-    ("giveaway", "quizzes/demo.yaml", 19, "questions.q2.options.b", "only longest one (37"),
+    ("giveaway", "quizzes/demo.yaml", 19, "questions.q2.options.b", "only longest one (32"),
     ("duplicate-prompt", "quizzes/demo.yaml", 16, "questions.q2.prompt", "same prompt as"),
     ("popup-cut", "quizzes/demo.yaml", 21, "questions.q2.explanation", "group popup has room"),
     ("popup-cut", "quizzes/demo.fr.yaml", 15, "questions.q2.explanation", "first sentence is 204"),
@@ -201,6 +201,8 @@ def test_true_false_question_loads_with_its_kind(tmp_path: Path) -> None:
     for name in ("demo.yaml", "demo.fr.yaml"):
         path = tmp_path / "c" / "quizzes" / name
         text = path.read_text("utf-8").replace("yes:", "true:").replace("no:", "false:")
+        for label, own in {"Yes": "True", "No": "False", "Oui": "Vrai", "Non": "Faux"}.items():
+            text = text.replace(f'"{label}"', f'"{own}"')
         path.write_text(text.replace('answer: "yes"', 'answer: "true"'), "utf-8")
     quiz = load_catalog(tmp_path / "c").quiz("demo")
     assert quiz is not None
@@ -208,7 +210,7 @@ def test_true_false_question_loads_with_its_kind(tmp_path: Path) -> None:
     assert single.kind is QuestionKind.SINGLE
     assert true_false.kind is QuestionKind.TRUE_FALSE
     assert [o.id for o in true_false.options] == ["true", "false"] and true_false.correct == 0
-    assert true_false.options[1].text.get("fr") == "Non"
+    assert true_false.options[1].text.get("fr") == "Faux"
 
 
 def test_number_questions_load_with_their_key_and_unit_per_language() -> None:

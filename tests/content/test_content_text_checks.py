@@ -49,7 +49,8 @@ def test_identical_to_source(source: str, translated: str, same: bool) -> None:
         ("Ñu defaat xayma yi: their forward computations are rerun", True),
         ("Dafay denc activation yi ci memwaar bi", False),
         ("La passe arrière en a besoin pour calculer les gradients", False),
-        ("The `with` statement", False),  # one marker word is not enough
+        ("The `with` statement", True),  # one marker word is enough (issue 29)
+        ("Le `with` de Python", False),  # code is not prose
     ],
 )
 def test_english_leftovers(text: str, flagged: bool) -> None:

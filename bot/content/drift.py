@@ -1,0 +1,133 @@
+"""A translated string held to its English source: what must not move, and what is no text at all.
+
+A translation cannot change the answer key (it has no `answer`), but it can change the question
+or the meaning of an option: a number changed in a prompt, "32" and "12" swapped between two
+options, a name dropped, True and False swapped. A program cannot read meaning, but these it can
+count: every string must carry the same numbers, names and code as its source (code spans are
+compared in `text_checks.compare_code`). Errors, because the question or its answer could
+change. Pure functions over strings; `translations` decides where to report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import get_decimal_symbol
+
+from bot.content import text_checks
+
+# Names that stay as written in every language: acronyms (GPU, FSDP, SGD), CamelCase (BatchNorm,
+# GradScaler, PyTorch, AdamW, ZeRO) and words with digits (bf16, fp32). An acronym's plural "s"
+# is dropped (French writes "les GPU").
+_NAME = re.compile(
+    r"(?<![\w.])(?:[A-Z][A-Z0-9]+(?=s?\b)|[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|"
+    r"[a-z]+[0-9]+[a-z0-9]*)"
+)
+# Units a language writes with its own letters: these acronyms are translated, not names.
+TRANSLATED_NAMES: dict[str, dict[str, str]] = {
+    "fr": {"GB": "Go", "MB": "Mo", "KB": "Ko", "TB": "To", "GiB": "Gio", "MiB": "Mio", "AI": "IA"},
+}
+# Texts that stand in for a translation nobody wrote yet.
+_PLACEHOLDER = re.compile(
+    r"^\W*(?:todo|tbd|fixme|xxx+|n/a|translate( me)?|to translate|à traduire|a traduire"
+    r"|traduire|lorem ipsum.*)\W*$|^[\s.…_?-]+$|\b(?:TODO|FIXME|TBD|XXX)\b|\[(?:[^\]]*tradu|"
+    r"[^\]]*translat)[^\]]*\]",
+    re.IGNORECASE,
+)
+# The labels of a true_false question's two options, per language, in their order.
+TRUE_FALSE_LABELS: dict[str, tuple[str, str]] = {
+    "en": ("True", "False"),
+    "fr": ("Vrai", "Faux"),
+    "wo": ("Dëgg", "Du dëgg"),
+}
+
+
+@lru_cache(maxsize=32)
+def _number_pattern(lang: str) -> re.Pattern[str]:
+    """Digits with the language's decimal mark ("0,5" in French, "0.5" in English); thousands
+    written with the language's group mark ("1,000", "1 000") are one number."""
+    try:
+        mark = get_decimal_symbol(Locale.parse(lang))
+    except (UnknownLocaleError, ValueError):
+        mark = "."
+    group = "," if mark == "." else "[\u202f\u00a0 ]"
+    return re.compile(
+        rf"(?P<grouped>\d{{1,3}}(?:{group}\d{{3}})+)(?![\d{re.escape(mark)}])"
+        rf"|(?P<whole>\d+)(?:{re.escape(mark)}(?P<part>\d+))?"
+    )
+
+
+def numbers(text: str, lang: str) -> Counter[str]:
+    """The numbers of a string's prose, each written the English way (0.5, 1000)."""
+    found: Counter[str] = Counter()
+    for match in _number_pattern(lang).finditer(text_checks.prose(text)):
+        if match["grouped"]:
+            found[str(int(re.sub(r"\D", "", match["grouped"])))] += 1
+        else:
+            whole = str(int(match["whole"]))
+            found[f"{whole}.{match['part']}" if match["part"] else whole] += 1
+    return found
+
+
+def names(text: str, lang: str) -> Counter[str]:
+    """The names of a string's prose, each as the English writes it (a French "Go" counts as
+    "GB")."""
+    own = TRANSLATED_NAMES.get(lang, {})
+    text = text_checks.prose(text)
+    found = Counter(_NAME.findall(text))
+    for english, mine in own.items():
+        found[english] += len(re.findall(rf"(?<!\w){re.escape(mine)}(?!\w)", text))
+        found[mine] = 0
+    return +found
+
+
+def _differences(what: str, want: Counter[str], have: Counter[str]) -> list[str]:
+    missing, extra = want - have, have - want
+    if not missing and not extra:
+        return []
+    parts = []
+    if missing:
+        parts.append(f"the English has {_listed(missing)}")
+    if extra:
+        parts.append(f"this has {_listed(extra)} that the English does not")
+    return [f"{what} differ from the English: {'; '.join(parts)} (keep every {what[:-1]})"]
+
+
+def _listed(counts: Counter[str]) -> str:
+    return ", ".join(f"'{k}'" + (f" ×{n}" if n > 1 else "") for k, n in sorted(counts.items()))
+
+
+def drift(source: str, translated: str, lang: str) -> list[str]:
+    """What the translation changed that it must keep: numbers and names."""
+    messages = _differences("numbers", numbers(source, "en"), numbers(translated, lang))
+    messages += _differences("names", names(source, "en"), names(translated, lang))
+    return messages
+
+
+def placeholder(text: str) -> list[str]:
+    """A stand-in for a translation ("TODO", "...", "[à traduire]", "xxx")."""
+    prose = text_checks.prose(text)
+    if (prose.strip() or "`" not in text) and _PLACEHOLDER.search(prose):
+        return [f"'{_short(text)}' is a placeholder, not a text: write the real text"]
+    return []
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def true_false_label(lang: str, option_id: str, text: str) -> list[str]:
+    """A true_false option's label must be the language's own word for it, in order."""
+    labels = TRUE_FALSE_LABELS.get(lang)
+    if labels is None or option_id not in ("true", "false"):
+        return []
+    want = labels[0] if option_id == "true" else labels[1]
+    if text.strip() == want:
+        return []
+    other = labels[1] if option_id == "true" else labels[0]
+    swapped = " (the labels look swapped)" if text.strip() == other else ""
+    return [f"the {option_id} option is labelled '{_short(text)}': write '{want}'{swapped}"]

@@ -1,0 +1,52 @@
+"""Links a learner cannot trust: not https, a raw IP address, a placeholder-like host.
+
+guides.yaml's URLs must already be https on a real-looking host (`schema`, an error); these are
+warnings about links written inside strings (an explanation's "see https://...") and about
+guide hosts that pass the schema but look made up (todo.com, a raw IP). Pure functions.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import urlsplit
+
+from bot.content.schema import placeholder_host
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>»)\]]+", re.IGNORECASE)
+_BARE_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+# First labels of hosts that stand in for a real site.
+_PLACEHOLDER_NAMES = frozenset(
+    "todo tbd fixme xxx foo bar baz test placeholder changeme lorem yourdomain your-domain "
+    "mydomain my-domain domain website yoursite your-site mysite my-site site url link".split()
+)
+
+
+def host_problem(url: str) -> str | None:
+    """What is wrong with a link's host, if anything."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    if not host:
+        return f"'{url}' has no host: link a real page"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return f"'{url}' points at a raw IP address: link the site by its name"
+    if placeholder_host(host) or host.split(".")[0] in _PLACEHOLDER_NAMES:
+        return f"'{url}' points at a placeholder-like host ({host}): link a real page"
+    return None
+
+
+def link_problems(text: str) -> list[str]:
+    """Every link in a string that is not https or whose host looks wrong; bare IP addresses."""
+    messages: list[str] = []
+    for url in _URL.findall(text):
+        url = url.rstrip(".,;:!?’'\"")
+        if urlsplit(url).scheme.lower() != "https":
+            messages.append(f"'{url}' is not an https link: learners' apps may refuse it")
+        elif (problem := host_problem(url)) is not None:
+            messages.append(problem)
+    for ip in _BARE_IP.findall(_URL.sub(" ", text)):
+        messages.append(f"'{ip}' is a raw IP address: link the site by its name, over https")
+    return messages
