@@ -176,12 +176,14 @@ def _check_question(
         for option_id, text in question.options.items():
             for message in drift.true_false_label(SOURCE_LANGUAGE, option_id, text):
                 error((*at, "options", option_id), message)
-    warnings = [((*at, "explanation"), quality.popup_cut(question.explanation))]
+    warnings: list[tuple[KeyPath, str | None]] = [
+        ((*at, "explanation"), quality.popup_cut(question.explanation))
+    ]
     if isinstance(question.answer, list):
         warnings += option_warnings(question, question.options, SOURCE_LANGUAGE, at)
-    for where, message in warnings:
-        if message is not None:
-            sink.warn(path, doc.line(where), key_str(where), message)
+    for where, warning in warnings:
+        if warning is not None:
+            sink.warn(path, doc.line(where), key_str(where), warning)
 
 
 def option_warnings(

@@ -17,8 +17,32 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>»)\]]+", re.IGNORECASE)
 _BARE_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 # First labels of hosts that stand in for a real site.
 _PLACEHOLDER_NAMES = frozenset(
-    "todo tbd fixme xxx foo bar baz test placeholder changeme lorem yourdomain your-domain "
-    "mydomain my-domain domain website yoursite your-site mysite my-site site url link".split()
+    [
+        "todo",
+        "tbd",
+        "fixme",
+        "xxx",
+        "foo",
+        "bar",
+        "baz",
+        "test",
+        "placeholder",
+        "changeme",
+        "lorem",
+        "yourdomain",
+        "your-domain",
+        "mydomain",
+        "my-domain",
+        "domain",
+        "website",
+        "yoursite",
+        "your-site",
+        "mysite",
+        "my-site",
+        "site",
+        "url",
+        "link",
+    ]
 )
 
 

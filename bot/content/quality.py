@@ -36,7 +36,8 @@ def giveaway(options: dict[str, str], answer: Sequence[str]) -> str | None:
     if len(right) == 1:
         return (
             f"the right option is the only longest one ({right[0]} characters, the next "
-            f"{max(wrong)}): learners can guess it; lengthen a wrong option or shorten the right one"
+            f"{max(wrong)}): learners can guess it; lengthen a wrong option or shorten the "
+            "right one"
         )
     return (
         f"the right options are the {len(right)} longest ({min(right)} characters or more, the "
@@ -48,14 +49,46 @@ def giveaway(options: dict[str, str], answer: Sequence[str]) -> str | None:
 # right option does. Matched as whole words (casefolded, outside code).
 ABSOLUTE_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset(
-        "only always never nothing none cannot whatever altogether exactly forbids forbidden "
-        "impossible entirely completely".split()
+        [
+            "only",
+            "always",
+            "never",
+            "nothing",
+            "none",
+            "cannot",
+            "whatever",
+            "altogether",
+            "exactly",
+            "forbids",
+            "forbidden",
+            "impossible",
+            "entirely",
+            "completely",
+        ]
     ),
     "fr": frozenset(
-        "seul seule seuls seules seulement uniquement toujours jamais rien aucun aucune "
-        "impossible interdit interdite exactement entièrement totalement complètement".split()
+        [
+            "seul",
+            "seule",
+            "seuls",
+            "seules",
+            "seulement",
+            "uniquement",
+            "toujours",
+            "jamais",
+            "rien",
+            "aucun",
+            "aucune",
+            "impossible",
+            "interdit",
+            "interdite",
+            "exactement",
+            "entièrement",
+            "totalement",
+            "complètement",
+        ]
     ),
-    "wo": frozenset("rekk mukk dara".split()),
+    "wo": frozenset(["rekk", "mukk", "dara"]),
 }
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -64,7 +97,7 @@ def absolute_words(text: str, lang: str) -> set[str]:
     words = ABSOLUTE_WORDS.get(lang)
     if not words:
         return set()
-    return words.intersection(_WORDS.findall(_prose(text).casefold()))
+    return set(words.intersection(_WORDS.findall(_prose(text).casefold())))
 
 
 def absolutes_in_distractors(

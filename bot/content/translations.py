@@ -19,7 +19,6 @@ from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core import limits
 from bot.core.models import SOURCE_LANGUAGE
 
-
 # Typography rules per language (warnings), beyond the ones every language shares.
 TYPOGRAPHY = {"fr": typography.french}
 
@@ -177,9 +176,9 @@ def _check_options(source: QuizSource, tr: QuizTranslation, lang: str, report: _
             for oid, text in mine.options.items():
                 for message in drift.true_false_label(lang, oid, text):
                     report((*at, "options", oid), message)
-        for where, message in option_warnings(question, options, lang, at):
-            if message is not None:
-                report(where, message, error=False)
+        for where, warning in option_warnings(question, options, lang, at):
+            if warning is not None:
+                report(where, warning, error=False)
 
 
 def _check_stale(source: QuizSource, parsed: Parsed[QuizTranslation], report: _Report) -> None:
