@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from bot.content.schema import placeholder_host
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>»)\]]+", re.IGNORECASE)
-_BARE_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+_BARE_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?!\w|\.\d)")
 # First labels of hosts that stand in for a real site.
 _PLACEHOLDER_NAMES = frozenset(
     [
