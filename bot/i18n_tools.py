@@ -8,7 +8,9 @@ docs, the tests and a person at a terminal all do the same thing:
     update   pybabel update -i locales/messages.pot -d locales --no-fuzzy-matching
                  --ignore-obsolete
              then fills the English catalogue with msgstr = msgid (English is the source)
-    check    the template is fresh and every catalogue is complete and faithful (exit 1 if not)
+    check    the template is fresh and every catalogue is complete and faithful (exit 1 if not):
+             placeholders and tags kept, no word content/glossary.yaml forbids (matched by stem,
+             as the content checker does), no English left in a translated string
 
 The template keeps its header (it carries the charset and project name that `update` copies),
 but its `POT-Creation-Date` changes on every run: `extract` leaves the committed file untouched
@@ -24,14 +26,18 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import yaml
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
+from bot.content import text_checks
+from bot.content.schema import GlossaryFile, GlossaryTerm
 from bot.i18n import DOMAIN, SUPPORTED_LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "locales"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
+GLOSSARY = ROOT / "content" / "glossary.yaml"
 SOURCE_LANGUAGE = "en"
 
 EXTRACT_ARGS: tuple[str, ...] = (
@@ -186,9 +192,35 @@ def _balanced(found: Iterable[str]) -> bool:
     return not stack
 
 
-def catalogue_problems(lang: str, template: Catalog | None = None) -> list[str]:
-    """Everything wrong with one language's catalogue, as readable lines."""
-    path = catalogue_path(lang)
+def wording_problems(message: Message, terms: Sequence[GlossaryTerm]) -> list[str]:
+    """The content checker's wording rules on one UI entry: the glossary (a forbidden term
+    fails CI, as it would mislead every learner on every screen) and English left over."""
+    ids = _forms(message.id)
+    name = ids[0][:50]
+    problems = []
+    for index, string in enumerate(_forms(message.string or "")):
+        text = TAG.sub(" ", PLACEHOLDER.sub(" ", string))
+        found = text_checks.glossary_hits(text, terms)
+        if string not in ids:  # a string rightly the same as English (Quiz, CSV) is no leftover
+            found += text_checks.english_leftovers(text)
+        problems += [f"{name!r} form {index}: {p}" for p in found]
+    return problems
+
+
+def glossary_terms(lang: str) -> list[GlossaryTerm]:
+    """The shipped glossary's terms for one language (none when it has no glossary)."""
+    if not GLOSSARY.is_file():
+        return []
+    model = GlossaryFile.model_validate(yaml.safe_load(GLOSSARY.read_text(encoding="utf-8")))
+    return list(model.terms.get(lang, []))
+
+
+def catalogue_problems(
+    lang: str, template: Catalog | None = None, path: Path | None = None
+) -> list[str]:
+    """Everything wrong with one language's catalogue (by default the shipped one), as
+    readable lines."""
+    path = path or catalogue_path(lang)
     if not path.exists():
         return [f"{lang}: missing {path.relative_to(ROOT)}"]
     catalog = read_catalogue(path)
@@ -200,9 +232,13 @@ def catalogue_problems(lang: str, template: Catalog | None = None) -> list[str]:
         problems.append(f"{lang}: {missing[:50]!r} not in the catalogue (run update)")
     for extra in sorted(map(str, have - wanted)):
         problems.append(f"{lang}: {extra[:50]!r} no longer in the template (run update)")
+    terms = glossary_terms(lang) if lang != SOURCE_LANGUAGE else []
     for message in catalog:
         if message.id:
-            problems += [f"{lang}: {p}" for p in message_problems(message, catalog.num_plurals)]
+            found = message_problems(message, catalog.num_plurals)
+            if lang != SOURCE_LANGUAGE and _translated(message):
+                found += wording_problems(message, terms)
+            problems += [f"{lang}: {p}" for p in found]
     return problems
 
 
