@@ -1,5 +1,6 @@
 """`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`,
-`reload` (ask the running bot to reload its content), `reports` (what learners reported)."""
+`po export --lang L` / `po import FILE...` (a translator's PO files), `reload` (ask the running
+bot to reload its content), `reports` (what learners reported)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.content.loader import check
+from bot.content.po_cli import configure_po, run_po
 from bot.content.reload_cli import run_reload
 from bot.content.report import format_report
 from bot.content.reports_cli import configure_reports, run_reports
@@ -42,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_reports(
         commands.add_parser("reports", help="list learners' reports of problems with questions")
     )
+    configure_po(commands.add_parser("po", help="a translator's PO files: export, import"))
     args = parser.parse_args(argv)
     if args.command == "import":
         return run_import(args)
@@ -51,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_reload(args.socket, args.db)
     if args.command == "reports":
         return run_reports(args)
+    if args.command == "po":
+        return run_po(args)
 
     if args.command == "check":
         report = check(args.path or default_content_dir())

@@ -131,3 +131,11 @@ def true_false_label(lang: str, option_id: str, text: str) -> list[str]:
     other = labels[1] if option_id == "true" else labels[0]
     swapped = " (the labels look swapped)" if text.strip() == other else ""
     return [f"the {option_id} option is labelled '{_short(text)}': write '{want}'{swapped}"]
+
+
+def keep_list(source: str) -> str:
+    """What a translation of `source` must carry unchanged, for a translator to read: its
+    numbers, names and code spans ("32, 12, BatchNorm, `loss / N`"; empty when none)."""
+    kept = [*numbers(source, "en").elements(), *names(source, "en").elements()]
+    kept += [f"`{span}`" for span in text_checks.code_spans_of(source)]
+    return ", ".join(dict.fromkeys(kept))

@@ -52,6 +52,11 @@ def _spans(text: str) -> tuple[str, ...]:
     return tuple(code_spans(text))
 
 
+def code_spans_of(text: str) -> tuple[str, ...]:
+    """The code spans and fenced blocks of a string, in order (memoized)."""
+    return _spans(text)
+
+
 def unclosed_backtick(text: str) -> list[str]:
     count = text.count("`")
     if count and "```" in text:  # backticks inside a fenced block are code, not markup

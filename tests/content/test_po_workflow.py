@@ -1,0 +1,154 @@
+"""A translator's PO round trip on the shipped quizzes (issue 29): export, edit, import, check."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.content.cli import main
+from bot.content.po_workflow import export_po, import_po
+from bot.content.problems import Problems
+from bot.content.sources import read_content
+from bot.content.translations import source_strings, translated_strings
+from bot.content.yaml_nodes import key_str
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    shutil.copytree(CONTENT, tmp_path / "content")
+    return tmp_path / "content"
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
+
+
+def _set_msgstr(po: Path, context: str, text: str) -> None:
+    """Change one entry's msgstr as Poedit would (the whole, possibly wrapped, msgstr)."""
+    body = po.read_text(encoding="utf-8")
+    entry = re.compile(rf'(msgctxt "{re.escape(context)}"\nmsgid (?:".*"\n)+)msgstr (?:".*"\n)+')
+    assert len(entry.findall(body)) == 1, context
+    po.write_text(entry.sub(lambda m: f'{m.group(1)}msgstr "{text}"\n', body), encoding="utf-8")
+
+
+def _line(po: Path, context: str) -> int:
+    return next(m.lineno for m in read_po(po.open("rb")) if m.context == context)
+
+
+def test_export_writes_one_entry_per_string_with_its_key_source_and_facts(
+    content: Path, tmp_path: Path
+) -> None:
+    paths = export_po(content, "fr", tmp_path / "po")
+    assert [p.name for p in paths] == [
+        "gradient-accumulation.fr.po",
+        "gradient-checkpointing.fr.po",
+    ]
+    catalog = read_po(paths[0].open("rb"))
+    assert str(catalog.locale) == "fr" and catalog.project == "gradient-accumulation"
+    files = read_content(content, Problems()).quizzes[0]
+    english = source_strings(files.source.model)
+    french = translated_strings(files.translations["fr"].model)
+    entries = {m.context: m for m in catalog if m.id}
+    assert list(entries) == [key_str(at) for at in english]
+    for at, text in english.items():
+        assert entries[key_str(at)].id == text
+        assert entries[key_str(at)].string == french[at]
+    right = entries["questions.effective-batch.options.c"].auto_comments
+    assert "This option is RIGHT." in right and "Keep exactly as in the English: 32." in right
+    wrong = entries["questions.effective-batch.options.d"].auto_comments
+    assert "This option is wrong: keep it wrong." in wrong
+    assert any(c.startswith("Why: Each update sums") for c in wrong)
+    label = entries["questions.micro-batch-memory.options.false"].auto_comments
+    assert "The 'false' label: write 'Faux'." in label
+
+
+def test_importing_an_unchanged_export_changes_nothing(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _files(content)
+    for lang in ("fr", "wo"):
+        assert main(["po", "export", "--lang", lang, "--content", str(content), "--out",
+                     str(tmp_path / "po")]) == 0  # fmt: skip
+    pos = sorted(str(p) for p in (tmp_path / "po").glob("*.po"))
+    assert len(pos) == 4
+    assert main(["po", "import", *pos, "--content", str(content)]) == 0
+    assert capsys.readouterr().out.count(": nothing changed") == 4
+    assert _files(content) == before
+
+
+@pytest.mark.parametrize("lang", ["fr", "wo"])
+def test_an_edited_string_comes_back_and_nothing_else_moves(
+    content: Path, tmp_path: Path, lang: str
+) -> None:
+    """Lossless: every other string, `same_as_source`, `reviewed:` and the image keep their
+    values; exporting again gives the edited PO file back."""
+    before = read_content(content, Problems()).quizzes[1].translations[lang].model
+    [_, po] = export_po(content, lang, tmp_path / "po")
+    _set_msgstr(po, "questions.overhead.prompt", "Combien coûte le recalcul\u202f?")
+    done = import_po(po, content)
+    assert done.ok and done.yaml == content / f"quizzes/gradient-checkpointing.{lang}.yaml"
+    after = read_content(content, Problems()).quizzes[1].translations[lang].model
+    assert after.questions["overhead"].prompt == "Combien coûte le recalcul\u202f?"
+    edited = before.model_dump()
+    edited["questions"]["overhead"]["prompt"] = "Combien coûte le recalcul\u202f?"
+    assert after.model_dump() == edited
+    assert after.reviewed is (lang == "fr")
+    again = export_po(content, lang, tmp_path / "again")[1]
+    date = re.compile(r'"POT-Creation-Date: .*\n')
+    assert date.sub("", again.read_text("utf-8")) == date.sub("", po.read_text("utf-8"))
+
+
+def test_a_drifted_translation_is_refused_at_its_po_line_and_the_yaml_kept(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _files(content)
+    po = export_po(content, "fr", tmp_path / "po")[0]
+    _set_msgstr(po, "questions.effective-batch.options.c", "12")
+    line = _line(po, "questions.effective-batch.options.c")
+    assert main(["po", "import", str(po), "--content", str(content)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"{po}:{line}: questions.effective-batch.options.c: error: numbers differ from the "
+        "English: the English has '32'; this has '12'" in out
+    ), out
+    assert "not imported" in out
+    assert _files(content) == before
+
+
+def test_an_entry_whose_english_changed_is_refused(content: Path, tmp_path: Path) -> None:
+    po = export_po(content, "fr", tmp_path / "po")[0]
+    text = po.read_text("utf-8")
+    po.write_text(text.replace('msgid "What does gradient accumulation mainly let you do?"',
+                               'msgid "What does accumulation do?"'), "utf-8")  # fmt: skip
+    done = import_po(po, content)
+    assert not done.ok and done.yaml is None
+    [problem] = done.problems
+    assert problem.key == "questions.purpose.prompt" and "export again" in problem.message
+    assert problem.line == _line(po, "questions.purpose.prompt")
+
+
+def test_a_fuzzy_entry_is_left_as_it_was(content: Path, tmp_path: Path) -> None:
+    before = _files(content)
+    po = export_po(content, "fr", tmp_path / "po")[0]
+    text = po.read_text("utf-8").replace(
+        'msgctxt "questions.cost.prompt"', '#, fuzzy\nmsgctxt "questions.cost.prompt"'
+    )
+    po.write_text(text, "utf-8")
+    _set_msgstr(po, "questions.cost.prompt", "Brouillon")
+    done = import_po(po, content)
+    assert done.ok and done.yaml is None
+    assert [p.message for p in done.problems] == ["fuzzy (marked as needing work): left as it was"]
+    assert _files(content) == before
+
+
+def test_a_po_file_that_is_not_one_is_refused(content: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.po"
+    bad.write_bytes(b'msgid "a"\nmsgstr "b"\nmsgid\n\x00\xff')
+    done = import_po(bad, content)
+    assert not done.ok and done.yaml is None
