@@ -161,28 +161,39 @@ def _word_stem(word: str) -> str:
     return word
 
 
-_INFLECTION = "(?:e|s|es|ee|ees|er|ed|ing)?"
+_INFLECTION = "(?:e|s|es|ee|ees|er|ed|ing|é|ée|ées|és)?"
+
+
+def _letters(word: str) -> str:
+    """A stem as a pattern where an accented letter may also be written without its accent
+    ("dégradé" matches "degrade"), but a plain letter never stands for an accented one (so
+    "model" never matches the "modèle" a glossary prefers)."""
+    out = []
+    for char in word:
+        bare = fold(char)
+        out.append(f"[{re.escape(char)}{re.escape(bare)}]" if bare != char else re.escape(char))
+    return "".join(out)
 
 
 @lru_cache(maxsize=256)
 def _avoid_pattern(avoid: str) -> re.Pattern[str]:
-    words = [_word_stem(w) for w in fold(avoid).split()]
+    words = [_word_stem(w) for w in avoid.casefold().split()]
     # each word by its stem and an inflection (dégradé -> dégradées, degrade, degraded)
-    body = r"\s+".join(re.escape(w) + _INFLECTION for w in words)
+    body = r"\s+".join(_letters(w) + _INFLECTION for w in words)
     return re.compile(rf"(?<![^\W_]){body}(?![^\W_])")
 
 
 def glossary_hits(translated: str, terms: Sequence[GlossaryTerm]) -> list[str]:
-    """Glossary words outside code, by stem and without accents."""
+    """Glossary words outside code, by stem, their accents optional."""
     messages: list[str] = []
     if not terms:
         return messages
-    text = fold(prose(translated))
+    text = prose(translated).casefold()
     for term in terms:
         for avoid in term.avoid:
             if found := _avoid_pattern(avoid).search(text):
                 note = f" ({term.note})" if term.note else ""
-                seen = "" if found.group(0) == fold(avoid) else f" (as '{found.group(0)}')"
+                seen = "" if found.group(0) == avoid.casefold() else f" (as '{found.group(0)}')"
                 messages.append(f"'{avoid}'{seen}: write '{term.prefer}' instead{note}")
                 break
     return messages

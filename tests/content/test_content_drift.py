@@ -141,7 +141,7 @@ CASES = {
     ),
     "a glossary word inflected (dégradées)": Case(
         f"{GA}.fr.yaml", _q("purpose", "prompt"), _replace("l’accumulation de gradient",
-        "l’accumulation des dégradées"), "'dégradé' (as 'degradees')", W,
+        "l’accumulation des dégradées"), "'dégradé' (as 'dégradées')", W,
     ),
     "a glossary word without its accent (degrade)": Case(
         f"{GA}.fr.yaml", _q("cost", "prompt"), _replace("gradient", "degrade"), "'dégradé'", W,
