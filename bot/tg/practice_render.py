@@ -17,7 +17,16 @@ from bot.core.models import GuidePath, Level
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.render import LETTERS, Screen, button, guide_link, level_name, rich, truncate
+from bot.tg.render import (
+    LETTERS,
+    Screen,
+    button,
+    guide_link,
+    level_name,
+    rich,
+    truncate,
+    unreviewed_line,
+)
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
 
 LEVEL_CODES: dict[str, Level | None] = {
@@ -79,7 +88,8 @@ def question(tr: Translator, asked: PracticeQuestion, lang: str) -> Screen:
     ]
     text = "\n".join(
         [
-            f"<b>{counter}</b> · {html.escape(asked.quiz.title.get(lang))}",
+            f"<b>{counter}</b> · {html.escape(asked.quiz.title.get(lang))}"
+            + unreviewed_line(tr, asked.quiz, lang),
             "",
             rich(asked.question.prompt.get(lang)),
             "",

@@ -28,7 +28,7 @@ from bot.core.models import (
     Quiz,
     Text,
 )
-from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
+from bot.i18n import SUPPORTED_LANGUAGES, UNREVIEWED_UI, Translator, translator
 from bot.number_words import key_text
 from bot.tg import callbacks as cb
 from bot.tg import toggle_keys
@@ -143,11 +143,18 @@ def language_picker(tr: Translator, preselected: str | None) -> Screen:
 
 
 def welcome(tr: Translator, first_name: str) -> str:
-    return tr._(
+    text = tr._(
         "👋 Welcome, {name}! Pick a quiz below: one question at a time, with the answer "
         "explained after each one.",
         name=shown_name(first_name),
     )
+    if tr.lang not in UNREVIEWED_UI:
+        return text
+    notice = tr._(
+        "This interface has not yet been reviewed by a native speaker of your language; "
+        "some wording may read oddly."
+    )
+    return f"{text}\n\n<i>{html.escape(notice)}</i>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +254,20 @@ def option_lines(
 
 
 def question_header(tr: Translator, quiz: Quiz, index: int, lang: str) -> str:
+    """The counter and title; on the first question, the unreviewed-translation line (a deep
+    link or a group run reaches it without the quiz card's notice)."""
     counter = tr._("Question {k}/{n}", k=tr.number(index + 1), n=tr.number(len(quiz)))
-    return f"<b>{counter}</b> · {html.escape(quiz.title.get(lang))}"
+    line = f"<b>{counter}</b> · {html.escape(quiz.title.get(lang))}"
+    return line + unreviewed_line(tr, quiz, lang) if index == 0 else line
+
+
+def unreviewed_line(tr: Translator, quiz: Quiz, lang: str) -> str:
+    """A line under a question's header when its translation in `lang` awaits a native
+    speaker's review ("" otherwise): every route to a question says so, not only the card."""
+    if lang not in quiz.unreviewed:
+        return ""
+    notice = tr._("⚠️ This translation has not yet been reviewed by a native speaker.")
+    return f"\n<i>{html.escape(notice)}</i>"
 
 
 def question(

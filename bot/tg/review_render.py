@@ -30,6 +30,7 @@ from bot.tg.render import (
     popup,
     rich,
     truncate,
+    unreviewed_line,
     verdict_popup,
     with_image,
 )
@@ -53,7 +54,8 @@ def header(tr: Translator, card: RoundCard, lang: str) -> str:
         label = tr._("🎯 Practice · {k} of {n}", k=k, n=n)
     else:
         label = tr._("🔁 Review · {k} of {n}", k=k, n=n)
-    return f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
+    title = f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
+    return title + unreviewed_line(tr, card.quiz, lang)
 
 
 def _body(tr: Translator, card: RoundCard, lang: str, marks: dict[int, str]) -> list[str]:
