@@ -32,7 +32,8 @@ class LanguageCoverage:
             return "source"
         status = "complete"
         if not self.complete:
-            status = f"falls back to English for {self.strings - self.translated} strings"
+            missing = self.strings - self.translated
+            status = f"falls back to English for {missing} string{'s' if missing != 1 else ''}"
         if self.unreviewed:
             status += (
                 f"; not yet reviewed by a native speaker in {self.unreviewed}/{self.quizzes} "

@@ -251,3 +251,11 @@ def test_a_drifted_translation_in_an_upload_is_refused_with_its_line() -> None:
     assert all(p.line in (2, 3) for p in drifted), drifted
     sound = csv.replace(",4,8,12,32,C,", ",4,8,32,12,C,")
     assert not [p for p in check_upload("ours.csv", sound.encode(), CONTENT).errors]
+
+
+def test_the_coverage_line_counts_one_string_in_the_singular() -> None:
+    from bot.content.report import LanguageCoverage
+
+    one = LanguageCoverage("fr", True, 1, 0, 10, 9)
+    assert one.status == "falls back to English for 1 string"
+    assert LanguageCoverage("fr", True, 1, 0, 10, 8).status.endswith("for 2 strings")
