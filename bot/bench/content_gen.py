@@ -43,7 +43,7 @@ def generate(root: Path, quizzes: int, questions: int = 8, *, french: bool = Tru
         ]
         for q in range(questions):
             prompt = f"Which statement about item {q} of topic {k} holds?"
-            prompt_fr = f"Quelle affirmation sur le point {q} du sujet {k} est juste ?"
+            prompt_fr = f"Quelle affirmation sur le point {q} du sujet {k} est juste\u202f?"
             src += [f"  q{q}:", f"    prompt: {_quote(prompt)}", "    options:"]
             fr += [f"  q{q}:", f"    prompt: {_quote(prompt_fr)}", "    options:"]
             for o in "abcd":
@@ -54,7 +54,8 @@ def generate(root: Path, quizzes: int, questions: int = 8, *, french: bool = Tru
                 f"    answer: {right}",
                 f"    explanation: {_quote(f'Statement {right} is the one that holds here.')}",
             ]
-            fr.append(f"    explanation: {_quote(f'Affirmation {right} : elle seule est juste.')}")
+            why_fr = f"Affirmation {right}\u202f: elle seule est juste."
+            fr.append(f"    explanation: {_quote(why_fr)}")
         folder = root / "quizzes"
         (folder / f"{quiz_id}.yaml").write_text("\n".join(src) + "\n", encoding="utf-8")
         if french:

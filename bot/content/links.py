@@ -65,6 +65,8 @@ def host_problem(url: str) -> str | None:
 def link_problems(text: str) -> list[str]:
     """Every link in a string that is not https or whose host looks wrong; bare IP addresses."""
     messages: list[str] = []
+    if "://" not in text and text.count(".") < 3:
+        return messages  # no link and no room for an IP address: the usual case
     for url in _URL.findall(text):
         url = url.rstrip(".,;:!?’'\"")
         if urlsplit(url).scheme.lower() != "https":

@@ -22,6 +22,7 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 # A mark that needs the narrow space before it (':' between digits is a time or a ratio, 12:30).
 _HIGH_MARK = re.compile(r"(?<=(.))([;:!?])")
 _OPEN, _CLOSE = re.compile(r"«(.)"), re.compile(r"(.)»")
+_DIGIT = re.compile(r"\d")
 _DECIMAL_POINT = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
 UNITS = (
     "Go|Mo|Ko|To|Gio|Mio|Kio|Tio|o|octets?|bits?|Go/s|Mo/s|Gbit/s|%|ms|µs|ns|s|min|h|Hz|kHz|MHz|GHz"
@@ -36,7 +37,7 @@ def _prose(text: str) -> str:
 
 def french(text: str) -> list[str]:
     """What breaks French typography in a French string."""
-    prose = _prose(text)
+    prose = _prose(text) if "://" in text or "`" in text else text
     messages: list[str] = []
     marks = sorted({m.group(2) for m in _HIGH_MARK.finditer(prose) if not _spaced(prose, m)})
     if marks:
@@ -51,6 +52,8 @@ def french(text: str) -> list[str]:
         messages.append("write a narrow no-break space (U+202F) inside « »")
     if '"' in prose or "'" in prose:
         messages.append("straight quotes: write ’ for an apostrophe and « » for a quotation")
+    if not _DIGIT.search(prose):
+        return messages  # the number rules below need a digit
     if found := _DECIMAL_POINT.search(prose):
         comma = found.group(0).replace(".", ",")
         messages.append(f"'{found.group(0)}': French writes a decimal comma, '{comma}'")
