@@ -66,7 +66,7 @@ CASES = {
         "the English has '32'; this has '12'",
     ),
     "a decimal written the English way in French is another number": Case(
-        f"{GC}.fr.yaml", _q("peak-memory", "prompt"), _replace("1 Go", "1.5 Go"),
+        f"{GC}.fr.yaml", _q("peak-memory", "prompt"), _replace(f"1{NNBSP}Go", f"1.5{NNBSP}Go"),
         "this has '5' that the English does not",
     ),
     "a name translated (BatchNorm -> normalisation par lots)": Case(
@@ -78,7 +78,7 @@ CASES = {
         "names differ from the English: the English has 'LayerNorm'",
     ),
     "a unit translated as a name still counts (Go is GB)": Case(
-        f"{GC}.fr.yaml", _q("peak-memory", "explanation"), _replace("20 Go", "20"),
+        f"{GC}.fr.yaml", _q("peak-memory", "explanation"), _replace(f"20{NNBSP}Go", "20"),
         "the English has 'GB'",
     ),
     "true/false labels swapped": Case(
