@@ -73,7 +73,12 @@ class CourtesyReplies:
                 return
             user = message.from_user
             sender_chat = message.sender_chat.id if message.sender_chat else None
-            if await self.admins.is_admin(chat.id, user.id if user else 0, sender_chat):
+            try:
+                admin = await self.admins.is_admin(chat.id, user.id if user else 0, sender_chat)
+            except TelegramError as exc:  # Telegram would not say: a member, as far as we know
+                log.info("admin check in %s failed (%s): taken as a member's command", chat.id, exc)
+                admin = False
+            if admin:
                 await handler(update, context)
                 return
             if user is None or user.is_bot or sender_chat is not None:

@@ -178,3 +178,20 @@ async def test_unreadable_replies_get_a_few_hints_and_the_run_keeps_its_pace(
         ids = _group_post_ids(group, flood.next_message_id)
         assert len(ids) == HINTS_PER_QUESTION + 1 and ids[-1] == second.message_id, ids
         assert h.emu.stats.flood_errors == 0
+
+
+async def test_a_member_is_answered_when_telegram_will_not_say_who_is_an_admin(
+    tmp_path: Path,
+) -> None:
+    """Every group command now asks whether its sender is an admin (members' replies are
+    capped, admins' are not): a refused getChatMember leaves a member's /help answered, not
+    "something went wrong"."""
+    async with group_bot(tmp_path) as h:
+        group, _ = await make_group(h)
+        member = h.emu.user(5001, "Ndeye", language_code="en")
+        group.add_member(member)
+        h.emu.faults.add("getChatMember", "400_chat_not_found", times=1)
+        mark = group.mark()
+        await member.send("/help", chat=group)
+        reply = await group.next_message(after=mark)
+        assert "/push" in reply.text and "went wrong" not in reply.text
