@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.content import drift, links, numbers, quality, text_checks
+from bot.content import drift, links, numbers, quality, text_checks, typography
 from bot.content.problems import Problems, display_path
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
@@ -89,7 +89,10 @@ def check_guides(
                     messages.append(IDENTICAL.format(mark=f"list {lang} in same_as_source"))
             for message in messages:
                 sink.error(path, doc.line(key), key_str(key), message)
-            for message in text_checks.glossary_hits(title, terms.get(lang, [])):
+            warnings = text_checks.glossary_hits(title, terms.get(lang, []))
+            if (typeset := typography.RULES.get(lang)) is not None:
+                warnings += typeset(title)
+            for message in warnings:
                 sink.warn(path, doc.line(key), key_str(key), message)
 
 

@@ -19,9 +19,6 @@ from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core import limits
 from bot.core.models import SOURCE_LANGUAGE
 
-# Typography rules per language (warnings), beyond the ones every language shares.
-TYPOGRAPHY = {"fr": typography.french}
-
 
 @dataclass(frozen=True, slots=True)
 class QuizCoverage:
@@ -131,7 +128,7 @@ def check_translation(
         errors = text_checks.unclosed_backtick(mine) or text_checks.compare_code(text, mine)
         errors += drift.placeholder(mine) or drift.drift(text, mine, lang)
         warnings = text_checks.glossary_hits(mine, terms) + links.link_problems(mine)
-        if (typeset := TYPOGRAPHY.get(lang)) is not None:
+        if (typeset := typography.RULES.get(lang)) is not None:
             warnings += typeset(mine)
         if at[-1] == "explanation" and (cut := quality.popup_cut(mine)) is not None:
             warnings.append(cut)

@@ -65,6 +65,10 @@ def french(text: str) -> list[str]:
     return messages
 
 
+# Typography rules per language (warnings); a language without an entry has none checked.
+RULES = {"fr": french}
+
+
 def _spaced(prose: str, mark: re.Match[str]) -> bool:
     before, after = mark.group(1), prose[mark.end() : mark.end() + 1]
     if mark.group(2) == ":" and before.isdigit() and after.isdigit():

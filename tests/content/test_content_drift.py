@@ -185,6 +185,10 @@ CASES = {
         f"{GA}.wo.yaml", _q("cost", "explanation"), lambda t: t + " https://todo.com/guide",
         "placeholder-like host (todo.com)", W,
     ),
+    "French typography in a guide title": Case(
+        "guides.yaml", ("guides", "gradient-accumulation", "title", "fr"), lambda t: t + " : bases",
+        "before :", W,
+    ),
     "a guide on a raw IP": Case(
         "guides.yaml", ("guides", "gradient-accumulation", "url"),
         lambda _: "https://10.0.0.1/docs/accelerate", "points at a raw IP address", W,
