@@ -71,16 +71,21 @@ def write_converted(
 
 def source_lines(quizzes: list[DraftQuiz]) -> dict[str, int]:
     """Checker key (`questions.<id>`, `questions.<id>.options.<letter>`) -> the uploaded file's
-    line where that question or option starts, so problems point at the uploader's own file."""
+    line where that question or option starts, so problems point at the uploader's own file.
+    Each language's rows are also under `<lang>:<key>`: a CSV's French row is where a problem
+    of the French translation is."""
     lines: dict[str, int] = {}
     for quiz in quizzes:
         for question in quiz.questions:
             if question.line <= 0:
                 continue
             at = f"questions.{question.id}"
-            lines.setdefault(at, question.line)
+            keys = {at: question.line}
             for option_id, option in zip(OPTION_IDS, question.options, strict=False):
-                lines.setdefault(f"{at}.options.{option_id}", option.line or question.line)
+                keys[f"{at}.options.{option_id}"] = option.line or question.line
+            for key, line in keys.items():
+                lines.setdefault(key, line)
+                lines.setdefault(f"{quiz.lang}:{key}", line)
     return lines
 
 

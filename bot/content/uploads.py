@@ -122,12 +122,18 @@ def _write_quiz(
     return write_converted(root, fmt, file_name, text, limits)
 
 
-def _source_line(line: int, key: str, lines: dict[str, int] | None) -> int:
+def _source_line(
+    line: int, key: str, lines: dict[str, int] | None, file: Path | None = None
+) -> int:
     """The checker's line, or for a converted file the uploaded file's line of the question or
-    option the key is under (0 when the key is in no question: the YAML line means nothing)."""
+    option the key is under (0 when the key is in no question: the YAML line means nothing);
+    a translation's problem (`file` <quiz>.<lang>.yaml) points at that language's row."""
     if lines is None:
         return line
+    lang = file.name.split(".")[-2] if file is not None and file.name.count(".") == 2 else None
     while key:
+        if lang is not None and f"{lang}:{key}" in lines:
+            return lines[f"{lang}:{key}"]
         if key in lines:
             return lines[key]
         key = key.rpartition(".")[0]
@@ -148,7 +154,7 @@ def _checked(
             continue  # the deployment's files, checked at start-up
         problems.append(
             UploadProblem(
-                _source_line(problem.line, problem.key, lines),
+                _source_line(problem.line, problem.key, lines, problem.file),
                 "checker",
                 f"{problem.key}: {problem.message}" if problem.key else problem.message,
                 warning=problem.severity is Severity.WARNING,
