@@ -9,23 +9,57 @@ pass through the same door (bot/webhook_gate.py).
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from aiohttp import web
-from telegram import Bot, Update
+from telegram import Bot, TelegramObject, Update
 from telegram.ext import Application
 
 from bot.webhook_gate import NotAnUpdate, WebhookGate, serve
 
 
 def read_update(update: dict[str, Any], bot: Bot) -> Update:
-    """PTB's reading of a webhook body, or `NotAnUpdate` (400, one line). Any exception: the
-    body came with the secret but a shape PTB's classes cannot take (`"message": "hi"`); PTB's
-    own webhook catches every exception here too."""
+    """PTB's reading of a webhook body, or `NotAnUpdate` (400, one short line). Any exception:
+    the body came with the secret but a shape PTB's classes cannot take (`"message": "hi"`);
+    PTB's own webhook catches every exception here too. PTB reads a missing field as None, even
+    a required one (`"chat_member": {}` became a change of no chat, which handlers then failed
+    on), so every object read must also hold the fields its class requires."""
     try:
-        return Update.de_json(update, bot)
+        read = Update.de_json(update, bot)
     except Exception as exc:
         raise NotAnUpdate(f"not a Telegram update ({type(exc).__name__})") from exc
+    if (missing := _missing(read)) is not None:
+        raise NotAnUpdate(f"a {missing} without its required fields")
+    return read
+
+
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields(cls: type[TelegramObject]) -> tuple[tuple[str, bool], ...]:
+    """(name, required) of each field the class takes, from its public signature (kept per
+    class: a few dozen classes at most)."""
+    if cls not in _FIELDS:
+        params = inspect.signature(cls.__init__).parameters.values()
+        _FIELDS[cls] = tuple(
+            (p.name, p.default is p.empty)
+            for p in params
+            if p.name not in ("self", "api_kwargs") and p.kind is not p.VAR_KEYWORD
+        )
+    return _FIELDS[cls]
+
+
+def _missing(obj: TelegramObject) -> str | None:
+    """The name of the first object (depth first) lacking a required field, or None."""
+    for name, required in _fields(type(obj)):
+        value = getattr(obj, name, None)
+        if value is None and required:
+            return type(obj).__name__
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, TelegramObject) and (missing := _missing(item)) is not None:
+                return missing
+    return None
 
 
 class WebhookServer:

@@ -37,6 +37,11 @@ MALFORMED_UPDATES = [
     b'{"update_id": 1, "message": {"chat": 5}}',
     b'{"update_id": 1, "callback_query": []}',
     b'{"message": {}}',
+    b'{"update_id": 1, "message": {}}',
+    b'{"update_id": 1, "chat_member": {}}',
+    b'{"update_id": 1, "my_chat_member": {"chat": {"id": 5}}}',
+    b'{"update_id": 1, "callback_query": {"id": "1"}}',
+    b'{"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": {"id": 5}}}',
 ]
 
 
