@@ -192,6 +192,23 @@ def _balanced(found: Iterable[str]) -> bool:
     return not stack
 
 
+# A run of 30 or more characters that occurs twice: a text merge that joined two wrappings of
+# one msgstr (it happened twice on main; placeholders and tags still matched).
+_REPEATED = re.compile(r"(.{30,}).*\1", re.DOTALL)
+
+
+def repeated_text(message: Message) -> list[str]:
+    """A translated form that holds the same long run of text twice, when the msgid does not."""
+    ids = _forms(message.id)
+    if any(_REPEATED.search(i) for i in ids):
+        return []
+    return [
+        f"{ids[0][:50]!r} form {index}: the same text twice (a merge joined two copies?)"
+        for index, string in enumerate(_forms(message.string or ""))
+        if len(string) >= 60 and _REPEATED.search(string)
+    ]
+
+
 def wording_problems(message: Message, terms: Sequence[GlossaryTerm]) -> list[str]:
     """The content checker's wording rules on one UI entry: the glossary (a forbidden term
     fails CI, as it would mislead every learner on every screen) and English left over."""
@@ -237,7 +254,7 @@ def catalogue_problems(
         if message.id:
             found = message_problems(message, catalog.num_plurals)
             if lang != SOURCE_LANGUAGE and _translated(message):
-                found += wording_problems(message, terms)
+                found += wording_problems(message, terms) + repeated_text(message)
             problems += [f"{lang}: {p}" for p in found]
     return problems
 

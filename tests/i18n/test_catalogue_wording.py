@@ -41,6 +41,15 @@ def test_a_forbidden_term_or_english_fails_the_check(
     assert len(found) == 1 and words in found[0], found
 
 
+def test_a_msgstr_joined_twice_by_a_merge_fails_the_check(tmp_path: Path) -> None:
+    """A text merge of two wrappings left the French group how-to three times in one msgstr
+    (twice on main): placeholders and tags still matched, so the check passed."""
+    old = "Choisissez votre langue"
+    doubled = "Choisissez la langue de vos quiz et de vos réponses. " * 2
+    found = catalogue_problems("fr", path=_edited(tmp_path, "fr", old, doubled.strip()))
+    assert len(found) == 1 and "the same text twice" in found[0], found
+
+
 def test_the_shipped_catalogues_pass_the_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
     assert capsys.readouterr().out.strip().endswith("0 problems")
