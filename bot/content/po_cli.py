@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.content.po_workflow import export_po, import_po
+from bot.content.po_workflow import export_po, import_po, language_problem
 from bot.content.problems import display_path
 from bot.content.sources import default_content_dir
 
@@ -29,6 +29,9 @@ def run_po(args: argparse.Namespace) -> int:
     """Exit status 0 when every file was exported, or imported without a checker error."""
     content = args.content or default_content_dir()
     if args.po_command == "export":
+        if (refused := language_problem(args.lang)) is not None:
+            print(f"--lang: {refused}")
+            return 2
         for path in export_po(content, args.lang, args.out or Path("po")):
             print(f"wrote {display_path(path)}")
         return 0

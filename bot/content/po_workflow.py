@@ -16,6 +16,7 @@ file changes nothing, byte for byte.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from bot.content.sources import Content, QuizFiles, read_content
 from bot.content.translation_yaml import translation_file
 from bot.content.translations import source_strings, translated_strings
 from bot.content.yaml_nodes import KeyPath, key_str
+from bot.core.models import SOURCE_LANGUAGE
 
 SAME_AS_SOURCE = "same-as-source"
 
@@ -60,8 +62,22 @@ class Imported:
         return not any(not p.warning for p in self.problems)
 
 
+_LANG = re.compile(r"^[a-z]{2,3}$")
+
+
+def language_problem(lang: str) -> str | None:
+    """Why `lang` cannot name a translation file (None when it can): a translation's file is
+    `<quiz>.<lang>.yaml`, so the code is 2 or 3 lowercase letters, and English is the source."""
+    if not _LANG.match(lang):
+        return f"'{lang}' is not a language code such as fr or wo"
+    if lang == SOURCE_LANGUAGE:
+        return "English is the source: edit the quiz's own YAML, it has no translation file"
+    return None
+
+
 def export_po(content_dir: Path, lang: str, out_dir: Path) -> list[Path]:
-    """One `<quiz>.<lang>.po` per quiz under `out_dir`; the paths written."""
+    """One `<quiz>.<lang>.po` per quiz under `out_dir`; the paths written (`lang` checked with
+    `language_problem` first)."""
     content = read_content(content_dir, Problems())
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -159,12 +175,14 @@ def import_po(po: Path, content_dir: Path) -> Imported:
     except (OSError, PoFileError, ValueError, UnicodeDecodeError) as exc:
         done.problems.append(PoProblem(0, "", f"cannot read the PO file: {exc}"))
         return done
-    lang, quiz_id = str(catalog.locale or catalog.locale_identifier or ""), catalog.project
+    lang, quiz_id = str(catalog.locale_identifier or ""), catalog.project
+    if (problem := language_problem(lang)) is not None:
+        done.problems.append(PoProblem(0, "", f"the PO file's Language header: {problem}"))
+        return done
     content = read_content(content_dir, Problems())
     files = next((f for f in content.quizzes if f.source.model.id == quiz_id), None)
-    if not lang or files is None:
-        what = f"no quiz '{quiz_id}' in {content_dir}" if lang else "the PO file has no Language"
-        done.problems.append(PoProblem(0, "", what))
+    if files is None:
+        done.problems.append(PoProblem(0, "", f"no quiz '{quiz_id}' in {content_dir}"))
         return done
     if lang in files.unreadable:
         done.problems.append(

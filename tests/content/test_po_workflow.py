@@ -152,3 +152,29 @@ def test_a_po_file_that_is_not_one_is_refused(content: Path, tmp_path: Path) -> 
     bad.write_bytes(b'msgid "a"\nmsgstr "b"\nmsgid\n\x00\xff')
     done = import_po(bad, content)
     assert not done.ok and done.yaml is None
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("../../etc", "cannot read the PO file"), ("fr_FR", "'fr_FR' is not a language code"),
+     ("en", "English is the source")],
+)  # fmt: skip
+def test_a_language_that_cannot_name_a_file_is_refused(
+    content: Path, tmp_path: Path, language: str, words: str
+) -> None:
+    before = _files(content)
+    po = export_po(content, "fr", tmp_path / "po")[0]
+    po.write_text(po.read_text("utf-8").replace('"Language: fr\\n"', f'"Language: {language}\\n"'))
+    done = import_po(po, content)
+    assert not done.ok and words in done.problems[0].message, done.problems
+    assert _files(content) == before
+
+
+def test_export_refuses_english_and_a_bad_code(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for lang in ("en", "../x"):
+        assert main(["po", "export", "--lang", lang, "--content", str(content), "--out",
+                     str(tmp_path / "po")]) == 2  # fmt: skip
+    assert "English is the source" in capsys.readouterr().out
+    assert not (tmp_path / "po").exists()
