@@ -13,6 +13,7 @@ import hashlib
 import html
 import logging
 import random
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -66,7 +67,7 @@ from bot.tg.group_select import GroupSelectHandlers
 from bot.tg.group_typed_handlers import GroupTypedReplies
 from bot.tg.jobs import GroupRunner
 from bot.tg.member_replies import CourtesyReplies
-from bot.tg.menus import publish_menus
+from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.owner import OwnerHandlers
 from bot.tg.photos import PhotoSender
@@ -86,6 +87,7 @@ from bot.tg.typed_review_handlers import TypedCards
 from bot.tg.update_order import PerChatUpdateProcessor
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.tg.webhook_server import WebhookServer
+from bot.tg.wrong_chat import DEEP_LINK, WrongChat
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
@@ -351,6 +353,11 @@ class QuizBot:
         )
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
+        # A command in the wrong kind of chat says where it works (bot/tg/wrong_chat.py); its
+        # deep link back here (/start cmd-stats) runs the command, before /start takes it.
+        wrong_chat = WrongChat(lambda *args, **kwargs: self.courtesy.say(*args, **kwargs))
+        deep_link = chat & filters.Regex(re.compile(DEEP_LINK, re.IGNORECASE))
+        app.add_handler(CommandHandler("start", wrong_chat.opened, filters=deep_link))
         app.add_handler(CommandHandler("start", private.start, filters=chat))
         app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
         app.add_handler(CommandHandler("stop", self._stop, filters=chat))
@@ -396,6 +403,20 @@ class QuizBot:
             ),
         )
         app.add_handler(CallbackQueryHandler(router))
+        wrong_chat.openers.update(
+            stats=self.progress_handlers.stats,
+            review=self.progress_handlers.review,
+            remind=self.reminder_handlers.remind,
+            language=private.language,
+            forget=forget.command,
+            practice=self.practice_handlers.practice,
+            exam=self.practice_handlers.exam,
+        )
+        app.add_handler(CommandHandler(GROUP_ONLY, wrong_chat.in_private, filters=chat))
+        # In a group, behind the courtesy rules like every group command (one topic for all:
+        # a member trying /stats, /review, /exam in a row gets the pointer once a minute).
+        in_group = self.courtesy.guard("private-only", wrong_chat.in_group)
+        app.add_handler(CommandHandler(PRIVATE_ONLY, in_group, filters=filters.ChatType.GROUPS))
         # A text that is no command: the answer to an open number question (a quiz's, or a
         # review card's), else a waiting report's sentence, else handed on (the hint below).
         replies = TypedReplies(typed, reports.text, self.progress_handlers.typed_cards)

@@ -25,7 +25,7 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
-from bot.tg import number_render, standings_render, toggle_keys
+from bot.tg import menus, number_render, standings_render, toggle_keys
 from bot.tg.long_lists import bounded
 from bot.tg.render import (
     LETTERS,
@@ -61,10 +61,31 @@ def how_to(tr: Translator) -> str:
                     "option, tick them and tap 📨 Submit. Only your first answer counts; the "
                     "answer is revealed when time is up."
                 ),
+                *command_lists(tr),
             ]
         ),
         quote=False,
     )
+
+
+def command_lists(tr: Translator) -> list[str]:
+    """Every command by where it works, read from the menus (so /help cannot leave one out)."""
+    everyone = [c.name for c in menus.GROUP]
+    admins = [c.name for c in menus.GROUP_ADMIN if c.name not in everyone]
+    private = [c.name for c in menus.PRIVATE if c.name in menus.PRIVATE_ONLY]
+
+    def listed(names: list[str]) -> str:
+        return " ".join("/" + name for name in names)
+
+    return [
+        tr._(
+            "Commands here: {everyone} for everyone; {admins} for admins. Type / for the menu, "
+            "with what each does.",
+            everyone=listed(everyone),
+            admins=listed(admins),
+        ),
+        tr._("In a private chat with me: {commands}.", commands=listed(private)),
+    ]
 
 
 def intro(tr: Translator, quiz: Quiz, run: GroupRun, lang: str) -> Screen:

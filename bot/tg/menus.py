@@ -70,6 +70,21 @@ GROUP_ADMIN: tuple[MenuCommand, ...] = (
     MenuCommand("deletequiz", N_("Delete one of this group's own quizzes")),
 )
 
+# Commands that work in both kinds of chat although one menu leaves them out: /start in a group
+# is its /help, and /upload in private asks which group the file is for.
+IN_BOTH_CHATS = frozenset({"start", "upload"})
+
+
+def _names(*menus: tuple[MenuCommand, ...]) -> frozenset[str]:
+    return frozenset(c.name for menu in menus for c in menu)
+
+
+# Where each command lives, read from the menus so a wrong-chat reply cannot drift from them:
+# a private-only command sent in a group is answered with a link to the private chat, and a
+# group-only one sent privately with a word that it works in a group (bot/tg/wrong_chat.py).
+PRIVATE_ONLY = _names(PRIVATE) - _names(GROUP_ADMIN) - IN_BOTH_CHATS
+GROUP_ONLY = _names(GROUP_ADMIN) - _names(PRIVATE) - IN_BOTH_CHATS
+
 # Bot API scope type -> the commands shown there.
 MENUS: dict[str, tuple[MenuCommand, ...]] = {
     "all_private_chats": PRIVATE,

@@ -271,6 +271,9 @@ class UploadHandlers:
         group = await self.settings.settings(message.chat_id, message.chat.title or "")
         tr = translator(group.language)
         typed = context.args[0] if context.args else ""
+        if not typed:
+            await self._say(message, render.deletequiz_usage(tr, self.uploads.own(message.chat_id)))
+            return
         quiz = self.uploads.own(message.chat_id).get(typed)
         if quiz is None:
             own = self.uploads.own(message.chat_id)

@@ -197,6 +197,16 @@ def no_such_quiz(tr: Translator, typed: str, own: Mapping[str, Quiz]) -> str:
     return html.escape(text)
 
 
+def deletequiz_usage(tr: Translator, own: Mapping[str, Quiz]) -> str:
+    """/deletequiz with no id: how to use it, and which ids there are to name."""
+    text = tr._("Usage: /deletequiz <id>, with the id of one of this group's own quizzes.")
+    if own:
+        text += " " + tr._("Its quizzes: {ids}", ids=", ".join(own))
+    else:
+        text += " " + tr._("This group has no quiz of its own yet.")
+    return html.escape(text)
+
+
 def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: str) -> Screen:
     text = tr._(
         "Delete the quiz “{title}” ({id}) from this group? Answers already given stay in the "

@@ -1,0 +1,87 @@
+"""A command sent in the wrong kind of chat says where it works, instead of a generic hint
+(privately) or silence (in a group).
+
+Which commands live where is read from the command menus (`bot/tg/menus.py`: PRIVATE_ONLY and
+GROUP_ONLY), so these replies and the menus cannot drift. A private-only command in a group is
+answered in the sender's language with a t.me button that opens the private chat on that very
+command (`/start cmd-<name>`, which `QuizBot` routes to the command's own handler).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Awaitable, Callable
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+
+from bot.i18n import Translator
+from bot.tg.context import BotContext
+from bot.tg.menus import PRIVATE_ONLY
+from bot.tg.render import Screen
+
+Handler = Callable[[Update, BotContext], Awaitable[None]]
+# bot/tg/member_replies.py's `say`: a member's reply where the group's courtesy rules put it
+# (in the group, or privately while a run plays), `own_words` in the sender's language.
+Say = Callable[..., Awaitable[None]]
+
+# The deep-link payload that opens a command privately: "cmd-stats" runs /stats.
+PAYLOAD_PREFIX = "cmd-"
+# The /start such a link sends (a quiz id never matches it first: this handler is narrower).
+DEEP_LINK = rf"^/start(@\w+)?\s+{PAYLOAD_PREFIX}({'|'.join(sorted(PRIVATE_ONLY))})\s*$"
+
+
+def command_typed(update: Update) -> str:
+    """The command as typed, without its arguments or @botname ("/stats")."""
+    message = update.effective_message
+    words = ((message.text or "") if message is not None else "").split()
+    return (words[0] if words else "/").partition("@")[0]
+
+
+class WrongChat:
+    """The two replies, and the private handlers a deep link can open (filled by the app)."""
+
+    def __init__(self, say: Say) -> None:
+        self.say = say
+        self.openers: dict[str, Handler] = {}
+
+    async def in_private(self, update: Update, context: BotContext) -> None:
+        """A group-only command sent privately: it works in a group, and a button adds the bot
+        to one."""
+        message = update.effective_message
+        if message is None:
+            return
+        tr = context.tr
+        text = tr._(
+            "{command} works in a group: add me to one, then send it there.",
+            command=command_typed(update),
+        )
+        link = f"https://t.me/{context.bot.username}?startgroup=true"
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr._("➕ Add me to a group"), url=link)]]
+        )
+        await message.reply_text(html.escape(text), reply_markup=keyboard)
+
+    async def in_group(self, update: Update, context: BotContext) -> None:
+        """A private-only command sent in a group: in the sender's language (it is theirs, not
+        the group's business), with a button to the private chat that runs it there."""
+        name = command_typed(update)
+        link = f"https://t.me/{context.bot.username}"
+        if name[1:].lower() in self.openers:
+            link += f"?start={PAYLOAD_PREFIX}{name[1:].lower()}"
+
+        def render(tr: Translator) -> Screen:
+            text = tr._("{command} works in a private chat with me, not in a group.", command=name)
+            keyboard = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(tr._("💬 Open a private chat with me"), url=link)]]
+            )
+            return Screen(html.escape(text), keyboard)
+
+        await self.say(update, context, render, own_words=True)
+
+    async def opened(self, update: Update, context: BotContext) -> None:
+        """`/start cmd-<name>` (the button above): run that private command, without arguments."""
+        payload = context.args[0] if context.args else ""
+        handler = self.openers.get(payload.removeprefix(PAYLOAD_PREFIX))
+        if handler is not None:
+            context.args = []
+            await handler(update, context)
