@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.emulator import Button, EmuMessage
 from bot.sandbox import terminal
 from bot.sandbox.session import Session
 
 HELP = """\
-Type to chat with the bot; a button's number (or its label) taps it.
+Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard.
+  :tap N.M            tap button M of message #N (each bot message shows its #N)
+  :reply N TEXT       send TEXT as a reply to message #N (a group's number answer needs one)
+  :menu               the command menu a phone shows on "/" here
   :user NAME [lang]   be someone else (created on first use; lang: en, fr, wo, ...)
   :group              go to the study group (You: creator; Moussa and Claire: members)
   :private            back to your private chat with the bot
@@ -43,8 +47,41 @@ async def handle(session: Session, line: str) -> None:
     if target is not None:
         await session.tap(*target)
     else:
+        if text.isdigit():
+            _not_a_button(session, text)
         await session.say(text)
     await session.settle()
+
+
+def _not_a_button(session: Session, typed: str) -> None:
+    """A typed number that matches no button on screen is said to be sent as text (it may be a
+    number answer), with how to reach another message's buttons."""
+    assert session.chat is not None
+    shown = session.display.keyboards.get(session.chat.id)
+    if shown is None:
+        return
+    session.display.emit(
+        terminal.note(
+            f"{typed} is no button here (the latest keyboard, on #{shown.message_id}, has 1-"
+            f"{len(shown.buttons)}): sent as a message; :tap N.M taps another message's button"
+        )
+    )
+
+
+def _message_button(session: Session, spec: str) -> tuple[EmuMessage, Button] | str:
+    """ "12.3" (or "12 3"): button 3 of message #12 in this chat, or why there is none."""
+    number, _, position = spec.replace(" ", ".").partition(".")
+    if not (number.isdigit() and position.isdigit()):
+        return "usage: :tap N.M (button M of message #N), e.g. :tap 12.3"
+    message = session.message(int(number))
+    if message is None:
+        return f"no message #{number} from the bot in this chat"
+    _, buttons = terminal.keyboard_lines(message.buttons)
+    if not buttons:
+        return f"message #{number} has no buttons now"
+    if not 1 <= int(position) <= len(buttons):
+        return f"message #{number} has buttons 1-{len(buttons)}, not {position}"
+    return message, buttons[int(position) - 1]
 
 
 async def command(session: Session, text: str) -> None:
@@ -68,13 +105,33 @@ async def command(session: Session, text: str) -> None:
             session.enter_private()
             say(terminal.note(f"you are now {session.where()}, in your private chat"))
         case "as" if len(args) >= 2:
-            before = session.me
-            assert before is not None
-            session.switch_user(session.user(args[0]))
+            before, where = session.me, session.chat
+            assert before is not None and where is not None
+            session.switch_user(session.user(args[0]))  # in private: into their private chat
+            # What the bot says there is headed "→ NAME (private)": it is not your own chat.
+            session.display.current_chat = where.id
             try:
                 await handle(session, rest.split(maxsplit=1)[1])
             finally:
-                session.me = before
+                session.come_back(before, where)
+        case "tap" | "t" if args:
+            found = _message_button(session, " ".join(args))
+            if isinstance(found, str):
+                say(terminal.note(found))
+                return
+            await session.tap(*found)
+            await session.settle()
+        case "reply" | "r" if len(args) >= 2 and args[0].lstrip("#").isdigit():
+            message = session.message(int(args[0].lstrip("#")))
+            if message is None:
+                say(terminal.note(f"no message #{args[0].lstrip('#')} from the bot in this chat"))
+                return
+            await session.reply(message, rest.split(maxsplit=1)[1])
+            await session.settle()
+        case "menu" | "m":
+            listed = [f"  /{name} - {description}" for name, description in session.menu()]
+            say(terminal.note(f'the command menu ("/" on a phone) as {session.where()} sees it:'))
+            say("\n".join(listed) if listed else terminal.note("(no menu here)"))
         case "dashboard" | "d":
             say(terminal.note(f"open in a browser: {session.dashboard_url()}"))
         case "upload" if rest:

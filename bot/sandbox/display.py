@@ -112,7 +112,8 @@ class Display:
 
     def _print(self, message: EmuMessage) -> None:
         key = (message.chat_id, message.message_id)
-        header = self.bot_name + self._where(message.chat_id)
+        # The message's number (its Telegram id in this chat): what :tap N.M and :reply N name.
+        header = f"#{message.message_id} {self.bot_name}{self._where(message.chat_id)}"
         if message.deleted:
             if key in self._shown:
                 first = message.text.split("\n", 1)[0][:40]

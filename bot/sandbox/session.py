@@ -26,6 +26,7 @@ from bot.runner import start_dashboard
 from bot.sandbox import terminal
 from bot.sandbox.display import Display
 from bot.tg.app import BotOptions, QuizBot
+from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,9 @@ class Session:
         # with the sandbox's own token, as Telegram would sign them with a real one.
         self.dashboard, port = await start_dashboard(self.bot, TOKEN, "127.0.0.1", 0)
         self.dashboard_base = f"http://127.0.0.1:{port}/"
+        # /stats carries its "📊 Dashboard" button as in production; the port is known only now,
+        # after the bot started, so the handlers get the links here (a tap prints a signed link).
+        self.bot.progress_handlers.dashboard = DashboardLinks(self.dashboard_base)
 
     def dashboard_url(self) -> str:
         """A link that opens the dashboard as the current person: their page, or in the group,
@@ -173,6 +177,11 @@ class Session:
         assert self.me is not None
         self._move(self.me.private)
 
+    def come_back(self, user: SimUser, chat: ChatView) -> None:
+        """Be `user` in `chat` again (after :as, which may have moved to another private chat)."""
+        self.me = user
+        self._move(chat)
+
     def _join(self, group: ChatView, user: SimUser) -> None:
         if group.member_status(user) in ("left", "kicked"):
             group.add_member(user, "member")
@@ -195,6 +204,26 @@ class Session:
         data = path.read_bytes()
         chat = None if self.chat.type == "private" else self.chat
         await self.me.send_document(path.name, data, caption="/upload", chat=chat)
+
+    async def reply(self, message: EmuMessage, text: str) -> None:
+        """Send `text` as a reply to `message` (a group's number answer must be one)."""
+        assert self.me is not None and self.chat is not None
+        chat = None if self.chat.type == "private" else self.chat
+        await self.me.send(text, chat=chat, reply_to=message)
+
+    def message(self, number: int) -> EmuMessage | None:
+        """The bot's message numbered `number` (as the transcript shows it) in this chat."""
+        assert self.chat is not None
+        message = self.emu.world.chats[self.chat.id].messages.get(number)
+        if message is None or not message.from_bot or message.deleted or message.service:
+            return None
+        return message
+
+    def menu(self) -> list[tuple[str, str]]:
+        """The command menu a client shows here on "/" (what the bot published with
+        setMyCommands, resolved for this person and chat as Telegram does)."""
+        assert self.me is not None and self.chat is not None
+        return self.emu.visible_commands(self.me, self.chat)
 
     def button(self, typed: str) -> tuple[EmuMessage, Button] | None:
         """The button a typed number (as last numbered) or exact label means, if any."""
@@ -219,6 +248,11 @@ class Session:
         assert self.me is not None
         if button.url is not None:
             self.display.emit(terminal.note(f"“{button.text}” opens {button.url} in a browser"))
+            return
+        if button.callback_data is None:  # a Mini App button: Telegram opens it signed for you
+            self.display.emit(
+                terminal.note(f"“{button.text}” opens the Mini App: {self.dashboard_url()}")
+            )
             return
         if message.deleted or button not in [b for row in message.buttons for b in row]:
             self.display.emit(terminal.note("that button is no longer there"))

@@ -44,7 +44,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
         assert box.wait_output(r"· you are now You @ Study group")
 
         refused = box.type(":as Moussa /push " + QUIZ)
-        assert "╭─ Quiz Bot · Study group" in refused and "Group quiz" not in refused
+        assert re.search(r"╭─ #\d+ Quiz Bot · Study group", refused) and "Group quiz" not in refused
 
         box.send("/push " + QUIZ)
         box.wait_output(r"Group quiz: Gradient checkpointing.*?seconds per question")
@@ -54,7 +54,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
         for index in range(total):
             # Question 3 has a picture: the sandbox names it before the caption.
             photo = r"(\[photo: sqrt-n-checkpoints\.png\] )?"
-            header = rf"╭─ Quiz Bot · Study group\n│ {photo}\*Question {index + 1}/{total}\*"
+            header = rf"╭─ #\d+ Quiz Bot · Study group\n│ {photo}\*Question {index + 1}/{total}\*"
             # True/false: two buttons, A and B; select-all: four toggles and Submit.
             ends = r".*?(\[4\] D|\[2\] B|\[5\] 📨 Submit)\n╰─"
             shown = box.wait_output(header + ends).group(0)
@@ -72,7 +72,7 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
                 box.send(f":as Moussa {right}")
                 box.send(f":as Claire {right % count + 1}")
             # Time up: the question is edited to show how many chose what.
-            edited = rf"╭─ Quiz Bot · Study group \(edited\)\n│ {photo}"
+            edited = rf"╭─ #\d+ Quiz Bot · Study group \(edited\)\n│ {photo}"
             revealed = box.wait_output(edited + rf"\*Question {index + 1}/{total}\*.*?╰─").group(0)
             assert "3 answers" in revealed, revealed
             assert re.search(r"✅ \*[A-D]\.\*", revealed)
