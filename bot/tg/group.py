@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from telegram import CallbackQuery, Chat, Message, Update
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest
 
 from bot.core.models import Catalog
@@ -25,7 +25,7 @@ from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private import acknowledge
-from bot.tg.render import Screen, unknown_zone
+from bot.tg.render import Screen, button, unknown_zone
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
@@ -202,10 +202,34 @@ class GroupHandlers:
                 )
                 await self._say(chat.id, usage)
             case gs.UnknownZone(_, suggestion):
-                await self._say(chat.id, unknown_zone(tr, name, suggestion))
+                # The suggestion is a button, as in private (an admin's tap sets it).
+                keyboard = (
+                    InlineKeyboardMarkup(
+                        [[button(suggestion, cb.Setting(chat.id, "tz", suggestion))]]
+                    )
+                    if suggestion is not None
+                    else None
+                )
+                await self._say(chat.id, Screen(unknown_zone(tr, name, suggestion), keyboard))
             case gs.Saved():
                 await self.runner.reschedule(chat.id)
                 await self._say(chat.id, tr._("Time zone set to {zone}.", zone=html.escape(name)))
+
+    async def _zone_tapped(
+        self, query: CallbackQuery, chat_id: int, zone: str, tr: Translator, mine: Translator
+    ) -> None:
+        """The suggested time zone's button under /timezone: set it, and say so in place."""
+        match await self.settings_.set_timezone(chat_id, zone):
+            case gs.Saved():
+                await acknowledge(query, mine._("Saved."))
+                await self.runner.reschedule(chat_id)
+                text = tr._("Time zone set to {zone}.", zone=html.escape(zone))
+                try:
+                    await query.edit_message_text(text)
+                except BadRequest as exc:  # a repeated tap: already says so
+                    log.info("time zone edit refused: %s", exc)
+            case _:
+                await acknowledge(query, mine._("This button has expired."))
 
     async def schedule(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)
@@ -320,6 +344,9 @@ class GroupHandlers:
         if data.key == "push":
             await acknowledge(query)
             await self._start(chat.id, data.value or "", member.user_id, tr)
+            return
+        if data.key == "tz":
+            await self._zone_tapped(query, chat.id, data.value or "", tr, mine)
             return
         match await self.settings_.change(chat.id, data.key, data.value or ""):
             case gs.Invalid():
