@@ -37,7 +37,8 @@ def bot_has_push() -> bool:
 @pytest.mark.skipif(not bot_has_push(), reason="group runs (/push, issue 5) are not in the bot yet")
 def test_a_group_run_with_two_members(tmp_path: Path) -> None:
     began = time.monotonic()
-    box = Sandbox(tmp_path, "--fresh", "--question-seconds", "1.5")
+    # 2.5 s a question: room for three taps each, also on a busy machine.
+    box = Sandbox(tmp_path, "--fresh", "--question-seconds", "2.5")
     try:
         box.prompt()
         box.type(":group")
@@ -100,6 +101,6 @@ def test_a_group_run_with_two_members(tmp_path: Path) -> None:
             assert output.count("⟨alert⟩ " + recorded) == total, lang
         assert "⟨alert⟩ " + translator("en")._("✅ Right!") not in output
         assert box.quit() == 0
-        assert time.monotonic() - began < 20
+        assert time.monotonic() - began < 60  # about 25 s; generous: machines differ
     finally:
         box.kill()
