@@ -12,7 +12,9 @@ from bot.content import load_catalog
 from bot.content.cli import main as content_main
 from tests.reliability.support import VERDICT, bot_at, buttons, content_copy, handler_errors
 
-NASTY = '<b>Ali & «Bob»</b> 🦊 مرحبا بالعالم שלום &amp; <i x="y">'  # no digit: the checker holds a translation's numbers to its source's
+# No digit in it: the checker holds a translation's numbers to its source's, and only the English
+# sources are spiced.
+NASTY = '<b>Ali & «Bob»</b> 🦊 مرحبا بالعالم שלום &amp; <i x="y">'
 
 
 def spice(path: Path, data: dict[str, Any]) -> None:
