@@ -135,6 +135,8 @@ async def walk_group(h: GroupHarness, admin: SimUser, member: SimUser, seen: See
         (admin, "/unschedule 7"),
         (admin, "/unschedule x"),
         (admin, "/unschedule 3"),
+        (admin, "/stats"),  # private-only: a pointer to the private chat
+        (admin, "/deletequiz"),  # its usage
         (admin, "/settings"),
     ):
         await reply(group, who, command, group)
@@ -174,6 +176,7 @@ async def test_every_screen_is_marked_in_the_pseudo_locale(
         seen = Seen()
         await walk_private_flow(h, user, "fr", seen)
         await walk_progress(h, user, seen)
+        await reply(user.private, user, "/top")  # group-only: it works in a group
         admin = h.emu.user(5001, "Ada", language_code="fr")
         group = await walk_group(h, admin, user, seen)
         for message in [*user.private.bot_messages, *group.bot_messages]:
