@@ -58,7 +58,7 @@ def _not_a_button(session: Session, typed: str) -> None:
     number answer), with how to reach another message's buttons."""
     assert session.chat is not None
     shown = session.display.keyboards.get(session.chat.id)
-    if shown is None:
+    if shown is None or session.asks_for_reply():
         return
     session.display.emit(
         terminal.note(

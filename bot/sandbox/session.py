@@ -219,6 +219,14 @@ class Session:
             return None
         return message
 
+    def asks_for_reply(self) -> bool:
+        """Whether the bot's latest message here asks for a typed reply (a number question's
+        prompt, sent with ForceReply): then a typed number is an answer, not a missed button."""
+        assert self.chat is not None
+        shown = [m for m in self.chat.bot_messages if not m.deleted]
+        markup = shown[-1].reply_markup if shown else None
+        return bool(markup and markup.get("force_reply"))
+
     def menu(self) -> list[tuple[str, str]]:
         """The command menu a client shows here on "/" (what the bot published with
         setMyCommands, resolved for this person and chat as Telegram does)."""

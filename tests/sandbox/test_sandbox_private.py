@@ -44,6 +44,7 @@ def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) 
         if question.typed:  # a number question: the answer is typed, as a reply
             assert "Reply with a number" in shown, shown
             after = sandbox.type(typed_for(question))
+            assert "is no button here" not in after, after  # an answer, not a missed button
             assert "(edited)" in after and "Right! The answer is" in after, after
             label = "Next ▶️" if index < total - 1 else "🏁 See my score"
             assert f"[1] {label}" in after, after
