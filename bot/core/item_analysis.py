@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.core.models import Question
+
 MIN_ANSWERERS = 20  # fewer respondents: the figures are shown as not reliable yet
 TOO_EASY = 0.95  # a share right above this says little about who knows
 GROUP_SHARE = 0.27  # Kelley's upper and lower 27 %
@@ -49,7 +51,8 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Response:
-    """One answer: who, in which sitting (an attempt id), to what, right or not, choosing what."""
+    """One answer: who, in which sitting (an attempt id: one for every member of a group run),
+    to what, right or not, choosing what."""
 
     learner: int
     sitting: int
@@ -114,16 +117,19 @@ def analyse(items: Sequence[Item], responses: Iterable[Response]) -> list[ItemAn
     no score); a sitting that answered a question twice (it cannot, but rows are data) keeps the
     first row."""
     known = {item.question_id for item in items}
-    answers: dict[int, dict[str, Response]] = {}  # sitting -> question -> its answer
+    # (learner, sitting) -> question -> its answer: a group run is one sitting id for all
+    answers: dict[tuple[int, int], dict[str, Response]] = {}
     for r in first_sittings(responses):
         if r.question_id in known:
-            answers.setdefault(r.sitting, {}).setdefault(r.question_id, r)
+            answers.setdefault((r.learner, r.sitting), {}).setdefault(r.question_id, r)
     totals = {s: sum(a.right for a in qs.values()) for s, qs in answers.items()}
     return [_item(item, answers, totals) for item in items]
 
 
 def _item(
-    item: Item, answers: dict[int, dict[str, Response]], totals: dict[int, int]
+    item: Item,
+    answers: dict[tuple[int, int], dict[str, Response]],
+    totals: dict[tuple[int, int], int],
 ) -> ItemAnalysis:
     mine = [
         (qs[item.question_id], totals[s]) for s, qs in answers.items() if item.question_id in qs
@@ -216,3 +222,14 @@ def _share(weights: Sequence[float], hits: Sequence[bool]) -> float:
 def flagged_first(analyses: Sequence[ItemAnalysis]) -> list[ItemAnalysis]:
     """Flagged items first (mis-keyed before the others), each kind in its given order."""
     return sorted(analyses, key=lambda a: (not a.miskeyed, not a.flags))
+
+
+def quiz_items(questions: Iterable[Question]) -> list[Item]:
+    """The items of a quiz's questions, by content ids: option ids and the key's ids (a number
+    question has neither)."""
+    return [
+        Item(q.id, tuple(o.id for o in q.options), frozenset(q.options[i].id for i in q.key))
+        if q.options
+        else Item(q.id, (), frozenset())
+        for q in questions
+    ]

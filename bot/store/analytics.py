@@ -16,6 +16,8 @@ from bot.store.oneshot import read_rows
 
 # (quiz_id, question_id, language, option_id, is_correct, count)
 AnswerCount = tuple[str, str, str | None, str, bool, int]
+# (quiz_id, question_id, user_id, attempt_id, is_correct, chosen)
+ItemRow = tuple[str, str, int, int, bool, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,42 @@ class AnalyticsStore:
             return [
                 (str(q), str(i), lang, str(o or ""), bool(c), int(n))
                 for q, i, lang, o, c, n in await cur.fetchall()
+            ]
+
+    async def item_responses(
+        self, chat_id: int | None = None, quiz_id: str | None = None, since: float = 0.0
+    ) -> list[ItemRow]:
+        """(quiz_id, question_id, user_id, attempt_id, is_correct, chosen) of every answer to a
+        quiz, for item analysis (bot/core/item_analysis.py): a group's runs (`chat_id`), or every
+        private attempt and group run (None: the content's authors). `chosen` is the option id,
+        a select-all answer's set ("a,c"), or "" for a number answer (no option). Private and
+        group only: an exam or a practice set mixes questions, and reviews are not sittings.
+
+        A group's rows start from attempts_by_chat; the authors' read is a one-shot command's
+        whole scan, its cost that of `quizbot export`."""
+        args: list[object] = []
+        where = ["a.kind IN ('private', 'group')", "an.question_id != ''"]
+        if chat_id is not None:
+            where[0] = "a.chat_id = ? AND a.kind = 'group'"
+            args.append(chat_id)
+        if quiz_id is not None:
+            where.append("a.quiz_id = ?")
+            args.append(quiz_id)
+        if since:
+            where.append("an.answered_at >= ?")
+            args.append(since)
+        async with self.db.reader.execute(
+            f"""SELECT a.quiz_id, an.question_id, an.user_id, an.attempt_id, an.is_correct,
+                       CASE WHEN an.typed_value IS NOT NULL THEN ''
+                            WHEN an.selected_ids IS NOT NULL THEN an.selected_ids
+                            ELSE an.option_id END
+                FROM attempts a JOIN answers an ON an.attempt_id = a.id
+                WHERE {" AND ".join(where)}""",
+            args,
+        ) as cur:
+            return [
+                (str(q), str(i), int(u), int(at), bool(c), str(o or ""))
+                for q, i, u, at, c, o in await cur.fetchall()
             ]
 
 

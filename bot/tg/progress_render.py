@@ -18,6 +18,7 @@ from bot.core.stats import QuestionStats, hardest_first
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.number_words import with_unit
 from bot.store.analytics import TYPED
+from bot.tg.item_render import flagged_items, item_lines
 from bot.tg.long_lists import bounded
 from bot.tg.render import (
     Screen,
@@ -126,9 +127,12 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
                 "Average players per run: {avg}", avg=tr.number(round(t.participations / t.runs, 1))
             )
         )
-    if report.questions:
-        hardest = tr._("Hardest questions first.")
-        lines += ["", f"<i>{hardest}</i>"]
+    # The flagged questions first (item analysis), then every question as before.
+    flagged = flagged_items(tr, report.items, lang)
+    if flagged:
+        lines.append(flagged[0])  # their heading
+    hardest = tr._("Hardest questions first.")
+    below = ["", f"<i>{hardest}</i>"] if report.questions else []
     # Stats are kept by question and option ids: each question is shown where it sits in its
     # quiz now, with its text now; questions that left the content are left out.
     positions = {
@@ -136,17 +140,28 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
         for quiz in catalog.known_quizzes()
         for k, question in enumerate(quiz.questions)
     }
+    analysis = {
+        (quiz.quiz.id, item.question.id): item.analysis
+        for quiz in report.items
+        for item in quiz.items
+    }
     quiz_shown = None
-    items = []  # a question each (under its quiz's title when the quiz changes), hardest first
+    items = flagged[1:]
+    if not flagged:
+        lines += below
+        below = []
+    # a question each (under its quiz's title when the quiz changes), hardest first
     for q, position, tied in hardest_first(report.questions, positions):
         quiz = catalog.known(q.quiz_id)  # a group's own quiz too
         if quiz is None:
             continue
-        item = []
+        item, below = below, []  # under the flagged ones, the heading of the rest
         if quiz_shown != quiz.id:
             item += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
             quiz_shown = quiz.id
         item += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
+        if (found := analysis.get((q.quiz_id, q.question_id))) is not None:
+            item += item_lines(tr, found, quiz.questions[position], lang)
         reported = report.reports.get((q.quiz_id, q.question_id), 0)
         if reported:
             item.append(

@@ -28,6 +28,7 @@ from bot.core.stats import (
 )
 from bot.core.streaks import StreakStatus, streak_status
 from bot.store.analytics import AnalyticsStore, GroupTotals
+from bot.usecases.item_reports import QuizItems, analysed
 from bot.usecases.spaced_review import SpacedReview
 
 STREAK_LOOKBACK_DAYS = 400
@@ -49,6 +50,8 @@ class GroupReport:
     # (quiz id, question id) -> learners' problem reports on it, counted over every learner:
     # reports are made privately, and a count of one small group's members could point at who.
     reports: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    # Item analysis per quiz over the group's runs (bot/usecases/item_reports.py).
+    items: list[QuizItems] = field(default_factory=list)
 
 
 ReportCounts = Callable[[Iterable[str]], Awaitable[dict[tuple[str, str], int]]]
@@ -117,4 +120,5 @@ class LearnerStatsCases:
         reports = {}
         if self.report_counts is not None and questions:
             reports = await self.report_counts({q.quiz_id for q in questions})
-        return GroupReport(totals, questions, reports)
+        items = analysed(self.catalog, await self.analytics.item_responses(chat_id))
+        return GroupReport(totals, questions, reports, items)

@@ -126,6 +126,14 @@ def test_only_each_learners_first_sitting_counts() -> None:
     assert analyse(ITEMS, rows + again) == analyse(ITEMS, rows)
 
 
+def test_members_of_one_group_run_are_each_a_respondent() -> None:
+    """A group run is one attempt id for all its members: a sitting is (learner, attempt)."""
+    rows = [
+        Response(r.learner, 7, r.question_id, r.right, r.chosen) for r in responses(4)
+    ]  # everyone in run 7
+    assert analyse(ITEMS, rows) == analyse(ITEMS, responses(4))
+
+
 def test_too_easy_is_strictly_above_95_percent() -> None:
     item = [Item("e", ("a", "b"), frozenset({"a"}))]
 

@@ -1,0 +1,76 @@
+"""/groupstats' item analysis from a real database (SQLite and PostgreSQL): 25 members answer a
+quiz whose second question is keyed on a wrong option; the report flags it as mis-keyed, and
+only it; a second run of the same members does not count (first sittings only)."""
+
+from __future__ import annotations
+
+from bot.core.item_analysis import Flag
+from bot.store import Database, GroupStore
+from bot.store.analytics import AnalyticsStore
+from bot.store.reviews import ReviewStore
+from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.spaced_review import SpacedReview
+from tests.item_tables import MEMBERS, MISKEYED, QUESTIONS, QUIZ, choice, miskeyed_catalog
+
+CHAT = -100
+NOW = 1_800_000_000.0
+
+
+async def run_quiz(db: Database, members: int, at: float, flip: bool = False) -> None:
+    """One group run where `members` answer every question as `choice` says (`flip`: the other
+    way round on the mis-keyed question)."""
+    quiz = miskeyed_catalog().quizzes[QUIZ]
+    groups = GroupStore(db)
+    await groups.ensure_group(CHAT, "Study", "en", 30, "UTC", at)
+    run_id = await groups.start_run(
+        CHAT, 1, QUIZ, "[" + ",".join(["[0,1,2,3]"] * QUESTIONS) + "]", 30.0, at
+    )
+    assert run_id is not None
+    for index, question in enumerate(quiz.questions):
+        await groups.open_question(run_id, index, at, at + 30)
+        for k in range(members):
+            option = choice(k, index, question.correct)
+            if flip and index == MISKEYED:
+                option = question.correct
+            await groups.record_answer(
+                run_id, index, 5000 + k, f"M{k}", "en", option, option == question.correct, "en",
+                at + 1, 1000, question_id=question.id, option_id=question.options[option].id,
+                version="v1",
+            )  # fmt: skip
+        assert await groups.close_question(run_id, index)
+    assert await groups.finish_run(run_id, "finished", at + 2)
+
+
+def cases(db: Database) -> LearnerStatsCases:
+    catalog = miskeyed_catalog()
+    review = SpacedReview(catalog, ReviewStore(db), clock=lambda: NOW)
+    return LearnerStatsCases(catalog, AnalyticsStore(db), review, clock=lambda: NOW)
+
+
+async def test_the_miskeyed_question_is_flagged_and_only_it(db: Database) -> None:
+    await run_quiz(db, MEMBERS, NOW)
+    await run_quiz(db, MEMBERS, NOW + 3600, flip=True)  # a second sitting: must not count
+    (quiz,) = (await cases(db).group_report(CHAT)).items
+    assert quiz.quiz.id == QUIZ and [i.position for i in quiz.items] == list(range(QUESTIONS))
+    assert all(i.analysis.answerers == MEMBERS for i in quiz.items)
+    (flagged, *others) = quiz.flagged
+    assert flagged.position == MISKEYED and flagged.analysis.miskeyed
+    kinds = {flag for flag, _ in flagged.analysis.flags}
+    assert {Flag.NEGATIVE, Flag.DISTRACTOR_BEATS_KEY} <= kinds
+    assert (Flag.DISTRACTOR_BEATS_KEY, "c") in flagged.analysis.flags  # the true answer
+    assert flagged.analysis.difficulty == 9 / 25  # 9 of the 12 weakest chose the wrong key
+    assert not any(i.analysis.miskeyed for i in others)
+    good = [i.analysis for i in quiz.items if i.position != MISKEYED]
+    assert all(a.point_biserial is not None and a.point_biserial > 0.3 for a in good)
+
+
+async def test_under_twenty_answerers_nothing_is_flagged(db: Database) -> None:
+    await run_quiz(db, 19, NOW)
+    (quiz,) = (await cases(db).group_report(CHAT)).items
+    assert all(not i.analysis.reliable and not i.analysis.flags for i in quiz.items)
+    assert quiz.flagged == []
+
+
+async def test_another_groups_answers_are_not_read(db: Database) -> None:
+    await run_quiz(db, MEMBERS, NOW)
+    assert (await cases(db).group_report(CHAT - 1)).items == []
