@@ -13,7 +13,7 @@ MISKEYED = 1  # the quiz's second question: its key is moved to a wrong option
 TRUE_KEY = 2  # the shipped key of that question ("effective-batch")
 WRONG_KEY = 0  # what the test content says instead
 MEMBERS = 25
-QUESTIONS = 6
+QUESTIONS = 4
 
 
 def miskeyed_catalog(questions: int = QUESTIONS) -> Catalog:
@@ -29,11 +29,11 @@ def miskeyed_catalog(questions: int = QUESTIONS) -> Catalog:
 
 def choice(member: int, index: int, right_option: int) -> int:
     """The option index member k (0 weakest .. 24 strongest) chooses on question `index`: the
-    others are right from k >= 4, 8, 12, 16, 20 in turn; on the mis-keyed one the 13 strongest choose
+    others are right from k >= 7, 11, 15 in turn; on the mis-keyed one the 13 strongest choose
     the true answer and the 12 weakest the wrong key (a few of them another option)."""
     if index == MISKEYED:
         if member >= 12:
             return TRUE_KEY
         return 3 if member < 3 else WRONG_KEY
-    threshold = {0: 4, 2: 8, 3: 12, 4: 16, 5: 20}[index]
+    threshold = {0: 7, 2: 11, 3: 15}[index]
     return right_option if member >= threshold else (right_option + 1) % 4
