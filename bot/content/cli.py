@@ -1,6 +1,7 @@
 """`quizbot content check [PATH]`, `schema [--write | --check]`, `import FILE`, `export QUIZ`,
 `po export --lang L` / `po import FILE...` (a translator's PO files), `reload` (ask the running
-bot to reload its content), `reports` (what learners reported)."""
+bot to reload its content), `reports` (what learners reported), `stats` (item analysis: which
+questions measure, which look mis-keyed)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.content.report import format_report
 from bot.content.reports_cli import configure_reports, run_reports
 from bot.content.schema import json_schemas
 from bot.content.sources import PACKAGE_ROOT, default_content_dir
+from bot.content.stats_cli import configure_stats, run_stats
 from bot.content.transfer_cli import configure_export, configure_import, run_export, run_import
 
 SCHEMA_DIR = PACKAGE_ROOT / "schema"
@@ -45,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         commands.add_parser("reports", help="list learners' reports of problems with questions")
     )
     configure_po(commands.add_parser("po", help="a translator's PO files: export, import"))
+    configure_stats(
+        commands.add_parser("stats", help="item analysis of the questions, over every answer")
+    )
     args = parser.parse_args(argv)
     if args.command == "import":
         return run_import(args)
@@ -56,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_reports(args)
     if args.command == "po":
         return run_po(args)
+    if args.command == "stats":
+        return run_stats(args)
 
     if args.command == "check":
         report = check(args.path or default_content_dir())

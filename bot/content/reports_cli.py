@@ -64,6 +64,20 @@ def configure_reports(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--content", type=Path, help="content directory, for the questions' text")
 
 
+def engine_for(db: Path | None, settings: Settings, prog: str) -> Engine | None:
+    """The database an authors' command reads: `--db` (a SQLite file), else QUIZBOT_DB (a file
+    or a PostgreSQL DSN); None, said on stderr, when the file does not exist."""
+    if db is None and settings.db_url is not None:
+        from bot.store.pg.database import PgDatabase  # asyncpg only when it is used
+
+        return PgDatabase(settings.db_url)
+    path = db or settings.db_path
+    if not path.is_file():
+        print(f"{prog}: no database at {path}", file=sys.stderr)
+        return None
+    return Database(path)
+
+
 def parse_since(value: str | None, now: datetime) -> float:
     """Seconds since the epoch from `--since`; ValueError with a message for anything else."""
     if not value:
@@ -146,17 +160,9 @@ def run_reports(args: argparse.Namespace) -> int:
     except (ValueError, ConfigError) as exc:
         print(f"quizbot content reports: {exc}", file=sys.stderr)
         return 2
-    engine: Engine
-    if args.db is None and settings.db_url is not None:
-        from bot.store.pg.database import PgDatabase  # asyncpg only when it is used
-
-        engine = PgDatabase(settings.db_url)
-    else:
-        path = args.db or settings.db_path
-        if not path.is_file():
-            print(f"quizbot content reports: no database at {path}", file=sys.stderr)
-            return 1
-        engine = Database(path)
+    engine = engine_for(args.db, settings, "quizbot content reports")
+    if engine is None:
+        return 1
     try:
         groups = asyncio.run(_read(engine, args.quiz, since))
     except StoreError as exc:

@@ -5,6 +5,7 @@ first among the questions to check, as probably mis-keyed, with the figures behi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.core.markup import plain
@@ -14,7 +15,6 @@ from bot.emulator.state import EmuMessage
 from tests.e2e.harness import TOKEN
 from tests.e2e.test_groups import LETTERS, GroupHarness, make_group
 from tests.item_tables import MEMBERS, MISKEYED, QUESTIONS, QUIZ, TRUE_KEY, choice, miskeyed_catalog
-
 
 SECONDS = 8.0  # per question: room for 25 taps on a loaded machine
 
@@ -26,6 +26,10 @@ def letter(message: EmuMessage, question: Question, option: int) -> str:
         if line[:2] in {f"{c}." for c in LETTERS} and line[3:].strip() == text:
             return line[0]
     raise AssertionError(f"{text!r} not in:\n{message.text}")
+
+
+def shows(text: str) -> Callable[[EmuMessage], bool]:
+    return lambda message: text in message.text
 
 
 async def test_groupstats_flags_the_miskeyed_question_after_25_members(tmp_path: Path) -> None:
@@ -43,9 +47,7 @@ async def test_groupstats_flags_the_miskeyed_question_after_25_members(tmp_path:
             await admin.send(f"/push {QUIZ}", chat=group)
             for index, question in enumerate(quiz.questions):
                 shown = await group.wait_for(
-                    lambda m, i=index: f"Question {i + 1}/{QUESTIONS}" in m.text,
-                    after=mark,
-                    timeout=SECONDS + 20,
+                    shows(f"Question {index + 1}/{QUESTIONS}"), after=mark, timeout=SECONDS + 20
                 )
                 mark = group.mark()
                 picks = [letter(shown, question, choice(k, index, question.correct))

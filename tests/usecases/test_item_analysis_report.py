@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.core.item_analysis import Flag
 from bot.store import Database, GroupStore
 from bot.store.analytics import AnalyticsStore
+from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.spaced_review import SpacedReview
@@ -16,7 +17,7 @@ CHAT = -100
 NOW = 1_800_000_000.0
 
 
-async def run_quiz(db: Database, members: int, at: float, flip: bool = False) -> None:
+async def run_quiz(db: Engine, members: int, at: float, flip: bool = False) -> None:
     """One group run where `members` answer every question as `choice` says (`flip`: the other
     way round on the mis-keyed question)."""
     quiz = miskeyed_catalog().quizzes[QUIZ]
