@@ -17,6 +17,16 @@ from bot.core.models import Level
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 LANGS = ("en", "fr", "wo")
+# The shipped quizzes and their levels (issue 29: six quizzes, three levels, so /practice's
+# level filter has something to choose from).
+QUIZZES = {
+    "data-parallelism": Level.INTERMEDIATE,
+    "gradient-accumulation": Level.INTERMEDIATE,
+    "gradient-checkpointing": Level.INTERMEDIATE,
+    "mixed-precision": Level.INTERMEDIATE,
+    "sharding-memory": Level.ADVANCED,
+    "training-loop": Level.BEGINNER,
+}
 
 
 def test_shipped_content_is_clean_and_complete() -> None:
@@ -26,15 +36,15 @@ def test_shipped_content_is_clean_and_complete() -> None:
     assert tuple(rows) == LANGS
     for row in rows.values():
         assert row.declared and row.complete
-        assert row.quizzes_complete == row.quizzes == 2
+        assert row.quizzes_complete == row.quizzes == len(QUIZZES)
     text = format_report(report)
     assert text.endswith("OK: 0 errors, 0 warnings")
-    assert "Coverage (2 quizzes):" in text
+    assert "Coverage (6 quizzes):" in text
 
 
 def test_cli_check_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(CONTENT)]) == 0
-    assert "wo        yes       2/2" in capsys.readouterr().out
+    assert "wo        yes       6/6" in capsys.readouterr().out
 
 
 def test_python_dash_m_runs_the_cli(
@@ -47,12 +57,16 @@ def test_python_dash_m_runs_the_cli(
     assert "OK: 0 errors" in capsys.readouterr().out
 
 
-def test_catalog_holds_both_quizzes_in_three_languages() -> None:
+def test_catalog_holds_the_quizzes_in_three_languages() -> None:
     catalog = load_catalog(CONTENT)
-    assert list(catalog.quizzes) == ["gradient-accumulation", "gradient-checkpointing"]
-    assert list(catalog.guides) == ["gradient-checkpointing", "gradient-accumulation"]
+    assert list(catalog.quizzes) == list(QUIZZES)
+    assert list(catalog.guides)[:2] == ["gradient-checkpointing", "gradient-accumulation"]
+    assert set(catalog.guides) == set(QUIZZES)
+    assert set(QUIZZES.values()) == set(Level)
     for quiz in catalog:
-        assert quiz.level is Level.INTERMEDIATE
+        assert quiz.level is QUIZZES[quiz.id]
+        assert 10 <= len(quiz) <= 12
+        assert {question.kind for question in quiz.questions} == set(QuestionKind)
         assert quiz.guide.id == quiz.id
         assert quiz.guide.url.get("en").startswith("https://")
         assert quiz.languages == LANGS
@@ -72,6 +86,13 @@ def test_catalog_holds_both_quizzes_in_three_languages() -> None:
             texts += [option.text for option in question.options]
         for text in texts:
             assert tuple(text.values) == LANGS
+
+
+def test_most_quizzes_carry_a_code_block() -> None:
+    fenced = [
+        q for q in load_catalog(CONTENT) if any("```" in x.prompt.get("en") for x in q.questions)
+    ]
+    assert len(fenced) >= 3
 
 
 def test_correct_option_position_varies() -> None:

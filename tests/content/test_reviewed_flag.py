@@ -20,7 +20,7 @@ def test_the_wolof_translations_are_flagged_not_reviewed() -> None:
     assert (rows["fr"].unreviewed, rows["wo"].unreviewed) == (0, rows["wo"].quizzes)
     text = format_report(report)
     wo_line = next(line for line in text.splitlines() if line.strip().startswith("wo "))
-    assert "not yet reviewed by a native speaker in 2/2" in wo_line
+    assert "not yet reviewed by a native speaker in 6/6" in wo_line
     assert "not yet reviewed" not in text.replace(wo_line, "")
 
 
