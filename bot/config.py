@@ -63,6 +63,7 @@ class Settings:
     transport: str = "aiohttp"  # HTTP stack to the Bot API: ours, or "httpx" (PTB's default)
     guide_base_url: str | None = None  # every guide under the deployment's own site
     owner_ids: frozenset[int] = frozenset()  # Telegram user ids allowed to /reload
+    retention: float = 0.9  # FSRS's desired retention: the recall a review is scheduled at
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -91,6 +92,7 @@ class Settings:
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError):
             raise ConfigError(f"QUIZBOT_TIMEZONE {tz!r} is not a known time zone") from None
+        retention = _retention(get("QUIZBOT_RETENTION"))
         content = get("QUIZBOT_CONTENT_DIR")
         transport = (get("QUIZBOT_TRANSPORT") or "aiohttp").lower()
         if transport not in TRANSPORTS:
@@ -120,6 +122,7 @@ class Settings:
             transport=transport,
             guide_base_url=guide_base,
             owner_ids=_ids("QUIZBOT_OWNER_IDS", get("QUIZBOT_OWNER_IDS")),
+            retention=retention,
         )
 
 
@@ -152,6 +155,20 @@ def check_webhook(url: str, secret: Secret) -> None:
             "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters among A-Z, a-z, 0-9, _ and - "
             "(Telegram refuses any other)"
         )
+
+
+def _retention(raw: str | None) -> float:
+    """QUIZBOT_RETENTION: the share of reviews FSRS aims to have recalled, 0.70 to 0.97 (below,
+    reviews come too late to help; above, the workload explodes for little gain)."""
+    if raw is None:
+        return 0.9
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"QUIZBOT_RETENTION must be a number like 0.9, got {raw!r}") from None
+    if not 0.7 <= value <= 0.97:
+        raise ConfigError(f"QUIZBOT_RETENTION must be between 0.7 and 0.97, got {raw!r}")
+    return value
 
 
 def _ids(name: str, raw: str | None) -> frozenset[int]:

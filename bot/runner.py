@@ -76,6 +76,7 @@ async def run_bot(
             group_seconds=settings.question_seconds,
             group_timezone=settings.timezone,
             timezone=settings.timezone,
+            retention=settings.retention,
             transport=settings.transport,
             dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
             content_dir=content,

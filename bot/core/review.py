@@ -1,24 +1,40 @@
-"""Spaced review of missed questions: Leitner boxes, and due dates on the learner's calendar.
+"""Spaced review of missed questions: FSRS memory states, and due dates on the learner's calendar.
 
-A miss puts a question in box 1; each right answer in review moves it up one box and pushes it
-further out (1, 3, 7, 14, 30 days); a right answer in the last box masters it (it leaves the
-queue); a wrong answer in review sends it back to box 1. Due dates fall on the *start of a day in
-the learner's time zone*, not "24 hours later": a question missed at 23:50 is due when that
-learner's next day begins, as a learner expects "tomorrow" to mean.
+Every question in a learner's queue carries an FSRS memory state (stability: days until recall
+falls to 90 %; difficulty: 1..10) that the `fsrs` package (py-fsrs, the scheduler Anki uses)
+updates on each review from a rating (`rating_for`), and turns into the next interval for the
+desired retention. A miss anywhere (a quiz, a group run, an exam, a review) rates Again. Intervals
+are whole days, without FSRS's minute-long learning steps: a learner meets a question again in
+/review on a later day, not ten minutes later. Due dates fall on the *start of a day in the
+learner's time zone*, not "24 hours later": a question missed at 23:50 is due when that learner's
+next day begins, as a learner expects "tomorrow" to mean.
+
+`fsrs` may be used here although `bot/core` is pure: it is a pure library (arithmetic on its own
+dataclasses, no I/O), and every call passes the time and the card's id so it reads no clock;
+fuzzing is off, so the same answer always gives the same due date.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from fsrs import Card, Rating, Scheduler, State
 
 from bot.core.schedule import ScheduleError, parse_time
 
-# Days until the next review for a question in box 1..5.
-INTERVALS: tuple[int, ...] = (1, 3, 7, 14, 30)
-FIRST_BOX = 1
-LAST_BOX = len(INTERVALS)
+DEFAULT_RETENTION = 0.9
+
+# The Leitner boxes of migrations 003..027 and their intervals in days: a migrated box becomes the
+# stability its interval stood for (`from_box`).
+LEITNER_INTERVALS: tuple[int, ...] = (1, 3, 7, 14, 30)
+LEITNER_DIFFICULTY = 5.0  # Leitner kept no difficulty: FSRS's midpoint (1..10)
+
+# "Fast": under this share of the question's median time; a median needs this many timed answers.
+FAST_SHARE = 0.5
+MEDIAN_MIN_ANSWERS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +44,71 @@ class ReviewItem:
     user_id: int
     quiz_id: str
     question_id: str
-    box: int
+    stability: float  # FSRS: days until predicted recall falls to 90 %
+    difficulty: float  # FSRS: 1 (easy) .. 10 (hard)
     due_at: float  # Unix time: the start of the learner's day it becomes due
-    last_seen_at: float
+    last_seen_at: float  # the last review (or miss): where FSRS's elapsed days start
 
     def is_due(self, now: float) -> bool:
         return self.due_at <= now
+
+
+def scheduler(
+    retention: float = DEFAULT_RETENTION, parameters: Sequence[float] | None = None
+) -> Scheduler:
+    """FSRS for this deployment: its desired retention and parameters (the defaults, or those
+    `quizbot review optimize` fitted), whole-day intervals, no fuzz."""
+    kwargs = {} if parameters is None else {"parameters": tuple(parameters)}
+    return Scheduler(
+        desired_retention=retention,
+        learning_steps=(),
+        relearning_steps=(),
+        enable_fuzzing=False,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+DEFAULT_SCHEDULER = scheduler()
+
+
+def rating_for(
+    correct: bool,
+    elapsed_ms: int | None = None,
+    median_ms: float | None = None,
+    *,
+    partial: bool = False,
+) -> Rating:
+    """The FSRS rating an answer earns: wrong → Again, except a partly right select-all
+    submission (`partial`: some credit, not the exact set) → Hard; right but slower than the
+    question's median time → Hard; right in under half the median → Easy; otherwise right (no
+    timing, or no median yet) → Good."""
+    if partial and not correct:
+        return Rating.Hard
+    if not correct:
+        return Rating.Again
+    if elapsed_ms is None or median_ms is None or median_ms <= 0:
+        return Rating.Good
+    if elapsed_ms > median_ms:
+        return Rating.Hard
+    if elapsed_ms < FAST_SHARE * median_ms:
+        return Rating.Easy
+    return Rating.Good
+
+
+def median_time(elapsed: Sequence[int]) -> float | None:
+    """The median of a question's timed answers; None below `MEDIAN_MIN_ANSWERS` (noise)."""
+    if len(elapsed) < MEDIAN_MIN_ANSWERS:
+        return None
+    ordered = sorted(elapsed)
+    mid = len(ordered) // 2
+    return float(ordered[mid]) if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def from_box(box: int) -> tuple[float, float]:
+    """A Leitner box's (stability, difficulty): its interval is the stability it stood for
+    (FSRS's stability is the interval after which recall is 90 %)."""
+    box = min(max(box, 1), len(LEITNER_INTERVALS))
+    return float(LEITNER_INTERVALS[box - 1]), LEITNER_DIFFICULTY
 
 
 def local_day(moment: float, tz: tzinfo) -> date:
@@ -54,21 +129,63 @@ def due_after(moment: float, days: int, tz: tzinfo) -> float:
     return start_of_day(local_day(moment, tz) + timedelta(days=days), tz)
 
 
-def after_miss(user_id: int, quiz_id: str, question_id: str, at: float, tz: tzinfo) -> ReviewItem:
-    """A question missed at `at` (in a quiz, a group run or a review): box 1, due tomorrow."""
-    return ReviewItem(user_id, quiz_id, question_id, FIRST_BOX, due_after(at, INTERVALS[0], tz), at)
+def _day(moment: float, tz: tzinfo) -> datetime:
+    """The learner's calendar day of `moment` as FSRS's UTC datetime: FSRS counts elapsed whole
+    days, and a learner's "days since" are calendar days in their zone, not 24-hour spans."""
+    day = local_day(moment, tz)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
-def after_review(item: ReviewItem, correct: bool, at: float, tz: tzinfo) -> ReviewItem | None:
-    """The item once reviewed at `at`: promoted, demoted to box 1, or None when mastered."""
-    if not correct:
-        return after_miss(item.user_id, item.quiz_id, item.question_id, at, tz)
-    if item.box >= LAST_BOX:
-        return None
-    box = item.box + 1
-    return ReviewItem(
-        item.user_id, item.quiz_id, item.question_id, box, due_after(at, INTERVALS[box - 1], tz), at
+def _card(item: ReviewItem, tz: tzinfo) -> Card:
+    # card_id and due given: Card() would otherwise read the clock (and sleep 1 ms).
+    return Card(
+        card_id=1,
+        state=State.Review,
+        stability=item.stability,
+        difficulty=item.difficulty,
+        due=_day(item.due_at, tz),
+        last_review=_day(item.last_seen_at, tz),
     )
+
+
+def _scheduled(
+    user_id: int, quiz_id: str, question_id: str, card: Card, at: float, tz: tzinfo
+) -> ReviewItem:
+    assert card.stability is not None and card.difficulty is not None
+    days = max(1, (card.due - _day(at, tz)).days)
+    return ReviewItem(
+        user_id, quiz_id, question_id, card.stability, card.difficulty, due_after(at, days, tz), at
+    )
+
+
+def after_miss(
+    user_id: int,
+    quiz_id: str,
+    question_id: str,
+    at: float,
+    tz: tzinfo,
+    fsrs: Scheduler = DEFAULT_SCHEDULER,
+) -> ReviewItem:
+    """A question missed at `at` outside review (a quiz, a group run, an exam): a new card
+    rated Again, due on the learner's next day."""
+    new = Card(card_id=1, state=State.Learning, due=_day(at, tz))
+    card, _ = fsrs.review_card(new, Rating.Again, _day(at, tz))
+    return _scheduled(user_id, quiz_id, question_id, card, at, tz)
+
+
+def after_review(
+    item: ReviewItem, rating: Rating, at: float, tz: tzinfo, fsrs: Scheduler = DEFAULT_SCHEDULER
+) -> ReviewItem:
+    """The item once reviewed at `at` with `rating`: FSRS's new state and due day."""
+    card, _ = fsrs.review_card(_card(item, tz), rating, _day(at, tz))
+    return _scheduled(item.user_id, item.quiz_id, item.question_id, card, at, tz)
+
+
+def recall(
+    item: ReviewItem, at: float, tz: tzinfo, fsrs: Scheduler = DEFAULT_SCHEDULER
+) -> float:
+    """FSRS's predicted chance (0..1) that the learner recalls the question on `at`'s day."""
+    return float(fsrs.get_card_retrievability(_card(item, tz), _day(at, tz)))
 
 
 def parse_clock(text: str) -> str | None:

@@ -80,6 +80,7 @@ class ForgetStore:
             await run("DELETE FROM pending_selections WHERE user_id = ?", user_id)
             items = await run("DELETE FROM review_items WHERE user_id = ?", user_id)
             await run("DELETE FROM review_log WHERE user_id = ?", user_id)
+            await run("DELETE FROM review_ratings WHERE user_id = ?", user_id)
             await run("DELETE FROM review_notices WHERE user_id = ?", user_id)
             await run("DELETE FROM review_sessions WHERE user_id = ?", user_id)
             reminders = await run("DELETE FROM reminders WHERE user_id = ?", user_id)

@@ -37,6 +37,7 @@ class StoredRound:
     message_id: int | None
     status: str  # open, done or stopped
     prompt_id: int | None = None  # a number card's ForceReply prompt (if newer than message_id)
+    card_shown_at: float | None = None  # when the current card was claimed: its answer's time
 
     @property
     def is_open(self) -> bool:
@@ -44,7 +45,7 @@ class StoredRound:
 
 
 _SELECT = """SELECT id, user_id, mode, questions, total, shown, answered, correct, message_id,
-                    status, prompt_id FROM review_sessions"""
+                    status, prompt_id, card_shown_at FROM review_sessions"""
 _BY_ID = _SELECT + " WHERE id = ?"
 _OPEN = _SELECT + " WHERE user_id = ? AND status = 'open'"
 
@@ -63,6 +64,7 @@ def _round(row: aiosqlite.Row) -> StoredRound:
         message_id=int(row[8]) if row[8] is not None else None,
         status=str(row[9]),
         prompt_id=int(row[10]) if row[10] is not None else None,
+        card_shown_at=float(row[11]) if row[11] is not None else None,
     )
 
 
@@ -113,17 +115,24 @@ class RoundStore:
         return _round(row) if row else None
 
     async def claim_card(
-        self, round_id: int, index: int, total: int, shown: QuestionKey | None = None
+        self,
+        round_id: int,
+        index: int,
+        total: int,
+        shown: QuestionKey | None = None,
+        *,
+        now: float | None = None,
     ) -> bool:
         """Card `index` is about to be shown, out of `total`; False when it was shown already (a
         second tap on Next) or the round is over. `shown`: a review card's question, kept as the
-        round's card `index` (a practice round has its questions from the start)."""
+        round's card `index` (a practice round has its questions from the start). `now`: when,
+        kept so the answer's time can be rated (in the same UPDATE: no extra write)."""
 
         async def write(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
-                """UPDATE review_sessions SET shown = ? + 1, total = ?
+                """UPDATE review_sessions SET shown = ? + 1, total = ?, card_shown_at = ?
                    WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
-                (index, total, round_id, index, index),
+                (index, total, now, round_id, index, index),
             )
             if cur.rowcount != 1:
                 return False

@@ -6,6 +6,7 @@ Every write goes through the single writer. The inbox is filled by a trigger on 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,27 +44,51 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
         row["user_id"],
         row["quiz_id"],
         row["question_id"],
-        row["box"],
+        row["stability"],
+        row["difficulty"],
         row["due_at"],
         row["last_seen_at"],
     )
 
 
 async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem]) -> None:
-    """Put missed questions in box 1, inside the caller's transaction (the inbox's drain, or
-    the write that ends an exam). A miss older than what the queue last saw of that question (a
-    review answered since) changes nothing: draining late must not undo a review."""
+    """Queue missed questions as FSRS's state after Again (a miss of a queued question starts
+    it over, as a new card), inside the caller's transaction (the inbox's drain, or the write
+    that ends an exam), and log each as an Again rating. A miss older than what the queue last
+    saw of that question (a review answered since) changes nothing in the queue: draining late
+    must not undo a review."""
     if not items:
         return
     await conn.executemany(
-        """INSERT INTO review_items (user_id, quiz_id, question_id, box, due_at,
-                                     last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+        """INSERT INTO review_items (user_id, quiz_id, question_id, stability, difficulty,
+                                     due_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (user_id, quiz_id, question_id) DO UPDATE SET
-               box = excluded.box, due_at = excluded.due_at,
-               last_seen_at = excluded.last_seen_at
+               stability = excluded.stability, difficulty = excluded.difficulty,
+               due_at = excluded.due_at, last_seen_at = excluded.last_seen_at
            WHERE excluded.last_seen_at >= review_items.last_seen_at""",
-        [(i.user_id, i.quiz_id, i.question_id, i.box, i.due_at, i.last_seen_at) for i in items],
+        [
+            (i.user_id, i.quiz_id, i.question_id, i.stability, i.difficulty, i.due_at,
+             i.last_seen_at)
+            for i in items
+        ],
+    )  # fmt: skip
+    await conn.executemany(
+        """INSERT INTO review_ratings (user_id, quiz_id, question_id, rating, reviewed_at)
+           VALUES (?, ?, ?, 1, ?)""",
+        [(i.user_id, i.quiz_id, i.question_id, i.last_seen_at) for i in items],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """One logged rating, as the optimiser reads them."""
+
+    user_id: int
+    quiz_id: str
+    question_id: str
+    rating: int
+    elapsed_ms: int | None
+    reviewed_at: float
 
 
 class ReviewStore:
@@ -84,7 +109,7 @@ class ReviewStore:
             return [Miss(*row) for row in await cur.fetchall()]
 
     async def ingest(self, items: Sequence[ReviewItem], done: Sequence[Miss]) -> None:
-        """Put missed questions in box 1 and empty those inbox rows, in one transaction.
+        """Queue missed questions (Again) and empty those inbox rows, in one transaction.
 
         A miss older than what the queue last saw of that question (a review answered since)
         changes nothing: draining late must not undo a review.
@@ -134,10 +159,10 @@ class ReviewStore:
 
     async def not_due(self, user_id: int, now: float, limit: int) -> list[ReviewItem]:
         """Questions in the learner's queue that are not due yet, the least known first (lowest
-        box, then the soonest due): what a practice round asks."""
+        FSRS stability, then the soonest due): what a practice round asks."""
         async with self.db.reader.execute(
             """SELECT * FROM review_items WHERE user_id = ? AND due_at > ?
-               ORDER BY box, due_at, id LIMIT ?""",
+               ORDER BY stability, due_at, id LIMIT ?""",
             (user_id, now, limit),
         ) as cur:
             return [_item(row)[1] for row in await cur.fetchall()]
@@ -159,18 +184,21 @@ class ReviewStore:
         self,
         item_id: int,
         before: ReviewItem,
-        after: ReviewItem | None,
+        after: ReviewItem,
         correct: bool,
         now: float,
         *,
+        rating: int,
+        elapsed_ms: int | None = None,
         option_id: str = "",
         version: str = "",
         round_step: tuple[int, int] | None = None,
     ) -> bool:
-        """Apply a review answer if the item is still as it was served (due, same box); the log
-        keeps the option chosen, by id, and the content version it was shown from. With
-        `round_step` (round id, card index) the answer also moves that review round on, in the
-        same transaction, if the round still waits for that card.
+        """Apply a review answer if the item is still as it was served (due, same last review);
+        the log keeps the option chosen, by id, and the content version it was shown from, and
+        the rating log the FSRS rating and the time from card to tap. With `round_step` (round
+        id, card index) the answer also moves that review round on, in the same transaction, if
+        the round still waits for that card.
 
         False when a double tap or a second device got there first: nothing changes.
         """
@@ -178,37 +206,87 @@ class ReviewStore:
         async def write(conn: aiosqlite.Connection) -> bool:
             if round_step is not None and not await waits_for(conn, *round_step):
                 return False
-            guard = "id = ? AND box = ? AND due_at = ? AND due_at <= ?"
-            args = (item_id, before.box, before.due_at, now)
-            if after is None:
-                cur = await conn.execute(f"DELETE FROM review_items WHERE {guard}", args)
-            else:
-                cur = await conn.execute(
-                    f"UPDATE review_items SET box = ?, due_at = ?, last_seen_at = ? WHERE {guard}",
-                    (after.box, after.due_at, after.last_seen_at, *args),
-                )
+            cur = await conn.execute(
+                """UPDATE review_items SET stability = ?, difficulty = ?, due_at = ?,
+                                           last_seen_at = ?
+                   WHERE id = ? AND last_seen_at = ? AND due_at = ? AND due_at <= ?""",
+                (
+                    after.stability,
+                    after.difficulty,
+                    after.due_at,
+                    after.last_seen_at,
+                    item_id,
+                    before.last_seen_at,
+                    before.due_at,
+                    now,
+                ),
+            )
             if cur.rowcount != 1:
                 return False
             if round_step is not None:
                 await step(conn, *round_step, correct, now)
+            key = (before.user_id, before.quiz_id, before.question_id)
             await conn.execute(
-                """INSERT INTO review_log (user_id, quiz_id, question_id, box, is_correct,
+                """INSERT INTO review_log (user_id, quiz_id, question_id, is_correct,
                                            answered_at, option_id, content_version)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    before.user_id,
-                    before.quiz_id,
-                    before.question_id,
-                    before.box,
-                    int(correct),
-                    now,
-                    option_id,
-                    version,
-                ),
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (*key, int(correct), now, option_id, version),
+            )
+            await conn.execute(
+                """INSERT INTO review_ratings (user_id, quiz_id, question_id, rating,
+                                               elapsed_ms, reviewed_at)
+                   VALUES (?, ?, ?, ?, ?, ?)""",
+                (*key, rating, elapsed_ms, now),
             )
             return True
 
         return await self.db.write(write)
+
+    async def answer_times(self, quiz_id: str, question_id: str, limit: int = 101) -> list[int]:
+        """The latest timed review answers to a question, any learner (ms): its median decides
+        Hard and Easy. One indexed read of at most `limit` rows."""
+        async with self.db.reader.execute(
+            """SELECT elapsed_ms FROM review_ratings
+               WHERE quiz_id = ? AND question_id = ? AND elapsed_ms IS NOT NULL
+               ORDER BY id DESC LIMIT ?""",
+            (quiz_id, question_id, limit),
+        ) as cur:
+            return [int(row[0]) for row in await cur.fetchall()]
+
+    # -- FSRS's parameters and their evidence -------------------------------------------------
+
+    async def rating_count(self) -> int:
+        async with self.db.reader.execute("SELECT count(*) FROM review_ratings") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def ratings(self) -> list[Rated]:
+        """Every logged rating, card by card, in time order: what the optimiser fits."""
+        async with self.db.reader.execute(
+            """SELECT user_id, quiz_id, question_id, rating, elapsed_ms, reviewed_at
+               FROM review_ratings ORDER BY user_id, quiz_id, question_id, reviewed_at, id"""
+        ) as cur:
+            return [Rated(*row) for row in await cur.fetchall()]
+
+    async def parameters(self) -> tuple[float, ...] | None:
+        """The parameters `quizbot review optimize` stored; None: the package's defaults."""
+        async with self.db.reader.execute(
+            "SELECT parameters FROM fsrs_parameters WHERE id = 1"
+        ) as cur:
+            row = await cur.fetchone()
+        return tuple(float(p) for p in json.loads(row[0])) if row else None
+
+    async def set_parameters(self, parameters: Sequence[float], reviews: int, now: float) -> None:
+        async def write(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                """INSERT INTO fsrs_parameters (id, parameters, reviews, optimized_at)
+                   VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET
+                   parameters = excluded.parameters, reviews = excluded.reviews,
+                   optimized_at = excluded.optimized_at""",
+                (json.dumps([float(p) for p in parameters]), reviews, now),
+            )
+
+        await self.db.write(write)
 
     async def drop(self, item_id: int) -> None:
         """Forget an item whose question left the content."""

@@ -142,6 +142,7 @@ class BotOptions:
         default_factory=LivePolicy
     )  # how often an open group question shows its live count
     timezone: str = "UTC"  # learners' days (streaks, review due dates); reminders by default
+    retention: float = 0.9  # FSRS's desired retention (QUIZBOT_RETENTION)
     dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
     extra: dict[str, object] = field(default_factory=dict)
     # Reloading content while running (`/reload`, `quizbot content reload`): where it lives,
@@ -257,6 +258,7 @@ class QuizBot:
             timezone=options.timezone,
             clock=options.clock,
             rng=options.rng,
+            retention=options.retention,
         )
         self.review_rounds = ReviewRounds(self.review, RoundStore(self.db), clock=options.clock)
         self.learner_stats = LearnerStatsCases(
@@ -281,6 +283,7 @@ class QuizBot:
         self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
         self.review.zone_of = self.reminders.zone  # due days too
         self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
+        self.practice.fsrs_of = lambda: self.review.fsrs  # and scheduled by the same FSRS
         self.review_rounds.exam_running = self.practice.exam_running  # rounds wait for its end
         self.quiz.exam_running = self.practice.exam_running  # and private quizzes
         self.reporting = ProblemReporting(

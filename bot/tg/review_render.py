@@ -58,9 +58,16 @@ def header(tr: Translator, card: RoundCard, lang: str) -> str:
     return title + unreviewed_line(tr, card.quiz, lang)
 
 
+def recall_line(tr: Translator, recall: float) -> str:
+    """FSRS's predicted recall, as a learner reads it."""
+    return tr._("🧠 You'd remember this ~{percent} today.", percent=tr.percent(recall))
+
+
 def _body(tr: Translator, card: RoundCard, lang: str, marks: dict[int, str]) -> list[str]:
+    predicted = [] if card.recall is None or marks else [html.escape(recall_line(tr, card.recall))]
     return [
         header(tr, card, lang),
+        *predicted,
         "",
         rich(card.question.prompt.get(lang)),
         "",
@@ -96,8 +103,8 @@ def card(
 def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
     if practice:
         return tr._("🎯 Practice: your review schedule stays as it was.")
-    if after is None:
-        return tr._("🎓 Mastered: this question leaves your review queue.")
+    if after is None:  # no card of a review round lacks one: FSRS keeps every question
+        return tr._("🎯 Practice: your review schedule stays as it was.")
     return tr._("Next review of this question: {date}.", date=_day(tr, after.due_at, tz))
 
 

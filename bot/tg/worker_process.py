@@ -119,6 +119,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             group_seconds=settings.question_seconds,
             group_timezone=settings.timezone,
             timezone=settings.timezone,
+            retention=settings.retention,
             # The bot's overall rate, one schedule for every worker on every host; the
             # host's own share (1/N) only while the database cannot be reached.
             shared_budget=SharedBudget(

@@ -12,7 +12,7 @@ every unanswered question missed (no timer needed, nothing to re-arm after a res
 
 Questions come from every quiz that matches, drawn by bot/core/practice.py so none repeats until
 the learner has seen them all. A missed question joins the review queue as a miss anywhere does
-(box 1, due the next day in the learner's zone), by this use case, since practice answers are not
+(FSRS's Again, due the next day in the learner's zone), by this use case, since practice answers are not
 rows of `answers` that the review inbox trigger would see: a practice set's at once, an exam's
 when the exam ends, however it ends (its last answer, its clock, /stop, a new set or exam in its
 place; the store queues them in the write that ends it). Until then a review card of an exam
@@ -29,13 +29,15 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
+from fsrs import Scheduler
+
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, judge
 from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, Exam, ExamClock
 from bot.core.kinds import ONE_TAP, QuestionKind
 from bot.core.models import Catalog, Level, Question, Quiz
 from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool_of
-from bot.core.review import ReviewItem, after_miss
+from bot.core.review import DEFAULT_SCHEDULER, ReviewItem, after_miss
 from bot.store.practice_sets import Ended, PracticeStore, StoredSet
 from bot.store.reviews import ReviewStore
 
@@ -133,19 +135,25 @@ class PracticeSession:
         self.tz = ZoneInfo(timezone)
         self.clock = clock
         self.rng = rng or random.SystemRandom()
+        # The deployment's FSRS (SpacedReview.fsrs, its stored parameters once read); None:
+        # the package's defaults.
+        self.fsrs_of: Callable[[], Scheduler] | None = None
+
+    def _fsrs(self) -> Scheduler:
+        return self.fsrs_of() if self.fsrs_of else DEFAULT_SCHEDULER
 
     async def _zone(self, user_id: int) -> tzinfo:
         return ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.tz
 
     def _ended(self, tz: tzinfo, now: float) -> Ended:
         """What the store queues when a set ends: an exam's misses (questions still in the
-        content), box 1 from the moment it ended; nothing for a practice set (already queued)."""
+        content), rated Again from the moment it ended; nothing for a practice set (already queued)."""
 
         def misses(ended: StoredSet) -> list[ReviewItem]:
             if ended.kind != "exam":
                 return []
             return [
-                after_miss(ended.user_id, key.quiz_id, key.question_id, now, tz)
+                after_miss(ended.user_id, key.quiz_id, key.question_id, now, tz, self._fsrs())
                 for key, mark in zip(ended.questions, ended.marks, strict=False)
                 if mark != "r" and self._located(key) is not None
             ]
@@ -320,7 +328,7 @@ class PracticeSession:
             return PracticeClosed()  # a double tap lost the race: the first one counted
         if stored.kind != "exam":  # a practice miss joins the queue at once (an exam's: above)
             misses = [
-                after_miss(user_id, key.quiz_id, key.question_id, now, tz)
+                after_miss(user_id, key.quiz_id, key.question_id, now, tz, self._fsrs())
                 for key, mark in zip(stored.questions[index:], marks, strict=False)
                 if mark != "r" and self._located(key) is not None
             ]

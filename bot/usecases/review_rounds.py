@@ -1,18 +1,18 @@
 """Review and practice rounds: /review, the taps on its cards, "Practise my mistakes now", /stop.
 
-A *review round* goes through the questions due now, most overdue first; each answer moves its
-question between boxes (bot/usecases/spaced_review.py). A *practice round* asks missed questions
+A *review round* goes through the questions due now, most overdue first; each answer is rated
+and rescheduled by FSRS (bot/usecases/spaced_review.py), timed from its card being shown. A *practice round* asks missed questions
 that are not due yet, right after a quiz for instance, when nothing is due.
 
 Practice answers are recorded only as the round's own counters (right answers out of how many,
 for its "k of n" and its summary), nowhere else, on purpose:
 - not in `answers`: its trigger feeds the review inbox, so a wrong practice answer would send the
-  question back to box 1, due tomorrow, and a right one would count in quiz scores, accuracy and
+  question back to FSRS's Again, due tomorrow, and a right one would count in quiz scores, accuracy and
   /groupstats, which describe quizzes taken, not questions rehearsed with the answer fresh;
 - not in `review_log`: that is the schedule's own history (and evidence to tune its intervals);
   answers given before the question is due would read as recall after the interval, which they
   are not.
-So the schedule (boxes, due dates) is exactly what it was before the round. The round's latest
+So the schedule (FSRS states, due dates) is exactly what it was before the round. The round's latest
 answer still counts as a day's activity for the streak (bot/store/analytics.py), as /practice does.
 
 Each tap is bound to its round, the round to its learner, the card to the round's progress
@@ -53,12 +53,13 @@ class RoundCard:
     question: Question
     order: tuple[int, ...]
     item_id: int = 0
+    recall: float | None = None  # a review card: FSRS's predicted recall today (None: practice)
 
 
 @dataclass(frozen=True, slots=True)
 class CardAnswered:
-    """The answer is stored. `after`: where a reviewed question goes (None: mastered, or a
-    practice answer, which moves nothing); `last`: no card follows, the way on is the summary."""
+    """The answer is stored. `after`: where a reviewed question goes (None: a practice answer,
+    which moves nothing); `last`: no card follows, the way on is the summary."""
 
     card: RoundCard
     judgement: Judgement | SetJudgement  # a set: a select-all card (bot/usecases/select_review)
@@ -229,7 +230,12 @@ class ReviewRounds:
         if stored.mode == PRACTICE:
             return await self._practised(stored, index, order, position)
         result = await self.review.answer(
-            user_id, item_id, order, position, round_step=(round_id, index)
+            user_id,
+            item_id,
+            order,
+            position,
+            round_step=(round_id, index),
+            elapsed_ms=self.elapsed_ms(stored),
         )
         if result is None:
             return AlreadyAnswered()  # a second device or a double tap got there first
@@ -264,7 +270,11 @@ class ReviewRounds:
             card = RoundCard(round_id, index, stored.total, True, located[0], located[1], ())
             return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
         result = await self.review.answer_value(
-            user_id, item_id, value, round_step=(round_id, index)
+            user_id,
+            item_id,
+            value,
+            round_step=(round_id, index),
+            elapsed_ms=self.elapsed_ms(stored),
         )
         if result is None:
             return AlreadyAnswered()
@@ -274,6 +284,13 @@ class ReviewRounds:
         )  # fmt: skip
         last = not await self.review.due_count(user_id)
         return CardAnswered(shown, result.judgement, result.after, last)
+
+    def elapsed_ms(self, stored: StoredRound) -> int | None:
+        """Milliseconds from the round's current card being shown to now: what its answer is
+        rated by (None: a card claimed before rounds kept the time)."""
+        if stored.card_shown_at is None:
+            return None
+        return max(0, round((self.clock() - stored.card_shown_at) * 1000))
 
     async def next(self, user_id: int, round_id: int, index: int) -> NextOutcome:
         """Next after card `index - 1`: card `index`, or the summary once nothing is left."""
@@ -345,7 +362,7 @@ class ReviewRounds:
             total = len(stored.questions)
             shuffle = question.kind is not QuestionKind.TRUE_FALSE
             order = review_order(len(question.options), self.review.rng, shuffle)
-            if not await self.rounds.claim_card(round_id, index, total):
+            if not await self.rounds.claim_card(round_id, index, total, now=self.clock()):
                 return AlreadyShown()
             return RoundCard(round_id, index, total, True, quiz, question, order)
         card = await self.review.next_card(stored.user_id)
@@ -353,10 +370,18 @@ class ReviewRounds:
             return await self._finish(stored)
         total = index + await self.review.due_count(stored.user_id)
         key = QuestionKey(card.item.quiz_id, card.item.question_id)  # for its ⚠️ Report
-        if not await self.rounds.claim_card(round_id, index, total, key):
+        if not await self.rounds.claim_card(round_id, index, total, key, now=self.clock()):
             return AlreadyShown()
         return RoundCard(
-            round_id, index, total, False, card.quiz, card.question, card.order, card.item_id
+            round_id,
+            index,
+            total,
+            False,
+            card.quiz,
+            card.question,
+            card.order,
+            card.item_id,
+            await self.review.recall_of(card.item),
         )
 
     async def _finish(self, stored: StoredRound) -> RoundSummary | AlreadyShown:

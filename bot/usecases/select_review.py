@@ -108,7 +108,12 @@ class SelectReview:
             card = rr.RoundCard(stored.id, index, stored.total, True, located[0], located[1], order)
             return rr.CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
         result = await rounds.review.answer_set(
-            user_id, item_id, order, selected, round_step=(stored.id, index)
+            user_id,
+            item_id,
+            order,
+            selected,
+            round_step=(stored.id, index),
+            elapsed_ms=rounds.elapsed_ms(stored),
         )
         if result is None:
             return rr.AlreadyAnswered()

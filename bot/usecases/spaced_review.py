@@ -19,16 +19,23 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
+from fsrs import Rating, Scheduler
+
 from bot.core.clock import Clock
 from bot.core.engine import Judgement, SetJudgement, judge, judge_number, judge_selection
 from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
+    DEFAULT_RETENTION,
     ReviewItem,
     after_miss,
     after_review,
     decode_order,
+    median_time,
+    rating_for,
+    recall,
     review_order,
+    scheduler,
 )
 from bot.store.reviews import ReviewStore
 
@@ -48,7 +55,8 @@ class ReviewCard:
 class ReviewResult:
     card: ReviewCard
     judgement: Judgement | SetJudgement  # a set: a select-all question's submitted selection
-    after: ReviewItem | None  # None: mastered, it left the queue
+    after: ReviewItem  # FSRS's new state and due day
+    rating: Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +77,15 @@ class SpacedReview:
         timezone: str = "UTC",
         clock: Clock = time.time,
         rng: random.Random | None = None,
+        retention: float = DEFAULT_RETENTION,
     ) -> None:
         self.catalog = catalog
         self.store = store
+        self.retention = retention
+        # The deployment's FSRS: the package's parameters until the stored ones are read (once
+        # per process, by the first `sync`; `quizbot review optimize` takes effect on restart).
+        self.fsrs: Scheduler = scheduler(retention)
+        self._fsrs_loaded = False
         self.tz = ZoneInfo(timezone)
         self.timezone = timezone
         self.clock = clock
@@ -95,10 +109,17 @@ class SpacedReview:
         """Move every pending wrong answer into its learner's queue; how many were read."""
         total = 0
         async with self._sync_lock:
+            if not self._fsrs_loaded:
+                self._fsrs_loaded = True
+                if (parameters := await self.store.parameters()) is not None:
+                    self.fsrs = scheduler(self.retention, parameters)
             while misses := await self.store.pending_misses():
                 zones = {m.user_id: await self.zone(m.user_id) for m in misses}
                 items = [
-                    after_miss(m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id])
+                    after_miss(
+                        m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id],
+                        self.fsrs,
+                    )
                     for m in misses
                     if m.question_id  # unknown: its question had left the content already
                 ]
@@ -133,16 +154,18 @@ class SpacedReview:
         position: int,
         *,
         round_step: tuple[int, int] | None = None,
+        elapsed_ms: int | None = None,
     ) -> ReviewResult | None:
-        """Judge a review tap and move the question between boxes; None if it changes nothing
+        """Judge a review tap and reschedule the question by FSRS; None if it changes nothing
         (not this learner's, no longer due, already answered, forged). With `round_step` (round
-        id, card index: bot/usecases/review_rounds.py) the round moves on in the same write."""
+        id, card index: bot/usecases/review_rounds.py) the round moves on in the same write;
+        `elapsed_ms` (card to tap, when the round timed it) decides Hard and Easy."""
 
         def decide(question: Question) -> tuple[Judgement | None, tuple[int, ...]]:
             order = decode_order(order_text, len(question.options))
             return (judge(question, order, 0, position) if order else None), order or ()
 
-        return await self._reviewed(user_id, item_id, decide, round_step)
+        return await self._reviewed(user_id, item_id, decide, round_step, elapsed_ms)
 
     async def answer_value(
         self,
@@ -151,10 +174,15 @@ class SpacedReview:
         value: float,
         *,
         round_step: tuple[int, int] | None = None,
+        elapsed_ms: int | None = None,
     ) -> ReviewResult | None:
         """A typed value for a due number question: judged by its key, then as `answer`."""
         return await self._reviewed(
-            user_id, item_id, lambda question: (judge_number(question, 0, value), ()), round_step
+            user_id,
+            item_id,
+            lambda question: (judge_number(question, 0, value), ()),
+            round_step,
+            elapsed_ms,
         )
 
     async def answer_set(
@@ -165,14 +193,16 @@ class SpacedReview:
         selected: frozenset[int],
         *,
         round_step: tuple[int, int] | None = None,
+        elapsed_ms: int | None = None,
     ) -> ReviewResult | None:
         """A submitted selection (option indexes) for a due select-all question: right only for
-        the exact set (partial credit is shown, but the schedule moves on 'right' alone)."""
+        the exact set; a partly right one is shown as a miss but rated Hard, not Again)."""
         return await self._reviewed(
             user_id,
             item_id,
             lambda question: (judge_selection(question, 0, selected), order),
             round_step,
+            elapsed_ms,
         )
 
     async def _reviewed(
@@ -181,10 +211,12 @@ class SpacedReview:
         item_id: int,
         decide: Callable[[Question], tuple[Judgement | SetJudgement | None, tuple[int, ...]]],
         round_step: tuple[int, int] | None,
+        elapsed_ms: int | None,
     ) -> ReviewResult | None:
         """What every kind of answer shares: the learner's due item, its question still in the
-        content, `decide`'s judgement (with the card's displayed order), the box it moves to,
-        stored with the round's step in one write."""
+        content, `decide`'s judgement (with the card's displayed order), its FSRS rating (timed
+        against the question's median) and new state, stored with the round's step in one
+        write."""
         item = await self.store.item(item_id)
         now = self.clock()
         if item is None or item.user_id != user_id or not item.is_due(now):
@@ -196,7 +228,12 @@ class SpacedReview:
         judgement, order = decide(question)
         if judgement is None:
             return None
-        after = after_review(item, judgement.is_correct, now, await self.zone(user_id))
+        median = None
+        if judgement.is_correct and elapsed_ms is not None:
+            median = median_time(await self.store.answer_times(item.quiz_id, item.question_id))
+        partial = isinstance(judgement, SetJudgement) and 0 < judgement.score.fraction < 1
+        rating = rating_for(judgement.is_correct, elapsed_ms, median, partial=partial)
+        after = after_review(item, rating, now, await self.zone(user_id), self.fsrs)
         typed = question.kind is QuestionKind.NUMBER  # no options: a typed value
         if not await self.store.reviewed(
             item_id,
@@ -204,17 +241,25 @@ class SpacedReview:
             after,
             judgement.is_correct,
             now,
+            rating=int(rating),
+            elapsed_ms=elapsed_ms,
             option_id="" if typed else question.options[judgement.option_index].id,
             version=quiz.version,
             round_step=round_step,
         ):
             return None
-        return ReviewResult(ReviewCard(item_id, item, quiz, question, order), judgement, after)
+        return ReviewResult(
+            ReviewCard(item_id, item, quiz, question, order), judgement, after, rating
+        )
 
     async def serve(self, user_id: int) -> ReviewCard | NothingDue:
         """/review and its "next" button: the most overdue question, or when one falls due."""
         card = await self.next_card(user_id)
         return card if card is not None else NothingDue(await self.store.next_due_at(user_id))
+
+    async def recall_of(self, item: ReviewItem) -> float:
+        """FSRS's predicted chance that the learner recalls `item` today (their day)."""
+        return recall(item, self.clock(), await self.zone(item.user_id), self.fsrs)
 
     async def due_count(self, user_id: int) -> int:
         await self.sync()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import tzinfo
 
 from bot.core.markup import plain
-from bot.core.review import LAST_BOX, local_day
+from bot.core.review import local_day, recall
 from bot.i18n import Translator
 from bot.usecases.dashboard import LearnerPage
 from bot.web import charts
@@ -104,12 +104,12 @@ def _queue(tr: Translator, page: LearnerPage, tz: tzinfo, now: float) -> str:
     for entry in page.queue:
         item = entry.item
         due = tr._("now") if item.is_due(now) else day(tr, local_day(item.due_at, tz))
-        box = tr._("{box}/{last}", box=tr.number(item.box), last=tr.number(LAST_BOX))
+        box = tr._("~{percent}", percent=tr.percent(recall(item, now, tz)))  # FSRS, today
         prompt = rich(_cut(plain(entry.question.prompt.get(lang)), PROMPT_CHARS))
         quiz = esc(entry.quiz.title.get(lang))
         rows.append([f"{prompt}<br><small>{quiz}</small>", esc(box), esc(due)])
     if rows:
-        head = [tr._("Question"), tr._("Box"), tr._("Due")]
+        head = [tr._("Question"), tr._("Recall today"), tr._("Due")]
         body = table(head, rows, key="queue")
         body += para(tr._("/review in the chat serves the due questions."))
     else:

@@ -1,23 +1,27 @@
-"""Leitner scheduling: promotion, demotion, mastery, and due days in the learner's time zone."""
+"""FSRS scheduling: the rating rule, the Leitner mapping, and due days in the learner's zone."""
 
 from __future__ import annotations
 
 import random
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from fsrs import Card, Rating, Scheduler, State
 
 from bot.core.review import (
-    INTERVALS,
-    LAST_BOX,
+    MEDIAN_MIN_ANSWERS,
     ReviewItem,
     after_miss,
     after_review,
     decode_order,
     due_after,
     encode_order,
+    from_box,
+    median_time,
     parse_clock,
+    rating_for,
+    recall,
     review_order,
 )
 from bot.core.stats import Accuracy, question_stats, quiz_scores, streak
@@ -27,10 +31,6 @@ UTC_ZONE = ZoneInfo("UTC")
 
 def ts(text: str, tz: str = "UTC") -> float:
     return datetime.fromisoformat(text).replace(tzinfo=ZoneInfo(tz)).timestamp()
-
-
-def item(box: int, due: float = 0.0) -> ReviewItem:
-    return ReviewItem(1, "quiz", "q1", box, due, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,8 @@ def test_a_miss_is_due_at_the_start_of_the_learners_next_day(
 ) -> None:
     tz = ZoneInfo(zone)
     got = after_miss(7, "quiz", "q1", ts(missed_at, zone), tz)
-    assert (got.box, got.due_at, got.last_seen_at) == (1, ts(due, zone), ts(missed_at, zone))
+    assert (got.due_at, got.last_seen_at) == (ts(due, zone), ts(missed_at, zone))
+    assert got.stability < 1  # FSRS's Again on a new card
 
 
 def test_the_same_instant_falls_on_different_days_in_different_zones() -> None:
@@ -65,40 +66,95 @@ def test_the_same_instant_falls_on_different_days_in_different_zones() -> None:
 
 
 @pytest.mark.parametrize(
-    ("box", "correct", "new_box", "days"),
+    ("correct", "elapsed_ms", "median_ms", "partial", "rating"),
     [
-        (1, True, 2, 3),
-        (2, True, 3, 7),
-        (3, True, 4, 14),
-        (4, True, 5, 30),
-        (5, True, None, None),  # mastered: leaves the queue
-        (1, False, 1, 1),
-        (3, False, 1, 1),
-        (5, False, 1, 1),
+        (False, None, None, False, Rating.Again),
+        (False, 1_000, 10_000, False, Rating.Again),  # wrong, however fast
+        (False, 30_000, 10_000, True, Rating.Hard),  # a partly right select-all submission
+        (True, None, None, False, Rating.Good),  # untimed
+        (True, 1_000, None, False, Rating.Good),  # no median yet
+        (True, 10_001, 10_000, False, Rating.Hard),  # slower than the median
+        (True, 10_000, 10_000, False, Rating.Good),  # at the median
+        (True, 5_000, 10_000, False, Rating.Good),  # exactly half the median: not fast
+        (True, 4_999, 10_000, False, Rating.Easy),  # under half the median
+        (True, 0, 10_000, False, Rating.Easy),
     ],
 )
-def test_promotion_demotion_and_mastery(
-    box: int, correct: bool, new_box: int | None, days: int | None
+def test_the_rating_rule(
+    correct: bool, elapsed_ms: int | None, median_ms: float | None, partial: bool, rating: Rating
 ) -> None:
-    now = ts("2026-05-01 20:00")
-    got = after_review(item(box), correct, now, UTC_ZONE)
-    if new_box is None:
-        assert got is None
-        return
-    assert got is not None and got.box == new_box and got.last_seen_at == now
-    assert got.due_at == ts("2026-05-01 00:00") + days * 86_400  # type: ignore[operator]
+    assert rating_for(correct, elapsed_ms, median_ms, partial=partial) is rating
 
 
-def test_five_right_answers_master_a_miss() -> None:
+@pytest.mark.parametrize(
+    ("times", "median"),
+    [
+        ([], None),
+        ([1, 2, 3, 4], None),  # fewer than MEDIAN_MIN_ANSWERS: noise, no median
+        ([5, 1, 4, 2, 3], 3.0),
+        ([6, 1, 5, 2, 4, 3], 3.5),
+    ],
+)
+def test_a_questions_median_time(times: list[int], median: float | None) -> None:
+    assert MEDIAN_MIN_ANSWERS == 5
+    assert median_time(times) == median
+
+
+@pytest.mark.parametrize(
+    ("box", "stability", "difficulty"),
+    [(1, 1.0, 5.0), (2, 3.0, 5.0), (3, 7.0, 5.0), (4, 14.0, 5.0), (5, 30.0, 5.0)],
+)
+def test_a_leitner_box_becomes_the_stability_its_interval_stood_for(
+    box: int, stability: float, difficulty: float
+) -> None:
+    assert from_box(box) == (stability, difficulty)
+    # FSRS's stability is the interval after which recall falls to 90 %: a migrated question
+    # due on its Leitner day is predicted at 90 % that day, so nothing moves.
+    last = ts("2026-05-01 20:00")
+    migrated = ReviewItem(1, "quiz", "q1", stability, difficulty, last + box * 86_400, last)
+    assert recall(migrated, last + stability * 86_400, UTC_ZONE) == pytest.approx(0.9, abs=1e-3)
+
+
+def oracle_days(stability: float, difficulty: float, rating: Rating, elapsed_days: int) -> int:
+    """The interval the fsrs package gives by itself (days, UTC midnights), for comparison."""
+    fsrs = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    last = datetime(2026, 5, 1, tzinfo=UTC)
+    card = Card(1, State.Review, None, stability, difficulty, last, last)
+    reviewed = last + timedelta(days=elapsed_days)
+    new, _ = fsrs.review_card(card, rating, reviewed)
+    return (new.due - reviewed).days
+
+
+@pytest.mark.parametrize("rating", list(Rating))
+@pytest.mark.parametrize(("box", "late"), [(1, 0), (3, 0), (3, 4), (5, 0)])
+def test_a_review_is_rescheduled_as_fsrs_says(rating: Rating, box: int, late: int) -> None:
+    stability, difficulty = from_box(box)
+    last = ts("2026-05-01 20:00")
+    elapsed = int(stability) + late
+    now = ts("2026-05-01 08:00") + elapsed * 86_400  # on the due day (or later), any hour
+    before = ReviewItem(1, "quiz", "q1", stability, difficulty, last, last)
+    got = after_review(before, rating, now, UTC_ZONE)
+    days = oracle_days(stability, difficulty, rating, elapsed)
+    assert got.due_at == ts("2026-05-01 00:00") + (elapsed + days) * 86_400
+    assert got.last_seen_at == now
+
+
+def test_harder_ratings_come_back_sooner_and_right_answers_space_out() -> None:
     now = ts("2026-01-01 10:00")
-    current: ReviewItem | None = after_miss(1, "quiz", "q1", now, UTC_ZONE)
-    reviews = 0
-    while current is not None:
-        now = current.due_at + 3600
-        assert current.is_due(now) and not current.is_due(current.due_at - 1)
-        current = after_review(current, True, now, UTC_ZONE)
-        reviews += 1
-    assert reviews == LAST_BOX == len(INTERVALS)
+    item = after_miss(1, "quiz", "q1", now, UTC_ZONE)
+    assert item.due_at == ts("2026-01-02 00:00")
+    gaps = []
+    for _ in range(4):  # answered right (Good) on each due day
+        now = item.due_at + 3600
+        assert item.is_due(now) and not item.is_due(item.due_at - 1)
+        nxt = after_review(item, Rating.Good, now, UTC_ZONE)
+        gaps.append(round((nxt.due_at - item.due_at) / 86_400))
+        item = nxt
+    assert gaps == sorted(gaps) and gaps[-1] > gaps[0] >= 1
+    by_rating = [after_review(item, r, item.due_at, UTC_ZONE).due_at for r in Rating]
+    assert by_rating == sorted(by_rating) and by_rating[0] < by_rating[2]  # Again < Good
+    # A lapse is sooner, but not back to day one: FSRS keeps part of what was learnt.
+    assert item.due_at + 86_400 <= by_rating[0] < item.due_at + (item.stability / 2) * 86_400
 
 
 def test_orders_are_permutations_and_forged_ones_are_refused() -> None:
