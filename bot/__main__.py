@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     forget.add_argument("rest", nargs=argparse.REMAINDER)
     web = sub.add_parser("web", help="serve the Mini App dashboard on its own")
     web.add_argument("rest", nargs=argparse.REMAINDER)
+    review = sub.add_parser("review", help="fit FSRS's parameters to the logged reviews")
+    review.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -70,6 +72,7 @@ DELEGATED = {
     "migrate-db": "bot.migrate_db",
     "forget": "bot.forget_cli",
     "web": "bot.web.cli",
+    "review": "bot.review_cli",
 }
 
 

@@ -206,7 +206,7 @@ class RoundStore:
                 """UPDATE review_sessions SET status = 'stopped', ended_at = ?
                    WHERE user_id = ? AND status = 'open'
                    RETURNING id, user_id, mode, questions, total, shown, answered, correct,
-                             message_id, status, prompt_id""",
+                             message_id, status, prompt_id, card_shown_at""",
                 (now, user_id),
             ) as cur:
                 row = await cur.fetchone()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,31 @@ def test_core_is_pure(path: Path) -> None:
     bad = {r for r in roots if r.split(".")[0] in FORBIDDEN_IN_CORE}
     bad |= {r for r in roots if r.startswith("bot.") and not r.startswith("bot.core")}
     assert not bad, f"{path.name} imports {bad}"
+
+
+# Libraries the core may import besides the standard library: pure computation, no I/O, no
+# clock of their own once given the time. fsrs: the review scheduler (bot/core/review.py passes
+# every time and card id, fuzzing off, so it is deterministic).
+PURE_LIBRARIES = {"fsrs"}
+
+
+@pytest.mark.parametrize("path", sorted((BOT / "core").rglob("*.py")), ids=lambda p: p.name)
+def test_core_imports_only_the_standard_library_and_pure_libraries(path: Path) -> None:
+    roots = {r.split(".")[0] for r in imported_roots(path)}
+    outside = roots - set(sys.stdlib_module_names) - {"bot"}
+    assert outside <= PURE_LIBRARIES, f"{path.name} imports {outside - PURE_LIBRARIES}"
+
+
+def test_the_pure_libraries_do_no_io() -> None:
+    """What 'pure' means for fsrs's scheduler: its modules import no network, file or process
+    module (its optimizer, which needs torch, is a separate module the core never imports)."""
+    import fsrs
+
+    folder = Path(fsrs.__file__).parent
+    io = {"socket", "urllib", "http", "subprocess", "os", "pathlib", "shutil", "requests"}
+    for name in ("card", "rating", "review_log", "scheduler", "state"):
+        roots = {r.split(".")[0] for r in imported_roots(folder / f"{name}.py")}
+        assert not roots & io, (name, roots & io)
 
 
 def test_only_the_adapter_imports_telegram() -> None:

@@ -37,8 +37,8 @@ async def test_numbered_parameters_stand_for_the_same_value(db: Any) -> None:
     async def log(conn: aiosqlite.Connection) -> None:
         for at in (1 * DAY, 3 * DAY):
             await conn.execute(
-                """INSERT INTO review_log (user_id, quiz_id, question_id, box, is_correct,
-                                          answered_at) VALUES (?, 'q', 'q1', 1, 1, ?)""",
+                """INSERT INTO review_log (user_id, quiz_id, question_id, is_correct,
+                                          answered_at) VALUES (?, 'q', 'q1', 1, ?)""",
                 (USER, at),
             )
 

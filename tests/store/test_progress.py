@@ -8,10 +8,11 @@ from datetime import date
 from zoneinfo import ZoneInfo
 
 import aiosqlite
+from fsrs import Rating
 
 from bot.core.engine import option_orders
 from bot.core.models import Quiz
-from bot.core.review import start_of_day
+from bot.core.review import after_miss, start_of_day
 from bot.store import Database, LearnerStore
 from bot.store.learners import encode_orders
 from bot.store.reviews import ReviewStore
@@ -20,6 +21,8 @@ from tests.e2e.harness import shipped_catalog
 
 DAY = 86_400.0
 NOW = 1_790_000_000.0
+# What a first miss anywhere leaves in the queue: FSRS's state after Again on a new card.
+FIRST_MISS = after_miss(0, "q", "q1", NOW, ZoneInfo("UTC"))
 QUIZ = "gradient-accumulation"
 
 
@@ -92,7 +95,7 @@ async def test_private_and_group_misses_join_the_queue_once(db: Database) -> Non
     assert await progress.sync() == 0  # the inbox is drained: nothing counted twice
     items = await progress.store.items(5)
     assert {i.question_id for i in items} == {quiz.questions[0].id, quiz.questions[2].id}
-    assert all(i.box == 1 for i in items)
+    assert all(i.stability == FIRST_MISS.stability for i in items)  # FSRS's Again, new card
     assert await progress.store.items(6) == []
     assert await progress.due_count(5) == 0
     clock.now += DAY
@@ -110,18 +113,19 @@ async def test_a_stale_tap_changes_nothing_and_late_misses_do_not_undo_reviews(
     await group_answer(db, -100, 5, 0, (quiz.questions[0].correct + 1) % 4, False, NOW)
     clock.now += DAY
     card = await progress.next_card(5)
-    assert card is not None and card.item.box == 1
+    assert card is not None and card.item.stability == FIRST_MISS.stability
     order = "".join(map(str, card.order))
     right = card.order.index(card.question.correct)
     done = await progress.answer(5, card.item_id, order, right)
-    assert done is not None and done.after is not None and done.after.box == 2
+    assert done is not None and done.rating is Rating.Good  # untimed: Good
+    assert done.after.due_at > card.item.due_at and done.after.stability > card.item.stability
     assert await progress.answer(5, card.item_id, order, right) is None  # double tap
     assert await progress.answer(6, card.item_id, order, right) is None  # someone else's
     assert await progress.next_card(5) is None
-    # An old miss arriving late (drained after the review) does not send it back to box 1.
+    # An old miss arriving late (drained after the review) does not undo the review.
     await progress.store.ingest([card.item], [])
     (still,) = await progress.store.items(5)
-    assert still.box == 2
+    assert still == done.after
 
 
 async def test_each_learners_misses_fall_due_on_their_own_next_day(db: Database) -> None:
@@ -153,7 +157,8 @@ async def test_each_learners_misses_fall_due_on_their_own_next_day(db: Database)
     order = "".join(map(str, card.order))
     done = await progress.answer(6, card.item_id, order, card.order.index(card.question.correct))
     assert done is not None and done.after is not None
-    assert done.after.due_at == start_of_day(date(2026, 9, 26), ZoneInfo("Pacific/Auckland"))
+    # FSRS: Good the day after a first miss comes back 2 days on (3 days under Leitner's box 2).
+    assert done.after.due_at == start_of_day(date(2026, 9, 25), ZoneInfo("Pacific/Auckland"))
 
 
 async def test_reminders_and_notices(db: Database) -> None:

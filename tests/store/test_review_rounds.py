@@ -1,5 +1,5 @@
 """Review and practice rounds in the store, on SQLite and PostgreSQL: a practice answer moves no
-question between boxes and writes no review log; a review answer moves its question and its round
+question's FSRS state and writes no review log; a review answer moves its question and its round
 together, once; a stopped round, another learner or a replayed tap changes nothing."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
 from tests.store.test_progress import DAY, NOW, QUIZ, Clock, group_answer
 
-SCHEDULE = "SELECT id, box, due_at, last_seen_at FROM review_items ORDER BY id"
+SCHEDULE = "SELECT id, stability, difficulty, due_at, last_seen_at FROM review_items ORDER BY id"
 
 
 def rounds_of(db: Database, clock: Clock) -> rr.ReviewRounds:
@@ -80,7 +80,8 @@ async def test_a_review_round_counts_k_of_n_and_stop_closes_it(db: Database) -> 
     assert isinstance(card, rr.RoundCard) and not card.practice
     assert (card.index, card.total) == (0, 3)
     done = await rounds.answer(5, card.round_id, 0, card.item_id, order(card), right_position(card))
-    assert isinstance(done, rr.CardAnswered) and done.after is not None and done.after.box == 2
+    assert isinstance(done, rr.CardAnswered) and done.after is not None
+    assert done.after.due_at > NOW + 2 * DAY  # answered right: out beyond tomorrow
     second = await rounds.next(5, card.round_id, 1)
     assert isinstance(second, rr.RoundCard) and (second.index, second.total) == (1, 3)
 
