@@ -181,9 +181,7 @@ def after_review(
     return _scheduled(item.user_id, item.quiz_id, item.question_id, card, at, tz)
 
 
-def recall(
-    item: ReviewItem, at: float, tz: tzinfo, fsrs: Scheduler = DEFAULT_SCHEDULER
-) -> float:
+def recall(item: ReviewItem, at: float, tz: tzinfo, fsrs: Scheduler = DEFAULT_SCHEDULER) -> float:
     """FSRS's predicted chance (0..1) that the learner recalls the question on `at`'s day."""
     return float(fsrs.get_card_retrievability(_card(item, tz), _day(at, tz)))
 

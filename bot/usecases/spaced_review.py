@@ -117,7 +117,11 @@ class SpacedReview:
                 zones = {m.user_id: await self.zone(m.user_id) for m in misses}
                 items = [
                     after_miss(
-                        m.user_id, m.quiz_id, m.question_id, m.answered_at, zones[m.user_id],
+                        m.user_id,
+                        m.quiz_id,
+                        m.question_id,
+                        m.answered_at,
+                        zones[m.user_id],
                         self.fsrs,
                     )
                     for m in misses

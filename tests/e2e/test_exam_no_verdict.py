@@ -7,6 +7,7 @@ and a review card already open when the exam began answers nothing more."""
 
 from __future__ import annotations
 
+from bot.core.review import DEFAULT_SCHEDULER
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
@@ -15,7 +16,7 @@ from tests.e2e.test_practice import LETTERS, right_letter
 from tests.e2e.test_progress import DAY, QUIZ, take_quiz
 
 IN_EXAM = "⏱ You are in an exam:"
-QUEUE = "SELECT question_id, box, due_at, last_seen_at FROM review_items ORDER BY question_id"
+QUEUE = "SELECT question_id, stability, due_at, last_seen_at FROM review_items ORDER BY question_id"
 
 
 async def exam_started(user: SimUser) -> EmuMessage:
@@ -77,7 +78,8 @@ async def test_an_exams_misses_join_the_review_queue_only_when_it_ends(harness: 
     assert "Exam finished" in shown.text
     ended = h.rows(QUEUE)
     assert [q for q, *_ in ended] == sorted([quiz.questions[0].id, quiz.questions[1].id])
-    assert all(box == 1 for _, box, *_ in ended)  # both missed: box 1, due the next day
+    first_miss = DEFAULT_SCHEDULER.parameters[0]  # FSRS: a new card rated Again
+    assert all(s == first_miss for _, s, *_ in ended)  # both missed: Again, due the next day
 
     await chat.wait_for(lambda m: "/exam for another" in m.text)  # the results' end
     mark = chat.mark()

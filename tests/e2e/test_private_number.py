@@ -210,7 +210,7 @@ async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_pat
         await user.send("/review")  # nothing due yet: the offer to practise now
         offer = await user.private.next_message(after=mark)
         schedule = h.rows(
-            "SELECT box, due_at FROM review_items WHERE question_id = ?", "memory-number"
+            "SELECT stability, due_at FROM review_items WHERE question_id = ?", "memory-number"
         )
         assert schedule
         mark = user.private.mark()
@@ -225,7 +225,7 @@ async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_pat
         shown = await answer_current(user, card, typed="0.5")
         assert "✅ Your answer: 0.5" in shown.text and "schedule stays as it was" in shown.text
         after = h.rows(
-            "SELECT box, due_at FROM review_items WHERE question_id = ?", "memory-number"
+            "SELECT stability, due_at FROM review_items WHERE question_id = ?", "memory-number"
         )
         assert after == schedule
 

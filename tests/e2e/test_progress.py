@@ -1,11 +1,14 @@
 """Progress through the emulator: missed questions come back in /review when due (a controllable
-clock), leave the queue once mastered; /stats; reminders; a restart keeps it all."""
+clock) on the days FSRS schedules; /stats; reminders; a restart keeps it all."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from fsrs import Card, Rating, Scheduler
+
 from bot.core.markup import plain
 from bot.core.models import Quiz
-from bot.core.review import INTERVALS
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness, answer_as, answer_current, answered, typed_for
@@ -92,7 +95,23 @@ async def review_once(user: SimUser, chat: ChatView, quiz: Quiz, *, right: bool 
     return index
 
 
-async def test_missed_questions_come_back_until_mastered(harness: Harness) -> None:
+def fsrs_days(ratings: list[Rating]) -> list[int]:
+    """The intervals the fsrs package itself gives a new card rated `ratings` in turn, each on
+    its due day (UTC days, as the learner's zone is here): the oracle the bot must follow."""
+    fsrs = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    day = datetime(2026, 1, 1, tzinfo=UTC)
+    card, gaps = Card(1, due=day), []
+    for rating in ratings:
+        card, _ = fsrs.review_card(card, rating, day)
+        gaps.append((card.due - day).days)
+        day = card.due
+    return gaps
+
+
+async def test_missed_questions_come_back_on_fsrs_due_days(harness: Harness) -> None:
+    """A learner misses two questions, then answers them right on each due day over simulated
+    months: every due date is the one FSRS gives, the card predicts the recall, and a question
+    answered right stays in the queue further and further out (FSRS never 'masters' one)."""
     quiz = harness.catalog.quiz(QUIZ)
     assert quiz is not None
     user = harness.emu.user(3001, "Fatou", language_code="en")
@@ -105,34 +124,38 @@ async def test_missed_questions_come_back_until_mastered(harness: Harness) -> No
     assert "No reviews due" in empty.text and "next one" in empty.text
     assert [b.text for row in empty.buttons for b in row] == ["🎯 Practise my mistakes now"]
 
+    rounds = 5
+    expected = fsrs_days([Rating.Again] + [Rating.Good] * rounds)  # the miss, then right
+    assert expected == sorted(expected) and expected[-1] > 30  # spaced further and further
     harness.clock.advance(DAY)
     served: list[set[int]] = []
-    for round_number, _ in enumerate(INTERVALS):
+    for round_number in range(rounds):
         mark = chat.mark()
         await user.send("/review")
+        card = await chat.wait_for(lambda m: "Review" in m.text and is_card(m), after=mark)
+        assert "You'd remember this ~" in card.text  # FSRS's predicted recall, today
         seen = {await review_once(user, chat, quiz), await review_once(user, chat, quiz)}
         served.append(seen)
         done = await chat.wait_for(lambda m: "Review done" in m.text, after=mark)
-        assert "2 of 2 questions right" in done.text
-        if round_number < len(INTERVALS) - 1:
-            assert "Next review:" in done.text
-            # Due when the learner's day (UTC here) begins, `interval` days from today.
-            (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
-            today = harness.clock.now - harness.clock.now % DAY
-            assert due == today + INTERVALS[round_number + 1] * DAY
-            harness.clock.now = due - 1  # one second early: nothing yet
-            mark = chat.mark()
-            await user.send("/review")
-            assert "No reviews due" in (await chat.next_message(after=mark)).text
-            harness.clock.advance(1 + 3600 * round_number)
-        else:
-            assert "queue is empty" in done.text
-    assert served == [{1, 4}] * len(INTERVALS)
-    assert rows(harness, "SELECT count(*) FROM review_items") == [(0,)]
+        assert "2 of 2 questions right" in done.text and "Next review:" in done.text
+        # Due when the learner's day (UTC here) begins, FSRS's interval from today.
+        (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
+        today = harness.clock.now - harness.clock.now % DAY
+        assert due == today + expected[round_number + 1] * DAY
+        harness.clock.now = due - 1  # one second early: nothing yet
+        mark = chat.mark()
+        await user.send("/review")
+        assert "No reviews due" in (await chat.next_message(after=mark)).text
+        harness.clock.advance(1 + 3600 * round_number)
+    assert served == [{1, 4}] * rounds
+    assert rows(harness, "SELECT count(*) FROM review_items") == [(2,)]
     assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(10, 10)]
+    # Every rating is logged for the optimiser: the two misses (Again), then ten Goods, timed.
+    ratings = rows(harness, "SELECT rating, elapsed_ms IS NOT NULL FROM review_ratings")
+    assert sorted(ratings) == [(1, 0)] * 2 + [(3, 1)] * 10
 
 
-async def test_a_wrong_review_goes_back_to_box_one_and_survives_a_restart(
+async def test_a_wrong_review_comes_back_the_next_day_and_survives_a_restart(
     harness: Harness,
 ) -> None:
     quiz = harness.catalog.quiz(QUIZ)
@@ -143,14 +166,16 @@ async def test_a_wrong_review_goes_back_to_box_one_and_survives_a_restart(
     harness.clock.advance(DAY)
     await user.send("/review")
     assert await review_once(user, chat, quiz) == 2
-    assert rows(harness, "SELECT box FROM review_items") == [(2,)]
+    today = harness.clock.now - harness.clock.now % DAY
+    assert rows(harness, "SELECT due_at FROM review_items") == [(today + 2 * DAY,)]
     harness.clock.advance(3 * DAY)
     await harness.restart_bot()
     mark = chat.mark()
     await user.send("/review")
     await chat.next_message(after=mark)
     assert await review_once(user, chat, quiz, right=False) == 2
-    assert rows(harness, "SELECT box FROM review_items") == [(1,)]
+    today = harness.clock.now - harness.clock.now % DAY
+    assert rows(harness, "SELECT due_at FROM review_items") == [(today + DAY,)]  # Again
     # A forged or replayed review button changes nothing.
     (item_id,) = rows(harness, "SELECT id FROM review_items")[0]
     stale = await user.tap(chat.last, callback_data=f"rva:1:0:{item_id}:0123:0")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot import export
 from bot.core.markup import plain
+from bot.core.review import DEFAULT_SCHEDULER
 from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
 
 DAY = 86_400.0
@@ -53,8 +54,9 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         await kadi.send("/review")
         card = await kadi.private.next_message(after=mark)
         assert plain(quiz.questions[0].prompt.get("en")) in card.text and card.buttons
-        queued = h.rows("SELECT user_id, question_id, box FROM review_items ORDER BY user_id")
-        assert queued == [(2101, quiz.questions[0].id, 1), (2102, quiz.questions[0].id, 1)]
+        queued = h.rows("SELECT user_id, question_id, stability FROM review_items ORDER BY user_id")
+        again = DEFAULT_SCHEDULER.parameters[0]  # each member's own card, rated Again
+        assert queued == [(2101, quiz.questions[0].id, again), (2102, quiz.questions[0].id, again)]
 
         mark = group.mark()
         await lamine.send("/groupstats", chat=group)

@@ -26,7 +26,7 @@ from tests.e2e.harness import (
 from tests.e2e.test_progress import DAY, QUIZ, take_quiz
 
 NOT_YOURS = "This button is not for you."
-SCHEDULE = "SELECT id, question_id, box, due_at, last_seen_at FROM review_items ORDER BY id"
+SCHEDULE = "SELECT id, question_id, stability, due_at, last_seen_at FROM review_items ORDER BY id"
 # Missed in the first take: one card of each kind (single, select-all, number).
 KINDS = {"purpose": QuestionKind.SINGLE, "accumulation-facts": QuestionKind.MULTIPLE}
 NUMBER = "effective-batch-gpus"

@@ -44,14 +44,14 @@ async def test_a_miss_falls_due_on_the_learners_own_next_day(harness: Harness) -
     assert "1 missed question is not due yet" in shown.text
     assert labels(shown) == [PRACTISE]
 
-    # 12:33 UTC: 00:33 on Sep 23 in Auckland: due. Right: box 2, back in 3 of *their* days.
+    # 12:33 UTC: 00:33 on Sep 23 in Auckland: due. Right: FSRS's Good, back in 2 of *their* days.
     harness.clock.advance(11 * HOUR)
     await user.send("/review")
     await review_once(user, chat, quiz)
     card = await chat.wait_for(lambda m: "Next review of this question" in m.text)
-    assert "Next review of this question: Sep 26, 2026." in card.text
+    assert "Next review of this question: Sep 25, 2026." in card.text
     summary = await chat.wait_for(lambda m: "Review done" in m.text)
-    assert "Next review: Sep 26, 2026." in summary.text
+    assert "Next review: Sep 25, 2026." in summary.text
 
 
 async def test_without_a_zone_of_their_own_the_bots_default_is_used(harness: Harness) -> None:

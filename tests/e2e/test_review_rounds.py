@@ -26,7 +26,9 @@ from tests.reliability.support import bot_at, content_copy, start_quiz
 PRACTISE = "🎯 Practise my mistakes now"
 
 # What a practice round must leave alone: the schedule, the review log, the quiz answers.
-SCHEDULE = "SELECT id, quiz_id, question_id, box, due_at, last_seen_at FROM review_items"
+SCHEDULE = (
+    "SELECT id, quiz_id, question_id, stability, difficulty, due_at, last_seen_at FROM review_items"
+)
 LOGGED = "SELECT count(*) FROM review_log"
 ANSWERS = "SELECT count(*), sum(is_correct) FROM answers"
 
@@ -130,7 +132,7 @@ async def test_a_review_counts_k_of_n_ends_with_a_summary_and_offers_practice(
         await user.tap(done, labels(done)[0])
     summary = await chat.next_message(after=mark)
     assert "Review done: 2 of 3 questions right." in summary.text
-    assert "Next review: Sep 23, 2026." in summary.text  # the wrong one, back in box 1
+    assert "Next review: Sep 23, 2026." in summary.text  # the wrong one: Again, tomorrow
     # Everything left is not due: practising it now is offered, for this learner.
     assert "3 missed questions are not due yet" in summary.text
     assert labels(summary) == [PRACTISE]
@@ -262,7 +264,7 @@ async def test_the_summary_in_french(harness: Harness) -> None:
     await user.tap(done, labels(done)[0])
     summary = await chat.next_message(after=mark)
     assert "Révision terminée\u00a0: score de 1 sur 1 question." in summary.text
-    assert "Prochaine révision\u00a0: 25 sept. 2026." in summary.text
+    assert "Prochaine révision\u00a0: 24 sept. 2026."  # FSRS: Good, 2 days in summary.text
 
 
 def question_in_fr(message: EmuMessage, h: Harness) -> int:

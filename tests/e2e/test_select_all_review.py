@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.content import load_catalog
+from bot.core.review import DEFAULT_SCHEDULER
 from tests.e2e.harness import SUBMIT, answer_select_all, answered, right_letters, wrong_letter
 from tests.e2e.test_progress import DAY
 from tests.e2e.test_select_all_private import QUIZ, SELECT_ALL, select_all_first
@@ -33,7 +34,7 @@ async def _miss_select_all(h: Any, user: Any) -> Any:
 
 
 def _schedule(h: Any) -> list[tuple[Any, ...]]:
-    return h.rows("SELECT box, due_at FROM review_items WHERE question_id = ?", SELECT_ALL)
+    return h.rows("SELECT stability, due_at FROM review_items WHERE question_id = ?", SELECT_ALL)
 
 
 async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
@@ -51,7 +52,8 @@ async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
         assert "Review · 1 of" in card.text and q.prompt.get("en") in card.text
         assert "Select every right answer, then tap Submit." in card.text
         assert buttons(card) == ["☐ A", "☐ B", "☐ C", "☐ D", SUBMIT]
-        assert [box for box, _ in _schedule(h)] == [1]  # the miss joined the queue
+        missed = _schedule(h)
+        assert [s for s, _ in missed] == [DEFAULT_SCHEDULER.parameters[0]]  # joined: Again
 
         # Submit with nothing selected: refused with an alert, nothing changes.
         refused = await user.tap(card, SUBMIT)
@@ -87,8 +89,9 @@ async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
         assert "Checkpointing trades compute for activation memory" in shown.text
         assert "Next review of this question" in shown.text
         assert buttons(shown)[-1] == "⚠️ Report"
-        # Right: the question moves on to box 2; the selection is gone.
-        assert [box for box, _ in _schedule(h)] == [2]
+        # Right: FSRS spaces the question out; the selection is gone.
+        ((stability, due),) = _schedule(h)
+        assert stability > missed[0][0] and due > missed[0][1]
         assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
         logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", SELECT_ALL)
         assert logged == [(1,)]
