@@ -55,6 +55,15 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
             queued=tr.number(data.queued),
         )
     )
+    if data.next_due_day is not None and not data.due:
+        lines.append(tr._("Next review: {date}.", date=tr.day(data.next_due_day)))
+    if data.recall is not None:
+        lines.append(
+            tr._(
+                "🧠 You'd remember your queue ~{percent} today (FSRS's prediction).",
+                percent=tr.percent(data.recall),
+            )
+        )
     scores = []
     if data.scores:
         heading = tr._("Scores")

@@ -182,6 +182,13 @@ def reminder(tr: Translator, nudge: Nudge, user_id: int) -> Screen:
                 nudge.due,
             )
         )
+        if nudge.weakest is not None:
+            lines.append(
+                tr._(
+                    "🧠 The shakiest one: you'd remember it ~{percent} today.",
+                    percent=tr.percent(nudge.weakest),
+                )
+            )
         start = button(tr._("🔁 Start the review"), cb.ReminderReview(user_id))
         keyboard = InlineKeyboardMarkup([[start]])
     if nudge.streak.days:

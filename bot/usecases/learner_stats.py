@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta, tzinfo
+from datetime import date, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
 from bot.core.models import Catalog, GuidePath
-from bot.core.review import local_day
+from bot.core.review import local_day, recall
 from bot.core.stats import (
     Accuracy,
     QuestionStats,
@@ -41,6 +41,10 @@ class LearnerStats:
     streak: int
     due: int
     queued: int
+    # FSRS: the day the next question falls due (None: the queue is empty), and the recall it
+    # predicts today for the learner's queue on average (None: empty).
+    next_due_day: date | None = None
+    recall: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +102,19 @@ class LearnerStatsCases:
         ]
         since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
         days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
+        queue = await self.review.store.items(user_id)
         return LearnerStats(
             scores=[s for s in scores if self.catalog.quiz(s.quiz_id)],
             by_guide=by_guide,
             streak=streak(days, local_day(now, tz)),
             due=await self.review.store.due_count(user_id, now),
-            queued=await self.review.store.queue_size(user_id),
+            queued=len(queue),
+            next_due_day=local_day(min(i.due_at for i in queue), tz) if queue else None,
+            recall=(
+                sum(recall(i, now, tz, self.review.fsrs) for i in queue) / len(queue)
+                if queue
+                else None
+            ),
         )
 
     async def streak_status(self, user_id: int) -> StreakStatus:

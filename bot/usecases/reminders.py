@@ -87,6 +87,7 @@ class Nudge:
 
     due: int
     streak: StreakStatus
+    weakest: float | None = None  # FSRS's lowest predicted recall today among the due ones
 
 
 class LearnerReminders:
@@ -171,4 +172,7 @@ class LearnerReminders:
         streak = await self.stats.streak_status(user_id)  # days in the learner's zone
         if not due and not streak.at_risk:
             return None
-        return Nudge(due, streak)
+        now = self.clock()
+        due_items = [i for i in await self.reviews.items(user_id) if i.is_due(now)]
+        weakest = min([await self.review.recall_of(i) for i in due_items], default=None)
+        return Nudge(due, streak, weakest)
