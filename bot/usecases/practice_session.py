@@ -12,10 +12,10 @@ every unanswered question missed (no timer needed, nothing to re-arm after a res
 
 Questions come from every quiz that matches, drawn by bot/core/practice.py so none repeats until
 the learner has seen them all. A missed question joins the review queue as a miss anywhere does
-(FSRS's Again, due the next day in the learner's zone), by this use case, since practice answers are not
-rows of `answers` that the review inbox trigger would see: a practice set's at once, an exam's
-when the exam ends, however it ends (its last answer, its clock, /stop, a new set or exam in its
-place; the store queues them in the write that ends it). Until then a review card of an exam
+(FSRS's Again, due the next day in the learner's zone), by this use case, since practice
+answers are not rows of `answers` that the review inbox trigger would see: a practice set's at
+once, an exam's when the exam ends, however it ends (its last answer, its clock, /stop, a new
+set or exam in its place; the store queues them in the write that ends it). Until then a review card of an exam
 question would give away the verdict the exam keeps for its end, so while an exam runs review
 and practice rounds wait too (bot/usecases/review_rounds.py asks `exam_running`).
 """
@@ -147,7 +147,8 @@ class PracticeSession:
 
     def _ended(self, tz: tzinfo, now: float) -> Ended:
         """What the store queues when a set ends: an exam's misses (questions still in the
-        content), rated Again from the moment it ended; nothing for a practice set (already queued)."""
+        content), rated Again from the moment it ended; nothing for a practice set (queued
+        already)."""
 
         def misses(ended: StoredSet) -> list[ReviewItem]:
             if ended.kind != "exam":

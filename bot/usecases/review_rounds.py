@@ -1,13 +1,14 @@
 """Review and practice rounds: /review, the taps on its cards, "Practise my mistakes now", /stop.
 
 A *review round* goes through the questions due now, most overdue first; each answer is rated
-and rescheduled by FSRS (bot/usecases/spaced_review.py), timed from its card being shown. A *practice round* asks missed questions
-that are not due yet, right after a quiz for instance, when nothing is due.
+and rescheduled by FSRS (bot/usecases/spaced_review.py), timed from its card being shown. A
+*practice round* asks missed questions that are not due yet, right after a quiz for instance,
+when nothing is due.
 
 Practice answers are recorded only as the round's own counters (right answers out of how many,
 for its "k of n" and its summary), nowhere else, on purpose:
-- not in `answers`: its trigger feeds the review inbox, so a wrong practice answer would send the
-  question back to FSRS's Again, due tomorrow, and a right one would count in quiz scores, accuracy and
+- not in `answers`: its trigger feeds the review inbox, so a wrong practice answer would rate the
+  question Again, due tomorrow, and a right one would count in quiz scores, accuracy and
   /groupstats, which describe quizzes taken, not questions rehearsed with the answer fresh;
 - not in `review_log`: that is the schedule's own history (and evidence to tune its intervals);
   answers given before the question is due would read as recall after the interval, which they
