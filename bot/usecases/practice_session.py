@@ -15,9 +15,9 @@ the learner has seen them all. A missed question joins the review queue as a mis
 (FSRS's Again, due the next day in the learner's zone), by this use case, since practice
 answers are not rows of `answers` that the review inbox trigger would see: a practice set's at
 once, an exam's when the exam ends, however it ends (its last answer, its clock, /stop, a new
-set or exam in its place; the store queues them in the write that ends it). Until then a review card of an exam
-question would give away the verdict the exam keeps for its end, so while an exam runs review
-and practice rounds wait too (bot/usecases/review_rounds.py asks `exam_running`).
+set or exam in its place; the store queues them in the write that ends it). Until then a review
+card of an exam question would give away the verdict the exam keeps for its end, so while an
+exam runs review and practice rounds wait too (bot/usecases/review_rounds.py asks `exam_running`).
 """
 
 from __future__ import annotations
