@@ -39,6 +39,9 @@ from bot.core.review import (
 )
 from bot.store.reviews import ReviewStore
 
+MEDIAN_SECONDS = 600.0  # how long a question's median answer time is reused
+MEDIANS_KEPT = 10_000  # questions whose median is kept in memory at once
+
 
 @dataclass(frozen=True, slots=True)
 class ReviewCard:
@@ -86,6 +89,9 @@ class SpacedReview:
         # per process, by the first `sync`; `quizbot review optimize` takes effect on restart).
         self.fsrs: Scheduler = scheduler(retention)
         self._fsrs_loaded = False
+        # Questions' median answer times (ms) by (quiz id, question id), with when they were
+        # read: a median moves slowly, and reading it on every tap cost more than FSRS itself.
+        self._medians: dict[tuple[str, str], tuple[float, float]] = {}
         self.tz = ZoneInfo(timezone)
         self.timezone = timezone
         self.clock = clock
@@ -234,7 +240,7 @@ class SpacedReview:
             return None
         median = None
         if judgement.is_correct and elapsed_ms is not None:
-            median = median_time(await self.store.answer_times(item.quiz_id, item.question_id))
+            median = await self._median(item.quiz_id, item.question_id, now)
         partial = isinstance(judgement, SetJudgement) and 0 < judgement.score.fraction < 1
         rating = rating_for(judgement.is_correct, elapsed_ms, median, partial=partial)
         after = after_review(item, rating, now, await self.zone(user_id), self.fsrs)
@@ -255,6 +261,19 @@ class SpacedReview:
         return ReviewResult(
             ReviewCard(item_id, item, quiz, question, order), judgement, after, rating
         )
+
+    async def _median(self, quiz_id: str, question_id: str, now: float) -> float | None:
+        """The question's median answer time, read at most every MEDIAN_SECONDS per process
+        (none yet is not kept: the next timed answer may be the one that makes it)."""
+        key = (quiz_id, question_id)
+        if (kept := self._medians.get(key)) is not None and now - kept[0] < MEDIAN_SECONDS:
+            return kept[1]
+        median = median_time(await self.store.answer_times(quiz_id, question_id))
+        if median is not None:
+            if len(self._medians) >= MEDIANS_KEPT:
+                self._medians.clear()  # bounded: a full cache starts over
+            self._medians[key] = (now, median)
+        return median
 
     async def serve(self, user_id: int) -> ReviewCard | NothingDue:
         """/review and its "next" button: the most overdue question, or when one falls due."""
