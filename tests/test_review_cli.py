@@ -78,3 +78,14 @@ def test_no_database_is_a_clear_message(tmp_path: Path) -> None:
     done = _optimize(tmp_path / "absent.sqlite3")
     assert done.returncode == 1 and "no database at" in done.stderr
     assert not (tmp_path / "absent.sqlite3").exists()
+
+
+def test_with_pytorch_the_fitted_parameters_are_stored(tmp_path: Path) -> None:
+    """Runs where the extra is installed (`quizbot[optimizer]`); CI does not install it."""
+    pytest.importorskip("torch")
+    path = tmp_path / "q.sqlite3"
+    asyncio.run(_store_with_misses(path, 450))
+    done = _optimize(path)
+    assert done.returncode == 0, done.stderr
+    fitted = asyncio.run(_parameters(path))
+    assert fitted is not None and len(fitted) == 21

@@ -202,6 +202,32 @@ async def test_stats_show_scores_accuracy_and_streak(harness: Harness) -> None:
     assert quiz.guide.url.get("en") in stats.html
     # Missed again today: all four are due tomorrow, none now.
     assert "Reviews due now: 0 (in your queue: 4)" in stats.text
+    tomorrow = harness.clock.now - harness.clock.now % DAY + DAY
+    assert f"Next review: {datetime.fromtimestamp(tomorrow, UTC):%b} " in stats.text
+    # FSRS predicts full recall on the day of a miss (no day has elapsed since).
+    assert "🧠 You'd remember your queue ~100% today (FSRS's prediction)." in stats.text
+
+
+async def test_a_review_answer_is_timed_from_its_card(harness: Harness) -> None:
+    """The round times each card from when it was shown to the tap: what rates Hard or Easy
+    against the question's median, and what the rating log keeps for the optimiser."""
+    quiz = harness.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = harness.emu.user(3005, "Ndeye", language_code="en")
+    chat = user.private
+    await take_quiz(user, chat, quiz, miss={2})
+    harness.clock.advance(DAY)
+    await user.send("/review")
+    card = await chat.wait_for(lambda m: "Review" in m.text and is_card(m))
+    # A day after a first miss FSRS predicts ~77 % recall: (1 + 0.98 · 1 / 0.212) ** -0.1542.
+    assert "🧠 You'd remember this ~77% today." in card.text
+    harness.clock.advance(7.25)  # seconds spent on the card
+    pos = right_letter(card, quiz, question_in(card, quiz))
+    mark = chat.mark()
+    await user.tap(card, LETTERS[pos])
+    await answered(chat, card, mark)
+    logged = rows(harness, "SELECT rating, elapsed_ms FROM review_ratings ORDER BY reviewed_at")
+    assert logged == [(1, None), (3, 7250)]  # the quiz's miss, then Good (no median yet)
 
 
 async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Harness) -> None:

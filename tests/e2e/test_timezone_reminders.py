@@ -137,6 +137,7 @@ async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zon
     await reminder_job(harness, user.id).run(harness.bot.app)
     nudge = await chat.next_message(after=mark)
     assert nudge.text.startswith("⏰ 1 question is due for review.")
+    assert "🧠 The shakiest one: you'd remember it ~77% today." in nudge.text  # FSRS, a day on
     assert labels(nudge) == ["🔁 Start the review"]
 
     # After a restart the job is armed again, in the learner's zone.
