@@ -9,6 +9,7 @@ from .driver import ChatView, Mark, SimUser, TapTimeout
 from .emulator import Emulator
 from .errors import ApiError
 from .flood import FloodLimits
+from .inline import InlineAnswer
 from .state import Button, EmuMessage
 from .world import CallbackAnswer, RequestRecord, Stats
 
@@ -20,6 +21,7 @@ __all__ = [
     "EmuMessage",
     "Emulator",
     "FloodLimits",
+    "InlineAnswer",
     "Mark",
     "RequestRecord",
     "SimUser",

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .inline import InlineAnswer
 from .serialize import ANONYMOUS_ADMIN
-from .state import MEMBER_STATUSES, ChatState, EmuMessage, UserState, Waiter
+from .state import MEMBER_STATUSES, PRESENT, ChatState, EmuMessage, UserState, Waiter
 from .world import CallbackAnswer
 
 if TYPE_CHECKING:
@@ -278,6 +279,33 @@ class SimUser:
                 f"{text or data!r} on message {msg.message_id} in chat {msg.chat_id}) "
                 f"within {timeout}s"
             ) from None
+
+    async def inline(
+        self, query: str, *, chat_type: str = "sender", offset: str = "", timeout: float = 12.0
+    ) -> InlineAnswer:
+        """Type `@bot query` in a chat of `chat_type` ("sender": the chat with the bot itself,
+        else private, group, supergroup); wait for the bot's answerInlineQuery and return it.
+        TapTimeout if the bot never answers (Telegram gives up after 10 s)."""
+        asked = self._world.inline_query(self.state, query, chat_type, offset)
+        try:
+            return await asyncio.wait_for(asyncio.shield(asked.answer), timeout)
+        except TimeoutError:
+            raise TapTimeout(
+                f"the bot did not answer inline query {asked.id} ({query[:40]!r} from user "
+                f"{self.id}) within {timeout}s"
+            ) from None
+
+    async def post_inline(
+        self, answer: InlineAnswer, result_id: str, *, chat: ChatView | int | None = None
+    ) -> EmuMessage:
+        """Pick result `result_id` of an inline answer: its card is posted in `chat` (default:
+        the private chat) by this user, "via @bot"."""
+        target = self._chat(chat)
+        if target.type != "private" and target.members.get(self.id) not in PRESENT:
+            raise ValueError(f"user {self.id} is not a member of chat {target.id}")
+        msg = self._world.post_inline(self.state, target, answer.result(result_id))
+        await asyncio.sleep(0)
+        return msg
 
     def block_bot(self) -> None:
         """The user blocks the bot: my_chat_member (kicked); sends to them now fail with 403."""

@@ -19,9 +19,10 @@ from . import commands as menus
 from .driver import ChatView, SimUser
 from .faults import Faults
 from .flood import FloodLimits
+from .inline import InlineAnswer
 from .serialize import ANONYMOUS_ADMIN, user_json
 from .server import Server
-from .state import PRESENT, ChatState, UserState
+from .state import PRESENT, ChatState, EmuMessage, UserState
 from .world import RequestRecord, Stats, World
 
 RequestHook = Callable[[str, dict[str, Any], float], None]
@@ -40,6 +41,7 @@ class Emulator:
         strict_ampersand: bool = True,
         privacy_mode: bool = True,
         callback_answer_window: float = 15.0,
+        supports_inline_queries: bool = False,
     ) -> None:
         """`flood=None` turns flood control off; `clock` dates messages and drives flood windows
         and the callback answer window; `privacy_mode` filters group messages as Telegram does
@@ -50,6 +52,7 @@ class Emulator:
             token=token, bot=bot, flood=flood, clock=clock, strict_ampersand=strict_ampersand,
             privacy_mode=privacy_mode, callback_answer_window=callback_answer_window,
         )  # fmt: skip
+        self.world.supports_inline_queries = supports_inline_queries
         self._server = Server(self.world)
         self._users: dict[int, SimUser] = {}
 
@@ -144,6 +147,17 @@ class Emulator:
                              "new_chat_member": user_json(self.world.bot)}
         )  # fmt: skip
 
+    async def add_bot_via_link(
+        self, group: ChatView | int, payload: str, *, by: SimUser, status: str = "member"
+    ) -> EmuMessage:
+        """`by` opens `t.me/<bot>?startgroup=<payload>` and picks `group`: the bot is added
+        (my_chat_member, new_chat_members), then the client sends `/start@<bot> <payload>` in
+        the group as `by`, which reaches the bot in privacy mode too (it names the bot)."""
+        await self.add_bot_to_group(group, by=by, status=status)
+        chat = self._group_state(group)
+        text = f"/start@{self.world.bot.username} {payload}"
+        return self.world.user_message(by.state, chat, text)
+
     async def member_leaves(
         self, group: ChatView | int, user: SimUser, *, service: bool = True
     ) -> None:
@@ -195,6 +209,20 @@ class Emulator:
         return self.world.migrate(chat, actor).id
 
     # --- what the bot set up ---------------------------------------------------------------
+
+    @property
+    def supports_inline_queries(self) -> bool:
+        """getMe's flag: inline mode on (@BotFather's /setinline). A bot reads it at start."""
+        return self.world.supports_inline_queries
+
+    @supports_inline_queries.setter
+    def supports_inline_queries(self, on: bool) -> None:
+        self.world.supports_inline_queries = on
+
+    @property
+    def inline_answers(self) -> list[InlineAnswer]:
+        """Every answerInlineQuery the bot sent, oldest first."""
+        return self.world.inline.answers
 
     def commands(
         self, scope: dict[str, Any] | None = None, language_code: str = ""

@@ -79,6 +79,14 @@ def _button(raw: Any, private: bool) -> Button:
                 f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL"
             )
         return Button(raw["text"], url=url)
+    if "switch_inline_query" in raw:
+        query = raw["switch_inline_query"]
+        if not isinstance(query, str):
+            raise errors.bad_request(
+                'can\'t parse inline keyboard button: Field "switch_inline_query" must be of '
+                "type String"
+            )
+        return Button(raw["text"], switch_inline_query=query)
     if "web_app" in raw and not private:
         raise errors.bad_request("BUTTON_TYPE_INVALID")  # Mini App buttons: private chats only
     if len(raw) > 1:  # other kinds (login_url, web_app, switch_inline_query...): kept, not modelled

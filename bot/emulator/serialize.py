@@ -25,13 +25,14 @@ def user_json(user: UserState) -> dict[str, Any]:
     return data
 
 
-def me_json(bot: UserState) -> dict[str, Any]:
-    """getMe: the bot's User with the capability flags only getMe returns."""
+def me_json(bot: UserState, *, inline: bool = False) -> dict[str, Any]:
+    """getMe: the bot's User with the capability flags only getMe returns (`inline`: inline
+    mode switched on with @BotFather's /setinline)."""
     return {
         **user_json(bot),
         "can_join_groups": True,
         "can_read_all_group_messages": False,
-        "supports_inline_queries": False,
+        "supports_inline_queries": inline,
         "can_connect_to_business": False,
         "has_main_web_app": False,
     }

@@ -26,6 +26,7 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    switch_inline_query: str | None = None  # the query it opens in another chat (inline mode)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class EmuMessage:
     document: dict[str, Any] | None = None  # a sent file (sendDocument); `text` is its caption
     photo: tuple[dict[str, Any], ...] | None = None  # PhotoSizes (sendPhoto); `text`: caption
     photo_name: str | None = None  # the uploaded file's name, for transcripts
+    via_bot_id: int | None = None  # posted by a user from the bot's inline results
 
     @property
     def media(self) -> bool:

@@ -15,7 +15,11 @@ from typing import Any, NamedTuple
 from . import errors
 from .faults import Faults
 from .flood import FloodControl, FloodLimits
-from .params import Upload
+from .formatted import FormattedText
+from .html import HtmlError, parse_html
+from .inline import InlineQueries, PendingInline
+from .markup import reply_markup
+from .params import Params, Upload
 from .serialize import ANONYMOUS_ADMIN, chat_json, member_json, message_json, user_json
 from .state import PRESENT, ChatState, EmuMessage, UserState
 from .updates import UpdateQueue
@@ -94,6 +98,8 @@ class World:
         self.file_paths: dict[str, str] = {}  # getFile's file_path -> file_id (downloads)
         # file_id of each PhotoSize -> every size of that photo (sendPhoto sends it again)
         self.photos: dict[str, tuple[dict[str, Any], ...]] = {}
+        self.supports_inline_queries = False  # getMe's flag (@BotFather's /setinline)
+        self.inline = InlineQueries()
         self._files_made = 0  # file_ids are never reused, even after `Emulator.expire_file`
         self._next_query = 4_000_000_000_000_000_000
 
@@ -114,7 +120,10 @@ class World:
         return self.users.get(msg.sender_id, ANONYMOUS_ADMIN)
 
     def message_json(self, msg: EmuMessage) -> dict[str, Any]:
-        return message_json(msg, self.chats[msg.chat_id], self.sender(msg))
+        data = message_json(msg, self.chats[msg.chat_id], self.sender(msg))
+        if msg.via_bot_id is not None:
+            data["via_bot"] = user_json(self.bot)
+        return data
 
     # --- what users do --------------------------------------------------------------------
 
@@ -225,6 +234,39 @@ class World:
             },
         )
         return query
+
+    def inline_query(
+        self, user: UserState, query: str, chat_type: str, offset: str = ""
+    ) -> PendingInline:
+        """A user types `@bot query` in a chat of `chat_type`: an inline_query update (only
+        when inline mode is on; otherwise Telegram's client does not even ask the bot)."""
+        if not self.supports_inline_queries:
+            raise ValueError("inline mode is off: set emu.supports_inline_queries = True")
+        asked = self.inline.ask(user.id, query, self.clock())
+        payload = {"id": asked.id, "from": user_json(user), "query": query, "offset": offset,
+                   "chat_type": chat_type}  # fmt: skip
+        self.updates.push("inline_query", payload)
+        return asked
+
+    def post_inline(self, user: UserState, chat: ChatState, result: dict[str, Any]) -> EmuMessage:
+        """A user picks an article result: its message, sent by them "via @bot", in `chat`."""
+        content = result.get("input_message_content") or {}
+        raw = str(content.get("message_text", ""))
+        formatted: FormattedText
+        if str(content.get("parse_mode", "")).lower() == "html":
+            try:
+                formatted = parse_html(raw, strict_ampersand=self.strict_ampersand)
+            except HtmlError as err:
+                raise ValueError(f"the result's text does not parse: {err}") from None
+        else:
+            formatted = FormattedText(raw, tuple(content.get("entities") or ()))
+        markup, buttons = reply_markup(Params({"reply_markup": result.get("reply_markup")}))
+        return chat.store(
+            EmuMessage(
+                chat.id, chat.new_message_id(), formatted.text, raw, False, user.id, self.now(),
+                formatted.entities, buttons, markup, via_bot_id=self.bot.id,
+            )
+        )  # fmt: skip
 
     def answer(self, query_id: str | None, answer: CallbackAnswer) -> None:
         """answerCallbackQuery: once per query, within the answer window."""

@@ -27,4 +27,4 @@ def lookup(name: str) -> tuple[str, Handler] | None:
 
 
 # Importing the handler modules registers them; they need `method` above.
-from . import bot, chats, files, messages, photos  # noqa: E402, F401
+from . import bot, chats, files, inline, messages, photos  # noqa: E402, F401

@@ -14,7 +14,7 @@ from . import method
 
 @method("getMe")
 async def get_me(world: World, p: Params) -> dict[str, Any]:
-    return me_json(world.bot)
+    return me_json(world.bot, inline=world.supports_inline_queries)
 
 
 @method("getUpdates")
