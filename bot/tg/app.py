@@ -32,6 +32,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     Defaults,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -53,6 +54,7 @@ from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
 from bot.store.practice_sets import PracticeStore
 from bot.store.problem_reports import ProblemReportStore
+from bot.store.quiz_plays import QuizPlays
 from bot.store.review_sessions import RoundStore
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
@@ -78,6 +80,7 @@ from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
 from bot.tg.retry import RetryingLimiter
+from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
@@ -102,6 +105,7 @@ from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.private_selections import PrivateSelections
 from bot.usecases.problem_reporting import ProblemReporting
+from bot.usecases.quiz_sharing import QuizSharing
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
@@ -294,6 +298,8 @@ class QuizBot:
             clock=options.clock,
         )
         self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats
+        # Inline mode's search and the quiz a startgroup link names (listed quizzes only).
+        self.sharing = QuizSharing(options.catalog, QuizPlays(self.db), clock=options.clock)
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -529,6 +535,14 @@ class QuizBot:
         ]:
             command = guard(name, callback, admins_only=True)
             app.add_handler(CommandHandler(name, command, filters=groups))
+        # The bot added by a startgroup link: `/start@bot <quiz id>` (before plain /start).
+        share = ShareHandlers(self.sharing, self.group_settings, self.runner, self.courtesy.say)
+        self.sharing.own_quizzes = self.uploads.own
+        with_quiz = groups & filters.Regex(re.compile(GROUP_START_WITH_QUIZ, re.IGNORECASE))
+        app.add_handler(
+            CommandHandler("start", guard("start-quiz", share.group_start), filters=with_quiz)
+        )
+        app.add_handler(InlineQueryHandler(share.inline_query))  # `@bot words` in any chat
         for name in ("help", "start"):  # the same answer: the same command for the rules
             app.add_handler(CommandHandler(name, guard("help", group.help), filters=groups))
         self._add_standings_handlers(app)
@@ -733,6 +747,7 @@ class QuizBot:
             self.practice,
             self.practice_handlers,
             self.reporting,
+            self.sharing,
         ):
             holder.catalog = catalog
 

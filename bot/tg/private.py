@@ -18,6 +18,7 @@ from bot.tg import calls, render, select_render
 from bot.tg.captions import fits_caption
 from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
+from bot.tg.quiz_links import QuizLinks
 from bot.tg.render import Screen, popup
 from bot.tg.typed_handlers import show_question
 from bot.usecases import private_quiz as pq
@@ -278,7 +279,8 @@ class PrivateHandlers:
                 await edit(query, await self._list(user_id, tr, code, intro))
             case cb.ShowQuiz(quiz_id) if (found := self.catalog.quiz(quiz_id)) is not None:
                 await acknowledge(query)
-                await edit(query, render.quiz_card(tr, found, lang))  # the list becomes the card
+                links = QuizLinks.of(query.get_bot())  # a group, 📤 Share (inline mode on)
+                await edit(query, render.quiz_card(tr, found, lang, links))  # list becomes card
             case cb.BackToList():
                 await acknowledge(query)
                 await edit(query, await self._list(user_id, tr, lang))
@@ -296,7 +298,9 @@ class PrivateHandlers:
                         await self._ask(_message(query), tr, show, lang)
                     case pq.ShowResult(quiz, attempt, final):
                         await acknowledge(query)
-                        await reply(query, render.result(tr, quiz, attempt, final, lang))
+                        links = QuizLinks.of(query.get_bot())
+                        screen = render.result(tr, quiz, attempt, final, lang, links)
+                        await reply(query, screen)
                     case pq.AlreadyShown():
                         # Leaving the button in place saves a request per question (BENCHMARKS.md).
                         await acknowledge(query)

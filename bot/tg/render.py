@@ -35,6 +35,7 @@ from bot.tg import toggle_keys
 from bot.tg.captions import fits_caption
 from bot.tg.long_lists import bounded
 from bot.tg.menus import PRIVATE
+from bot.tg.quiz_links import QuizLinks
 
 LETTERS = "ABCDEFGHIJ"
 MAX_LIST_BUTTONS = 100  # Telegram's most buttons in one inline keyboard
@@ -209,7 +210,8 @@ def more_quizzes(tr: Translator, n: int) -> str:
     return tr.ngettext("…and {n} more quiz", "…and {n} more quizzes", n)
 
 
-def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
+def quiz_card(tr: Translator, quiz: Quiz, lang: str, links: QuizLinks | None = None) -> Screen:
+    """A quiz's intro; with `links`, also the buttons that pass it on (a group, 📤 Share)."""
     count = tr.ngettext("{n} question", "{n} questions", len(quiz))
     text = "\n".join(
         [
@@ -222,13 +224,11 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str) -> Screen:
             *unreviewed_notice(tr, quiz, lang),
         ]
     )
-    keyboard = InlineKeyboardMarkup(
-        [
-            [button(tr._("▶️ Start"), cb.StartQuiz(quiz.id))],
-            [button(tr._("⬅️ All quizzes"), cb.BackToList())],
-        ]
-    )
-    return Screen(text, keyboard)
+    rows = [[button(tr._("▶️ Start"), cb.StartQuiz(quiz.id))]]
+    if links is not None:
+        rows.append([links.play_in_group(tr, quiz.id), *links.share(tr, quiz.id)])
+    rows.append([button(tr._("⬅️ All quizzes"), cb.BackToList())])
+    return Screen(text, InlineKeyboardMarkup(rows))
 
 
 def unreviewed_notice(tr: Translator, quiz: Quiz, lang: str) -> list[str]:
@@ -413,7 +413,14 @@ def answered(
     return joined(asked, why, caption=caption)
 
 
-def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str) -> Screen:
+def result(
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    final: Score,
+    lang: str,
+    links: QuizLinks | None = None,
+) -> Screen:
     heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
     lines = [
         f"<b>{heading}</b>",
@@ -440,6 +447,8 @@ def result(tr: Translator, quiz: Quiz, attempt: Attempt, final: Score, lang: str
     rows = [[button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))]]
     if final.missed:
         rows.append([button(tr._("🔎 Review my mistakes"), cb.Review(attempt.id))])
+    if links is not None and links.share(tr, quiz.id):
+        rows.append(links.share(tr, quiz.id))
     rows.append([button(tr._("📚 Other quizzes"), cb.QuizList())])
     text = bounded(lines, missed, lambda n: more_questions(tr, n), guide)
     return Screen(text, InlineKeyboardMarkup(rows))
