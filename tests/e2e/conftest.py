@@ -56,6 +56,14 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     ),
     # problem reports: one per user, question and reason (a duplicate is a constraint)
     "test_report_problem": ALL,
+    # a startgroup link's Push now stores a run; the inline list counts plays (quiz_plays)
+    "test_sharing": frozenset(
+        {
+            "test_an_admin_who_adds_the_bot_by_link_gets_the_card_and_can_push",
+            "test_a_member_cannot_start_it_nor_forge_a_push_from_here_or_another_group",
+            "test_inline_lists_quizzes_in_the_askers_language",
+        }
+    ),
     # group runs: one active run, answers, reveals, restart mid-run, popups setting
     "test_groups": ALL,
     "test_progress_groups": ALL,  # group misses to reviews, /groupstats, `quizbot export`
