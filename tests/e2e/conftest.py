@@ -62,6 +62,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
             "test_an_admin_who_adds_the_bot_by_link_gets_the_card_and_can_push",
             "test_a_member_cannot_start_it_nor_forge_a_push_from_here_or_another_group",
             "test_inline_lists_quizzes_in_the_askers_language",
+            "test_an_empty_query_lists_the_most_played_first",
         }
     ),
     # group runs: one active run, answers, reveals, restart mid-run, popups setting

@@ -180,3 +180,18 @@ async def test_the_posted_card_carries_the_two_deep_links(tmp_path: Path) -> Non
             [("▶️ Take it", f"https://t.me/{BOT}?start={QUIZ}")],
             [("👥 Play in a group", f"https://t.me/{BOT}?startgroup={QUIZ}")],
         ]
+
+
+async def test_an_empty_query_lists_the_most_played_first(tmp_path: Path) -> None:
+    async with group_bot(tmp_path) as h:
+        await inline_bot(h)
+        last = list(CATALOG)[-1]
+        assert next(iter(CATALOG)).id != last.id
+        for user_id in (2001, 2002):  # two starts of the last listed quiz: the most played
+            user = h.emu.user(user_id, "Awa", language_code="en")
+            mark = user.private.mark()
+            await user.send(f"/start {last.id}")
+            await user.private.next_message(after=mark)
+        answer = await h.emu.user(2003, "Bob", language_code="en").inline("")
+        assert answer.results[0]["id"] == last.id
+        assert len(answer.results) == min(20, len(list(CATALOG)))
