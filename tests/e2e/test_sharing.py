@@ -195,3 +195,15 @@ async def test_an_empty_query_lists_the_most_played_first(tmp_path: Path) -> Non
         answer = await h.emu.user(2003, "Bob", language_code="en").inline("")
         assert answer.results[0]["id"] == last.id
         assert len(answer.results) == min(20, len(list(CATALOG)))
+
+
+async def test_a_hostile_start_payload_in_a_group_is_answered_plainly(tmp_path: Path) -> None:
+    async with group_bot(tmp_path) as h:
+        group, admin, _ = await added_via_link(h, QUIZ)
+        for payload in ("<b>&amp;", "x" * 3000, "Gradient-Accumulation"):
+            mark = group.mark()
+            await admin.send(f"/start@{BOT} {payload}", chat=group)
+            reply = await group.next_message(after=mark)
+            assert "Push now" in str(reply.buttons) or "I don't know that quiz" in reply.text
+        assert "The closest one I have" in reply.text  # the id in other letter cases
+        assert group_runs(h) == []
