@@ -1,0 +1,108 @@
+"""An upload's problems in the admin's own language (issue 28, newcomer walk items 2, 5, 8):
+every problem of a file in one answer, each with its line and its place named in words (not a
+YAML key path), and the same rule as `quizbot content import` for questions a format cannot
+carry: left out, named by line, the rest kept."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.harness import Harness, running
+
+# Line 8: `sum` has no prompt and no explanation, and its answer (line 12) names no option;
+# line 15: `capital` has one option. Before, the first upload told only of the two missing
+# fields, and the rest came back on the next upload, in English.
+BROKEN = """\
+id: my-quiz
+guide: gradient-checkpointing
+level: beginner
+languages: [en]
+title: "Our own quiz"
+description: "Two questions the group wrote."
+questions:
+  sum:
+    options:
+      a: "Four"
+      b: "Five"
+    answer: c
+  capital:
+    prompt: "Which city is the capital of Senegal?"
+    options:
+      a: "Dakar"
+    answer: a
+    explanation: "Dakar has been the capital since 1960."
+"""
+
+EXPECTED = {
+    "fr": [
+        "Ligne 8\u00a0: question «\u202fsum\u202f», énoncé\u00a0: champ obligatoire manquant",
+        "Ligne 8\u00a0: question «\u202fsum\u202f», explication\u00a0: champ obligatoire manquant",
+        "Ligne 12\u00a0: question «\u202fsum\u202f», réponse\u00a0: la réponse «\u202fc\u202f» "
+        "ne désigne aucune option (options\u00a0: a, b)",
+        "Ligne 15\u00a0: question «\u202fcapital\u202f», options\u00a0: 1 option, or une question "
+        "en a de 2 à 10",
+    ],
+    "wo": [
+        "Rëdd 8: laaj « sum », mbindum laaj bi: amul, fàww mu am",
+        "Rëdd 8: laaj « sum », leeral gi: amul, fàww mu am",
+        "Rëdd 12: laaj « sum », tontu bi: tontu « c » du benn ci tànneef yi (tànneef yi: a, b)",
+        "Rëdd 15: laaj « capital », tànneef yi: am na 1 tànneef, te laaj dafa war a am 2 ba 10",
+    ],
+}
+ENGLISH = ["missing required field", "names no option", "a question needs", "questions.sum"]
+
+
+@pytest.fixture
+async def h(tmp_path: Path, transport: str) -> AsyncIterator[Harness]:
+    async with running(tmp_path, transport=transport) as harness:
+        yield harness
+
+
+async def group_with_admin(h: Harness, lang: str) -> tuple[ChatView, SimUser]:
+    admin = h.emu.user(1001, "Awa", language_code=lang)
+    group = h.emu.group(-100500, "Study group")
+    group.add_member(admin, "creator")
+    await h.emu.add_bot_to_group(group, by=admin)
+    await group.wait_for(lambda m: "/push" in m.text)
+    return group, admin
+
+
+@pytest.mark.parametrize("lang", ["fr", "wo"])
+async def test_every_problem_of_a_file_comes_back_at_once_in_the_admins_language(
+    h: Harness, lang: str
+) -> None:
+    group, admin = await group_with_admin(h, lang)
+    mark = group.mark()
+    await admin.send_document("broken.yaml", BROKEN.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "broken.yaml" in m.text, after=mark, timeout=30)
+    for line in EXPECTED[lang]:
+        assert line in shown.text, shown.text
+    for english in ENGLISH:
+        assert english not in shown.text, shown.text
+    later = [m.text for m in group.messages[group.messages.index(shown) + 1 :]]
+    assert not any("broken.yaml" in text for text in later)  # one message holds them all
+
+
+MIXED_GIFT = """\
+::sum::How much is 2 + 2? {=Four ~Five ~Three}
+
+::essay::Explain why the sky is blue. {}
+
+::capital::Which city is the capital of Senegal? {=Dakar ~Saint-Louis ~Thiès}
+"""
+
+
+async def test_a_gift_upload_with_an_unsupported_question_keeps_the_others(h: Harness) -> None:
+    """A Moodle export with one essay question was refused whole ("this quiz cannot be used"),
+    while `quizbot content import` of the same file skipped it and kept the rest."""
+    group, admin = await group_with_admin(h, "fr")
+    mark = group.mark()
+    await admin.send_document("mixed.gift", MIXED_GIFT.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "mixed.gift" in m.text, after=mark, timeout=30)
+    assert "mixed.gift est un quiz valide" in shown.text, shown.text
+    assert "2 questions" in shown.text
+    assert "Ligne 3\u00a0: question laissée de côté\u00a0:" in shown.text, shown.text
