@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.content import drift, links, numbers, quality, text_checks, typography
-from bot.content.problems import Problems, display_path
+from bot.content.problems import N_, Msg, Problems, display_path
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
 from bot.content.yaml_nodes import KeyPath, key_str
@@ -20,9 +20,13 @@ from bot.core.kinds import MULTIPLE_MAX_OPTIONS, MULTIPLE_MIN_OPTIONS, TRUE_FALS
 from bot.core.models import SOURCE_LANGUAGE
 
 ID = re.compile(r"^[A-Za-z0-9_-]+$")
-ID_RULE = "use only letters, digits, _ and -"
+ID_RULE = N_("use only letters, digits, _ and -")
 _Error = Callable[[KeyPath, str], None]
-IDENTICAL = "same as the English: translate it, or if it really is the same, {mark}"
+_OPTION_COUNT = {  # by whether the count is 1 (number-neutral wording reads wrong in English)
+    True: N_("{count} option: a question needs {low} to {high}"),
+    False: N_("{count} options: a question needs {low} to {high}"),
+}
+IDENTICAL = N_("same as the English: translate it, or if it really is the same, {mark}")
 
 
 def check_sources(content: Content, sink: Problems) -> None:
@@ -50,7 +54,12 @@ def _check_repeats(
                 parsed.path,
                 parsed.doc.line(at),
                 key_str(at),
-                f"same prompt as {where} ({display_path(path)}:{line})",
+                Msg(
+                    N_("same prompt as {where} ({file}:{line})"),
+                    where=where,
+                    file=display_path(path),
+                    line=line,
+                ),
             )
         else:
             prompts[key] = (parsed.path, parsed.doc.line(at), key_str(at))
@@ -63,7 +72,9 @@ def check_guides(
     for guide_id, guide in parsed.model.guides.items():
         at: KeyPath = ("guides", guide_id)
         if not ID.match(guide_id):
-            sink.error(path, doc.line(at), key_str(at), f"guide id '{guide_id}': {ID_RULE}")
+            sink.error(path, doc.line(at), key_str(at),
+                       Msg(N_("guide id '{id}': {rule}"), id=guide_id,
+                           rule=Msg(ID_RULE)))  # fmt: skip
         urls = [((*at, "url"), guide.url)] + [((*at, "urls", k), u) for k, u in guide.urls.items()]
         for where, url in urls:
             if (problem := links.host_problem(url)) is not None:
@@ -74,7 +85,7 @@ def check_guides(
                 path,
                 doc.line((*at, "title")),
                 key_str((*at, "title")),
-                "missing the English title (en)",
+                Msg(N_("missing the English title (en)")),
             )
             continue
         for lang, title in guide.title.items():
@@ -86,7 +97,8 @@ def check_guides(
                 if lang not in guide.same_as_source and text_checks.identical_to_source(
                     english, title
                 ):
-                    messages.append(IDENTICAL.format(mark=f"list {lang} in same_as_source"))
+                    mark = Msg(N_("list {lang} in same_as_source"), lang=lang)
+                    messages.append(Msg(IDENTICAL, mark=mark))
             for message in messages:
                 sink.error(path, doc.line(key), key_str(key), message)
             warnings = text_checks.glossary_hits(title, terms.get(lang, []))
@@ -105,35 +117,53 @@ def check_quiz(
         sink.error(path, doc.line(at), key_str(at), message)
 
     if quiz.id in seen:
-        error(
-            ("id",), f"duplicate quiz id '{quiz.id}': already used by {display_path(seen[quiz.id])}"
-        )
+        error(("id",), Msg(N_("duplicate quiz id '{id}': already used by {file}"), id=quiz.id,
+                           file=display_path(seen[quiz.id])))  # fmt: skip
     seen.setdefault(quiz.id, path)
     if not limits.DEEP_LINK_PAYLOAD.match(quiz.id):
-        error(("id",), f"quiz id '{quiz.id}' cannot be used in a Telegram deep link: {ID_RULE}")
+        error(("id",), Msg(N_("quiz id '{id}' cannot be used in a Telegram deep link: {rule}"),
+                           id=quiz.id, rule=Msg(ID_RULE)))  # fmt: skip
     elif len(quiz.id) > limits.QUIZ_ID_MAX_CHARS:
         error(
             ("id",),
-            f"quiz id is {len(quiz.id)} characters; keep it to "
-            f"{limits.QUIZ_ID_MAX_CHARS} so deep links and buttons have room",
+            Msg(
+                N_(
+                    "quiz id is {size} characters; keep it to {most} so deep links and buttons "
+                    "have room"
+                ),
+                size=len(quiz.id),
+                most=limits.QUIZ_ID_MAX_CHARS,
+            ),
         )
     if (size := limits.callback_bytes(quiz.id)) > limits.CALLBACK_DATA_MAX_BYTES:
         error(
             ("id",),
-            f"quiz id makes button data {size} bytes; Telegram allows "
-            f"{limits.CALLBACK_DATA_MAX_BYTES}: shorten the id",
+            Msg(
+                N_(
+                    "quiz id makes button data {size} bytes; Telegram allows {most}: shorten the id"
+                ),
+                size=size,
+                most=limits.CALLBACK_DATA_MAX_BYTES,
+            ),
         )
     if guides is not None and quiz.guide not in guides.guides:
         known = ", ".join(guides.guides) or "none"
-        error(("guide",), f"unknown guide path '{quiz.guide}' (guides.yaml has: {known})")
+        error(("guide",), Msg(N_("unknown guide path '{guide}' (guides.yaml has: {known})"),
+                              guide=quiz.guide, known=known))  # fmt: skip
     if guides is not None and quiz.guide in guides.guides:
         titles = guides.guides[quiz.guide].title
         for lang in quiz.languages:
             if lang not in titles:
                 error(
                     ("languages",),
-                    f"declares {lang} complete, but guide '{quiz.guide}' "
-                    f"has no {lang} title in guides.yaml",
+                    Msg(
+                        N_(
+                            "declares {lang} complete, but guide '{guide}' has no {lang} title "
+                            "in guides.yaml"
+                        ),
+                        lang=lang,
+                        guide=quiz.guide,
+                    ),
                 )
     for index, lang in enumerate(quiz.languages):
         if lang in quiz.languages[:index]:
@@ -141,10 +171,10 @@ def check_quiz(
                 path,
                 doc.line(("languages", index)),
                 f"languages[{index}]",
-                f"'{lang}' is listed twice",
+                Msg(N_("'{lang}' is listed twice"), lang=lang),
             )
     if not quiz.questions:
-        error(("questions",), "a quiz needs at least one question")
+        error(("questions",), Msg(N_("a quiz needs at least one question")))
     for key, text in (("title", quiz.title), ("description", quiz.description)):
         _check_english(parsed, (key,), text, sink)
     for question_id, question in quiz.questions.items():
@@ -161,7 +191,7 @@ def _check_question(
         sink.error(path, doc.line(where), key_str(where), message)
 
     if not ID.match(question_id):
-        error(at, f"question id '{question_id}': {ID_RULE}")
+        error(at, Msg(N_("question id '{id}': {rule}"), id=question_id, rule=Msg(ID_RULE)))
     if question.kind == "number":
         numbers.check_number(question, at, error)
     else:
@@ -174,7 +204,7 @@ def _check_question(
         _check_english(parsed, (*at, "options", option_id), text, sink)
     _check_english(parsed, (*at, "explanation"), question.explanation, sink)
     if len(question.explanation) > limits.MESSAGE_MAX_CHARS - limits.QUESTION_OVERHEAD_CHARS:
-        error((*at, "explanation"), "explanation too long for one Telegram message")
+        error((*at, "explanation"), Msg(N_("explanation too long for one Telegram message")))
     if question.kind == "true_false":
         for option_id, text in question.options.items():
             for message in drift.true_false_label(SOURCE_LANGUAGE, option_id, text):
@@ -213,28 +243,49 @@ def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None
     if not limits.MIN_OPTIONS <= count <= limits.MAX_OPTIONS:
         error(
             (*at, "options"),
-            f"{count} option{'s' if count != 1 else ''}: a question needs "
-            f"{limits.MIN_OPTIONS} to {limits.MAX_OPTIONS}",
+            Msg(
+                _OPTION_COUNT[count == 1],
+                count=count,
+                low=limits.MIN_OPTIONS,
+                high=limits.MAX_OPTIONS,
+            ),
         )
     elif question.kind == "multiple" and count > MULTIPLE_MAX_OPTIONS:
         error(
             (*at, "options"),
-            f"{count} options: a multiple question has {MULTIPLE_MIN_OPTIONS} to "
-            f"{MULTIPLE_MAX_OPTIONS} (each one a toggle button)",
+            Msg(
+                N_(
+                    "{count} options: a multiple question has {low} to {high} (each one a toggle "
+                    "button)"
+                ),
+                count=count,
+                low=MULTIPLE_MIN_OPTIONS,
+                high=MULTIPLE_MAX_OPTIONS,
+            ),
         )
     if question.kind == "true_false" and tuple(question.options) != TRUE_FALSE_IDS:
         error(
             (*at, "options"),
-            f"a true_false question has exactly the options {' and '.join(TRUE_FALSE_IDS)}, "
-            f"in that order (found: {', '.join(question.options) or 'none'})",
+            Msg(
+                N_(
+                    "a true_false question has exactly the options {ids}, in that order (found: "
+                    "{found})"
+                ),
+                ids=" and ".join(TRUE_FALSE_IDS),
+                found=", ".join(question.options) or Msg(N_("none")),
+            ),
         )
     for option_id in question.options:
         if not ID.match(option_id):
-            error((*at, "options", option_id), f"option id '{option_id}': {ID_RULE}")
+            error((*at, "options", option_id),
+                  Msg(N_("option id '{id}': {rule}"), id=option_id, rule=Msg(ID_RULE)))  # fmt: skip
     if question.unit is not None:
-        error((*at, "unit"), f"only a number question has a unit (this one is {question.kind})")
+        error((*at, "unit"), Msg(N_("only a number question has a unit (this one is {kind})"),
+                                 kind=question.kind))  # fmt: skip
     if not isinstance(question.answer, list):
-        error((*at, "answer"), "a value or range answers only a number question: name an option")
+        error((*at, "answer"),
+              Msg(N_("a value or range answers only a number question: "
+                     "name an option")))  # fmt: skip
         return
     for problem in _answer_problems(question.answer, question.kind, list(question.options)):
         error((*at, "answer"), problem)
@@ -250,34 +301,50 @@ def _answer_problems(answer: list[str], kind: str, options: list[str]) -> list[s
     unknown = [a for a in answer if a not in options]
     if unknown:
         return [
-            f"answer '{a}' names no option (options are: {', '.join(options)})" for a in unknown
+            Msg(
+                N_("answer '{answer}' names no option (options are: {options})"),
+                answer=a,
+                options=", ".join(options),
+            )
+            for a in unknown
         ]
     if kind != "multiple":
         if not answer:
-            return ["no correct option: set answer to one option id"]
+            return [Msg(N_("no correct option: set answer to one option id"))]
         if len(answer) > 1:
             return [
-                f"several correct options ({', '.join(answer)}): a {kind} question has "
-                "exactly one; set answer to one option id, or use kind: multiple"
+                Msg(
+                    N_(
+                        "several correct options ({answer}): a {kind} question has exactly one; "
+                        "set answer to one option id, or use kind: multiple"
+                    ),
+                    answer=", ".join(answer),
+                    kind=kind,
+                )
             ]
         return []
     if not answer:
-        return ["no correct option: list the correct option ids, e.g. answer: [a, c]"]
+        return [Msg(N_("no correct option: list the correct option ids, e.g. answer: [a, c]"))]
     if len(set(answer)) != len(answer):
-        return [f"an option is listed twice in answer ({', '.join(answer)})"]
+        return [Msg(N_("an option is listed twice in answer ({answer})"), answer=", ".join(answer))]
     if len(answer) == len(options):
         return [
-            "every option is correct: selecting all would always be right; "
-            "make at least one option wrong"
+            Msg(
+                N_(
+                    "every option is correct: selecting all would always be right; make at least "
+                    "one option wrong"
+                )
+            )
         ]
     return []
 
 
 def too_long(size: int) -> str:
-    return (
-        f"the rendered question (prompt and options) is about {size} characters; a Telegram "
-        f"message holds {limits.MESSAGE_MAX_CHARS}: shorten the prompt or options"
-    )
+    return Msg(
+        N_("the rendered question (prompt and options) is about {size} characters; a Telegram "
+           "message holds {most}: shorten the prompt or options"),
+        size=size, most=limits.MESSAGE_MAX_CHARS,
+    )  # fmt: skip
 
 
 def _check_english(parsed: Parsed[QuizSource], at: KeyPath, text: str, sink: Problems) -> None:

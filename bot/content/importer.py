@@ -20,6 +20,16 @@ from bot.content.sources import parse_file
 from bot.content.yaml_writer import source_yaml, translation_yaml
 from bot.core.models import SOURCE_LANGUAGE
 
+SKIP_RULE = """A question a format cannot carry (an essay, a matching question, one without a
+right answer...) is left out and named by its line; the rest of the file is kept. The file
+fails only when no question is left or the checker finds an error in what was kept. The same
+rule for `quizbot content import` and for a file uploaded in a chat."""
+
+
+def import_failed(written: bool, checker_errors: int) -> bool:
+    """`SKIP_RULE`: skipped questions alone never fail an import."""
+    return not written or checker_errors > 0
+
 
 class ImportFailed(Exception):
     """The import cannot start (unreadable file, not a content directory...); nothing written."""

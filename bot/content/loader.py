@@ -62,7 +62,7 @@ class _FileHashes(dict[Path, str]):
 def _run(
     path: Path, hashes: _FileHashes | None = None
 ) -> tuple[Report, Content, dict[str, MediaFile]]:
-    sink = Problems()
+    sink = Problems(stand_ins=True)
     content = read_content(path, sink, on_read=hashes)
     check_sources(content, sink)
     media = check_media(content, sink)

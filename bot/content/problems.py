@@ -9,6 +9,29 @@ from enum import StrEnum
 from pathlib import Path
 
 
+def N_(message: str) -> str:
+    """Mark a checker message for `pybabel extract`; it is translated where it is shown."""
+    return message
+
+
+class Msg(str):
+    """A checker message: its English text (what the CLI prints and what tests read), which also
+    carries its gettext id and parameters, so a chat can render it in the reader's language.
+
+    A str, so every place that joins, compares or prints messages keeps working; the checker
+    never calls gettext (the CLI speaks English, and bot/content stays free of a translator).
+    """
+
+    msgid: str
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, /, **params: object) -> Msg:
+        self = super().__new__(cls, msgid.format(**params) if params else msgid)
+        self.msgid = msgid
+        self.params = params
+        return self
+
+
 class Severity(StrEnum):
     ERROR = "error"  # the bot refuses to start
     WARNING = "warning"  # the bot starts; something falls back or looks suspicious
@@ -41,13 +64,37 @@ def sort_key(problem: Problem) -> tuple[str, int, str]:
 
 
 class Problems(list[Problem]):
-    """A collector the parsing and checking steps append to."""
+    """A collector the parsing and checking steps append to.
+
+    `stand_ins`: keys a file's validation could not give a value, filled with a stand-in so
+    that the checks still run over the rest of the file (every problem in one pass, not one
+    round per fix); what the checks then say about a stand-in is not the author's text and is
+    dropped (per quiz file stem: a translation's key of the same quiz too).
+    """
+
+    def __init__(self, *, stand_ins: bool = False) -> None:
+        super().__init__()
+        self.salvage = stand_ins  # only a full check asks: a reader that ignores errors must
+        # never get a model with stand-in texts
+        self.stand_ins: set[tuple[str, str]] = set()  # (quiz file stem, key prefix)
 
     def error(self, file: Path, line: int, key: str, message: str) -> None:
-        self.append(Problem(file, line, key, message, Severity.ERROR))
+        self._add(Problem(file, line, key, message, Severity.ERROR))
 
     def warn(self, file: Path, line: int, key: str, message: str) -> None:
-        self.append(Problem(file, line, key, message, Severity.WARNING))
+        self._add(Problem(file, line, key, message, Severity.WARNING))
+
+    def _add(self, problem: Problem) -> None:
+        if self.stand_ins and self._about_a_stand_in(problem):
+            return
+        self.append(problem)
+
+    def _about_a_stand_in(self, problem: Problem) -> bool:
+        stem = problem.file.name.split(".")[0]
+        return any(
+            stem == mine and (problem.key == key or problem.key.startswith(key + "."))
+            for mine, key in self.stand_ins
+        )
 
 
 class ContentError(Exception):

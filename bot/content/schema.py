@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
+from bot.content.problems import N_, Msg
 from bot.core.limits import MAX_OPTIONS
 from bot.core.models import SOURCE_LANGUAGE, Level
 
@@ -28,7 +29,7 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 def _not_blank(value: str) -> str:
     if not value.strip():
-        raise ValueError("empty text: write the text, or remove the key")
+        raise ValueError(Msg(N_("empty text: write the text, or remove the key")))
     return value
 
 

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from bot.content import drift, links, numbers, quality, text_checks, typography
 from bot.content.checks import IDENTICAL, option_warnings, too_long
-from bot.content.problems import Problems
+from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
 from bot.content.sources import Content, Parsed, QuizFiles
 from bot.content.yaml_nodes import KeyPath, key_str
@@ -81,7 +81,11 @@ def check_translations(content: Content, sink: Problems) -> list[QuizCoverage]:
                     source.path,
                     source.doc.line(at),
                     key_str(at),
-                    f"declares {lang} complete, but {source.path.stem}.{lang}.yaml does not exist",
+                    Msg(
+                        N_("declares {lang} complete, but {file} does not exist"),
+                        lang=lang,
+                        file=f"{source.path.stem}.{lang}.yaml",
+                    ),
                 )
         for lang in sorted(set(files.translations) | set(declared)):
             parsed = files.translations.get(lang)
@@ -117,7 +121,8 @@ def check_translation(
             if key in known:
                 marked.add(key)
             else:
-                report(("same_as_source", index), f"'{key}' is not a key of the English source")
+                report(("same_as_source", index),
+                       Msg(N_("'{key}' is not a key of the English source"), key=key))  # fmt: skip
     missing: list[KeyPath] = []
     for at, text in english.items():
         mine = translated.get(at)
@@ -134,7 +139,7 @@ def check_translation(
             warnings.append(cut)
         if not marked or key_str(at) not in marked:
             if text_checks.identical_to_source(text, mine):
-                errors.append(IDENTICAL.format(mark="add its key to same_as_source"))
+                errors.append(Msg(IDENTICAL, mark=Msg(N_("add its key to same_as_source"))))
             else:
                 warnings += text_checks.english_leftovers(mine)
         for message in errors:
@@ -145,15 +150,22 @@ def check_translation(
         for at in missing:
             report(
                 at,
-                f"missing {lang} translation ({lang} is declared complete in "
-                f"{files.source.path.name})",
+                Msg(
+                    N_("missing {lang} translation ({lang} is declared complete in {file})"),
+                    lang=lang,
+                    file=files.source.path.name,
+                ),
             )
     elif missing:
         keys = ", ".join(key_str(at) for at in missing[:3]) + (", ..." if len(missing) > 3 else "")
         report(
             (),
-            f"{len(missing)} of {len(english)} strings not translated, English shown "
-            f"instead: {keys}",
+            Msg(
+                N_("{n} of {total} strings not translated, English shown instead: {keys}"),
+                n=len(missing),
+                total=len(english),
+                keys=keys,
+            ),
             error=False,
         )
     _check_length(source, parsed.model, report)
@@ -183,14 +195,19 @@ def _check_stale(source: QuizSource, parsed: Parsed[QuizTranslation], report: _R
         if qid not in source.questions:
             report(
                 ("questions", qid),
-                f"question '{qid}' is not in the English source (renamed or removed?)",
+                Msg(
+                    N_("question '{id}' is not in the English source (renamed or removed?)"), id=qid
+                ),
             )
             continue
         for oid in question.options:
             if oid not in source.questions[qid].options:
                 report(
                     ("questions", qid, "options", oid),
-                    f"option '{oid}' is not in the English source (renamed or removed?)",
+                    Msg(
+                        N_("option '{id}' is not in the English source (renamed or removed?)"),
+                        id=oid,
+                    ),
                 )
 
 

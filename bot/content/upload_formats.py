@@ -1,8 +1,9 @@
 """An uploaded GIFT, Aiken or CSV file -> content files, by the same path as `quizbot content
 import`: the format's parser under the upload's limits, then the importer's plan.
 
-A question the parser had to leave out makes the whole upload fail (the group would otherwise
-play a quiz that silently lacks it); what it merely noted becomes a warning in the summary.
+A question the parser had to leave out is left out, named by its line in the summary, and the
+rest is kept: the same rule as the command line (`importer.SKIP_RULE`). What it merely noted is
+a warning too; only a file with no question left, or with a checker error, is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.content.formats import DraftQuiz, Limits, parse
+from bot.content.formats import DraftQuiz, FormatProblem, Limits, parse
 from bot.content.formats.draft import OPTION_IDS
 from bot.content.importer import ImportFailed, ImportRequest, plan
 
@@ -46,9 +47,7 @@ def write_converted(
         max_text_chars=max(limits.max_prompt_chars, limits.max_explanation_chars),
     )
     result = parse(fmt, text, file_title(file_name), "en", bounds)
-    problems = [
-        UploadProblem(p.line, "format", p.message, warning=not p.skipped) for p in result.problems
-    ]
+    problems = [_from_format(p) for p in result.problems]
     if not result.quizzes:
         return [*problems, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
@@ -59,7 +58,7 @@ def write_converted(
     seen = {(p.line, p.detail) for p in problems}
     for extra in planned.problems[len(result.problems) :]:
         if (extra.line, extra.message) not in seen:
-            problems.append(UploadProblem(extra.line, "format", extra.message, not extra.skipped))
+            problems.append(_from_format(extra))
     for note in planned.notes:
         if not note.startswith("guide:") and "no explanation" not in note:
             problems.append(UploadProblem(0, "format", note, warning=True))
@@ -67,6 +66,15 @@ def write_converted(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
     return problems, source_lines(result.quizzes)
+
+
+def _from_format(problem: FormatProblem) -> UploadProblem:
+    """A format's problem as a warning: a skipped question is left out (`importer.SKIP_RULE`)."""
+    from bot.content.uploads import UploadProblem
+
+    return UploadProblem(
+        problem.line, "skipped" if problem.skipped else "format", problem.message, warning=True
+    )
 
 
 def source_lines(quizzes: list[DraftQuiz]) -> dict[str, int]:

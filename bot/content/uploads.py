@@ -44,8 +44,10 @@ class UploadProblem:
 
     line: int
     code: str  # what went wrong, for the chat to word in the uploader's language
-    detail: str = ""  # the checker's own words (English), or a number for the code
+    detail: str = ""  # the checker's message (a `problems.Msg` the chat translates), or a number
     warning: bool = False
+    key: str = ""  # the checker's key (questions.sum.options.b): the chat names it in words
+    lang: str = ""  # the translation the problem is in ("" for the English source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,11 @@ def _source_line(
     return 0
 
 
+def _translation_lang(file: Path) -> str:
+    """`fr` for quizzes/upload.fr.yaml; "" for the source."""
+    return file.name.split(".")[-2] if file.name.count(".") == 2 else ""
+
+
 def _checked(
     root: Path,
     fmt: str,
@@ -156,8 +163,10 @@ def _checked(
             UploadProblem(
                 _source_line(problem.line, problem.key, lines, problem.file),
                 "checker",
-                f"{problem.key}: {problem.message}" if problem.key else problem.message,
+                problem.message,
                 warning=problem.severity is Severity.WARNING,
+                key=problem.key,
+                lang=_translation_lang(problem.file),
             )
         )
     if any(not p.warning for p in problems):
@@ -166,7 +175,7 @@ def _checked(
         catalog = load_catalog(root)
     except ContentError as err:  # not expected after a clean check; reported all the same
         extra = [
-            UploadProblem(_source_line(p.line, p.key, lines), "checker", p.message)
+            UploadProblem(_source_line(p.line, p.key, lines), "checker", p.message, key=p.key)
             for p in err.problems
         ]
         return CheckedUpload(fmt, None, tuple(problems + extra))

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.content.problems import Problems
+from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import SCHEMAS
 from bot.content.yaml_nodes import KeyPath, YamlDoc, key_str
 
 M = TypeVar("M", bound=BaseModel)
 
-_HINTS = {
-    "answer": " (the id of the correct option, e.g. answer: b)",
-    "options": " (option id: text, 2 to 10 of them)",
-    "guide": " (the id of a guide path in guides.yaml)",
-    "level": " (beginner, intermediate or advanced)",
+_MISSING = {
+    "answer": N_("missing required field '{name}' (the id of the correct option, e.g. answer: b)"),
+    "options": N_("missing required field '{name}' (option id: text, 2 to 10 of them)"),
+    "guide": N_("missing required field '{name}' (the id of a guide path in guides.yaml)"),
+    "level": N_("missing required field '{name}' (beginner, intermediate or advanced)"),
 }
 _SOURCE_ONLY = {"answer", "id", "guide", "level", "languages"}
 
@@ -46,11 +47,56 @@ def validate(
     try:
         return model.model_validate(doc.data)
     except ValidationError as exc:
-        for error in exc.errors(include_url=False):
+        errors = exc.errors(include_url=False)
+        for error in errors:
             path = _data_path(doc.data, error["loc"])
             message = _message(error, path, doc.data is None, translation)
             sink.error(file, doc.line(path), key_str(path), message)
+        return _with_stand_ins(doc.data, model, errors, file, sink) if sink.salvage else None
+
+
+_TEXTS = {"prompt", "explanation", "title", "description"}
+_TEXT_ERRORS = {"missing", "string_type", "string_too_short", "value_error"}
+
+
+def _with_stand_ins(
+    data: object, model: type[M], errors: list[Any], file: Path, sink: Problems
+) -> M | None:
+    """The model once every text the errors are about holds a stand-in (and every question
+    with another error is left out), so that the checks still see the rest of the file and
+    report it in the same pass; None when an error is elsewhere (the id, the guide...). The
+    file has errors already, so it is never served; `sink` drops what the checks say about
+    the stand-ins."""
+    if not isinstance(data, dict):
         return None
+    fixed = copy.deepcopy(data)
+    questions = fixed.get("questions")
+    stem = file.name.split(".")[0]
+    keys: set[str] = set()
+    for error in errors:
+        loc, kind = error["loc"], error["type"]
+        if len(loc) == 1 and loc[0] in _TEXTS and kind in _TEXT_ERRORS:
+            fixed[loc[0]] = "Stand-in text."
+            keys.add(str(loc[0]))
+        elif len(loc) >= 2 and loc[0] == "questions" and isinstance(questions, dict):
+            qid = loc[1]
+            question = questions.get(qid)
+            if not isinstance(question, dict):
+                return None
+            if len(loc) == 3 and loc[2] in _TEXTS and kind in _TEXT_ERRORS:
+                question[loc[2]] = f"Stand-in text {len(keys)}."
+                keys.add(f"questions.{qid}.{loc[2]}")
+            else:
+                questions.pop(qid, None)
+                keys.add(f"questions.{qid}")
+        else:
+            return None
+    try:
+        salvaged = model.model_validate(fixed)
+    except ValidationError:
+        return None
+    sink.stand_ins.update((stem, key) for key in keys)
+    return salvaged
 
 
 def _data_path(data: object, loc: tuple[int | str, ...]) -> KeyPath:
@@ -70,47 +116,61 @@ def _data_path(data: object, loc: tuple[int | str, ...]) -> KeyPath:
     return tuple(path)
 
 
-def _kind(value: Any) -> str:
+def _kind(value: Any) -> Msg:
     if value is None:
-        return "nothing"
+        return Msg(N_("nothing"))
     if isinstance(value, dict):
-        return "a mapping"
+        return Msg(N_("a mapping"))
     if isinstance(value, list):
-        return "a list"
-    return f"the text '{value}'"
+        return Msg(N_("a list"))
+    return Msg(N_("the text '{value}'"), value=value)
 
 
 def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> str:
+    """Pydantic's error in our own words (`Msg`, so a chat shows it in the reader's language);
+    an error type not mapped here keeps pydantic's English."""
     kind: str = error["type"]
     name = str(path[-1]) if path else ""
     given = error.get("input")
     if kind == "missing":
-        return f"missing required field '{name}'{_HINTS.get(name, '')}"
+        return Msg(_MISSING.get(name, N_("missing required field '{name}'")), name=name)
     if kind == "extra_forbidden":
         if translation and name in _SOURCE_ONLY:
-            return f"'{name}' belongs in the English source only; a translation cannot change it"
+            return Msg(
+                N_("'{name}' belongs in the English source only; a translation cannot change it"),
+                name=name,
+            )
         close = difflib.get_close_matches(name, sorted(_KNOWN_FIELDS), n=1, cutoff=0.7)
-        return f"unknown key '{name}'" + (f" (did you mean '{close[0]}'?)" if close else "")
+        if close:
+            return Msg(N_("unknown key '{name}' (did you mean '{close}'?)"), name=name,
+                       close=close[0])  # fmt: skip
+        return Msg(N_("unknown key '{name}'"), name=name)
     if kind in {"model_type", "model_attributes_type", "dict_type"}:
         if empty_file and not path:
-            return "the file is empty"
-        return f"expected key: value lines here, found {_kind(given)}"
+            return Msg(N_("the file is empty"))
+        return Msg(N_("expected key: value lines here, found {found}"), found=_kind(given))
     if kind == "string_type":
         if given is None:
-            return "empty: write the text, or remove the key"
-        return f"expected text, found {_kind(given)} (check the indentation)"
+            return Msg(N_("empty: write the text, or remove the key"))
+        return Msg(N_("expected text, found {found} (check the indentation)"), found=_kind(given))
     if kind == "list_type" and path[:1] == ("questions",) and name == "answer":
-        return f"expected one option id (e.g. answer: b), found {_kind(given)}"
+        return Msg(N_("expected one option id (e.g. answer: b), found {found}"),
+                   found=_kind(given))  # fmt: skip
     if kind == "list_type":
-        return f"expected a list such as [en, fr], found {_kind(given)}"
+        return Msg(N_("expected a list such as [en, fr], found {found}"), found=_kind(given))
     if kind == "string_too_short":
-        return "empty text: write the text, or remove the key"
+        return Msg(N_("empty text: write the text, or remove the key"))
     if kind == "too_short":
-        return "needs at least one entry"
+        return Msg(N_("needs at least one entry"))
     if kind == "string_pattern_mismatch":
-        return f"'{given}' is not a language code (two or three lowercase letters, e.g. fr)"
+        return Msg(
+            N_("'{given}' is not a language code (two or three lowercase letters, e.g. fr)"),
+            given=given,
+        )
     if kind == "enum":
-        return f"'{given}' is not allowed: use one of {error['ctx']['expected']}"
+        return Msg(N_("'{given}' is not allowed: use one of {expected}"), given=given,
+                   expected=error["ctx"]["expected"])  # fmt: skip
     if kind == "value_error":
-        return str(error["ctx"]["error"])
+        cause = error["ctx"]["error"]
+        return cause.args[0] if cause.args and isinstance(cause.args[0], Msg) else str(cause)
     return str(error["msg"])

@@ -1,17 +1,20 @@
 """What an uploader reads: the checked quiz's summary, or every problem with its line number.
 
-Worded in the uploader's language; the checker's own detail (a YAML key and what is wrong
-with it) stays as the checker wrote it, after the translated line number. Kept under
-Telegram's 4,096 characters however many problems a file has.
+Worded in the uploader's language, the checker's and importer's messages included: they come
+as `problems.Msg` values (an English text with its gettext id and parameters), translated here,
+and the YAML key they are about is named in words ("question « sum », option B"). Every
+problem in one message, as many as Telegram's 4,096 characters hold (`long_lists.bounded`).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 
 from telegram import InlineKeyboardMarkup
 
+from bot.content.problems import Msg
 from bot.content.uploads import CheckedUpload, UploadLimits, UploadProblem
 from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
@@ -20,6 +23,7 @@ from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import schedule_usage
+from bot.tg.long_lists import bounded
 from bot.tg.render import Screen, button, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
@@ -32,7 +36,8 @@ from bot.usecases.quiz_uploads import (
     TooSlow,
 )
 
-SHOWN_PROBLEMS = 15
+SUMMARY_ROOM = 600  # left after a summary's warnings for the notes `stored` adds below them
+_QUESTION_ID = re.compile(r"q(\d+)")
 MAX_GROUP_BUTTONS = MAX_GROUP_CHECKS  # every group checked may be offered
 # Setting keys of a group's upload buttons (the group handler passes them on): the schedule
 # hint, the delete confirmation, and the answers to "Replace …?" (value: the pending token).
@@ -68,6 +73,62 @@ def refusal(tr: Translator, refused: Refusal) -> str:
             )
 
 
+def translated(tr: Translator, message: str) -> str:
+    """A checker's message in the reader's language (its parameters too, when they are
+    messages themselves); a plain string (from a part not yet worded for translation) as is."""
+    if not isinstance(message, Msg):
+        return message
+    params = {k: translated(tr, v) if isinstance(v, Msg) else v for k, v in message.params.items()}
+    return tr._(message.msgid, **params)
+
+
+def _field(tr: Translator, name: str) -> str:
+    words = {
+        "prompt": tr._("prompt"),
+        "explanation": tr._("explanation"),
+        "answer": tr._("answer"),
+        "options": tr._("options"),
+        "kind": tr._("kind of question"),
+        "unit": tr._("unit"),
+        "image": tr._("picture"),
+        "title": tr._("title"),
+        "description": tr._("description"),
+        "id": tr._("quiz id"),
+        "guide": tr._("guide"),
+        "level": tr._("level"),
+        "languages": tr._("languages"),
+        "same_as_source": tr._("same_as_source"),
+        "value": tr._("value"),
+        "tolerance": tr._("tolerance"),
+        "low": tr._("low end"),
+        "high": tr._("high end"),
+    }
+    return words.get(name) or tr._("“{key}”", key=name)
+
+
+def place(tr: Translator, key: str, lang: str = "") -> str:
+    """A checker key in words: questions.sum.options.b -> question « sum », option B; a
+    converted file's q3 -> question 3; "" when the key names nothing."""
+    parts = [p for p in key.split(".") if p] if key else []
+    words: list[str] = []
+    if lang:
+        words.append(tr._("{language} translation", language=tr.language_name(lang)))
+    if parts[:1] == ["questions"] and len(parts) >= 2:
+        qid, rest = parts[1], parts[2:]
+        number = _QUESTION_ID.fullmatch(qid)
+        words.append(tr._("question {n}", n=number[1]) if number else
+                     tr._("question “{id}”", id=qid))  # fmt: skip
+        if rest[:1] == ["options"] and len(rest) >= 2:
+            oid = rest[1]
+            words.append(tr._("option {letter}", letter=oid.upper()) if len(oid) == 1 else
+                         tr._("option “{id}”", id=oid))  # fmt: skip
+        elif rest:
+            words.append(_field(tr, rest[0]))
+    elif parts:
+        words.append(_field(tr, parts[0].split("[")[0]))
+    return ", ".join(words)
+
+
 def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> str:
     match problem.code:
         case "not_utf8":
@@ -95,25 +156,30 @@ def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> st
             what = tr._("a text is too long ({detail})", detail=problem.detail)
         case "too_big":
             what = tr._("the file is too big: at most {n} KB", n=limits.max_bytes // 1024)
+        case "skipped":
+            what = tr._("question left out: {problem}", problem=translated(tr, problem.detail))
         case _:
-            what = problem.detail
+            what = translated(tr, problem.detail)
+    where = place(tr, problem.key, problem.lang)
+    if where:
+        what = tr._("{place}: {problem}", place=where, problem=what)
     if problem.line > 0:
         return tr._("Line {line}: {problem}", line=problem.line, problem=what)
     return what
 
 
+def _more(tr: Translator) -> Callable[[int], str]:
+    return lambda n: tr.ngettext("…and {n} more problem", "…and {n} more problems", n)
+
+
 def problems(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits) -> str:
-    """The file was refused: each problem with its line, then that nothing changed."""
-    errors = checked.errors
-    lines = [
+    """The file was refused: every problem with its line, then that nothing changed."""
+    head = [
         "❌ "
         + tr._("{file}: this quiz cannot be used. Nothing was changed.", file=html.escape(name))
     ]
-    lines += ["• " + html.escape(_problem(tr, p, limits)) for p in errors[:SHOWN_PROBLEMS]]
-    if len(errors) > SHOWN_PROBLEMS:
-        more = len(errors) - SHOWN_PROBLEMS
-        lines.append(tr.ngettext("…and {n} more problem", "…and {n} more problems", more))
-    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    items = ["• " + html.escape(_problem(tr, p, limits)) for p in checked.errors]
+    return bounded(head, items, _more(tr))
 
 
 def stored(
@@ -160,10 +226,11 @@ def summary(
         ),
     ]
     warnings = checked.warnings
-    if warnings:
-        lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
-        lines += ["• " + html.escape(_problem(tr, p, limits)) for p in warnings[:SHOWN_PROBLEMS]]
-    return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    if not warnings:
+        return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
+    items = ["• " + html.escape(_problem(tr, p, limits)) for p in warnings]
+    return bounded(lines, items, _more(tr), limit=MESSAGE_MAX_CHARS - SUMMARY_ROOM)
 
 
 def shipped_id(tr: Translator, quiz_id: str) -> str:

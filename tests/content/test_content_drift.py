@@ -248,11 +248,12 @@ def test_a_drifted_translation_in_an_upload_is_refused_with_its_line() -> None:
     checked = check_upload("ours.csv", csv.encode(), CONTENT)
     assert checked.quiz is None
     drifted = [p for p in checked.errors if "numbers differ from the English" in p.detail]
-    assert [p.detail.split(":")[0] for p in drifted] == [
+    assert [p.key for p in drifted] == [  # the key now travels apart from the message
         "questions.eff.options.c",
         "questions.eff.options.d",
     ]
     assert all(p.line == 3 for p in drifted), drifted  # the French row, not the English one
+    assert all(p.lang == "fr" for p in drifted), drifted
     sound = csv.replace(",4,8,12,32,C,", ",4,8,32,12,C,")
     assert not [p for p in check_upload("ours.csv", sound.encode(), CONTENT).errors]
 

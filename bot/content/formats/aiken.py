@@ -30,6 +30,7 @@ from bot.content.formats.draft import (
     split_lines,
     too_big,
 )
+from bot.content.problems import N_, Msg
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -62,17 +63,17 @@ def parse(
         line = raw.strip().removeprefix("\ufeff")
         if not line:
             if pending is not None and pending.options:
-                result.skip(pending.line, "no 'ANSWER:' line after the options")
+                result.skip(pending.line, Msg(N_("no 'ANSWER:' line after the options")))
                 pending = None
             continue
         if line.upper().startswith("ANSWER:"):
             if pending is None:
-                result.skip(number, "'ANSWER:' without a question before it")
+                result.skip(number, Msg(N_("'ANSWER:' without a question before it")))
                 continue
             question = _finish(pending, line[7:].strip(), len(questions) + 1, result, limits)
             if question is not None:
                 if len(questions) >= limits.max_questions:
-                    result.skip(number, f"more than {limits.max_questions} questions")
+                    result.skip(number, Msg(N_("more than {n} questions"), n=limits.max_questions))
                     break
                 questions.append(question)
             pending = None
@@ -83,12 +84,14 @@ def parse(
         if option is not None and pending.prompt:
             pending.options.append((*option, number))
         elif pending.options:
-            result.skip(pending.line, f"line {number} is neither an option nor 'ANSWER:'")
+            result.skip(
+                pending.line, Msg(N_("line {n} is neither an option nor 'ANSWER:'"), n=number)
+            )
             pending = None
         else:
             pending.prompt.append(line)
     if pending is not None:
-        result.skip(pending.line, "the file ends before this question's 'ANSWER:' line")
+        result.skip(pending.line, Msg(N_("the file ends before this question's 'ANSWER:' line")))
     if questions:
         result.quizzes.append(DraftQuiz(slug(name, "quiz"), name, lang, tuple(questions), line=1))
     return result
@@ -102,16 +105,37 @@ def _finish(
     # The count first: past the limit (or past Z) no lettering can be right, and the letters
     # are only ever compared with the alphabet, never used to index a bounded table.
     if not 2 <= len(letters) <= limits.max_options:
-        result.skip(line, f"{len(letters)} options: a question needs 2 to {limits.max_options}")
+        result.skip(
+            line,
+            Msg(
+                N_("{count} options: a question needs {low} to {high}"),
+                count=len(letters),
+                low=2,
+                high=limits.max_options,
+            ),
+        )
         return None
     if letters != _LETTERS[: len(letters)]:
-        result.skip(line, f"options must be lettered A, B, C... in order (found {letters})")
+        result.skip(
+            line,
+            Msg(
+                N_("options must be lettered A, B, C... in order (found {letters})"),
+                letters=letters,
+            ),
+        )
         return None
     if several_letters(answer, "".join(letters)):
-        result.skip(line, SEVERAL_ANSWERS.format(answer=answer))
+        result.skip(line, Msg(SEVERAL_ANSWERS, answer=answer))
         return None
     if answer.upper() not in letters or len(answer) != 1:
-        result.skip(line, f"ANSWER '{answer}' names no option (options: {', '.join(letters)})")
+        result.skip(
+            line,
+            Msg(
+                N_("ANSWER '{answer}' names no option (options: {options})"),
+                answer=answer,
+                options=", ".join(letters),
+            ),
+        )
         return None
     options = tuple(
         DraftOption(clean_text(text, line, result, limits), letter == answer.upper(), at)

@@ -39,6 +39,7 @@ from bot.content.formats.draft import (
     slug,
     too_big,
 )
+from bot.content.problems import N_, Msg
 from bot.csv_cells import SheetWriter, restored
 
 LETTERS = [letter.upper() for letter in OPTION_IDS]
@@ -61,14 +62,14 @@ def parse(
     try:
         header = [cell.strip().casefold() for cell in next(reader)]
     except (StopIteration, csv.Error):
-        result.skip(1, "no header row (id,language,prompt,A,B,...,answer,explanation)")
+        result.skip(1, Msg(N_("no header row (id,language,prompt,A,B,...,answer,explanation)")))
         return result
     columns = {name: i for i, name in reversed(list(enumerate(header))) if name}
     for index, column in enumerate(header):
         if column and column not in KNOWN:
             result.skip(1, f"column {index + 1} '{column}' is not part of the layout: ignored")
     if missing := [c for c in REQUIRED if c not in columns]:
-        result.skip(1, f"missing column(s): {', '.join(missing)}")
+        result.skip(1, Msg(N_("missing column(s): {columns}"), columns=", ".join(missing)))
         return result
     by_lang: dict[str, list[DraftQuestion]] = {}
     texts = _QuizTexts(result, limits)
@@ -81,7 +82,7 @@ def parse(
                 continue
             rows += 1
             if rows > limits.max_questions * 4:
-                result.skip(start, "too many rows: the rest is not read")
+                result.skip(start, Msg(N_("too many rows: the rest is not read")))
                 break
             texts.read(row, columns, lang, start)
             _row(row, start, columns, lang, by_lang, result, limits)
@@ -149,7 +150,9 @@ def _row(
 
     lang = cell("language").casefold() or default_lang
     if not _LANG.match(lang):
-        result.skip(line, f"language '{lang}' is not a language code such as en or fr")
+        result.skip(
+            line, Msg(N_("language '{lang}' is not a language code such as en or fr"), lang=lang)
+        )
         return
     questions = by_lang.setdefault(lang, [])
     qid = cell("id") or f"q{len(questions) + 1}"
@@ -158,29 +161,44 @@ def _row(
         result.note(line, f"id '{qid}' has characters ids cannot: using '{fixed}'")
         qid = fixed
     if any(q.id == qid for q in questions):
-        result.skip(line, f"question id '{qid}' already used in {lang}")
+        result.skip(line, Msg(N_("question id '{id}' already used in {lang}"), id=qid, lang=lang))
         return
     texts = [cell(letter) for letter in OPTION_IDS if letter in columns]
     while texts and not texts[-1]:
         texts.pop()
     if "" in texts:
         gap = option_letter(texts.index(""))
-        result.skip(line, f"option {gap} is empty but a later option is not")
+        result.skip(line, Msg(N_("option {gap} is empty but a later option is not"), gap=gap))
         return
     if not 2 <= len(texts) <= limits.max_options:
-        result.skip(line, f"{len(texts)} options: a question needs 2 to {limits.max_options}")
+        result.skip(
+            line,
+            Msg(
+                N_("{count} options: a question needs {low} to {high}"),
+                count=len(texts),
+                low=2,
+                high=limits.max_options,
+            ),
+        )
         return
     answer = cell("answer").upper()
     if several_letters(answer, "".join(LETTERS[: len(texts)])):
-        result.skip(line, SEVERAL_ANSWERS.format(answer=answer))
+        result.skip(line, Msg(SEVERAL_ANSWERS, answer=answer))
         return
     if answer and (len(answer) != 1 or answer not in LETTERS[: len(texts)]):
         letters = ", ".join(LETTERS[: len(texts)])
-        result.skip(line, f"answer '{answer}' names no option (use one of {letters})")
+        result.skip(
+            line,
+            Msg(
+                N_("answer '{answer}' names no option (use one of {letters})"),
+                answer=answer,
+                letters=letters,
+            ),
+        )
         return
     prompt = cell("prompt")
     if not prompt:
-        result.skip(line, "the prompt is empty")
+        result.skip(line, Msg(N_("the prompt is empty")))
         return
     options = tuple(
         DraftOption(clean_text(text, line, result, limits), option_letter(i) == answer)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.content.problems import N_, Msg
 from bot.core.kinds import NumberAnswer
 
 SINGLE = "single"
@@ -124,7 +125,7 @@ _NOT_ID = re.compile(r"[^a-z0-9]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
 
 
-SEVERAL_ANSWERS = (
+SEVERAL_ANSWERS = N_(
     "several right answers ({answer}): this format has one right option per question; "
     "write a select-all question (kind: multiple) in YAML or GIFT"
 )
@@ -156,9 +157,9 @@ def clean_text(text: str, line: int, result: ParseResult, limits: Limits) -> str
     """Control characters removed and overlong text cut, each reported at `line`."""
     if _CONTROL.search(text):
         text = _CONTROL.sub("", text)
-        result.note(line, "control characters removed")
+        result.note(line, Msg(N_("control characters removed")))
     if len(text) > limits.max_text_chars:
-        result.note(line, f"text cut to {limits.max_text_chars} characters")
+        result.note(line, Msg(N_("text cut to {n} characters"), n=limits.max_text_chars))
         text = text[: limits.max_text_chars]
     return text
 
@@ -167,7 +168,14 @@ def too_big(text: str, result: ParseResult, limits: Limits) -> bool:
     """True (and reported) when the input exceeds the byte limit: nothing is parsed then."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        result.skip(1, f"the file is {size} bytes; at most {limits.max_bytes} are accepted")
+        result.skip(
+            1,
+            Msg(
+                N_("the file is {size} bytes; at most {most} are accepted"),
+                size=size,
+                most=limits.max_bytes,
+            ),
+        )
         return True
     return False
 

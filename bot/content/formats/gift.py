@@ -39,6 +39,7 @@ from bot.content.formats.draft import (
     too_big,
     unique,
 )
+from bot.content.problems import N_, Msg
 from bot.core.kinds import MULTIPLE_MAX_OPTIONS, NumberAnswer
 
 Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is only text)
@@ -65,7 +66,10 @@ def parse(
             block, line = rest, line + 1
         count += 1
         if count > limits.max_questions:
-            result.skip(line, f"more than {limits.max_questions} questions: the rest is not read")
+            result.skip(
+                line,
+                Msg(N_("more than {n} questions: the rest is not read"), n=limits.max_questions),
+            )
             break
         question = _question(block, line, builder.next_number(), result, limits)
         if question is not None:
@@ -186,7 +190,7 @@ def _question(
     if units[:2] == [(":", False), (":", False)]:
         end = _find(units, "::", 2)
         if end < 0:
-            result.skip(line, "'::' title not closed")
+            result.skip(line, Msg(N_("'::' title not closed")))
             return None
         title, units = _text(units[2:end]), units[end + 2 :]
     head = _text(units[:10]).lower()
@@ -194,20 +198,20 @@ def _question(
         if head.startswith(tag):
             units = units[[c for c, _ in units].index("]") + 1 :]
             if tag == "[html]":
-                result.note(line, "HTML text format: tags are kept as plain text")
+                result.note(line, Msg(N_("HTML text format: tags are kept as plain text")))
     opened = _find(units, "{")
     if opened < 0:
-        result.skip(line, "no answer block {...}: a description or an unfinished question")
+        result.skip(line, Msg(N_("no answer block {...}: a description or an unfinished question")))
         return None
     closed = _find(units, "}", opened + 1)
     if closed < 0:
-        result.skip(line, "answer block '{' is never closed with '}'")
+        result.skip(line, Msg(N_("answer block '{' is never closed with '}'")))
         return None
     before, after = _text(units[:opened]), _text(units[closed + 1 :])
     prompt = before
     if after:
         prompt = f"{before} _____ {after}".strip()
-        result.note(line, "missing-word question: the blank is shown as _____")
+        result.note(line, Msg(N_("missing-word question: the blank is shown as _____")))
     qid = slug(title, f"q{number}") if title else f"q{number}"
     inner = _text(units[opened + 1 : closed])
     if inner.startswith("#") and not inner.startswith("####"):
@@ -215,7 +219,7 @@ def _question(
         if numerical is None:
             return None
         if not prompt:
-            result.skip(line, "the question has no text")
+            result.skip(line, Msg(N_("the question has no text")))
             return None
         key, explanation = numerical
         return DraftQuestion(
@@ -232,7 +236,7 @@ def _question(
         return None
     options, explanation, several = parsed
     if not prompt:
-        result.skip(line, "the question has no text")
+        result.skip(line, Msg(N_("the question has no text")))
         return None
     return DraftQuestion(
         qid,
@@ -255,7 +259,7 @@ def _answers(
     multiple: more than one right answer, or partial-credit weights)."""
     inner = _text(block)
     if not inner:
-        result.skip(line, "essay question (empty answer block): not supported")
+        result.skip(line, Msg(N_("essay question (empty answer block): not supported")))
         return None
     if _is_true_false(inner):
         return (*_true_false(inner, line, result), False)
@@ -265,7 +269,7 @@ def _answers(
         general, block = _text(block[split + 4 :]), block[:split]
     starts = [i for i, (ch, literal) in enumerate(block) if ch in "=~" and not literal]
     if not starts or _text(block[: starts[0]]):
-        result.skip(line, "answers must start with = (right) or ~ (wrong)")
+        result.skip(line, Msg(N_("answers must start with = (right) or ~ (wrong)")))
         return None
     options: list[DraftOption] = []
     feedback: list[tuple[DraftOption, str]] = []
@@ -274,7 +278,7 @@ def _answers(
         end = starts[k + 1] if k + 1 < len(starts) else len(block)
         token = block[start + 1 : end]
         if _find(token, "->") >= 0:
-            result.skip(line, "matching question: not supported")
+            result.skip(line, Msg(N_("matching question: not supported")))
             return None
         weight, token = _weight(token)
         hash_at = _find(token, "#")
@@ -285,28 +289,36 @@ def _answers(
         if weight is not None:
             weights.append(weight)
         if not text:
-            result.skip(line, "an answer is empty")
+            result.skip(line, Msg(N_("an answer is empty")))
             return None
         option = DraftOption(text, right)
         options.append(option)
         if note:
             feedback.append((option, note))
     if all(block[s][0] == "=" for s in starts):
-        result.skip(line, "short-answer question (only = answers): not supported")
+        result.skip(line, Msg(N_("short-answer question (only = answers): not supported")))
         return None
     right_count = sum(o.correct for o in options)
     several = right_count > 1 or any(0 < w < 100 for w in weights)
     if not right_count:
-        result.skip(line, "no right answer (= or a positive %weight%)")
+        result.skip(line, Msg(N_("no right answer (= or a positive %weight%)")))
         return None
     if several and right_count == len(options):
-        result.skip(line, "every answer has a positive weight: a select-all question needs "
-                    "at least one wrong answer")  # fmt: skip
+        result.skip(line, Msg(N_("every answer has a positive weight: a select-all question "
+                                 "needs at least one wrong answer")))  # fmt: skip
         return None
     most = min(limits.max_options, MULTIPLE_MAX_OPTIONS) if several else limits.max_options
     if not 2 <= len(options) <= most:
-        what = "a several-answer question" if several else "a question"
-        result.skip(line, f"{len(options)} answers: {what} needs 2 to {most}")
+        what = Msg(N_("a several-answer question")) if several else Msg(N_("a question"))
+        result.skip(
+            line,
+            Msg(
+                N_("{count} answers: {what} needs 2 to {most}"),
+                count=len(options),
+                what=what,
+                most=most,
+            ),
+        )
         return None
     if several and any(w not in (0, 100) for w in weights):
         result.note(
@@ -315,7 +327,7 @@ def _answers(
             "right; their weights are not kept (quizbot's partial credit applies)",
         )
     elif any(w < 0 for w in weights):
-        result.note(line, "negative weights ignored: a wrong answer costs nothing")
+        result.note(line, Msg(N_("negative weights ignored: a wrong answer costs nothing")))
     return options, _explanation(general, feedback, options, line, result), several
 
 
@@ -334,7 +346,7 @@ def _numerical(
         starts, tokens = [0], [body]
     else:
         if _text(body[: starts[0]]):
-            result.skip(line, "numerical answers must each start with =")
+            result.skip(line, Msg(N_("numerical answers must each start with =")))
             return None
         tokens = [body[s + 1 : e] for s, e in zip(starts, [*starts[1:], len(body)], strict=True)]
     kept: tuple[NumberAnswer, str] | None = None
@@ -354,7 +366,7 @@ def _numerical(
         else:
             dropped.append(written + (f" ({weight:g}%)" if weight is not None else ""))
     if kept is None:
-        result.skip(line, "numerical question without a full-credit answer")
+        result.skip(line, Msg(N_("numerical question without a full-credit answer")))
         return None
     if dropped:
         result.note(
@@ -391,7 +403,7 @@ def _true_false(inner: str, line: int, result: ParseResult) -> tuple[list[DraftO
     right = key.strip().upper().startswith("T")
     notes = [part.strip() for part in rest.split("#") if part.strip()]
     if len(notes) > 1:
-        result.note(line, "true/false feedback on each answer joined into one explanation")
+        result.note(line, Msg(N_("true/false feedback on each answer joined into one explanation")))
     options = [DraftOption("True", right), DraftOption("False", not right)]
     return options, " ".join(notes)
 
