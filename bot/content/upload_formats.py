@@ -48,8 +48,9 @@ def write_converted(
     )
     result = parse(fmt, text, file_title(file_name), "en", bounds)
     problems = [_from_format(p) for p in result.problems]
-    if not result.quizzes:
-        return [*problems, UploadProblem(0, "no_questions")], {}
+    if not result.quizzes:  # nothing left: what was left out is why the file is refused
+        left_out = [replace(p, warning=False) if p.code == "skipped" else p for p in problems]
+        return [*left_out, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
     try:
         planned = plan(ImportRequest(Path(file_name), fmt, root), result)

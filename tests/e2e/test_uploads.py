@@ -122,7 +122,7 @@ async def test_a_malformed_file_gets_line_numbered_problems_and_nothing_is_store
     await admin.send_document("broken.yaml", broken.encode(), caption="/upload", chat=group)
     shown = await group.wait_for(lambda m: "broken.yaml" in m.text, timeout=30)
     assert "cannot be used. Nothing was changed." in shown.text
-    assert "Line 8: questions.sum.prompt" in shown.text  # the question without a prompt
+    assert "Line 8: question “sum”, prompt: missing" in shown.text  # the one without a prompt
     assert tables(h) == before
     await still_serving(group, admin)
 
@@ -197,11 +197,11 @@ async def test_an_upload_command_addressed_to_another_bot_is_not_ours(h: Harness
 CONVERTED_WITH_A_PROBLEM = {
     # file name, content, the line of the uploaded file the checker's problem is on
     "gift": ("ours.gift", "// two comments\n// before\n\n::first:: What is 2+2? {=Four ~Five}\n"
-             "\n// a gap\n\n::second:: Which `one? {=Same ~Other}\n", "Line 8: questions.second"),
+             "\n// a gap\n\n::second:: Which `one? {=Same ~Other}\n", "Line 8: question “second”, prompt"),
     "aiken": ("ours.txt", "What is 2+2?\nA. Four\nB. Five\nANSWER: A\n\nPick one\nA. x\n"
-              "B. `y\nANSWER: B\n", "Line 8: questions.q2.options.b"),
+              "B. `y\nANSWER: B\n", "Line 8: question 2, option B"),
     "csv": ("ours.csv", "id,prompt,a,b,answer,explanation\none,Which `one,x,y,A,because\n",
-            "Line 2: questions.one.prompt"),
+            "Line 2: question “one”, prompt"),
 }  # fmt: skip
 
 
@@ -220,6 +220,8 @@ async def test_checker_problems_in_a_converted_file_point_at_the_uploaded_files_
 
 FORMATS = Path(__file__).resolve().parents[1] / "content" / "fixtures" / "formats"
 ELEVEN_OPTIONS = FORMATS / "eleven-options.aiken"
+# Its first question only: left out, nothing remains, so the file is refused.
+ONLY_ELEVEN = ELEVEN_OPTIONS.read_bytes().split(b"\n\n")[0] + b"\n"
 
 
 async def test_refused_files_get_their_problems_and_do_not_count_toward_the_hourly_limit(
@@ -229,13 +231,13 @@ async def test_refused_files_get_their_problems_and_do_not_count_toward_the_hour
     traceback) and still counted as one of the group's 10 uploads an hour: now it is a
     line-numbered problem, and only a stored quiz counts."""
     group, admin, _ = await make_group(h)
-    data = ELEVEN_OPTIONS.read_bytes()
+    data = ONLY_ELEVEN
     for _ in range(10):
         mark = group.mark()
         await admin.send_document("eleven.txt", data, caption="/upload", chat=group)
         shown = await group.next_message(after=mark, timeout=30)
         assert "cannot be used" in shown.text, shown.text
-        assert "Line 1: 11 options: a question needs 2 to 10" in shown.text
+        assert "Line 1: question left out: 11 options: a question needs 2 to 10" in shown.text
     mark = group.mark()
     await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
     shown = await group.next_message(after=mark, timeout=30)
