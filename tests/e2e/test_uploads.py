@@ -197,7 +197,8 @@ async def test_an_upload_command_addressed_to_another_bot_is_not_ours(h: Harness
 CONVERTED_WITH_A_PROBLEM = {
     # file name, content, the line of the uploaded file the checker's problem is on
     "gift": ("ours.gift", "// two comments\n// before\n\n::first:: What is 2+2? {=Four ~Five}\n"
-             "\n// a gap\n\n::second:: Which `one? {=Same ~Other}\n", "Line 8: question “second”, prompt"),
+             "\n// a gap\n\n::second:: Which `one? {=Same ~Other}\n",
+             "Line 8: question “second”, prompt"),
     "aiken": ("ours.txt", "What is 2+2?\nA. Four\nB. Five\nANSWER: A\n\nPick one\nA. x\n"
               "B. `y\nANSWER: B\n", "Line 8: question 2, option B"),
     "csv": ("ours.csv", "id,prompt,a,b,answer,explanation\none,Which `one,x,y,A,because\n",
