@@ -152,9 +152,11 @@ class Emulator:
     ) -> EmuMessage:
         """`by` opens `t.me/<bot>?startgroup=<payload>` and picks `group`: the bot is added
         (my_chat_member, new_chat_members), then the client sends `/start@<bot> <payload>` in
-        the group as `by`, which reaches the bot in privacy mode too (it names the bot)."""
-        await self.add_bot_to_group(group, by=by, status=status)
+        the group as `by`, which reaches the bot in privacy mode too (it names the bot). A
+        group the bot is already in gets only the command, as from Telegram's client."""
         chat = self._group_state(group)
+        if chat.bot_status not in PRESENT:
+            await self.add_bot_to_group(group, by=by, status=status)
         text = f"/start@{self.world.bot.username} {payload}"
         return self.world.user_message(by.state, chat, text)
 

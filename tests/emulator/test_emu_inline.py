@@ -96,3 +96,6 @@ async def test_a_startgroup_link_adds_the_bot_then_sends_start_with_the_payload(
     assert updates[0].my_chat_member is not None
     texts = [u.message.text for u in updates if u.message and u.message.text]
     assert texts == [f"/start@{emu.bot['username']} gradient-accumulation"]
+    await emu.add_bot_via_link(group, "again", by=ada)  # already in: the command only
+    again = [u for u in await bot.get_updates(offset=updates[-1].update_id + 1) if u.message]
+    assert [u.message.text for u in again if u.message] == [f"/start@{emu.bot['username']} again"]
