@@ -65,6 +65,19 @@ async def test_the_miskeyed_question_is_flagged_and_only_it(db: Database) -> Non
     assert all(a.point_biserial is not None and a.point_biserial > 0.3 for a in good)
 
 
+async def test_only_first_sittings_are_read(db: Engine) -> None:
+    """The store picks each member's first run of the quiz: a group's long history is a few
+    hundred rows, not every answer (the core filters again; this holds the store's part)."""
+    await run_quiz(db, MEMBERS, NOW)
+    await run_quiz(db, MEMBERS, NOW + 3600, flip=True)
+    rows = await AnalyticsStore(db).item_responses(CHAT)
+    assert len(rows) == MEMBERS * QUESTIONS
+    assert len({attempt for *_, attempt, _, _ in rows}) == 1  # the first run's id only
+    assert (
+        len(await AnalyticsStore(db).item_responses(CHAT, since=NOW + 1800)) == MEMBERS * QUESTIONS
+    )
+
+
 async def test_under_twenty_answerers_nothing_is_flagged(db: Database) -> None:
     await run_quiz(db, 19, NOW)
     (quiz,) = (await cases(db).group_report(CHAT)).items
