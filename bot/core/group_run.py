@@ -34,6 +34,9 @@ class GroupRun:
     # The open question's send was released to Telegram (its message id may not be recorded:
     # the worker died in between). Never sent again: see `resume_step`.
     released: bool = False
+    # The forum topic it plays in (every one of its sends carries it); 0: none (General, or a
+    # group without topics).
+    thread_id: int = 0
 
 
 def played(quiz: Quiz, typed: bool) -> Quiz:

@@ -161,6 +161,28 @@ class ChatView:
             raise ValueError(f"status must be one of {MEMBER_STATUSES}")
         self._chat.members[user.id] = status
 
+    @property
+    def is_forum(self) -> bool:
+        return self._chat.is_forum
+
+    def create_topic(self, name: str, *, by: SimUser | None = None) -> int:
+        """A new forum topic (the forum_topic_created service message); returns its thread id."""
+        actor = by.state if by is not None else ANONYMOUS_ADMIN
+        return self._world.create_topic(self._chat, actor, name)
+
+    def close_topic(self, thread_id: int) -> None:
+        self._world.close_topic(self._chat, thread_id)
+
+    def reopen_topic(self, thread_id: int) -> None:
+        self._world.close_topic(self._chat, thread_id, closed=False)
+
+    def delete_topic(self, thread_id: int) -> None:
+        self._world.delete_topic(self._chat, thread_id)
+
+    def in_topic(self, thread_id: int | None) -> list[EmuMessage]:
+        """The bot's messages in topic `thread_id` (None: General, or a chat without topics)."""
+        return [m for m in self.bot_messages if m.thread_id == thread_id]
+
     def member_status(self, user: SimUser) -> str:
         return self._chat.members.get(user.id, "left")
 
@@ -216,10 +238,14 @@ class SimUser:
         *,
         chat: ChatView | int | None = None,
         reply_to: EmuMessage | int | None = None,
+        thread: int | None = None,
     ) -> EmuMessage:
-        """Write `text` in the private chat (or `chat`); the bot receives a message update."""
+        """Write `text` in the private chat (or `chat`, in its topic `thread`: else the topic of
+        `reply_to`, else General); the bot receives a message update."""
         reply_id = reply_to.message_id if isinstance(reply_to, EmuMessage) else reply_to
-        msg = self._world.user_message(self.state, self._chat(chat), text, reply_to=reply_id)
+        msg = self._world.user_message(
+            self.state, self._chat(chat), text, reply_to=reply_id, thread=thread
+        )
         await asyncio.sleep(0)
         return msg
 
@@ -233,13 +259,19 @@ class SimUser:
         reply_to: EmuMessage | int | None = None,
         mime_type: str = "text/plain",
         file_size: int | None = None,
+        thread: int | None = None,
     ) -> EmuMessage:
         """Send a file (a Document) with an optional caption; the bot can getFile and download
         it. `file_size` makes the Document claim another size than `data` has."""
         reply_id = reply_to.message_id if isinstance(reply_to, EmuMessage) else reply_to
         document = self._world.store_user_file(filename, data, mime_type, file_size=file_size)
         msg = self._world.user_message(
-            self.state, self._chat(chat), caption, reply_to=reply_id, document=document
+            self.state,
+            self._chat(chat),
+            caption,
+            reply_to=reply_id,
+            document=document,
+            thread=thread,
         )
         await asyncio.sleep(0)
         return msg

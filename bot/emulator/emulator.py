@@ -120,11 +120,16 @@ class Emulator:
         self._users[user_id] = driver = SimUser(self.world, state)
         return driver
 
-    def group(self, chat_id: int, title: str, *, type: str = "group") -> ChatView:
-        """A group or supergroup (negative id) the bot is not yet a member of."""
+    def group(
+        self, chat_id: int, title: str, *, type: str = "group", forum: bool = False
+    ) -> ChatView:
+        """A group or supergroup (negative id) the bot is not yet a member of; `forum`: a
+        supergroup with topics (ChatView.create_topic), whose General takes no thread id."""
         if chat_id >= 0 or type not in ("group", "supergroup"):
             raise ValueError("groups have negative ids and type 'group' or 'supergroup'")
-        chat = self.world.chats.setdefault(chat_id, ChatState(chat_id, type, title))
+        if forum and type != "supergroup":
+            raise ValueError("only a supergroup can have topics")
+        chat = self.world.chats.setdefault(chat_id, ChatState(chat_id, type, title, is_forum=forum))
         return ChatView(self.world, chat)
 
     def chat(self, chat_id: int) -> ChatView:

@@ -43,6 +43,9 @@ def too_many_requests(retry_after: int) -> ApiError:
 
 # Descriptions used in more than one place; tests import them instead of retyping.
 CHAT_NOT_FOUND = "chat not found"
+# A forum topic that does not exist (or was deleted), and one an admin closed.
+THREAD_NOT_FOUND = "message thread not found"
+TOPIC_CLOSED = "TOPIC_CLOSED"
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the "
     "same as a current content and reply markup of the message"

@@ -52,6 +52,8 @@ def chat_json(chat: ChatState) -> dict[str, Any]:
             data["username"] = chat.user.username
         return data
     data = {"id": chat.id, "type": chat.type, "title": chat.title or ""}
+    if chat.is_forum:
+        data["is_forum"] = True
     if chat.type == "group":
         data["all_members_are_administrators"] = False
     return data
@@ -84,6 +86,9 @@ def message_json(
     }
     if msg.sender_chat_id is not None:
         data["sender_chat"] = chat_json(chat)
+    if msg.thread_id is not None:  # in a forum topic (General's messages carry none)
+        data["message_thread_id"] = msg.thread_id
+        data["is_topic_message"] = True
     if msg.edit_date is not None:
         data["edit_date"] = msg.edit_date
     if msg.service:
@@ -103,6 +108,13 @@ def message_json(
             data["entities"] = [dict(e) for e in msg.entities]
     if msg.reply_markup is not None and "inline_keyboard" in msg.reply_markup:
         data["reply_markup"] = msg.reply_markup
+    topic = chat.messages.get(msg.thread_id or 0)
+    if with_reply and msg.reply_to_message_id is None and topic is not None and not msg.service:
+        # A topic's message that replies to nothing replies to the topic's creation, which
+        # carries the topic's name (as Telegram sends it).
+        data["reply_to_message"] = {"message_id": topic.message_id, "date": topic.date,
+                                    "chat": chat_json(chat), "message_thread_id": topic.message_id,
+                                    "is_topic_message": True, **(topic.service or {})}  # fmt: skip
     if with_reply and msg.reply_to_message_id is not None:
         replied = chat.messages.get(msg.reply_to_message_id)
         if replied is not None and not replied.deleted:

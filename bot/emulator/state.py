@@ -54,6 +54,7 @@ class EmuMessage:
     photo: tuple[dict[str, Any], ...] | None = None  # PhotoSizes (sendPhoto); `text`: caption
     photo_name: str | None = None  # the uploaded file's name, for transcripts
     via_bot_id: int | None = None  # posted by a user from the bot's inline results
+    thread_id: int | None = None  # the forum topic it is in (None: General, or no topics)
 
     @property
     def media(self) -> bool:
@@ -91,6 +92,16 @@ class UserState:
 
 
 @dataclass
+class Topic:
+    """A forum topic: its id is the id of the service message that created it, as in Telegram."""
+
+    id: int
+    name: str
+    closed: bool = False
+    deleted: bool = False
+
+
+@dataclass
 class Waiter:
     """A driver coroutine waiting for a message version matching `predicate`."""
 
@@ -113,6 +124,8 @@ class ChatState:
     next_message_id: int = 1
     seq: int = 0
     waiters: list[Waiter] = field(default_factory=list)
+    is_forum: bool = False  # a supergroup with topics
+    topics: dict[int, Topic] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -170,6 +183,18 @@ class ChatState:
         elif self.bot_status == "left":
             raise errors.forbidden(f"bot is not a member of the {self.kind} chat")
         return self
+
+    def thread_for_bot(self, thread_id: int | None) -> int | None:
+        """The topic a bot's message goes to, or Telegram's refusal: only a forum's open topics
+        take a `message_thread_id` (General takes none: its messages carry no thread id)."""
+        if thread_id is None:
+            return None
+        topic = self.topics.get(thread_id) if self.is_forum else None
+        if topic is None or topic.deleted:
+            raise errors.bad_request(errors.THREAD_NOT_FOUND)
+        if topic.closed:
+            raise errors.bad_request(errors.TOPIC_CLOSED)
+        return thread_id
 
     def message(self, message_id: int, missing: str) -> EmuMessage:
         found = self.messages.get(message_id)

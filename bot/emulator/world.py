@@ -21,7 +21,7 @@ from .inline import InlineQueries, PendingInline
 from .markup import reply_markup
 from .params import Params, Upload
 from .serialize import ANONYMOUS_ADMIN, chat_json, member_json, message_json, user_json
-from .state import PRESENT, ChatState, EmuMessage, UserState
+from .state import PRESENT, ChatState, EmuMessage, Topic, UserState
 from .updates import UpdateQueue
 
 _COMMAND = re.compile(r"/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
@@ -143,9 +143,12 @@ class World:
         reply_to: int | None = None,
         anonymous: bool = False,
         document: dict[str, Any] | None = None,
+        thread: int | None = None,
     ) -> EmuMessage:
         """A user (or, anonymous, the group itself) writes `text` in `chat`; with `document`,
-        `text` is the file's caption (a command in it gets a bot_command caption entity)."""
+        `text` is the file's caption (a command in it gets a bot_command caption entity). In a
+        forum it goes to topic `thread`, or to the topic of the message it replies to, else to
+        General."""
         if chat.migrated_to is not None:
             raise ValueError(f"chat {chat.id} was migrated to {chat.migrated_to}; post there")
         if chat.type == "private":
@@ -154,6 +157,12 @@ class World:
             user.started = True
         elif not anonymous and chat.members.get(user.id) not in PRESENT:
             raise ValueError(f"user {user.id} is not a member of chat {chat.id}")
+        if thread is None and reply_to is not None and reply_to in chat.messages:
+            thread = chat.messages[reply_to].thread_id
+        if thread is not None:
+            topic = chat.topics.get(thread) if chat.is_forum else None
+            if topic is None or topic.deleted or topic.closed:
+                raise ValueError(f"chat {chat.id} has no open topic {thread}")
         entities: tuple[dict[str, Any], ...] = ()
         command = _COMMAND.match(text)
         if command:
@@ -163,7 +172,7 @@ class World:
                 chat.id, chat.new_message_id(), text, None, False,
                 ANONYMOUS_ADMIN.id if anonymous else user.id, self.now(), entities,
                 sender_chat_id=chat.id if anonymous else None, reply_to_message_id=reply_to,
-                document=document,
+                document=document, thread_id=thread,
             )
         )  # fmt: skip
         if self._bot_sees(chat, msg):
@@ -333,6 +342,34 @@ class World:
         chat.migrated_to = new_id
         self.service_message(new, by, {"migrate_from_chat_id": chat.id})
         return new
+
+    # --- forum topics -----------------------------------------------------------------------
+
+    def create_topic(self, chat: ChatState, by: UserState, name: str) -> int:
+        """A new topic: its id is the id of its forum_topic_created service message."""
+        if not chat.is_forum:
+            raise ValueError(f"chat {chat.id} is not a forum supergroup")
+        topic_id = chat.next_message_id
+        chat.topics[topic_id] = Topic(topic_id, name)
+        service = {"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        msg = chat.store(
+            EmuMessage(chat.id, chat.new_message_id(), "", None, False, by.id, self.now(),
+                       service=service, thread_id=topic_id)
+        )  # fmt: skip
+        if chat.bot_status in PRESENT:
+            self.updates.push("message", self.message_json(msg))
+        return topic_id
+
+    def close_topic(self, chat: ChatState, topic_id: int, *, closed: bool = True) -> None:
+        """An admin closes (or reopens) a topic: the bot's sends there get TOPIC_CLOSED."""
+        chat.topics[topic_id].closed = closed
+
+    def delete_topic(self, chat: ChatState, topic_id: int) -> None:
+        """An admin deletes a topic with its messages: sends there find no thread."""
+        chat.topics[topic_id].deleted = True
+        for msg in list(chat.messages.values()):
+            if msg.thread_id == topic_id and not msg.deleted:
+                self.delete(chat, msg)
 
     def delete(self, chat: ChatState, msg: EmuMessage) -> None:
         chat.store(replace(msg, deleted=True))

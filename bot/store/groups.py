@@ -86,10 +86,12 @@ def _run(row: aiosqlite.Row) -> GroupRun:
         version=row["content_version"] or "",
         typed=bool(row["typed_answers"]),
         released=row["question_released_at"] is not None,
+        thread_id=row["thread_id"],
     )
 
 
-_RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders, a.content_version FROM group_runs r
+_RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders, a.content_version, a.thread_id
+                 FROM group_runs r
                  JOIN attempts a ON a.id = r.attempt_id"""
 
 
@@ -212,17 +214,18 @@ class GroupStore:
         now: float,
         version: str = "",
         typed: bool = False,
+        thread_id: int = 0,
     ) -> int | None:
-        """A new active run, or None when the group already has one (the unique index says);
-        `typed`: its number questions are asked (else left out)."""
+        """A new active run, or None when the group's topic `thread_id` already has one (the
+        unique index says); `typed`: its number questions are asked (else left out)."""
 
         async def insert(conn: aiosqlite.Connection) -> int | None:
             try:
                 async with conn.execute(
                     """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders,
-                                             started_at, content_version)
-                       VALUES ('group', ?, ?, ?, ?, ?, ?) RETURNING id""",
-                    (chat_id, user_id, quiz_id, orders, now, version),
+                                             started_at, content_version, thread_id)
+                       VALUES ('group', ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                    (chat_id, user_id, quiz_id, orders, now, version, thread_id),
                 ) as cur:
                     row = await cur.fetchone()
             except sqlite3.IntegrityError:

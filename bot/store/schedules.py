@@ -16,10 +16,22 @@ class Schedule:
     quiz: str  # a quiz id, "next" or "random"
     days: str  # ISO weekdays, 0 = Monday: "0,2,4"
     at_time: str  # "HH:MM" in the group's time zone
+    thread_id: int = 0  # the forum topic it runs in; 0: none (General, or no topics)
+    thread_name: str = ""  # that topic's name when the schedule was made ("" if unknown)
+    topic_gone: bool = False  # the admins were told its topic is closed or deleted
 
 
 def _schedule(row: aiosqlite.Row) -> Schedule:
-    return Schedule(row["id"], row["chat_id"], row["quiz"], row["days"], row["at_time"])
+    return Schedule(
+        row["id"],
+        row["chat_id"],
+        row["quiz"],
+        row["days"],
+        row["at_time"],
+        row["thread_id"],
+        row["thread_name"],
+        bool(row["topic_gone"]),
+    )
 
 
 class ScheduleStore:
@@ -29,13 +41,22 @@ class ScheduleStore:
     # -- schedules --------------------------------------------------------------------------
 
     async def add_schedule(
-        self, chat_id: int, quiz: str, days: str, at_time: str, user_id: int | None, now: float
+        self,
+        chat_id: int,
+        quiz: str,
+        days: str,
+        at_time: str,
+        user_id: int | None,
+        now: float,
+        thread_id: int = 0,
+        thread_name: str = "",
     ) -> Schedule:
         async def insert(conn: aiosqlite.Connection) -> Schedule:
             async with conn.execute(
-                """INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?) RETURNING *""",
-                (chat_id, quiz, days, at_time, user_id, now),
+                """INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at,
+                                          thread_id, thread_name)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *""",
+                (chat_id, quiz, days, at_time, user_id, now, thread_id, thread_name),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
@@ -58,6 +79,19 @@ class ScheduleStore:
         ) as cur:
             row = await cur.fetchone()
         return _schedule(row) if row else None
+
+    async def set_topic_gone(self, schedule_id: int, gone: bool) -> bool:
+        """Mark (or clear) that the schedule's topic is gone; True if this call changed it, so
+        that of several workers firing it exactly one tells the admins."""
+
+        async def update(conn: aiosqlite.Connection) -> bool:
+            cur = await conn.execute(
+                "UPDATE schedules SET topic_gone = ? WHERE id = ? AND topic_gone <> ?",
+                (int(gone), schedule_id, int(gone)),
+            )
+            return cur.rowcount == 1
+
+        return await self.db.write(update)
 
     async def delete_schedule(self, schedule_id: int) -> bool:
         async def delete(conn: aiosqlite.Connection) -> bool:

@@ -59,10 +59,18 @@ async def answer_query(
 
 
 async def send_text(
-    bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    keyboard: InlineKeyboardMarkup | None = None,
+    *,
+    thread: int = 0,
 ) -> int:
-    """sendMessage in HTML; the new message's id (all a caller ever needs of it)."""
+    """sendMessage in HTML, in forum topic `thread` (0: none); the new message's id (all a
+    caller ever needs of it)."""
     kwargs: dict[str, Any] = {"chat_id": chat_id, "text": text, "parse_mode": HTML}
+    if thread:
+        kwargs["message_thread_id"] = thread
     if keyboard is not None:
         kwargs["reply_markup"] = keyboard_json(keyboard)
     result = await _call(bot, "sendmessage", kwargs)

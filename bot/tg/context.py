@@ -1,5 +1,6 @@
 """The context every handler receives: the learner behind the update and their translator,
-resolved once per update by `resolve` (a `TypeHandler` in group -1) instead of in each handler.
+and the forum topic it is answered in, resolved once per update by `LearnerResolver` (a
+`TypeHandler` in group -1) instead of in each handler.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
 from bot.core.courtesy import Reply
 from bot.i18n import Translator, translator
+from bot.tg.topics import set_reply_thread, thread_of
 from bot.usecases.learner_profile import Learner, Learners
 
 
@@ -28,6 +30,8 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         # Where a member's group command is answered, decided before it runs
         # (bot/tg/member_replies.py); None: an admin's command, or not a group command.
         self.courtesy: Reply | None = None
+        # The forum topic the update is answered in (0: none), bot/tg/topics.py.
+        self.thread_id = 0
 
     @property
     def learner(self) -> Learner:
@@ -51,12 +55,15 @@ CONTEXT_TYPES = ContextTypes(context=BotContext)
 
 
 class LearnerResolver:
-    """Group -1: who sent this update and which language to answer them in, once."""
+    """Group -1: who sent this update, which language and which forum topic to answer in,
+    once (the topic for every update, so none inherits the previous update's)."""
 
     def __init__(self, learners: Learners) -> None:
         self.learners = learners
 
     async def __call__(self, update: Update, context: BotContext) -> None:
+        context.thread_id = thread_of(update)
+        set_reply_thread(context.thread_id)
         user = update.effective_user
         if user is not None:
             context.learner = await self.learners.resolve(

@@ -26,6 +26,7 @@ from bot.tg.jobs import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private import acknowledge
 from bot.tg.render import Screen, button, unknown_zone
+from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
@@ -148,7 +149,8 @@ class GroupHandlers:
         await self._start(chat.id, context.args[0], user_id, tr)
 
     async def _start(self, chat_id: int, which: str, user_id: int | None, tr: Translator) -> None:
-        match await self.runs.start(chat_id, user_id, which):
+        """A run in the topic the command or tap came from (bot/tg/topics.py); one per topic."""
+        match await self.runs.start(chat_id, user_id, which, reply_thread()):
             case runs.Started() as started:
                 await self.runner.play(started)
             case runs.Busy():
@@ -162,7 +164,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
-            running = await self.runs.active_run(chat.id)
+            running = await self.runs.active_run(chat.id, reply_thread())
             quiz = self.runs.quiz_of(running) if running is not None else None
             if quiz is not None:
                 await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
@@ -178,7 +180,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, _, tr = checked
-            if not await self.runner.stop(chat.id):
+            if not await self.runner.stop(chat.id, reply_thread()):
                 await self._say(chat.id, tr._("No quiz is running here."))
 
     async def settings(self, update: Update, context: Context) -> None:
@@ -237,7 +239,10 @@ class GroupHandlers:
             return
         message, chat, settings, tr = checked
         user_id = message.from_user.id if message.from_user else None
-        match await self.schedules_.add(chat.id, context.args or [], user_id):
+        made = self.schedules_.add(
+            chat.id, context.args or [], user_id, reply_thread(), topic_name(update)
+        )
+        match await made:
             case sched.Unreadable(field, value):
                 reasons = {
                     "quiz": tr._("I don't know the quiz {name}.", name=html.escape(value)),

@@ -434,7 +434,28 @@ def schedule_line(
                 time=item.at_time,
             )
         )
+    if item.thread_id:
+        lines.append(tr._("   in the topic {topic}", topic=topic_link(item)))
     return lines
+
+
+def topic_link(item: Schedule) -> str:
+    """The schedule's forum topic as a link that opens it (its name, or its number when the
+    bot never saw the name)."""
+    internal = str(abs(item.chat_id))
+    internal = internal[3:] if internal.startswith("100") else internal  # -100… supergroup ids
+    shown = html.escape(item.thread_name) if item.thread_name else f"#{item.thread_id}"
+    return f'<a href="https://t.me/c/{internal}/{item.thread_id}">{shown}</a>'
+
+
+def schedule_topic_gone(tr: Translator, n: int, item: Schedule) -> str:
+    """Told once in General: the schedule's topic refused its quiz (closed or deleted)."""
+    return tr._(
+        "⏰ Schedule {n} could not run: its topic {topic} is closed or deleted. It tries again "
+        "at its next time; /unschedule {n} removes it.",
+        n=tr.number(n),
+        topic=topic_link(item),
+    )
 
 
 def schedule_list(

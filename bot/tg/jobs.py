@@ -20,7 +20,8 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Bot, Message
@@ -42,12 +43,20 @@ from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.render import Screen, truncate
 from bot.tg.retry import Courtesy, LimitArgs, OnWire
 from bot.tg.timer_backends import JobTimers, Timers
+from bot.tg.topics import TopicGone, reply_thread, topic_gone
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Step:
+    """How a run's step ended: `gone` when its forum topic refused a send."""
+
+    gone: TopicGone | None = None
 
 
 class Superseded(Exception):
@@ -120,33 +129,59 @@ class GroupRunner:
         on_wire: OnWire | None = None,
         *,
         courtesy: bool = False,
+        thread: int | None = None,
     ) -> int | None:
         """Post in a group (the id of the message with the screen's buttons); follow the group
         to its supergroup, or forget it if the bot was removed. `on_wire` runs just before the
         request leaves (bot/tg/retry.py); a `courtesy` reply goes after the run's sends and
-        raises `Shed` if the group's budget is short (bot/tg/ratelimit.py)."""
+        raises `Shed` if the group's budget is short (bot/tg/ratelimit.py).
+
+        `thread`: the forum topic (0: none), as a run or a schedule names its own; a closed or
+        deleted topic raises `TopicGone` for the caller to end what played there. None: a
+        reply to the update being handled, in its topic (bot/tg/topics.py); a gone topic is
+        then one log line (nobody is there to read it)."""
         limit: LimitArgs | None = Courtesy() if courtesy else on_wire
+        place = reply_thread() if thread is None else thread
         try:
-            return await self._post(chat_id, screen, limit)
-        except ChatMigrated as exc:
-            new_id = exc.new_chat_id
-            await self.migrated(chat_id, new_id)
-            return await self._post(new_id, screen, limit)
-        except Forbidden:
-            log.info("removed from chat %s: stopping what ran there", chat_id)
-            await self.removed(chat_id)
+            try:
+                return await self._post(chat_id, screen, limit, place)
+            except ChatMigrated as exc:
+                new_id = exc.new_chat_id
+                await self.migrated(chat_id, new_id)
+                return await self._post(new_id, screen, limit, place)
+            except Forbidden:
+                log.info("removed from chat %s: stopping what ran there", chat_id)
+                await self.removed(chat_id)
+                return None
+            except BadRequest as exc:
+                if place and topic_gone(exc):
+                    raise TopicGone(chat_id, place, str(exc)) from None
+                raise
+        except TopicGone as gone:
+            if thread is not None:
+                raise
+            log.info("reply not sent: %s", gone)
             return None
 
-    async def _post(self, chat_id: int, screen: Screen, limit: LimitArgs | None) -> int:
+    async def _post(
+        self, chat_id: int, screen: Screen, limit: LimitArgs | None, thread: int
+    ) -> int:
         if screen.photo is not None and self.photos is not None:
             on_wire = limit if isinstance(limit, OnWire) else None
-            return await send_screen(self.bot, chat_id, screen, self.photos, on_wire)
+            return await send_screen(self.bot, chat_id, screen, self.photos, on_wire, thread=thread)
         message: Message = await self.ext_bot.send_message(
-            chat_id, screen.text, reply_markup=screen.keyboard, rate_limit_args=limit
+            chat_id,
+            screen.text,
+            reply_markup=screen.keyboard,
+            rate_limit_args=limit,
+            message_thread_id=thread or None,
         )
         return message.message_id
 
-    async def _edit(self, chat_id: int, message_id: int | None, screen: Screen) -> None:
+    async def _edit(
+        self, chat_id: int, message_id: int | None, screen: Screen, thread: int
+    ) -> None:
+        """Edit a run's message in place; if it is gone, post the screen in topic `thread`."""
         try:
             if message_id is None:
                 raise BadRequest("message to edit not found")
@@ -154,24 +189,44 @@ class GroupRunner:
             await calls.edit_text(bot, chat_id, shown, screen.text, screen.keyboard)
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)
-            await self.send(exc.new_chat_id, screen)
+            await self.send(exc.new_chat_id, screen, thread=thread)
         except BadRequest as exc:
             # The question message is gone (deleted, or never stored): post the reveal instead.
             log.info("edit refused in %s: %s", chat_id, exc)
-            await self.send(chat_id, screen)
+            await self.send(chat_id, screen, thread=thread)
 
     # -- a run --------------------------------------------------------------------------------
 
-    async def play(self, started: runs.Started) -> None:
-        """A run just started: its intro, then the first question."""
+    async def play(self, started: runs.Started) -> bool:
+        """A run just started: its intro, then the first question. False if its forum topic
+        is closed or deleted (the run ended at once)."""
         run, quiz = started.run, started.quiz
         if self.timers.durable:
             await self._set_timer(run.id, 0, self.watchdog)  # resumes it if this worker dies
         lang = await self._lang(run.chat_id)
-        async with self._lock(run.id):
+        async with self._lock(run.id), self._in_topic(run.id) as step:
             intro = gr.intro(translator(lang), quiz, run, lang)
-            if await self.send(run.chat_id, intro) is not None:
+            if await self.send(run.chat_id, intro, thread=run.thread_id) is not None:
                 await self._ask(run, 0)
+        return step.gone is None
+
+    @contextlib.asynccontextmanager
+    async def _in_topic(self, run_id: int) -> AsyncIterator[_Step]:
+        """A run's step: if its forum topic was closed or deleted, the run ends there, its
+        answers so far kept, with one log line: nobody can read a word in that topic, and
+        each send would be refused again."""
+        step = _Step()
+        try:
+            yield step
+        except TopicGone as gone:
+            step.gone = gone
+            await self._cancel_timers(run_id)
+            self._locks.pop(run_id, None)
+            results = await self.runs.finish(run_id, stopped=True)
+            log.info("group run %s ended: %s", run_id, gone)
+            if results is not None:
+                for hook in self.on_finished:
+                    self._spawn(hook(run_id, results.run.chat_id))
 
     async def _ask(self, run: GroupRun, index: int) -> None:
         quiz = self.runs.quiz_of(run)
@@ -196,7 +251,8 @@ class GroupRunner:
         tr = translator(lang)
         screen = self._asked(tr, quiz, run, index, lang)
         try:
-            message_id = await self.send(run.chat_id, screen, OnWire(self._releasing(run)))
+            releasing = OnWire(self._releasing(run))
+            message_id = await self.send(run.chat_id, screen, releasing, thread=run.thread_id)
         except Superseded:
             log.info("question %s of run %s is being asked by another worker", index, run.id)
             return
@@ -324,14 +380,15 @@ class GroupRunner:
 
     async def advance(self, run_id: int, index: int) -> None:
         """Time is up for question `index`: send what the use case decided comes next."""
-        async with self._lock(run_id):
+        async with self._lock(run_id), self._in_topic(run_id):
             up = await self.runs.time_up(run_id, index)
             if up is None:
                 return  # already revealed, or the run was stopped meanwhile
             await self._show(up.reveal)
             if up.unattended:
                 tr = translator(await self._lang(up.reveal.run.chat_id))
-                await self.send(up.reveal.run.chat_id, Screen(gr.unattended(tr)))
+                run = up.reveal.run
+                await self.send(run.chat_id, Screen(gr.unattended(tr)), thread=run.thread_id)
                 await self._post_results(up.results, stopped=True)
             elif up.results is not None:
                 await self._post_results(up.results, stopped=False)
@@ -354,32 +411,34 @@ class GroupRunner:
         tr, run, chat_id = translator(lang), reveal.run, reveal.run.chat_id
         screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang, reveal.answers)
         if not self._captioned(tr, reveal.quiz, run, reveal.index, lang):
-            await self._edit(chat_id, run.message_id, screen)
+            await self._edit(chat_id, run.message_id, screen, run.thread_id)
         elif run.message_id is not None and fits_caption(screen.text):
-            await self._edit_caption(chat_id, run.message_id, screen)
+            await self._edit_caption(chat_id, run.message_id, screen, run.thread_id)
         else:  # too long for a caption: the photo loses its buttons, the reveal follows it
             if run.message_id is not None:
                 with contextlib.suppress(BadRequest):
                     await calls.drop_keyboard(self.bot, chat_id, run.message_id)
-            await self.send(chat_id, screen)
+            await self.send(chat_id, screen, thread=run.thread_id)
         pictured = reveal.quiz.questions[reveal.index].explanation_image
         if pictured is not None:  # the explanation's picture follows the reveal
             picture = Screen("", photo=pictured.file(lang), alt=pictured.alt.get(lang))
-            await self.send(chat_id, picture)
+            await self.send(chat_id, picture, thread=run.thread_id)
 
-    async def _edit_caption(self, chat_id: int, message_id: int, screen: Screen) -> None:
+    async def _edit_caption(
+        self, chat_id: int, message_id: int, screen: Screen, thread: int
+    ) -> None:
         try:
             await calls.edit_caption(self.bot, chat_id, message_id, screen.text, screen.keyboard)
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)
-            await self.send(exc.new_chat_id, screen)
+            await self.send(exc.new_chat_id, screen, thread=thread)
         except BadRequest as exc:
             if "no caption" in str(exc).lower():
                 # The picture could not be sent and its alt text went as a text: edit that.
-                await self._edit(chat_id, message_id, screen)
+                await self._edit(chat_id, message_id, screen, thread)
                 return
             log.info("caption edit refused in %s: %s", chat_id, exc)
-            await self.send(chat_id, screen)
+            await self.send(chat_id, screen, thread=thread)
 
     async def _post_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
         if results is None:
@@ -406,19 +465,24 @@ class GroupRunner:
             footer = sr.run_footer(tr, results.standing)
             text = truncate(f"{screen.text}\n\n{footer}", MESSAGE_MAX_CHARS)
             screen = Screen(text, screen.keyboard)
-        await self.send(results.run.chat_id, screen)
+        run = results.run
+        try:
+            await self.send(run.chat_id, screen, thread=run.thread_id)
+        except TopicGone as gone:  # the run is over anyway: its hooks still run
+            log.info("results of group run %s not posted: %s", run.id, gone)
         for hook in self.on_finished:
             self._spawn(hook(results.run.id, results.run.chat_id))
 
     async def _cancel_timers(self, run_id: int) -> None:
         await self.timers.cancel("run", run_id)
 
-    async def stop(self, chat_id: int) -> bool:
-        """/stop: reveal the open question, then post the results so far. False if none ran."""
-        run = await self.runs.active_run(chat_id)
+    async def stop(self, chat_id: int, thread_id: int = 0) -> bool:
+        """/stop in topic `thread_id`: reveal its run's open question, then post the results so
+        far. False if none ran there."""
+        run = await self.runs.active_run(chat_id, thread_id)
         if run is None:
             return False
-        async with self._lock(run.id):
+        async with self._lock(run.id), self._in_topic(run.id):
             await self._cancel_timers(run.id)
             stopped = await self.runs.stop(run.id)
             if stopped.reveal is not None:
@@ -458,7 +522,7 @@ class GroupRunner:
             await self._finish(run_id)
 
     async def _resume_ask(self, run: GroupRun, index: int) -> None:
-        async with self._lock(run.id):
+        async with self._lock(run.id), self._in_topic(run.id):
             await self._ask(run, index)
 
     async def _finish(self, run_id: int) -> None:
@@ -468,8 +532,7 @@ class GroupRunner:
     # -- the group itself -----------------------------------------------------------------------
 
     async def removed(self, chat_id: int) -> None:
-        run = await self.runs.active_run(chat_id)
-        if run is not None:
+        for run in await self.runs.active_runs(chat_id):
             await self._cancel_timers(run.id)
         self.runs.forget_chat(chat_id)
         for schedule_id in await self.settings.left(chat_id):
@@ -511,16 +574,38 @@ class GroupRunner:
         if schedule is None:
             await self.unregister(schedule_id)
             return
-        match await self.runs.start(schedule.chat_id, None, schedule.quiz):
+        chat_id, thread = schedule.chat_id, schedule.thread_id
+        match await self.runs.start(chat_id, None, schedule.quiz, thread):
             case runs.Started() as started:
-                await self.play(started)
+                if await self.play(started):
+                    if schedule.topic_gone:  # open again: a later closing is told again
+                        await self.schedules.topic_gone(schedule.id, False)
+                elif await self.schedules.topic_gone(schedule.id):
+                    await self._tell_topic_gone(schedule)
+                else:
+                    log.info("schedule %s: its topic is still closed or deleted", schedule.id)
             case runs.Busy():
-                tr = translator(await self._lang(schedule.chat_id))
+                tr = translator(await self._lang(chat_id))
                 skipped = tr._("⏰ A scheduled quiz was skipped: another quiz is still running.")
-                await self.send(schedule.chat_id, Screen(skipped))
+                try:
+                    await self.send(chat_id, Screen(skipped), thread=thread)
+                except TopicGone as gone:
+                    log.info("schedule %s: skip notice not posted: %s", schedule.id, gone)
             case runs.UnknownQuiz():
                 log.warning("schedule %s: quiz %r no longer exists", schedule.id, schedule.quiz)
             case runs.NothingToAsk():
                 log.info(
                     "schedule %s: quiz %r has only typed questions", schedule.id, schedule.quiz
                 )
+
+    async def _tell_topic_gone(self, schedule: Schedule) -> None:
+        """Once (until its topic takes a run again): in General, where the admins can read it,
+        that the schedule's topic refused its quiz, and how to remove it."""
+        listed = await self.schedules.listed(schedule.chat_id)
+        number = next((n for n, s in enumerate(listed, 1) if s.id == schedule.id), 0)
+        tr = translator(await self._lang(schedule.chat_id))
+        text = gr.schedule_topic_gone(tr, number, schedule)
+        try:
+            await self.send(schedule.chat_id, Screen(text), thread=0)
+        except TopicGone as gone:  # General cannot be closed; a guard all the same
+            log.info("schedule %s: notice not posted: %s", schedule.id, gone)

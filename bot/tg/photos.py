@@ -34,6 +34,7 @@ from bot.tg import calls
 from bot.tg.captions import as_caption
 from bot.tg.render import Screen
 from bot.tg.retry import OnWire
+from bot.tg.topics import topic_gone
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +62,15 @@ class PhotoSender:
         caption: str | None = None,
         keyboard: InlineKeyboardMarkup | None = None,
         on_wire: OnWire | None = None,
+        *,
+        thread: int = 0,
     ) -> Message:
         """The sent photo message; raises what Telegram raises for anything but a stale id.
-        `on_wire` runs before each attempt leaves (a group question's send-once record)."""
+        `on_wire` runs before each attempt leaves (a group question's send-once record);
+        `thread`: the forum topic (0: none)."""
         kwargs: dict[str, Any] = {"reply_markup": keyboard}
+        if thread:
+            kwargs["message_thread_id"] = thread
         if on_wire is not None:
             kwargs["rate_limit_args"] = on_wire  # an ExtBot's, as every bot of the app is
         if caption:
@@ -97,24 +103,29 @@ async def send_screen(
     screen: Screen,
     sender: PhotoSender | None,
     on_wire: OnWire | None = None,
+    *,
+    thread: int = 0,
 ) -> int:
-    """Send a screen that may carry a picture; the id of the message holding its buttons.
+    """Send a screen that may carry a picture; the id of the message holding its buttons
+    (in forum topic `thread`; 0: none).
 
     A picture that fails (refused, or a network error after the retries) gives way to its alt
     text above the screen's text: the learner still gets the question. A chat that is gone
     (Forbidden, ChatMigrated) is the caller's to handle, as for any message."""
     text, keyboard, photo, alt = screen.text, screen.keyboard, screen.photo, screen.alt
     if photo is None or sender is None:
-        return await calls.send_text(bot, chat_id, text, keyboard)
+        return await calls.send_text(bot, chat_id, text, keyboard, thread=thread)
     caption = as_caption(text, photo)
     try:
         if caption:
-            sent = await sender.send(bot, chat_id, photo, text, keyboard, on_wire)
+            sent = await sender.send(bot, chat_id, photo, text, keyboard, on_wire, thread=thread)
         else:
-            sent = await sender.send(bot, chat_id, photo, on_wire=on_wire)
+            sent = await sender.send(bot, chat_id, photo, on_wire=on_wire, thread=thread)
     except NetworkError as exc:  # BadRequest is one too
+        if topic_gone(exc):
+            raise  # nowhere to post the alt text either: the caller ends what played there
         log.warning("picture %s not sent to %s: %s; alt text instead", photo.name, chat_id, exc)
-        return await calls.send_text(bot, chat_id, with_alt(text, alt), keyboard)
+        return await calls.send_text(bot, chat_id, with_alt(text, alt), keyboard, thread=thread)
     if caption:
         return sent.message_id
-    return await calls.send_text(bot, chat_id, text, keyboard)
+    return await calls.send_text(bot, chat_id, text, keyboard, thread=thread)

@@ -24,7 +24,7 @@ class GroupCourtesy:
         """Where to answer `user_id`'s command `topic` in group `chat_id` (a non-admin's);
         claimed, so the next one within the minute knows."""
         now = self.clock()
-        playing = await self.runs.active_run(chat_id) is not None
+        playing = bool(await self.runs.active_runs(chat_id))  # in any topic: one budget
         decided = Reply.NONE
 
         def decide(recent: list[Said]) -> Said | None:

@@ -225,10 +225,11 @@ class GroupRuns:
         return self.catalog.quiz(which)
 
     async def start(
-        self, chat_id: int, user_id: int | None, which: str
+        self, chat_id: int, user_id: int | None, which: str, thread_id: int = 0
     ) -> Started | Busy | UnknownQuiz | NothingToAsk:
-        """A new run of quiz `which` (an id, 'next' or 'random') in the group; its number
-        questions are asked only when the group takes typed answers (fixed for the run)."""
+        """A new run of quiz `which` (an id, 'next' or 'random') in the group's topic
+        `thread_id` (0: none), one at a time per topic; its number questions are asked only
+        when the group takes typed answers (fixed for the run)."""
         found = await self.pick_quiz(chat_id, which)
         if found is None:
             known = [quiz.id for quiz in self.catalog] + list(self.own_quizzes(chat_id))
@@ -249,17 +250,32 @@ class GroupRuns:
             self.clock(),
             quiz.version,
             typed=typed,
+            thread_id=thread_id,
         )
         if run_id is None:
             return Busy()
-        run = GroupRun(run_id, chat_id, quiz.id, orders, seconds, version=quiz.version, typed=typed)
+        run = GroupRun(
+            run_id,
+            chat_id,
+            quiz.id,
+            orders,
+            seconds,
+            version=quiz.version,
+            typed=typed,
+            thread_id=thread_id,
+        )
         self._keep(run)
         return Started(run, quiz)
 
-    async def active_run(self, chat_id: int) -> GroupRun | None:
+    async def active_run(self, chat_id: int, thread_id: int = 0) -> GroupRun | None:
+        """The run playing in the group's topic `thread_id` (0: General, or no topics)."""
+        return next((r for r in await self.active_runs(chat_id) if r.thread_id == thread_id), None)
+
+    async def active_runs(self, chat_id: int) -> list[GroupRun]:
+        """Every run playing in the group, one per topic."""
         if self.shared:
-            return next((r for r in await self.store.active_runs() if r.chat_id == chat_id), None)
-        return next((run for run in self._runs.values() if run.chat_id == chat_id), None)
+            return [r for r in await self.store.active_runs() if r.chat_id == chat_id]
+        return [run for run in self._runs.values() if run.chat_id == chat_id]
 
     # -- a question ---------------------------------------------------------------------------
 

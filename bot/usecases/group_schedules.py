@@ -68,9 +68,15 @@ class GroupSchedules:
         self.own_ids: Callable[[int], Iterable[str]] = lambda chat_id: ()
 
     async def add(
-        self, chat_id: int, args: Sequence[str], user_id: int | None
+        self,
+        chat_id: int,
+        args: Sequence[str],
+        user_id: int | None,
+        thread_id: int = 0,
+        thread_name: str = "",
     ) -> Scheduled | Unreadable | Duplicate | TooMany:
-        """Words of every supported language are read (`lun,mer`, `altine`, `suivant`)."""
+        """Words of every supported language are read (`lun,mer`, `altine`, `suivant`). Made
+        in a forum topic (`thread_id`, named `thread_name`), the schedule runs there."""
         try:
             spec = parse_schedule(
                 args,
@@ -82,12 +88,20 @@ class GroupSchedules:
             return Unreadable(exc.field, exc.value)
         listed = await self.listed(chat_id)
         for number, item in enumerate(listed, start=1):
-            if same_schedule(spec, item.quiz, item.days, item.at_time):
+            same_topic = item.thread_id == thread_id
+            if same_topic and same_schedule(spec, item.quiz, item.days, item.at_time):
                 return Duplicate(number)
         if len(listed) >= MAX_SCHEDULES:
             return TooMany(MAX_SCHEDULES)
         added = await self.store.add_schedule(
-            chat_id, spec.quiz, encode_days(spec.days), spec.time_text, user_id, self.clock()
+            chat_id,
+            spec.quiz,
+            encode_days(spec.days),
+            spec.time_text,
+            user_id,
+            self.clock(),
+            thread_id,
+            thread_name,
         )
         return Scheduled(added, await self.listed(chat_id))
 
@@ -97,6 +111,11 @@ class GroupSchedules:
 
     async def schedule(self, schedule_id: int) -> Schedule | None:
         return await self.store.schedule(schedule_id)
+
+    async def topic_gone(self, schedule_id: int, gone: bool = True) -> bool:
+        """Its topic was found closed or deleted (or, `gone=False`, open again): True the first
+        time, when the admins are to be told (once, not at every firing)."""
+        return await self.store.set_topic_gone(schedule_id, gone)
 
     async def remove(self, chat_id: int, number: str) -> Unscheduled | NoSuchSchedule:
         """Remove the group's `number`-th schedule as /schedules lists it (1-based)."""

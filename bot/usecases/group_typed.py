@@ -60,11 +60,15 @@ async def answer_typed(
     group_lang: str,
     separator: str,
 ) -> GroupTypedOutcome:
-    """Judge and store a member's reply to message `reply_to` of chat `chat_id`."""
-    run = await runs.active_run(chat_id)
-    if run is not None and run.is_open and run.message_id is None:
-        run = await runs.sent_run(run)
-    if run is None or not run.is_open or run.message_id != reply_to:
+    """Judge and store a member's reply to message `reply_to` of chat `chat_id` (the open
+    question of whichever of the group's runs asked it: one per forum topic)."""
+    run = None
+    for playing in await runs.active_runs(chat_id):
+        if playing.is_open and playing.message_id is None:
+            playing = await runs.sent_run(playing)
+        if playing.is_open and playing.message_id == reply_to:
+            run = playing
+    if run is None:
         return NotAnAnswer()
     quiz = runs.quiz_of(run)
     if quiz is None or not 0 <= run.current < len(quiz) or not quiz.questions[run.current].typed:

@@ -42,6 +42,17 @@ def flood(world: World, chat: ChatState, *, edit: bool = False) -> None:
         raise errors.too_many_requests(retry_after)
 
 
+def thread(p: Params, chat: ChatState, replied: int | None) -> int | None:
+    """The topic a sent message lands in: `message_thread_id` if given (refused unless an open
+    topic of a forum), else the topic of the message it replies to, else General (none)."""
+    given = p.get_int("message_thread_id")
+    if given is not None:
+        return chat.thread_for_bot(given)
+    if replied is not None:
+        return chat.thread_for_bot(chat.messages[replied].thread_id)
+    return None
+
+
 def reply_to(p: Params, chat: ChatState) -> int | None:
     parameters = p.get_json("reply_parameters") or {}
     target = parameters.get("message_id") if isinstance(parameters, dict) else None
@@ -64,11 +75,13 @@ async def send_message(world: World, p: Params) -> dict[str, Any]:
     formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
     markup, buttons = reply_markup(p, private=chat.type == "private")
     replied = reply_to(p, chat)
+    topic = thread(p, chat, replied)
     flood(world, chat)
     msg = chat.store(
         EmuMessage(
             chat.id, chat.new_message_id(), formatted.text, source, True, world.bot.id,
             world.now(), formatted.entities, buttons, markup, reply_to_message_id=replied,
+            thread_id=topic,
         )
     )  # fmt: skip
     return world.message_json(msg)
@@ -92,11 +105,12 @@ async def send_document(world: World, p: Params) -> dict[str, Any]:
     info = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": upload.filename,
             "mime_type": upload.content_type, "file_size": len(upload.data)}  # fmt: skip
     caption = p.get_str("caption") or ""
+    topic = thread(p, chat, reply_to(p, chat))
     flood(world, chat)
     msg = chat.store(
         EmuMessage(
             chat.id, chat.new_message_id(), caption, caption, True, world.bot.id, world.now(),
-            document=info,
+            document=info, thread_id=topic,
         )
     )  # fmt: skip
     return world.message_json(msg)

@@ -19,7 +19,7 @@ from ..params import Params, Upload
 from ..state import EmuMessage
 from ..world import World
 from . import method
-from .messages import commit_edit, editable, flood, reply_to, sendable
+from .messages import commit_edit, editable, flood, reply_to, sendable, thread
 
 WRONG_FILE_ID = "wrong file identifier/HTTP URL specified"
 THUMB_SIDE = 90
@@ -90,11 +90,13 @@ async def send_photo(world: World, p: Params) -> dict[str, Any]:
     formatted, source = caption_text(p, strict_ampersand=world.strict_ampersand)
     markup, buttons = reply_markup(p, private=chat.type == "private")
     replied = reply_to(p, chat)
+    topic = thread(p, chat, replied)
     flood(world, chat)
     msg = chat.store(
         EmuMessage(
             chat.id, chat.new_message_id(), formatted.text, source, True, world.bot.id,
             world.now(), formatted.entities, buttons, markup, reply_to_message_id=replied,
+            thread_id=topic,
             photo=photo, photo_name=name,
         )
     )  # fmt: skip

@@ -1,0 +1,195 @@
+"""Forum topics (issue 27): a run belongs to the topic it was pushed in, two topics play at once,
+replies go to the topic they answer, and a closed topic ends its run or tells the admins once.
+
+Every send of a run carries its topic's `message_thread_id` (the emulator refuses an unknown or
+closed thread, and one in General, as Telegram does); edits name a message, so the edited
+message's topic is checked instead."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.state import EmuMessage
+from tests.e2e.harness import Harness
+from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, right_position
+from tests.e2e.test_groups_schedules import schedule_jobs
+
+OTHER = "gradient-checkpointing"
+FORUM = -1001234567
+
+
+async def make_forum(h: Harness) -> tuple[ChatView, SimUser, int, int]:
+    """A supergroup with topics, the bot in it, and two topics: Quizzes and Maths."""
+    admin = h.emu.user(1001, "Ada", language_code="en")
+    group = h.emu.group(FORUM, "Study forum", type="supergroup", forum=True)
+    group.add_member(admin, "creator")
+    await h.emu.add_bot_to_group(group, by=admin)
+    await group.wait_for(lambda m: "/push" in m.text)  # the how-to, in General
+    return group, admin, group.create_topic("Quizzes", by=admin), group.create_topic("Maths")
+
+
+def sends_to(h: Harness, chat_id: int, since: int) -> list[dict[str, object]]:
+    return [
+        p
+        for p in h.emu.calls("sendMessage")[since:] + h.emu.calls("sendPhoto")
+        if int(str(p["chat_id"])) == chat_id
+    ]
+
+
+async def question(group: ChatView, n: int, thread: int | None) -> EmuMessage:
+    return await group.wait_for(lambda m: f"Question {n}/2" in m.text and m.thread_id == thread)
+
+
+async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path, seconds=2) as h:
+        quiz, other = h.catalog.quiz(QUIZ), h.catalog.quiz(OTHER)
+        assert quiz is not None and other is not None
+        group, admin, a, b = await make_forum(h)
+        awa, bintou, cheikh = (
+            h.emu.user(2001 + i, n) for i, n in enumerate(["Awa", "Bintou", "Cheikh"])
+        )
+        for member in (awa, bintou, cheikh):
+            group.add_member(member)
+        mark, since = group.mark(), len(h.emu.calls("sendMessage"))
+
+        await admin.send(f"/push {QUIZ}", chat=group, thread=a)
+        qa = await question(group, 1, a)
+        await admin.send(f"/push {OTHER}", chat=group, thread=b)
+        qb = await question(group, 1, b)
+        mark_busy = group.mark()
+        await admin.send(f"/push {OTHER}", chat=group, thread=a)  # one run per topic
+        busy = await group.wait_for(lambda m: "already running" in m.text, after=mark_busy)
+        assert busy.thread_id == a
+        assert sorted(h.rows("SELECT thread_id FROM attempts WHERE status = 'active'")) == [
+            (a,),
+            (b,),
+        ]
+
+        right_a, right_b = right_position(qa, quiz, 0), right_position(qb, other, 0)
+        await awa.tap(qa, LETTERS[right_a])
+        await bintou.tap(qa, LETTERS[(right_a + 1) % 4])
+        await bintou.tap(qb, LETTERS[right_b])
+        await h.restart_bot()  # mid-run: each run resumes in its own topic
+        await cheikh.tap(qb, LETTERS[right_b])
+
+        for q, thread in ((qa, a), (qb, b)):
+            revealed = await group.wait_for(
+                lambda m, q=q: m.message_id == q.message_id and m.edited
+            )
+            assert revealed.thread_id == thread and not revealed.buttons
+        qa2, qb2 = await question(group, 2, a), await question(group, 2, b)
+        await awa.tap(qa2, LETTERS[right_position(qa2, quiz, 1)])
+        await cheikh.tap(qb2, LETTERS[right_position(qb2, other, 1)])
+        board_a = await group.wait_for(
+            lambda m: "finished" in m.text and m.thread_id == a, timeout=8
+        )
+        board_b = await group.wait_for(
+            lambda m: "finished" in m.text and m.thread_id == b, timeout=8
+        )
+        assert quiz.title.get("en") in board_a.text and other.title.get("en") in board_b.text
+        assert board_a.text.index("Awa") < board_a.text.index("Bintou")  # 2/2 before 0/2
+        assert "Cheikh" not in board_a.text and "Awa" not in board_b.text
+        assert board_b.text.index("Cheikh") < board_b.text.index("Bintou")  # 2/2 before 1/2
+
+        # Nothing of either run landed in General; every send named its topic.
+        posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
+        assert posted and {m.thread_id for m in posted} == {a, b}
+        assert {p.get("message_thread_id") for p in sends_to(h, FORUM, since)} == {a, b}
+        for edit in h.emu.calls("editMessageText"):
+            assert group.message(int(str(edit["message_id"]))).thread_id in (a, b)
+        assert h.rows("SELECT status FROM attempts ORDER BY id") == [("finished",)] * 2
+
+        # Standings are the group's, whichever topic played: /top in Maths counts both runs.
+        mark = group.mark()
+        await admin.send("/top", chat=group, thread=b)
+        top = await group.wait_for(lambda m: "Awa" in m.text, after=mark)
+        assert top.thread_id == b and "Cheikh" in top.text
+
+
+@pytest.mark.parametrize("forum", [True, False])
+async def test_push_in_general_or_without_topics_names_no_thread(
+    tmp_path: Path, forum: bool
+) -> None:
+    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+        if forum:
+            group, admin, _, _ = await make_forum(h)
+        else:  # a supergroup without topics
+            admin = h.emu.user(1001, "Ada", language_code="en")
+            group = h.emu.group(FORUM, "Plain supergroup", type="supergroup")
+            group.add_member(admin, "creator")
+            await h.emu.add_bot_to_group(group, by=admin)
+            await group.wait_for(lambda m: "/push" in m.text)
+        mark, since = group.mark(), len(h.emu.calls("sendMessage"))
+        await admin.send(f"/push {QUIZ}", chat=group)
+        await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=5)
+        sent = sends_to(h, FORUM, since)
+        assert len(sent) >= 3 and all("message_thread_id" not in p for p in sent)
+        assert all(m.thread_id is None for m in group.bot_messages)
+
+
+async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with group_bot(tmp_path, seconds=1) as h:
+        group, admin, a, _ = await make_forum(h)
+        await admin.send(f"/push {QUIZ}", chat=group, thread=a)
+        q1 = await question(group, 1, a)
+        group.close_topic(a)
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            for _ in range(100):
+                if h.rows("SELECT status FROM attempts") == [("abandoned",)]:
+                    break
+                await asyncio.sleep(0.05)
+            assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
+            await asyncio.sleep(1.5)  # a question's time more: nothing retries
+        assert group.message(q1.message_id).edited  # the reveal (an edit) still showed
+        ended = [
+            r for r in caplog.records if "ended" in r.getMessage() and "topic" in r.getMessage()
+        ]
+        assert len(ended) == 1, [r.getMessage() for r in caplog.records]
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+        refused = [p for p in h.emu.calls("sendMessage") if p.get("message_thread_id") == a]
+        assert len(refused) == 3  # the intro, question 1, the refused question 2: no retry
+        assert all(m.thread_id is None for m in group.bot_messages if m.message_id > q1.message_id)
+
+
+async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+        assert h.bot is not None
+        group, admin, a, _ = await make_forum(h)
+        mark = group.mark()
+        await admin.send("/schedule next weekdays 08:30", chat=group, thread=a)
+        made = await group.next_message(after=mark)
+        assert made.thread_id == a and "in the topic Quizzes" in made.text
+        mark = group.mark()
+        await admin.send("/schedules", chat=group)  # asked in General: answered there
+        listing = await group.next_message(after=mark)
+        assert listing.thread_id is None and "in the topic Quizzes" in listing.text
+        assert f"https://t.me/c/1234567/{a}" in (listing.html or "")
+
+        (job,) = schedule_jobs(h.bot)
+        mark = group.mark()
+        await job.run(h.bot.app)
+        board = await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=5)
+        assert board.thread_id == a
+
+        group.close_topic(a)
+        for _ in range(2):  # told once, in General, not at every firing
+            await job.run(h.bot.app)
+        told = [m for m in group.bot_messages if "could not run" in m.text]
+        assert len(told) == 1 and told[0].thread_id is None
+        assert "Schedule 1" in told[0].text and "/unschedule 1" in told[0].text
+        assert h.rows("SELECT topic_gone FROM schedules") == [(1,)]
+        group.reopen_topic(a)
+        mark = group.mark()
+        await job.run(h.bot.app)
+        await group.wait_for(lambda m: "finished" in m.text and m.thread_id == a, after=mark)
+        assert h.rows("SELECT topic_gone FROM schedules") == [(0,)]
