@@ -84,6 +84,7 @@ from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.timer_backends import JobTimers, Timers
+from bot.tg.topics import reply_thread
 from bot.tg.transport import use_transport
 from bot.tg.typed_handlers import TypedReplies
 from bot.tg.typed_review_handlers import TypedCards
@@ -802,7 +803,9 @@ class QuizBot:
                 except Exception:  # already answered, or too old: say it in the chat instead
                     log.info("could not answer the callback query about an error")
             if text and update.effective_chat is not None:
-                await context.bot.send_message(update.effective_chat.id, text)
+                chat_id = update.effective_chat.id  # in a forum, in the update's topic
+                thread = reply_thread(chat_id) or None
+                await context.bot.send_message(chat_id, text, message_thread_id=thread)
         except Exception:  # the error path must not raise in turn
             log.warning("could not tell the user about an error", exc_info=True)
         if self.options.admin_chat_id is not None:

@@ -63,7 +63,8 @@ class LearnerResolver:
 
     async def __call__(self, update: Update, context: BotContext) -> None:
         context.thread_id = thread_of(update)
-        set_reply_thread(context.thread_id)
+        chat = update.effective_chat
+        set_reply_thread(chat.id if chat is not None else 0, context.thread_id)
         user = update.effective_user
         if user is not None:
             context.learner = await self.learners.resolve(

@@ -150,7 +150,7 @@ class GroupHandlers:
 
     async def _start(self, chat_id: int, which: str, user_id: int | None, tr: Translator) -> None:
         """A run in the topic the command or tap came from (bot/tg/topics.py); one per topic."""
-        match await self.runs.start(chat_id, user_id, which, reply_thread()):
+        match await self.runs.start(chat_id, user_id, which, reply_thread(chat_id)):
             case runs.Started() as started:
                 await self.runner.play(started)
             case runs.Busy():
@@ -164,7 +164,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, settings, tr = checked
-            running = await self.runs.active_run(chat.id, reply_thread())
+            running = await self.runs.active_run(chat.id, reply_thread(chat.id))
             quiz = self.runs.quiz_of(running) if running is not None else None
             if quiz is not None:
                 await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
@@ -180,7 +180,7 @@ class GroupHandlers:
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, _, tr = checked
-            if not await self.runner.stop(chat.id, reply_thread()):
+            if not await self.runner.stop(chat.id, reply_thread(chat.id)):
                 await self._say(chat.id, tr._("No quiz is running here."))
 
     async def settings(self, update: Update, context: Context) -> None:
@@ -240,7 +240,7 @@ class GroupHandlers:
         message, chat, settings, tr = checked
         user_id = message.from_user.id if message.from_user else None
         made = self.schedules_.add(
-            chat.id, context.args or [], user_id, reply_thread(), topic_name(update)
+            chat.id, context.args or [], user_id, reply_thread(chat.id), topic_name(update)
         )
         match await made:
             case sched.Unreadable(field, value):

@@ -141,7 +141,7 @@ class GroupRunner:
         reply to the update being handled, in its topic (bot/tg/topics.py); a gone topic is
         then one log line (nobody is there to read it)."""
         limit: LimitArgs | None = Courtesy() if courtesy else on_wire
-        place = reply_thread() if thread is None else thread
+        place = reply_thread(chat_id) if thread is None else thread
         try:
             try:
                 return await self._post(chat_id, screen, limit, place)

@@ -20,6 +20,7 @@ from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.quiz_links import QuizLinks
 from bot.tg.render import Screen, popup
+from bot.tg.topics import reply_thread
 from bot.tg.typed_handlers import show_question
 from bot.usecases import private_quiz as pq
 from bot.usecases import private_selections as ps
@@ -32,11 +33,13 @@ log = logging.getLogger(__name__)
 
 async def send(message: Message, screen: Screen, photos: PhotoSender | None = None) -> int:
     """A new message in the chat of `message`; its id (a round remembers its open card's). With
-    a picture, the id of the message carrying the screen's buttons (bot/tg/photos.py)."""
+    a picture, the id of the message carrying the screen's buttons (bot/tg/photos.py). In a
+    forum, in the topic of the update being handled (bot/tg/topics.py)."""
     bot, chat_id = message.get_bot(), message.chat_id
+    thread = reply_thread(chat_id)
     if screen.photo is not None and photos is not None:
-        return await send_screen(bot, chat_id, screen, photos)
-    return await calls.send_text(bot, chat_id, screen.text, screen.keyboard)
+        return await send_screen(bot, chat_id, screen, photos, thread=thread)
+    return await calls.send_text(bot, chat_id, screen.text, screen.keyboard, thread=thread)
 
 
 async def acknowledge(

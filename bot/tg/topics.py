@@ -17,8 +17,9 @@ from contextvars import ContextVar
 from telegram import Message, Update
 from telegram.error import BadRequest
 
-# 0: no topic (General of a forum, a group without topics, a private chat, or no update).
-_REPLY_THREAD: ContextVar[int] = ContextVar("quizbot_reply_thread", default=0)
+# (chat id, thread id) of the update being handled; thread 0: no topic (General of a forum, a
+# group without topics, a private chat), and (0, 0) outside any update.
+_REPLY_THREAD: ContextVar[tuple[int, int]] = ContextVar("quizbot_reply_thread", default=(0, 0))
 
 
 class TopicGone(Exception):
@@ -56,10 +57,12 @@ def topic_name(update: Update) -> str:
     return created.name if created is not None else ""
 
 
-def set_reply_thread(thread_id: int) -> None:
-    _REPLY_THREAD.set(thread_id)
+def set_reply_thread(chat_id: int, thread_id: int) -> None:
+    _REPLY_THREAD.set((chat_id, thread_id))
 
 
-def reply_thread() -> int:
-    """The topic of the update being handled (0: none)."""
-    return _REPLY_THREAD.get()
+def reply_thread(chat_id: int) -> int:
+    """The topic a message to `chat_id` answering the update being handled goes to: the
+    update's topic in its own chat, none (0) in any other chat."""
+    update_chat, thread_id = _REPLY_THREAD.get()
+    return thread_id if chat_id == update_chat else 0

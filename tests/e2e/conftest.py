@@ -69,6 +69,15 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_groups": ALL,
     "test_progress_groups": ALL,  # group misses to reviews, /groupstats, `quizbot export`
     "test_group_popups": ALL,
+    # forum topics: a run's topic stored (attempts.thread_id, one active run per topic), its
+    # resume after a restart, a schedule's topic and its told-once mark
+    "test_group_topics": frozenset(
+        {
+            "test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restart",
+            "test_a_topic_closed_mid_run_ends_the_run_with_one_log_line",
+            "test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once",
+        }
+    ),
     "test_group_admin_screens": frozenset(
         {
             "test_stopped_results_count_the_questions_asked",

@@ -111,6 +111,11 @@ async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restar
         await admin.send("/top", chat=group, thread=b)
         top = await group.wait_for(lambda m: "Awa" in m.text, after=mark)
         assert top.thread_id == b and "Cheikh" in top.text
+        for command, says in (("/groupstats", "Group statistics"), ("/settings", "Answer popups")):
+            mark = group.mark()
+            await admin.send(command, chat=group, thread=a)
+            answer = await group.wait_for(lambda m, says=says: says in m.text, after=mark)
+            assert answer.thread_id == a, command
 
 
 @pytest.mark.parametrize("forum", [True, False])

@@ -55,19 +55,19 @@ async def test_unknown_closed_and_general_threads_are_refused(
     quizzes, maths = await forum(emu)
     group = emu.chat(FORUM)
     for wrong in (424242, 1):  # no such topic; General (id 1 in Telegram) takes no thread id
-        with pytest.raises(BadRequest, match="(?i)message thread not found"):
+        with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
             await bot.send_message(FORUM, "lost", message_thread_id=wrong)
     group.close_topic(quizzes)
-    with pytest.raises(BadRequest, match="(?i)topic_closed"):
+    with pytest.raises(BadRequest, match=r"(?i)topic_closed"):
         await bot.send_message(FORUM, "closed", message_thread_id=quizzes)
     group.reopen_topic(quizzes)
     await bot.send_message(FORUM, "open again", message_thread_id=quizzes)
     group.delete_topic(maths)
-    with pytest.raises(BadRequest, match="(?i)message thread not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
         await bot.send_message(FORUM, "deleted", message_thread_id=maths)
     # A supergroup without topics has no thread to name either.
     plain = emu.group(-100778, "Plain", type="supergroup")
     plain.add_member(emu.user(1001), "creator")
     await emu.add_bot_to_group(plain, by=emu.user(1001))
-    with pytest.raises(BadRequest, match="(?i)message thread not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
         await bot.send_message(-100778, "no topics", message_thread_id=quizzes)
