@@ -1,4 +1,4 @@
--- PostgreSQL twin of migrations/025_forum_topics.sql.
+-- PostgreSQL twin of migrations/029_forum_topics.sql.
 ALTER TABLE attempts ADD COLUMN thread_id BIGINT NOT NULL DEFAULT 0;
 DROP INDEX attempts_one_active_group;
 CREATE UNIQUE INDEX attempts_one_active_group ON attempts (chat_id, thread_id)
