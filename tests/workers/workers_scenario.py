@@ -149,8 +149,10 @@ async def _member(
             acks.add((user.id, index))
 
 
-async def scenario(dsn: str) -> None:
-    """The whole scenario; raises AssertionError (or a timeout) when something is wrong."""
+async def scenario(dsn: str, forum: bool = False) -> None:
+    """The whole scenario; raises AssertionError (or a timeout) when something is wrong.
+    `forum`: the group has topics and the run is pushed in one; every one of its messages,
+    also those the surviving workers send after the kill, must land in that topic."""
     async with Emulator(token=TOKEN, flood=FloodLimits()) as emu:
         workers = Workers(emu, TOKEN, dsn, 3, seconds=3, watchdog=5)
         workers.start()
@@ -159,7 +161,10 @@ async def scenario(dsn: str) -> None:
             await asyncio.wait_for(workers.ready(), 60)
             bridge.start()
             admin = emu.user(5000, "Ada", language_code="en")
-            group = emu.group(-100900, "Workers group")
+            if forum:
+                group = emu.group(-100900, "Workers forum", type="supergroup", forum=True)
+            else:
+                group = emu.group(-100900, "Workers group")
             group.add_member(admin, "creator")
             members = [emu.user(5001 + i, f"M{i}", language_code="en") for i in range(8)]
             for m in members:
@@ -170,7 +175,9 @@ async def scenario(dsn: str) -> None:
 
             private_acks: set[tuple[int, int]] = set()
             group_acks: set[tuple[int, int]] = set()
-            await admin.send(f"/push {QUIZ}", chat=group)
+            topic = group.create_topic("Quizzes", by=admin) if forum else None
+            pushed = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group, thread=topic)
             first = await group.wait_for(lambda m: "Question 1/" in m.text, timeout=WAIT)
             total = int(first.text.split("Question 1/", 1)[1].split()[0])
 
@@ -212,6 +219,8 @@ async def scenario(dsn: str) -> None:
         assert posted == every, posted
         assert revealed == every, revealed
         assert emu.stats.flood_errors == 0, emu.stats.errors
+        run_messages = [m for m in group.bot_messages if m.message_id >= pushed.next_message_id]
+        assert run_messages and all(m.thread_id == topic for m in run_messages)
 
 
 if __name__ == "__main__":
@@ -219,4 +228,4 @@ if __name__ == "__main__":
     import sys
 
     os.environ.setdefault("PTB_TIMEDELTA", "true")
-    asyncio.run(scenario(sys.argv[1]))
+    asyncio.run(scenario(sys.argv[1], forum="--forum" in sys.argv[2:]))
