@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator import Button, EmuMessage
-from bot.sandbox import terminal
+from bot.sandbox import sharing, terminal
 from bot.sandbox.session import Session
 
 HELP = """\
@@ -24,6 +24,8 @@ Type to chat with the bot; a button's number (or its label) taps it on the lates
   :say TEXT           send TEXT as a message even if it looks like a button
   :upload PATH        send a local quiz file (YAML, GIFT, Aiken, CSV) here with /upload
   :dashboard          a link to the Mini App dashboard as you (in the group: the group's page)
+  :inline WORDS       what typing "@bot WORDS" here offers; :inline #N posts result N here
+  :addvia QUIZ        add the bot to the study group by its t.me/...?startgroup=QUIZ link
   :help               this list
   :quit               leave (Ctrl-D works too)
 Try /start, then /help for the bot's own commands."""
@@ -147,6 +149,11 @@ async def command(session: Session, text: str) -> None:
             )
             await session.upload(path)
             await session.settle()
+        case "inline" | "i":
+            await sharing.inline(session, rest)
+            await session.settle()
+        case "addvia" if args:
+            await sharing.addvia(session, args[0])
         case "say" if rest:
             await session.say(rest)
             await session.settle()

@@ -66,6 +66,7 @@ class Session:
             bot_username=BOT_USERNAME,
             bot_name=BOT_NAME,
             flood=FloodLimits() if options.flood else None,
+            supports_inline_queries=True,  # 📤 Share and :inline work here (@BotFather: /setinline)
         )
         self.display = Display(self.emu, out, tty=tty, bot_name=BOT_NAME)
         self.bot: QuizBot | None = None
@@ -256,6 +257,12 @@ class Session:
         assert self.me is not None
         if button.url is not None:
             self.display.emit(terminal.note(f"“{button.text}” opens {button.url} in a browser"))
+            return
+        if button.switch_inline_query is not None:  # 📤 Share: "@bot <query>" in a chat you pick
+            self.display.emit(terminal.note(
+                f"“{button.text}” types @{BOT_USERNAME} {button.switch_inline_query} in a chat "
+                f"you pick: here, :inline {button.switch_inline_query}"
+            ))  # fmt: skip
             return
         if button.callback_data is None:  # a Mini App button: Telegram opens it signed for you
             self.display.emit(

@@ -51,11 +51,11 @@ def test_tap_an_earlier_message_and_come_back_after_as(sandbox: Sandbox) -> None
     assert f"9 is no button here (the latest keyboard, on #{dashboard}, has 1-1)" in typed
 
     # The quiz list's third button (six shipped quizzes, by id), though another keyboard
-    # came after it; the card replaces the list in that message (three buttons: ▶️ Start,
-    # 👥 Play in a group, ⬅️ All quizzes).
+    # came after it; the card replaces the list in that message (four buttons: ▶️ Start,
+    # 👥 Play in a group, 📤 Share (inline mode is on in the sandbox), ⬅️ All quizzes).
     card = sandbox.type(f":tap {quizzes}.3")
     assert "*Gradient checkpointing*" in card and "▶️ Start" in card, card
-    assert f"message #{quizzes} has buttons 1-3, not 7" in sandbox.type(f":tap {quizzes}.7")
+    assert f"message #{quizzes} has buttons 1-4, not 7" in sandbox.type(f":tap {quizzes}.7")
     assert "no message #999" in sandbox.type(":tap 999.1")
 
     # :as from a private chat acts in Claire's chat, headed as hers, then comes back.
