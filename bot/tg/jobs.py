@@ -191,9 +191,10 @@ class GroupRunner:
             await self.migrated(chat_id, exc.new_chat_id)
             await self.send(exc.new_chat_id, screen, thread=thread)
         except BadRequest as exc:
-            # The question message is gone (deleted, or never stored): post the reveal instead.
-            log.info("edit refused in %s: %s", chat_id, exc)
+            # The question message is gone (deleted, or never stored): post the reveal instead
+            # (said after it went: a deleted topic takes neither, and ends the run with one line).
             await self.send(chat_id, screen, thread=thread)
+            log.info("edit refused in %s: %s", chat_id, exc)
 
     # -- a run --------------------------------------------------------------------------------
 

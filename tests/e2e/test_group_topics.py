@@ -139,14 +139,18 @@ async def test_push_in_general_or_without_topics_names_no_thread(
         assert all(m.thread_id is None for m in group.bot_messages)
 
 
+@pytest.mark.parametrize("gone", ["closed", "deleted"])
 async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, gone: str
 ) -> None:
     async with group_bot(tmp_path, seconds=1) as h:
         group, admin, a, _ = await make_forum(h)
         await admin.send(f"/push {QUIZ}", chat=group, thread=a)
         q1 = await question(group, 1, a)
-        group.close_topic(a)
+        if gone == "closed":
+            group.close_topic(a)
+        else:  # with its messages: the reveal's edit finds no message, its post no thread
+            group.delete_topic(a)
         caplog.clear()
         with caplog.at_level(logging.INFO):
             for _ in range(100):
@@ -155,14 +159,17 @@ async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
                 await asyncio.sleep(0.05)
             assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
             await asyncio.sleep(1.5)  # a question's time more: nothing retries
-        assert group.message(q1.message_id).edited  # the reveal (an edit) still showed
+        if gone == "closed":
+            assert group.message(q1.message_id).edited  # the reveal (an edit) still showed
         ended = [
             r for r in caplog.records if "ended" in r.getMessage() and "topic" in r.getMessage()
         ]
         assert len(ended) == 1, [r.getMessage() for r in caplog.records]
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
         refused = [p for p in h.emu.calls("sendMessage") if p.get("message_thread_id") == a]
-        assert len(refused) == 3  # the intro, question 1, the refused question 2: no retry
+        # The intro, question 1, then the one refused send (question 2, or the deleted topic's
+        # reveal posted instead of the edit): no retry.
+        assert len(refused) == 3
         assert all(m.thread_id is None for m in group.bot_messages if m.message_id > q1.message_id)
 
 
@@ -198,3 +205,15 @@ async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_pa
         await job.run(h.bot.app)
         await group.wait_for(lambda m: "finished" in m.text and m.thread_id == a, after=mark)
         assert h.rows("SELECT topic_gone FROM schedules") == [(0,)]
+
+
+async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> None:
+    async with group_bot(tmp_path, seconds=0.5, questions=4) as h:
+        group, admin, a, _ = await make_forum(h)
+        mark = group.mark()
+        await admin.send(f"/push {QUIZ}", chat=group, thread=a)
+        notice = await group.wait_for(lambda m: "Nobody answered" in m.text, after=mark, timeout=10)
+        stopped = await group.wait_for(lambda m: "stopped" in m.text, after=mark, timeout=5)
+        assert notice.thread_id == stopped.thread_id == a
+        posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
+        assert len(posted) >= 4 and {m.thread_id for m in posted} == {a}
