@@ -207,3 +207,21 @@ async def test_a_hostile_start_payload_in_a_group_is_answered_plainly(tmp_path: 
             assert "Push now" in str(reply.buttons) or "I don't know that quiz" in reply.text
         assert "The closest one I have" in reply.text  # the id in other letter cases
         assert group_runs(h) == []
+
+
+async def test_a_start_with_a_quiz_typed_in_a_forum_topic_is_answered_and_pushed_there(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path) as h:
+        admin = h.emu.user(1001, "Ada", language_code="en")
+        forum = h.emu.group(-1001234567, "Study forum", type="supergroup", forum=True)
+        forum.add_member(admin, "creator")
+        await h.emu.add_bot_to_group(forum, by=admin)
+        await forum.wait_for(lambda m: "/push" in m.text)
+        topic = forum.create_topic("Quizzes", by=admin)
+        await admin.send(f"/start@{BOT} {QUIZ}", chat=forum, thread=topic)
+        card = await forum.wait_for(lambda m: "Push now" in str(m.buttons))
+        assert card.thread_id == topic
+        await admin.tap(card, "▶️ Push now")
+        first = await forum.wait_for(lambda m: "Question 1/2" in m.text, timeout=10)
+        assert first.thread_id == topic
