@@ -18,6 +18,7 @@ from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol
 
 from bot.content import text_checks
+from bot.content.problems import N_, Msg
 
 # Names that stay as written in every language: acronyms (GPU, FSDP, SGD), CamelCase (BatchNorm,
 # GradScaler, PyTorch, AdamW, ZeRO) and words with digits (bf16, fp32). An acronym's plural "s"
@@ -115,16 +116,40 @@ def names(text: str, lang: str) -> Counter[str]:
     return Counter(_names(text, lang))
 
 
+_DIFFER = {  # (what, English has more, this has more) -> message
+    ("numbers", True, False): N_(
+        "numbers differ from the English: the English has {missing} (keep every number)"
+    ),
+    ("numbers", False, True): N_(
+        "numbers differ from the English: this has {extra} that the English does not "
+        "(keep every number)"
+    ),
+    ("numbers", True, True): N_(
+        "numbers differ from the English: the English has {missing}; this has {extra} that "
+        "the English does not (keep every number)"
+    ),
+    ("names", True, False): N_(
+        "names differ from the English: the English has {missing} (keep every name)"
+    ),
+    ("names", False, True): N_(
+        "names differ from the English: this has {extra} that the English does not "
+        "(keep every name)"
+    ),
+    ("names", True, True): N_(
+        "names differ from the English: the English has {missing}; this has {extra} that "
+        "the English does not (keep every name)"
+    ),
+}
+
+
 def _differences(what: str, want: tuple[str, ...], have: tuple[str, ...]) -> list[str]:
     if want == have:
         return []
     missing, extra = Counter(want) - Counter(have), Counter(have) - Counter(want)
-    parts = []
-    if missing:
-        parts.append(f"the English has {_listed(missing)}")
-    if extra:
-        parts.append(f"this has {_listed(extra)} that the English does not")
-    return [f"{what} differ from the English: {'; '.join(parts)} (keep every {what[:-1]})"]
+    if not missing and not extra:
+        return []
+    message = _DIFFER[(what, bool(missing), bool(extra))]
+    return [Msg(message, missing=_listed(missing), extra=_listed(extra))]
 
 
 def _listed(counts: Counter[str]) -> str:
@@ -153,7 +178,8 @@ def placeholder(text: str) -> list[str]:
         return []  # the usual case: a real text, no marker word (a quick test before the regex)
     prose = text_checks.prose(text)
     if (prose.strip() or "`" not in text) and _PLACEHOLDER.search(prose):
-        return [f"'{_short(text)}' is a placeholder, not a text: write the real text"]
+        return [Msg(N_("'{text}' is a placeholder, not a text: write the real text"),
+                    text=_short(text))]  # fmt: skip
     return []
 
 
@@ -171,8 +197,12 @@ def true_false_label(lang: str, option_id: str, text: str) -> list[str]:
     if text.strip() == want:
         return []
     other = labels[1] if option_id == "true" else labels[0]
-    swapped = " (the labels look swapped)" if text.strip() == other else ""
-    return [f"the {option_id} option is labelled '{_short(text)}': write '{want}'{swapped}"]
+    if text.strip() == other:
+        message = N_("the {option} option is labelled '{text}': write '{want}' (the labels look "
+                     "swapped)")  # fmt: skip
+    else:
+        message = N_("the {option} option is labelled '{text}': write '{want}'")
+    return [Msg(message, option=option_id, text=_short(text), want=want)]
 
 
 def keep_list(source: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.content.formats import DraftQuestion, DraftQuiz, FormatProblem, ParseResult, parse
 from bot.content.formats.draft import DraftOption
 from bot.content.numbers import number_answer
-from bot.content.problems import Problems
+from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
 from bot.content.yaml_writer import source_yaml, translation_yaml
@@ -101,9 +101,10 @@ def _plan_quiz(
     if source is None:  # nothing in English anywhere: the imported text stands in for it
         lang, first = next(iter(drafts.items()))
         out.notes.append(
-            f"{quiz_id}: no English source; quizzes/{quiz_id}.yaml holds the {lang} text for now. "
-            f"Translate it into English, then keep the {lang} text in {quiz_id}.{lang}.yaml"
-        )
+            Msg(N_("{id}: no English source; quizzes/{id}.yaml holds the {lang} text for now. "
+                   "Translate it into English, then keep the {lang} text in {id}.{lang}.yaml"),
+                id=quiz_id, lang=lang)
+        )  # fmt: skip
         source = _as_source(first)
         drafts = {SOURCE_LANGUAGE: source, **{k: v for k, v in drafts.items() if k != lang}}
     translations = {}
@@ -114,14 +115,16 @@ def _plan_quiz(
         complete = [lang for lang, tr in translations.items() if _complete(tr, source)]
         for lang in sorted(set(translations) - set(complete)):
             out.notes.append(
-                f"{quiz_id}.{lang}.yaml is partial (title, description, questions or "
-                "explanations missing): English shows where it lacks a string; complete it, "
-                f"then add {lang} to languages in {quiz_id}.yaml"
-            )
+                Msg(N_("{id}.{lang}.yaml is partial (title, description, questions or "
+                       "explanations missing): English shows where it lacks a string; complete "
+                       "it, then add {lang} to languages in {id}.yaml"), id=quiz_id, lang=lang)
+            )  # fmt: skip
         missing = [q for q in source.questions if not q.keyed]
         for question in missing:
             out.problems.append(
-                FormatProblem(question.line, f"{question.id}: no answer given", skipped=True)
+                FormatProblem(
+                    question.line, Msg(N_("{id}: no answer given"), id=question.id), skipped=True
+                )
             )
         if missing:
             kept = tuple(q for q in source.questions if q.keyed)
@@ -188,7 +191,8 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
     ids = {q.id for q in source.questions}
     mine = list(draft.questions)
     if mine and not any(q.id in ids for q in mine) and len(mine) == len(source.questions):
-        out.notes.append(f"{draft.lang}: no question id matches the source: matched by position")
+        out.notes.append(Msg(N_("{lang}: no question id matches the source: matched by position"),
+                             lang=draft.lang))  # fmt: skip
         mine = [_with_id(q, s.id) for q, s in zip(mine, source.questions, strict=True)]
     by_id = {q.id: q for q in source.questions}
     kept = []
@@ -196,14 +200,20 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
         theirs = by_id.get(question.id)
         if theirs is None:
             out.problems.append(
-                FormatProblem(question.line, f"{question.id}: not in the source quiz", True)
+                FormatProblem(
+                    question.line, Msg(N_("{id}: not in the source quiz"), id=question.id), True
+                )
             )
         elif len(theirs.options) != len(question.options):
             out.problems.append(
                 FormatProblem(
                     question.line,
-                    f"{question.id}: {len(question.options)} options, the source has "
-                    f"{len(theirs.options)}",
+                    Msg(
+                        N_("{id}: {count} options, the source has {source}"),
+                        id=question.id,
+                        count=len(question.options),
+                        source=len(theirs.options),
+                    ),
                     True,
                 )
             )
@@ -213,8 +223,13 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
             out.problems.append(
                 FormatProblem(
                     question.line,
-                    f"{question.id}: the right answer is not the source's "
-                    "(a translation keeps the options in the source's order)",
+                    Msg(
+                        N_(
+                            "{id}: the right answer is not the source's (a translation keeps the "
+                            "options in the source's order)"
+                        ),
+                        id=question.id,
+                    ),
                     True,
                 )
             )

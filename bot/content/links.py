@@ -11,6 +11,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from bot.content.problems import N_, Msg
 from bot.content.schema import placeholder_host
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>»)\]]+", re.IGNORECASE)
@@ -50,15 +51,16 @@ def host_problem(url: str) -> str | None:
     """What is wrong with a link's host, if anything."""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     if not host:
-        return f"'{url}' has no host: link a real page"
+        return Msg(N_("'{url}' has no host: link a real page"), url=url)
     try:
         ipaddress.ip_address(host)
     except ValueError:
         pass
     else:
-        return f"'{url}' points at a raw IP address: link the site by its name"
+        return Msg(N_("'{url}' points at a raw IP address: link the site by its name"), url=url)
     if placeholder_host(host) or host.split(".")[0] in _PLACEHOLDER_NAMES:
-        return f"'{url}' points at a placeholder-like host ({host}): link a real page"
+        return Msg(N_("'{url}' points at a placeholder-like host ({host}): link a real page"),
+                   url=url, host=host)  # fmt: skip
     return None
 
 
@@ -70,9 +72,11 @@ def link_problems(text: str) -> list[str]:
     for url in _URL.findall(text):
         url = url.rstrip(".,;:!?’'\"")
         if urlsplit(url).scheme.lower() != "https":
-            messages.append(f"'{url}' is not an https link: learners' apps may refuse it")
+            messages.append(Msg(N_("'{url}' is not an https link: learners' apps may refuse it"),
+                                url=url))  # fmt: skip
         elif (problem := host_problem(url)) is not None:
             messages.append(problem)
     for ip in _BARE_IP.findall(_URL.sub(" ", text)):
-        messages.append(f"'{ip}' is a raw IP address: link the site by its name, over https")
+        messages.append(Msg(N_("'{ip}' is a raw IP address: link the site by its name, over "
+                               "https"), ip=ip))  # fmt: skip
     return messages

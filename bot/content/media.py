@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.content.problems import Problems
+from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import ImageSource, ImageTranslation
 from bot.content.sources import Content, Parsed
 from bot.content.yaml_nodes import KeyPath, key_str
@@ -54,15 +54,15 @@ def image_facts(data: bytes) -> ImageFacts | str:
     """The format and size read from the header, or what is wrong with the bytes."""
     if data.startswith(PNG_MAGIC):
         if len(data) < 24 or data[12:16] != b"IHDR":
-            return "a PNG without its IHDR header: the file is damaged"
+            return Msg(N_("a PNG without its IHDR header: the file is damaged"))
         width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
         return ImageFacts("png", width, height)
     if data.startswith(JPEG_MAGIC):
         size = _jpeg_size(data)
         if size is None:
-            return "a JPEG without a frame header (SOF): the file is damaged"
+            return Msg(N_("a JPEG without a frame header (SOF): the file is damaged"))
         return ImageFacts("jpeg", *size)
-    return "not a PNG or JPEG file (judged by its first bytes, not its name)"
+    return Msg(N_("not a PNG or JPEG file (judged by its first bytes, not its name)"))
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -96,22 +96,27 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
 def size_problem(facts: ImageFacts) -> str | None:
     width, height = facts.width, facts.height
     if min(width, height) < MIN_SIDE:
-        return f"{width}x{height} pixels: each side needs at least {MIN_SIDE}"
+        return Msg(N_("{width}x{height} pixels: each side needs at least {most}"), width=width,
+                   height=height, most=MIN_SIDE)  # fmt: skip
     if width + height > MAX_SIDES:
-        return f"{width}x{height} pixels: Telegram takes width + height up to {MAX_SIDES}"
+        return Msg(N_("{width}x{height} pixels: Telegram takes width + height up to {most}"),
+                   width=width, height=height, most=MAX_SIDES)  # fmt: skip
     if max(width, height) > MAX_RATIO * min(width, height):
-        return f"{width}x{height} pixels: Telegram takes a side up to {MAX_RATIO} times the other"
+        return Msg(N_("{width}x{height} pixels: Telegram takes a side up to {most} times the "
+                      "other"), width=width, height=height, most=MAX_RATIO)  # fmt: skip
     return None
 
 
 def name_problem(name: str) -> str | None:
     """What is wrong with a media name as written, before touching the disk."""
     if not name or name != name.strip():
-        return "empty name or spaces around it"
+        return Msg(N_("empty name or spaces around it"))
     if "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        return f"'{name}' must be a path relative to content/{MEDIA_DIR}/, written with /"
+        return Msg(N_("'{name}' must be a path relative to content/{folder}/, written with /"),
+                   name=name, folder=MEDIA_DIR)  # fmt: skip
     if any(part in ("..", ".", "") for part in name.split("/")):
-        return f"'{name}' may not use '.' or '..': name a file inside content/{MEDIA_DIR}/"
+        return Msg(N_("'{name}' may not use '.' or '..': name a file inside content/{folder}/"),
+                   name=name, folder=MEDIA_DIR)  # fmt: skip
     return None
 
 
@@ -124,11 +129,13 @@ def read_media(root: Path, name: str) -> tuple[MediaFile | None, str | None]:
     try:
         real, inside = path.resolve(), folder.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        return None, f"cannot resolve content/{MEDIA_DIR}/{name}: {exc}"
+        return None, Msg(N_("cannot resolve content/{folder}/{name}: {reason}"), folder=MEDIA_DIR,
+                         name=name, reason=str(exc))  # fmt: skip
     if not real.is_relative_to(inside):
-        return None, f"content/{MEDIA_DIR}/{name} leads outside content/{MEDIA_DIR}/ (a symlink?)"
+        return None, Msg(N_("content/{folder}/{name} leads outside content/{folder}/ (a symlink?)"),
+                         folder=MEDIA_DIR, name=name)  # fmt: skip
     if not real.is_file():
-        return None, f"file not found: content/{MEDIA_DIR}/{name}"
+        return None, Msg(N_("file not found: content/{folder}/{name}"), folder=MEDIA_DIR, name=name)
     try:
         size = real.stat().st_size
         if size > MAX_IMAGE_BYTES:
@@ -136,20 +143,24 @@ def read_media(root: Path, name: str) -> tuple[MediaFile | None, str | None]:
         with real.open("rb") as handle:
             data = handle.read(MAX_IMAGE_BYTES + 1)
     except OSError as exc:
-        return None, f"cannot read content/{MEDIA_DIR}/{name}: {exc}"
+        return None, Msg(N_("cannot read content/{folder}/{name}: {reason}"), folder=MEDIA_DIR,
+                         name=name, reason=str(exc))  # fmt: skip
     if len(data) > MAX_IMAGE_BYTES:  # grew since the stat
         return None, _too_big(len(data))
     facts = image_facts(data)
     if isinstance(facts, str):
-        return None, f"content/{MEDIA_DIR}/{name}: {facts}"
+        return None, Msg(N_("content/{folder}/{name}: {problem}"), folder=MEDIA_DIR, name=name,
+                         problem=facts)  # fmt: skip
     if (problem := size_problem(facts)) is not None:
-        return None, f"content/{MEDIA_DIR}/{name}: {problem}"
+        return None, Msg(N_("content/{folder}/{name}: {problem}"), folder=MEDIA_DIR, name=name,
+                         problem=problem)  # fmt: skip
     digest = hashlib.sha256(data).hexdigest()
     return MediaFile(name, str(real), digest, facts.width, facts.height), None
 
 
 def _too_big(size: int) -> str:
-    return f"{size:,} bytes: a picture may have at most {MAX_IMAGE_BYTES:,} (1 MB); shrink it"
+    return Msg(N_("{size} bytes: a picture may have at most {most} (1 MB); shrink it"),
+               size=f"{size:,}", most=f"{MAX_IMAGE_BYTES:,}")  # fmt: skip
 
 
 def check_media(content: Content, sink: Problems) -> dict[str, MediaFile]:
@@ -178,7 +189,8 @@ def check_media(content: Content, sink: Problems) -> dict[str, MediaFile]:
                 if question.kind not in PICTURED_KINDS:
                     at: KeyPath = ("questions", qid, field)
                     kinds = " and ".join(PICTURED_KINDS)
-                    said = f"pictures go with {kinds} questions only (not yet {question.kind})"
+                    said = Msg(N_("pictures go with {kinds} questions only (not yet {kind})"),
+                               kinds=kinds, kind=question.kind)  # fmt: skip
                     sink.error(source.path, source.doc.line(at), key_str(at), said)
                     continue
                 check(source, ("questions", qid, field), image.file)
@@ -196,7 +208,10 @@ def check_media(content: Content, sink: Problems) -> dict[str, MediaFile]:
                             parsed.path,
                             parsed.doc.line(at),
                             where,
-                            f"the English source has no {field} here: add it there first",
+                            Msg(
+                                N_("the English source has no {field} here: add it there first"),
+                                field=field,
+                            ),
                         )
                     elif theirs.file is not None:
                         check(parsed, at, theirs.file)

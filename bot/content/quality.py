@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.content.problems import N_, Msg
 from bot.core import limits
 from bot.core.markup import plain, split_code
 
@@ -34,15 +35,17 @@ def giveaway(options: dict[str, str], answer: Sequence[str]) -> str | None:
     if not right or not wrong or min(right) <= max(wrong):
         return None
     if len(right) == 1:
-        return (
-            f"the right option is the only longest one ({right[0]} characters, the next "
-            f"{max(wrong)}): learners can guess it; lengthen a wrong option or shorten the "
-            "right one"
-        )
-    return (
-        f"the right options are the {len(right)} longest ({min(right)} characters or more, the "
-        f"longest wrong one {max(wrong)}): learners can guess them; lengthen a wrong option"
-    )
+        return Msg(
+            N_("the right option is the only longest one ({size} characters, the next "
+               "{next}): learners can guess it; lengthen a wrong option or shorten the right "
+               "one"),
+            size=right[0], next=max(wrong),
+        )  # fmt: skip
+    return Msg(
+        N_("the right options are the {n} longest ({size} characters or more, the longest "
+           "wrong one {next}): learners can guess them; lengthen a wrong option"),
+        n=len(right), size=min(right), next=max(wrong),
+    )  # fmt: skip
 
 
 # Absolute and limiting words: test-wise learners eliminate an option that carries one when no
@@ -110,11 +113,11 @@ def absolutes_in_distractors(
     out: dict[str, str] = {}
     for oid, text in options.items():
         if oid not in answer and (found := absolute_words(text, lang)):
-            out[oid] = (
-                f"a wrong option says {', '.join(repr(w) for w in sorted(found))} and no right "
-                "option has such an absolute word: learners eliminate it without knowing the "
-                "topic; reword it"
-            )
+            out[oid] = Msg(
+                N_("a wrong option says {words} and no right option has such an absolute word: "
+                   "learners eliminate it without knowing the topic; reword it"),
+                words=", ".join(repr(w) for w in sorted(found)),
+            )  # fmt: skip
     return out
 
 
@@ -134,11 +137,12 @@ def popup_cut(explanation: str) -> str | None:
     sentence = first_sentence(plain(explanation).strip())
     if len(sentence) <= POPUP_ROOM:
         return None
-    return (
-        f"the first sentence is {len(sentence)} characters; a group popup has room for "
-        f"{POPUP_ROOM} after the verdict, so members see it cut: say why in a shorter first "
-        "sentence (the whole explanation still shows when the question closes)"
-    )
+    return Msg(
+        N_("the first sentence is {size} characters; a group popup has room for {room} after "
+           "the verdict, so members see it cut: say why in a shorter first sentence (the whole "
+           "explanation still shows when the question closes)"),
+        size=len(sentence), room=POPUP_ROOM,
+    )  # fmt: skip
 
 
 def prompt_key(prompt: str) -> str:

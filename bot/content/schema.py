@@ -52,11 +52,14 @@ def placeholder_host(host: str) -> bool:
 def _https(value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme != "https" or not parts.netloc or " " in value:
-        raise ValueError(f"'{value}' is not an absolute https URL (https://host/path)")
+        raise ValueError(
+            Msg(N_("'{url}' is not an absolute https URL (https://host/path)"), url=value)
+        )
     if placeholder_host(parts.hostname or ""):
         raise ValueError(
-            f"'{value}' points at a placeholder host ({parts.hostname}): link a real page"
-        )
+            Msg(N_("'{url}' points at a placeholder host ({host}): link a real page"), url=value,
+                host=parts.hostname)
+        )  # fmt: skip
     return value
 
 

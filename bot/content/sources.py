@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
-from bot.content.problems import Problems
+from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GlossaryFile, GuidesFile, QuizSource, QuizTranslation
 from bot.content.validation import validate
 from bot.content.yaml_nodes import DuplicateKey, YamlDoc, YamlSyntaxError, key_str, parse_yaml
@@ -76,13 +76,15 @@ def read_content(root: Path, sink: Problems, *, on_read: OnRead | None = None) -
     """
     content = Content(root)
     if not root.is_dir():
-        sink.error(root, 1, "", "content directory not found")
+        sink.error(root, 1, "", Msg(N_("content directory not found")))
         return content
     guides_path = root / "guides.yaml"
     if guides_path.is_file():
         content.guides = parse_file(guides_path, GuidesFile, sink, on_read=on_read)
     else:
-        sink.error(guides_path, 1, "", "missing guides.yaml: every quiz needs a guide path")
+        sink.error(
+            guides_path, 1, "", Msg(N_("missing guides.yaml: every quiz needs a guide path"))
+        )
     glossary_path = root / "glossary.yaml"
     if glossary_path.is_file():
         content.glossary = parse_file(glossary_path, GlossaryFile, sink, on_read=on_read)
@@ -96,8 +98,12 @@ def read_content(root: Path, sink: Problems, *, on_read: OnRead | None = None) -
                 path,
                 1,
                 "",
-                "file name must be <name>.yaml or <name>.<lang>.yaml "
-                "(name: letters, digits, _ and -; lang: e.g. fr)",
+                Msg(
+                    N_(
+                        "file name must be <name>.yaml or <name>.<lang>.yaml (name: letters, "
+                        "digits, _ and -; lang: e.g. fr)"
+                    )
+                ),
             )
             continue
         lang = match["lang"]
@@ -105,12 +111,14 @@ def read_content(root: Path, sink: Problems, *, on_read: OnRead | None = None) -
             if (source := parse_file(path, QuizSource, sink, on_read=on_read)) is not None:
                 sources[path] = QuizFiles(source)
         elif lang == SOURCE_LANGUAGE:
-            sink.error(path, 1, "", f"English lives in {match['name']}.yaml; remove this file")
+            sink.error(path, 1, "", Msg(N_("English lives in {name}.yaml; remove this file"),
+                                        name=match["name"]))  # fmt: skip
         else:
             pending.append((path, lang, path.with_name(f"{match['name']}.yaml")))
     for path, lang, source_path in pending:
         if not source_path.is_file():
-            sink.error(path, 1, "", f"translation without a source: {source_path.name} not found")
+            sink.error(path, 1, "", Msg(N_("translation without a source: {file} not found"),
+                                        file=source_path.name))  # fmt: skip
             continue
         parsed = parse_file(path, QuizTranslation, sink, translation=True, on_read=on_read)
         if source_path in sources:
@@ -135,7 +143,7 @@ def parse_file(
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        sink.error(path, 1, "", f"cannot read the file: {exc}")
+        sink.error(path, 1, "", Msg(N_("cannot read the file: {reason}"), reason=str(exc)))
         return None
     if on_read is not None:
         on_read(path, text)
@@ -152,7 +160,9 @@ def parse_file(
 
 def _duplicate_message(duplicate: DuplicateKey) -> str:
     parent = duplicate.path[-2] if len(duplicate.path) > 1 else None
-    what = {"questions": "question id", "options": "option id", "guides": "guide id"}.get(
-        str(parent), "key"
-    )
-    return f"duplicate {what} '{duplicate.path[-1]}' (first at line {duplicate.first_line})"
+    message = {
+        "questions": N_("duplicate question id '{id}' (first at line {line})"),
+        "options": N_("duplicate option id '{id}' (first at line {line})"),
+        "guides": N_("duplicate guide id '{id}' (first at line {line})"),
+    }.get(str(parent), N_("duplicate key '{id}' (first at line {line})"))
+    return Msg(message, id=duplicate.path[-1], line=duplicate.first_line)

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from bot.content.problems import N_, Msg
 from bot.content.schema import GlossaryTerm
 from bot.core.markup import code_spans, split_code
 
@@ -62,7 +63,7 @@ def unclosed_backtick(text: str) -> list[str]:
     if count and "```" in text:  # backticks inside a fenced block are code, not markup
         count = sum(piece.count("`") for is_code, piece in split_code(text) if not is_code)
     if count % 2:
-        return ["odd number of backticks: close the `code` span"]
+        return [Msg(N_("odd number of backticks: close the `code` span"))]
     return []
 
 
@@ -71,7 +72,8 @@ def unmarked_code(text: str) -> list[str]:
     if "." not in text and "()" not in text:  # every match has a dot or a call
         return []
     found = [m for m in _CODE_LIKE.findall(prose(text)) if not _is_abbreviation(m)]
-    return [f"'{name}' looks like code: write it in backticks, `{name}`" for name in found]
+    return [Msg(N_("'{name}' looks like code: write it in backticks, `{name}`"), name=name)
+            for name in found]  # fmt: skip
 
 
 def _is_abbreviation(token: str) -> bool:
@@ -92,19 +94,19 @@ def compare_code(source: str, translated: str) -> list[str]:
     outside = prose(translated)
     for span in missing:
         if span in outside:
-            messages.append(f"`{span}` is written without backticks; keep it as code")
+            messages.append(Msg(N_("`{span}` is written without backticks; keep it as code"),
+                                span=span))  # fmt: skip
         elif extra:
-            messages.append(
-                f"code `{span}` was changed to `{extra.pop(0)}`; code is never translated"
-            )
+            messages.append(Msg(N_("code `{span}` was changed to `{other}`; code is never "
+                                   "translated"), span=span, other=extra.pop(0)))  # fmt: skip
         elif (stem := _stem(span)) and stem in outside:
-            messages.append(
-                f"code `{span}` looks translated or altered (found '{stem}...' outside "
-                "backticks); copy it exactly, in backticks"
-            )
+            messages.append(Msg(N_("code `{span}` looks translated or altered (found '{stem}...' "
+                                   "outside backticks); copy it exactly, in backticks"),
+                                span=span, stem=stem))  # fmt: skip
         else:
-            messages.append(f"code `{span}` from the English is missing")
-    messages.extend(f"code `{span}` is not in the English source" for span in extra)
+            messages.append(Msg(N_("code `{span}` from the English is missing"), span=span))
+    messages.extend(Msg(N_("code `{span}` is not in the English source"), span=span)
+                    for span in extra)  # fmt: skip
     return messages
 
 
@@ -141,7 +143,8 @@ def english_leftovers(translated: str) -> list[str]:
     clauses such as ", so keeping them is optional" with a single one."""
     found = _ENGLISH_MARKERS.intersection(_words(translated))
     if found:
-        return [f"looks partly English ({', '.join(sorted(found))}): translate the whole string"]
+        return [Msg(N_("looks partly English ({words}): translate the whole string"),
+                    words=", ".join(sorted(found)))]  # fmt: skip
     return []
 
 
@@ -192,8 +195,14 @@ def glossary_hits(translated: str, terms: Sequence[GlossaryTerm]) -> list[str]:
     for term in terms:
         for avoid in term.avoid:
             if found := _avoid_pattern(avoid).search(text):
-                note = f" ({term.note})" if term.note else ""
-                seen = "" if found.group(0) == avoid.casefold() else f" (as '{found.group(0)}')"
-                messages.append(f"'{avoid}'{seen}: write '{term.prefer}' instead{note}")
+                note = f" ({term.note})" if term.note else ""  # the glossary's own words
+                if found.group(0) == avoid.casefold():
+                    message = Msg(N_("'{avoid}': write '{prefer}' instead{note}"), avoid=avoid,
+                                  prefer=term.prefer, note=note)  # fmt: skip
+                else:
+                    message = Msg(N_("'{avoid}' (as '{found}'): write '{prefer}' instead{note}"),
+                                  avoid=avoid, found=found.group(0), prefer=term.prefer,
+                                  note=note)  # fmt: skip
+                messages.append(message)
                 break
     return messages

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from bot.content import text_checks
+from bot.content.problems import N_, Msg
 
 NARROW = "\u202f"
 _NO_BREAK = "\u202f\u00a0"
@@ -41,27 +42,27 @@ def french(text: str) -> list[str]:
     messages: list[str] = []
     marks = sorted({m.group(2) for m in _HIGH_MARK.finditer(prose) if not _spaced(prose, m)})
     if marks:
-        messages.append(
-            f"write a narrow no-break space (U+202F) before {' '.join(marks)} "
-            "(French typography; not a plain or a wide no-break space)"
-        )
+        messages.append(Msg(N_("write a narrow no-break space (U+202F) before {marks} (French "
+                               "typography; not a plain or a wide no-break space)"),
+                            marks=" ".join(marks)))  # fmt: skip
     inside = [m.group(1) for m in _OPEN.finditer(prose)] + [
         m.group(1) for m in _CLOSE.finditer(prose)
     ]
     if any(c != NARROW for c in inside):
-        messages.append("write a narrow no-break space (U+202F) inside « »")
+        messages.append(Msg(N_("write a narrow no-break space (U+202F) inside « »")))
     if '"' in prose or "'" in prose:
-        messages.append("straight quotes: write ’ for an apostrophe and « » for a quotation")
+        messages.append(Msg(N_("straight quotes: write ’ for an apostrophe and « » for a "
+                               "quotation")))  # fmt: skip
     if not _DIGIT.search(prose):
         return messages  # the number rules below need a digit
     if found := _DECIMAL_POINT.search(prose):
         comma = found.group(0).replace(".", ",")
-        messages.append(f"'{found.group(0)}': French writes a decimal comma, '{comma}'")
+        messages.append(Msg(N_("'{found}': French writes a decimal comma, '{comma}'"),
+                            found=found.group(0), comma=comma))  # fmt: skip
     if found := _UNIT_AFTER_SPACE.search(prose):
-        messages.append(
-            f"'{found.group(0)}': put a no-break space (U+202F) between the number and its "
-            "unit, so a line cannot break between them"
-        )
+        messages.append(Msg(N_("'{found}': put a no-break space (U+202F) between the number and "
+                               "its unit, so a line cannot break between them"),
+                            found=found.group(0)))  # fmt: skip
     return messages
 
 

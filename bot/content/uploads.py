@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.content.loader import check, load_catalog
-from bot.content.problems import ContentError, Severity
+from bot.content.problems import N_, ContentError, Msg, Severity
 from bot.core.models import Quiz
 
 YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
@@ -193,18 +193,22 @@ def _over_limits(quiz: Quiz, limits: UploadLimits) -> list[UploadProblem]:
     found: list[UploadProblem] = []
     if len(quiz.questions) > limits.max_questions:
         found.append(UploadProblem(0, "too_many_questions", str(limits.max_questions)))
-    for lang_text in quiz.title.values.values():
-        if len(lang_text) > limits.max_title_chars:
-            found.append(UploadProblem(0, "text_too_long", f"title > {limits.max_title_chars}"))
+    longer = N_("longer than {n} characters")
+    if any(len(t) > limits.max_title_chars for t in quiz.title.values.values()):
+        found.append(
+            UploadProblem(0, "checker", Msg(longer, n=limits.max_title_chars), key="title")
+        )
     for question in quiz.questions:
+        at = f"questions.{question.id}"
         if len(question.options) > limits.max_options:
-            found.append(UploadProblem(0, "too_many_options", question.id))
+            message = Msg(N_("too many options (at most {n})"), n=limits.max_options)
+            found.append(UploadProblem(0, "checker", message, key=f"{at}.options"))
         checks = [("prompt", question.prompt.values.values(), limits.max_prompt_chars),
                   ("explanation", question.explanation.values.values(),
                    limits.max_explanation_chars)]  # fmt: skip
-        checks += [(f"option {o.id}", o.text.values.values(), limits.max_option_chars)
+        checks += [(f"options.{o.id}", o.text.values.values(), limits.max_option_chars)
                    for o in question.options]  # fmt: skip
         for what, texts, most in checks:
             if any(len(t) > most for t in texts):
-                found.append(UploadProblem(0, "text_too_long", f"{question.id} {what} > {most}"))
+                found.append(UploadProblem(0, "checker", Msg(longer, n=most), key=f"{at}.{what}"))
     return found

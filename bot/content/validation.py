@@ -170,7 +170,16 @@ def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> 
     if kind == "enum":
         return Msg(N_("'{given}' is not allowed: use one of {expected}"), given=given,
                    expected=error["ctx"]["expected"])  # fmt: skip
+    if kind == "literal_error":
+        return Msg(N_("'{given}' is not allowed: use one of {expected}"), given=given,
+                   expected=error["ctx"]["expected"])  # fmt: skip
+    if kind in {"float_parsing", "float_type", "int_parsing", "int_type", "finite_number"}:
+        return Msg(N_("expected a number, found {found}"), found=_kind(given))
+    if kind in {"bool_parsing", "bool_type"}:
+        return Msg(N_("expected true or false, found {found}"), found=_kind(given))
+    if kind in {"too_long", "string_too_long"}:
+        return Msg(N_("too long: at most {n}"), n=error["ctx"]["max_length"])
     if kind == "value_error":
         cause = error["ctx"]["error"]
         return cause.args[0] if cause.args and isinstance(cause.args[0], Msg) else str(cause)
-    return str(error["msg"])
+    return Msg(N_("not a valid value here ({reason})"), reason=str(error["msg"]))

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from bot.content.problems import N_, Msg
+
 KeyPath = tuple[str | int, ...]
 _NULL_TAG = "tag:yaml.org,2002:null"
 
@@ -149,7 +151,12 @@ def parse_yaml(text: str, limits: YamlLimits = DEFAULT_LIMITS) -> YamlDoc:
     first problem (a limit exceeded is one too)."""
     if len(text) > limits.max_chars:
         raise YamlSyntaxError(
-            1, f"file too large ({len(text):,} characters; at most {limits.max_chars:,})"
+            1,
+            Msg(
+                N_("file too large ({size} characters; at most {most})"),
+                size=f"{len(text):,}",
+                most=f"{limits.max_chars:,}",
+            ),
         )
     # libyaml's composer when the wheel has it (much faster on 500 quizzes): same nodes and
     # marks, still safe (values are built from the node tree here). On a syntax error, parse
@@ -167,7 +174,7 @@ def parse_yaml(text: str, limits: YamlLimits = DEFAULT_LIMITS) -> YamlDoc:
         mark = exc.problem_mark or exc.context_mark
         raise YamlSyntaxError(mark.line + 1 if mark else 1, _syntax_message(exc)) from exc
     except yaml.YAMLError as exc:
-        raise YamlSyntaxError(1, f"invalid YAML: {exc}") from exc
+        raise YamlSyntaxError(1, Msg(N_("invalid YAML: {problem}"), problem=str(exc))) from exc
     return _document(node, text, yaml.SafeLoader, limits)
 
 
@@ -178,13 +185,13 @@ def _compose(loader_class: type[yaml.SafeLoader], text: str) -> Node | None:
     except RecursionError:
         # Both composers recurse once per level: Python's recursion limit (about 1,000) is
         # what stops a document nested deeper, long before memory or time could matter.
-        raise YamlSyntaxError(1, "YAML nested too deeply (hundreds of levels)") from None
+        raise YamlSyntaxError(1, Msg(N_("YAML nested too deeply (hundreds of levels)"))) from None
     finally:
         loader.dispose()
 
 
 def _too_deep(depth: int) -> str:
-    return f"YAML nested too deeply (more than {depth} levels, or a recursive alias)"
+    return Msg(N_("YAML nested too deeply (more than {n} levels, or a recursive alias)"), n=depth)
 
 
 class _Budget:
@@ -205,7 +212,7 @@ class _Budget:
             if self.aliases > self.limits.max_aliases:
                 raise YamlSyntaxError(
                     node.start_mark.line + 1,
-                    f"too many aliases (more than {self.limits.max_aliases})",
+                    Msg(N_("too many aliases (more than {n})"), n=self.limits.max_aliases),
                 )
         else:
             self.seen.add(id(node))
@@ -213,8 +220,10 @@ class _Budget:
         if self.values > self.limits.max_values:
             raise YamlSyntaxError(
                 node.start_mark.line + 1,
-                f"YAML too large once aliases are expanded "
-                f"(more than {self.limits.max_values:,} values)",
+                Msg(
+                    N_("YAML too large once aliases are expanded (more than {n} values)"),
+                    n=f"{self.limits.max_values:,}",
+                ),
             )
 
 
@@ -229,16 +238,20 @@ def _document(
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
+    """PyYAML's own words for the problem (English: a library's text), in our sentence with our
+    advice for the two mistakes quiz authors make most."""
     problem = exc.problem or str(exc)
-    message = f"invalid YAML: {problem}"
+    code, colon = "`" in problem, "mapping values are not allowed" in problem
     if exc.context:
-        message += f" ({exc.context})"
-    if "`" in problem:
+        problem += f" ({exc.context})"
+    if code:
         # The most common mistake in quiz files: a value starting with inline code.
-        message += "; a value that starts with ` must be quoted, e.g. a: '`optimizer.step()`'"
-    elif "mapping values are not allowed" in problem:
-        message += "; quote a value that contains ': ', e.g. prompt: 'Note: ...'"
-    return message
+        return Msg(N_("invalid YAML: {problem}; a value that starts with ` must be quoted, e.g. "
+                      "a: '`optimizer.step()`'"), problem=problem)  # fmt: skip
+    if colon:
+        return Msg(N_("invalid YAML: {problem}; quote a value that contains ': ', e.g. prompt: "
+                      "'Note: ...'"), problem=problem)  # fmt: skip
+    return Msg(N_("invalid YAML: {problem}"), problem=problem)
 
 
 def _build(

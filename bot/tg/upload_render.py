@@ -97,6 +97,8 @@ def _field(tr: Translator, name: str) -> str:
         "guide": tr._("guide"),
         "level": tr._("level"),
         "languages": tr._("languages"),
+        "questions": tr._("questions"),
+        "file": tr._("picture file"),
         "same_as_source": tr._("same_as_source"),
         "value": tr._("value"),
         "tolerance": tr._("tolerance"),
@@ -146,14 +148,6 @@ def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> st
             what = tr._("the file must hold exactly one quiz")
         case "too_many_questions":
             what = tr._("too many questions: at most {n}", n=limits.max_questions)
-        case "too_many_options":
-            what = tr._(
-                "question {id}: too many options (at most {n})",
-                id=problem.detail,
-                n=limits.max_options,
-            )
-        case "text_too_long":
-            what = tr._("a text is too long ({detail})", detail=problem.detail)
         case "too_big":
             what = tr._("the file is too big: at most {n} KB", n=limits.max_bytes // 1024)
         case "skipped":

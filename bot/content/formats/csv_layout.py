@@ -67,7 +67,8 @@ def parse(
     columns = {name: i for i, name in reversed(list(enumerate(header))) if name}
     for index, column in enumerate(header):
         if column and column not in KNOWN:
-            result.skip(1, f"column {index + 1} '{column}' is not part of the layout: ignored")
+            result.skip(1, Msg(N_("column {n} '{column}' is not part of the layout: ignored"),
+                               n=index + 1, column=column))  # fmt: skip
     if missing := [c for c in REQUIRED if c not in columns]:
         result.skip(1, Msg(N_("missing column(s): {columns}"), columns=", ".join(missing)))
         return result
@@ -87,7 +88,7 @@ def parse(
             texts.read(row, columns, lang, start)
             _row(row, start, columns, lang, by_lang, result, limits)
     except csv.Error as exc:
-        result.skip(line, f"not valid CSV here: {exc}")
+        result.skip(line, Msg(N_("not valid CSV here: {reason}"), reason=str(exc)))
     title = texts.titles.get(lang) or next(iter(texts.titles.values()), "") or name
     quiz_id = slug(title, slug(name, "quiz"))
     for language, questions in by_lang.items():
@@ -127,7 +128,10 @@ class _QuizTexts:
                 self._lines[(column, lang)] = line
             elif kept[lang] != value:
                 first = self._lines[(column, lang)]
-                self.result.note(line, f"another {column} than line {first}'s: the first is kept")
+                message = {"title": N_("another title than line {first}'s: the first is kept"),
+                           "description": N_("another description than line {first}'s: the "
+                                             "first is kept")}[column]  # fmt: skip
+                self.result.note(line, Msg(message, first=first))
 
 
 def _cell(row: list[str], columns: dict[str, int], name: str) -> str:
@@ -158,7 +162,8 @@ def _row(
     qid = cell("id") or f"q{len(questions) + 1}"
     if not _ID.match(qid):
         fixed = slug(qid, f"q{len(questions) + 1}")
-        result.note(line, f"id '{qid}' has characters ids cannot: using '{fixed}'")
+        result.note(line, Msg(N_("id '{id}' has characters ids cannot: using '{fixed}'"), id=qid,
+                              fixed=fixed))  # fmt: skip
         qid = fixed
     if any(q.id == qid for q in questions):
         result.skip(line, Msg(N_("question id '{id}' already used in {lang}"), id=qid, lang=lang))

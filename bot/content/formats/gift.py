@@ -99,7 +99,8 @@ class _Quizzes:
     def add(self, question: DraftQuestion) -> None:
         qid = unique(question.id, self.ids)
         if qid != question.id:
-            self.result.note(question.line, f"question id '{question.id}' taken: using '{qid}'")
+            self.result.note(question.line, Msg(N_("question id '{id}' taken: using '{other}'"),
+                                                id=question.id, other=qid))  # fmt: skip
         self.questions.append(_with_id(question, qid))
 
     def _close(self) -> None:
@@ -323,8 +324,12 @@ def _answers(
     if several and any(w not in (0, 100) for w in weights):
         result.note(
             line,
-            "several right answers: kind multiple, the answers with a positive weight are "
-            "right; their weights are not kept (quizbot's partial credit applies)",
+            Msg(
+                N_(
+                    "several right answers: kind multiple, the answers with a positive weight are "
+                    "right; their weights are not kept (quizbot's partial credit applies)"
+                )
+            ),
         )
     elif any(w < 0 for w in weights):
         result.note(line, Msg(N_("negative weights ignored: a wrong answer costs nothing")))
@@ -358,8 +363,8 @@ def _numerical(
         written = _text(token[:hash_at] if hash_at >= 0 else token)
         key = _number_key(written)
         if key is None:
-            result.skip(line, f"numerical answer '{written}' is not a number, value:tolerance "
-                        "or low..high")  # fmt: skip
+            result.skip(line, Msg(N_("numerical answer '{written}' is not a number, "
+                                     "value:tolerance or low..high"), written=written))  # fmt: skip
             return None
         if kept is None and (weight is None or weight >= 100):
             kept = (key, note)
@@ -371,7 +376,10 @@ def _numerical(
     if dropped:
         result.note(
             line,
-            f"numerical answers left out (quizbot keeps one value or range): {', '.join(dropped)}",
+            Msg(
+                N_("numerical answers left out (quizbot keeps one value or range): {answers}"),
+                answers=", ".join(dropped),
+            ),
         )
     key, note = kept
     return key, " ".join(part for part in (general, note) if part)
@@ -440,8 +448,13 @@ def _explanation(
             letter = option_letter(options.index(option))
             result.note(
                 line,
-                f"feedback on wrong answer {letter} appended to the explanation "
-                "(quizbot shows one explanation per question)",
+                Msg(
+                    N_(
+                        "feedback on wrong answer {letter} appended to the explanation (quizbot "
+                        "shows one explanation per question)"
+                    ),
+                    letter=letter,
+                ),
             )
             parts.append(f"“{option.text}”: {note}")
     return " ".join(parts)
