@@ -18,6 +18,7 @@ from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
 from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, right_position
 from tests.e2e.test_groups_schedules import schedule_jobs
+from tests.e2e.test_uploads_flow import GIFT
 
 OTHER = "gradient-checkpointing"
 FORUM = -1001234567
@@ -217,3 +218,22 @@ async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> No
         assert notice.thread_id == stopped.thread_id == a
         posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
         assert len(posted) >= 4 and {m.thread_id for m in posted} == {a}
+
+
+async def test_an_upload_in_a_topic_is_answered_there_and_its_push_plays_there(
+    tmp_path: Path,
+) -> None:
+    async with group_bot(tmp_path, seconds=0.5) as h:
+        group, admin, a, b = await make_forum(h)
+        await admin.send_document(
+            "ours.gift", GIFT.encode(), caption="/upload", chat=group, thread=b
+        )
+        summary = await group.wait_for(lambda m: "ours.gift is a sound quiz" in m.text, timeout=30)
+        assert summary.thread_id == b
+        mark = group.mark()
+        await admin.tap(summary, "▶️ Push")  # the button's message is in Maths: the run too
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+        await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=10)
+        posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
+        assert q1.thread_id == b and {m.thread_id for m in posted} == {b}
+        assert not group.in_topic(a)
