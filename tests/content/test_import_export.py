@@ -293,3 +293,33 @@ def test_gift_numerical_imports_as_kind_number_and_exports_back(
     status, text, err = run(capsys, "export", "num", "--format", "aiken", "--content", str(content))
     assert status == 0 and "number and select-all questions need GIFT" in err
     assert "4 left out" in err
+
+
+MIXED_GIFT = """\
+::sum::How much is 2 + 2? {=Four ~Five ~Three ####Two and two make four.}
+
+::essay::Explain why the sky is blue. {}
+
+::capital::Which city is the capital of Senegal? {=Dakar ~Saint-Louis ~Thiès ####Since 1960.}
+"""
+
+
+def test_the_cli_and_an_upload_follow_one_rule_for_an_unsupported_question(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An essay question in a Moodle export is left out and named by its line; the rest is kept
+    and the import succeeds, in `content import` as in a chat upload (`importer.SKIP_RULE`).
+    The CLI used to exit 1 ("FAILED: 1 skipped") while writing the file, the upload refused it."""
+    from bot.content.uploads import check_upload
+
+    source = tmp_path / "mixed.gift"
+    source.write_text(MIXED_GIFT, encoding="utf-8")
+    status, out, _ = run(capsys, "import", str(source), "--format", "gift", "--out", str(content),
+                         "--guide", "demo")  # fmt: skip
+    assert "mixed.gift:3: skipped: essay question" in out
+    assert "OK: 1 skipped, 0 checker errors" in out, out
+    assert status == 0
+    assert [len(q.questions) for q in load_catalog(content)] == [2]
+    uploaded = check_upload("mixed.gift", MIXED_GIFT.encode(), content)
+    assert uploaded.quiz is not None and len(uploaded.quiz.questions) == 2
+    assert [(p.line, p.code) for p in uploaded.problems if p.code == "skipped"] == [(3, "skipped")]

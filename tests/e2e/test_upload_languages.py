@@ -106,3 +106,30 @@ async def test_a_gift_upload_with_an_unsupported_question_keeps_the_others(h: Ha
     assert "mixed.gift est un quiz valide" in shown.text, shown.text
     assert "2 questions" in shown.text
     assert "Ligne 3\u00a0: question laissée de côté\u00a0:" in shown.text, shown.text
+
+
+def _many_broken(count: int) -> tuple[str, list[int]]:
+    """A quiz whose every question's answer names no option; the line of each answer."""
+    lines = ["id: many", "guide: gradient-checkpointing", "level: beginner", "languages: [en]",
+             'title: "Many"', 'description: "Broken answers."', "questions:"]  # fmt: skip
+    answers = []
+    for n in range(1, count + 1):
+        lines += [f"  q{n}:", f'    prompt: "Question {n}?"', "    options:", '      a: "Yes"',
+                  '      b: "No"']  # fmt: skip
+        lines.append("    answer: z")
+        answers.append(len(lines))
+        lines.append(f'    explanation: "Because {n}."')
+    return "\n".join(lines) + "\n", answers
+
+
+async def test_thirty_problems_come_back_in_one_message(h: Harness) -> None:
+    """The chat once showed 15 problems and "…and 15 more": the teacher fixed them in rounds."""
+    group, admin = await group_with_admin(h, "fr")
+    text, answer_lines = _many_broken(30)
+    mark = group.mark()
+    await admin.send_document("many.yaml", text.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "many.yaml" in m.text, after=mark, timeout=30)
+    for n, line in enumerate(answer_lines, start=1):
+        said = f"• Ligne {line}\u00a0: question {n}, réponse\u00a0: la réponse «\u202fz\u202f»"
+        assert said in shown.text, (line, shown.text)
+    assert "autres problèmes" not in shown.text
