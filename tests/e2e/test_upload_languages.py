@@ -92,7 +92,7 @@ MIXED_GIFT = """\
 
 ::essay::Explain why the sky is blue. {}
 
-::capital::Which city is the capital of Senegal? {=Dakar ~Saint-Louis ~Thiès}
+::capital::Which city is the capital of Senegal? {=Dakar, the capital since 1960 ~Thiès ~Touba}
 """
 
 
@@ -106,6 +106,11 @@ async def test_a_gift_upload_with_an_unsupported_question_keeps_the_others(h: Ha
     assert "mixed.gift est un quiz valide" in shown.text, shown.text
     assert "2 questions" in shown.text
     assert "Ligne 3\u00a0: question laissée de côté\u00a0:" in shown.text, shown.text
+    # the checker's warnings too, in French, with the place in words (line 5: `capital`)
+    assert (
+        "Ligne 5\u00a0: question «\u202fcapital\u202f», option A\u00a0: la bonne option est la "
+        "seule plus longue"
+    ) in shown.text, shown.text
 
 
 def _many_broken(count: int) -> tuple[str, list[int]]:
