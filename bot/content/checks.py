@@ -192,7 +192,9 @@ def _check_question(
 
     if not ID.match(question_id):
         error(at, Msg(N_("question id '{id}': {rule}"), id=question_id, rule=Msg(ID_RULE)))
-    if question.kind == "number":
+    if question.kind == "flashcard":
+        _check_flashcard(question, at, error)
+    elif question.kind == "number":
         numbers.check_number(question, at, error)
     else:
         _check_options(question, at, error)
@@ -235,6 +237,19 @@ def option_warnings(
     for option_id, message in quality.absolutes_in_distractors(options, answer, lang).items():
         found.append(((*at, "options", option_id), message))
     return found
+
+
+def _check_flashcard(question: QuestionSource, at: KeyPath, error: _Error) -> None:
+    """A flashcard is a front (`prompt`) and a back (`explanation`): options, an answer or a
+    unit would be silently ignored, so each is an error."""
+    if question.options:
+        error((*at, "options"), Msg(N_("a flashcard has no options: its back is its explanation")))
+    if question.answer is not None:
+        error((*at, "answer"),
+              Msg(N_("a flashcard has no answer: the learner rates their own recall")))  # fmt: skip
+    if question.unit is not None:
+        error((*at, "unit"), Msg(N_("only a number question has a unit (this one is {kind})"),
+                                 kind=question.kind))  # fmt: skip
 
 
 def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None:
@@ -282,12 +297,13 @@ def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None
     if question.unit is not None:
         error((*at, "unit"), Msg(N_("only a number question has a unit (this one is {kind})"),
                                  kind=question.kind))  # fmt: skip
-    if not isinstance(question.answer, list):
+    answer = [] if question.answer is None else question.answer  # none written: no option
+    if not isinstance(answer, list):
         error((*at, "answer"),
               Msg(N_("a value or range answers only a number question: "
                      "name an option")))  # fmt: skip
         return
-    for problem in _answer_problems(question.answer, question.kind, list(question.options)):
+    for problem in _answer_problems(answer, question.kind, list(question.options)):
         error((*at, "answer"), problem)
 
 

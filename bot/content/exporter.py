@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.content.formats import DraftOption, DraftQuestion, DraftQuiz, write
-from bot.content.formats.draft import MULTIPLE, NUMBER
+from bot.content.formats.draft import FLASHCARD, MULTIPLE, NUMBER
 from bot.core.models import SOURCE_LANGUAGE, Quiz, Text
 
 
@@ -14,7 +14,8 @@ class Exported:
     text: str
     fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
     dropped: int  # explanations the format cannot carry (Aiken)
-    skipped: int = 0  # number questions the format cannot carry (Aiken, CSV), per language
+    skipped: int = 0  # number and select-all questions Aiken and CSV cannot carry, per language
+    flashcards: tuple[str, ...] = ()  # ids of the flashcards GIFT and Aiken cannot carry
     units: int = 0  # units GIFT cannot carry (a number question's unit is left out)
 
 
@@ -62,6 +63,13 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
         if missing:
             fallbacks[lang] = missing
     skipped = units = 0
+    flashcards: tuple[str, ...] = ()
+    if fmt in ("aiken", "gift"):  # neither format has a question without an answer key
+        flashcards = tuple(q.id for q in quiz.questions if q.flashcard)
+        drafts = [
+            replace(d, questions=tuple(q for q in d.questions if q.kind != FLASHCARD))
+            for d in drafts
+        ]
     if fmt in ("aiken", "csv"):  # one right option per question: no number, no select-all
         left_out = (NUMBER, MULTIPLE)
         skipped = sum(1 for d in drafts for q in d.questions if q.kind in left_out)
@@ -74,4 +82,6 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
     dropped = 0
     if fmt == "aiken":
         dropped = sum(1 for d in drafts for q in d.questions if q.explanation)
-    return Exported(write(fmt, drafts), fallbacks, dropped, skipped, units)
+    return Exported(
+        write(fmt, drafts), fallbacks, dropped, skipped, units=units, flashcards=flashcards
+    )

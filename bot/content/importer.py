@@ -176,7 +176,10 @@ def _existing_source(path: Path) -> DraftQuiz | None:
         DraftQuestion(
             qid,
             q.prompt,
-            tuple(DraftOption(text, oid in q.answer) for oid, text in q.options.items()),
+            tuple(
+                DraftOption(text, isinstance(q.answer, list) and oid in q.answer)
+                for oid, text in q.options.items()
+            ),
             q.explanation,
             kind=q.kind,
             number=number_answer(q),

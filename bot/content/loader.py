@@ -199,7 +199,7 @@ def _quiz(
                 correct=min(correct_set)
                 if multiple
                 else ids.index(answer[0])
-                if isinstance(answer, list)
+                if isinstance(answer, list) and answer
                 else 0,
                 correct_set=correct_set,
                 kind=QuestionKind(question.kind),

@@ -142,7 +142,7 @@ class ImageTranslation(_Strict):
 
 
 class QuestionSource(_Strict):
-    kind: Literal["single", "true_false", "multiple", "number"] = Field(
+    kind: Literal["single", "true_false", "multiple", "number", "flashcard"] = Field(
         default="single",
         description=(
             "single: one correct option among 2 to 10. true_false: exactly the options "
@@ -150,7 +150,8 @@ class QuestionSource(_Strict):
             "the learner types a number, `answer` is {value, tolerance} or {low, high}. "
             "multiple: 2 to 8 options, answer lists every correct one ([a, c]), at least one "
             "option is wrong; the learner selects every true statement (partial credit: see "
-            "content/README.md)."
+            "content/README.md). flashcard: no options and no answer; `prompt` is the front, "
+            "`explanation` the back; the learner rates their own recall (never scored)."
         ),
     )
     prompt: NonEmptyText = Field(description="The question; `code` in backticks.")
@@ -159,7 +160,9 @@ class QuestionSource(_Strict):
         description="Option id -> text, 2 to 10 options (the bot shuffles them); none for number.",
         json_schema_extra={"maxProperties": MAX_OPTIONS},
     )
-    answer: Answer | NumberKey
+    answer: Answer | NumberKey | None = Field(
+        default=None, description="The key; required for every kind but flashcard (none)."
+    )
     unit: NonEmptyText | None = Field(
         default=None,
         description=(
@@ -168,13 +171,16 @@ class QuestionSource(_Strict):
         ),
     )
     explanation: NonEmptyText = Field(
-        description="Why the answer is right (and, where useful, why a tempting one is wrong)."
+        description=(
+            "Why the answer is right (and, where useful, why a tempting one is wrong); a "
+            "flashcard's back."
+        )
     )
     image: ImageSource | None = Field(
-        default=None, description="A picture sent with the question (as a photo)."
+        default=None, description="A picture sent with the question (a flashcard's front)."
     )
     explanation_image: ImageSource | None = Field(
-        default=None, description="A picture sent with the explanation."
+        default=None, description="A picture sent with the explanation (a flashcard's back)."
     )
 
 

@@ -123,6 +123,12 @@ def run_export(args: argparse.Namespace) -> int:
             f"{result.skipped} left out",
             file=sys.stderr,
         )
+    for question_id in result.flashcards:
+        print(
+            f"note: {args.format} has no flashcards: question {question_id} left out "
+            "(YAML and the CSV layout carry them)",
+            file=sys.stderr,
+        )
     if result.units:
         print(f"note: GIFT has no units: {result.units} left out", file=sys.stderr)
     if args.out is None:

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 
 from bot.content.formats.draft import (
+    FLASHCARD,
     MULTIPLE,
     NUMBER,
     OPTION_IDS,
@@ -56,6 +57,12 @@ def source_yaml(
             lines.append(f"    kind: {NUMBER}")
             lines.append(f"    prompt: {_q(question.prompt)}")
             lines.append(f"    answer: {_number_key(question.number)}")
+            lines.append(f"    explanation: {_q(question.explanation)}")
+            lines.append("")
+            continue
+        if question.kind == FLASHCARD:  # a front and a back: no options, no answer
+            lines.append(f"    kind: {FLASHCARD}")
+            lines.append(f"    prompt: {_q(question.prompt)}")
             lines.append(f"    explanation: {_q(question.explanation)}")
             lines.append("")
             continue

@@ -13,7 +13,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.core import kinds
-from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind, score_number
+from bot.core.kinds import (
+    FLASHCARD_RATINGS,
+    NUMBER_RIGHT,
+    NUMBER_WRONG,
+    QuestionKind,
+    score_number,
+)
 from bot.core.models import Question, Quiz
 
 OptionOrders = tuple[tuple[int, ...], ...]
@@ -68,6 +74,8 @@ def judge(
     (a `multiple` question has none: it is answered by a submitted set, `judge_selection`)."""
     if question.kind is QuestionKind.MULTIPLE:
         return None
+    if question.kind is QuestionKind.FLASHCARD:
+        return judge_rating(question, question_index, position)
     if not 0 <= position < len(order) or len(order) != len(question.options):
         return None
     option_index = order[position]
@@ -78,6 +86,15 @@ def judge(
         correct_position=list(order).index(question.correct),
         is_correct=option_index == question.correct,
     )
+
+
+def judge_rating(question: Question, question_index: int, rating: int) -> Judgement | None:
+    """A flashcard's self-rating (0 = Again .. 3 = Easy, `kinds.FLASHCARD_RATINGS`) as the
+    virtual option it is recorded as; None for another kind or a rating no button carries."""
+    if question.kind is not QuestionKind.FLASHCARD or not 0 <= rating < len(FLASHCARD_RATINGS):
+        return None
+    right = kinds.score_rating(rating).right
+    return Judgement(question_index, rating, rating, rating, right)
 
 
 def judge_number(question: Question, question_index: int, typed: float) -> Judgement | None:
@@ -248,9 +265,13 @@ def apply_selection(
 
 @dataclass(frozen=True, slots=True)
 class Score:
+    """Right answers over the scored questions; flashcards are not scored, only counted in
+    `flashcards` (those the learner rated)."""
+
     correct: int
     total: int
     missed: tuple[int, ...]  # question indexes answered wrongly or not at all
+    flashcards: int = 0
 
     @property
     def ratio(self) -> float:
@@ -263,7 +284,8 @@ def score(
     selections: Sequence[tuple[int, frozenset[str]]] = (),
 ) -> Score:
     """Right answers over the quiz; a `multiple` question counts as right only for the exact
-    set of option ids (its partial credit is shown with the answer, not added here)."""
+    set of option ids (its partial credit is shown with the answer, not added here). Flashcards
+    are left out of `correct`, `total` and `missed`: the learner rates them, nobody judges."""
     sets = dict(selections)
 
     def right(index: int, q: Question, chosen: int | None) -> bool:
@@ -271,15 +293,19 @@ def score(
             return sets.get(index) == frozenset(q.options[i].id for i in q.key)
         return chosen == q.correct
 
+    padded = [*answers, *([None] * (len(quiz.questions) - len(answers)))]
     missed = tuple(
         i
-        for i, (q, chosen) in enumerate(zip(quiz.questions, answers, strict=False))
-        if not right(i, q, chosen)
+        for i, (q, chosen) in enumerate(zip(quiz.questions, padded, strict=False))
+        if not q.flashcard and not right(i, q, chosen)
     )
-    missed += tuple(range(len(answers), len(quiz.questions)))
-    return Score(
-        correct=len(quiz.questions) - len(missed), total=len(quiz.questions), missed=missed
+    scored = sum(1 for q in quiz.questions if not q.flashcard)
+    rated = sum(
+        1
+        for q, chosen in zip(quiz.questions, padded, strict=False)
+        if q.flashcard and chosen is not None
     )
+    return Score(correct=scored - len(missed), total=scored, missed=missed, flashcards=rated)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from bot.core.engine import Judgement, OptionOrders, Verdict, judge
 from bot.core.limits import POPUP_MAX_CHARS
-from bot.core.models import Quiz
+from bot.core.models import Question, Quiz
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +41,17 @@ class GroupRun:
 
 def played(quiz: Quiz, typed: bool) -> Quiz:
     """The quiz as a group run plays it: without its number questions unless the group takes
-    typed answers. A run's question indexes, counts ("3/9"), last question and scores are all
-    over this quiz, so a left-out question is never asked, revealed or counted."""
-    if typed or not any(q.typed for q in quiz.questions):
+    typed answers, and always without its flashcards (each learner rates a flashcard's recall
+    alone: private quizzes and /review). A run's question indexes, counts ("3/9"), last
+    question and scores are all over this quiz, so a left-out question is never asked,
+    revealed or counted."""
+
+    def asked(question: Question) -> bool:
+        return not question.flashcard and (typed or not question.typed)
+
+    if all(asked(q) for q in quiz.questions):
         return quiz
-    return replace(quiz, questions=tuple(q for q in quiz.questions if not q.typed))
+    return replace(quiz, questions=tuple(q for q in quiz.questions if asked(q)))
 
 
 def judge_tap(

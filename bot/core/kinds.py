@@ -16,6 +16,16 @@ A `number` answer is stored like a tap on a virtual option: `NUMBER_RIGHT` (0, t
 typed and the value read from it; every rule that compares an answer with `correct` (scores,
 missed questions, reviews) then holds for it unchanged.
 
+A `flashcard` has a front (the prompt) and a back (its explanation) and no options: it is shown
+front first with "Show answer", then the learner rates their own recall Again, Hard, Good or Easy
+(`FLASHCARD_RATINGS`), and that rating goes to FSRS as it is (bot/core/review.py), instead of
+the rule that derives a rating from a right or wrong answer. Its answer is stored like a tap on a
+virtual option, the rating's index (0 = Again .. 3 = Easy), right unless Again (`score_rating`), so
+an Again joins the review queue as any miss does. A flashcard is not scored: a quiz's score counts
+the other kinds only (bot/core/engine.py `score`), and its result says how many flashcards were
+reviewed. Groups skip flashcards unless an admin turns them on; there the back is shown and
+nobody is scored.
+
 A `multiple` question is answered by toggles, then Submit (private quizzes, group runs); practice
 sets and exams ask the kinds one tap answers (`ONE_TAP`).
 """
@@ -34,6 +44,7 @@ class QuestionKind(StrEnum):
     TRUE_FALSE = "true_false"
     MULTIPLE = "multiple"
     NUMBER = "number"
+    FLASHCARD = "flashcard"
 
 
 # The kinds a single tap answers: what practice sets and exams ask (their screens have one
@@ -43,6 +54,16 @@ TRUE_FALSE_IDS = ("true", "false")
 NUMBER_RIGHT, NUMBER_WRONG = 0, 1
 TYPED_MAX_CHARS = 64  # a longer reply is no number: refused before parsing, never stored
 MULTIPLE_MIN_OPTIONS, MULTIPLE_MAX_OPTIONS = 2, 8
+# A flashcard's self-ratings in button order; index + 1 is FSRS's Rating (Again = 1 .. Easy = 4).
+FLASHCARD_RATINGS = ("again", "hard", "good", "easy")
+# What an answer row records as a flashcard's "option": `rating:good`. Content ids have no
+# colon, so scores and statistics can tell a rating from any option (`is_rating`).
+RATING_PREFIX = "rating:"
+
+
+def rating_id(rating_index: int) -> str:
+    """The option id a flashcard's rating is stored as (`rating:again` .. `rating:easy`)."""
+    return RATING_PREFIX + FLASHCARD_RATINGS[rating_index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +77,14 @@ class Score:
 def score_choice(chosen: int, correct: int) -> Score:
     """`single` and `true_false`: all or nothing."""
     return Score(True, 1.0) if chosen == correct else Score(False, 0.0)
+
+
+def score_rating(rating_index: int) -> Score:
+    """`flashcard`: the learner's own rating; right unless Again (it joins the review queue as
+    a miss). Never counted in a quiz's score (see the module docstring)."""
+    if not 0 <= rating_index < len(FLASHCARD_RATINGS):
+        raise ValueError(f"no flashcard rating {rating_index}")
+    return Score(True, 1.0) if rating_index > 0 else Score(False, 0.0)
 
 
 def score_multiple(selected: Collection[int], correct: Collection[int]) -> Score:

@@ -88,6 +88,9 @@ class Question:
     is `number`, `unit` its unit per language (empty Text: none), and `correct` is 0, the
     "option" an accepted typed answer is recorded as (`kinds.NUMBER_RIGHT`), so scoring,
     reviews and stats that compare an answer with `correct` need no case of their own.
+    A `flashcard` has no options either: `prompt` (and `image`) is its front, `explanation` (and
+    `explanation_image`) its back, `correct` is 0, and a rating is recorded as its index
+    (`kinds.FLASHCARD_RATINGS`).
     A `multiple` question's key is the set `correct_set` (option indexes); its `correct` is the
     first of them, so that code reading one correct option (a reveal's marker, an old export)
     still names a right one.
@@ -109,6 +112,9 @@ class Question:
         if self.kind is QuestionKind.NUMBER:
             if self.number is None or self.options or self.correct != NUMBER_RIGHT:
                 raise ValueError(f"question {self.id}: a number question has a key, no options")
+        elif self.kind is QuestionKind.FLASHCARD:
+            if self.options or self.correct != 0 or self.number is not None:
+                raise ValueError(f"question {self.id}: a flashcard has no options and no key")
         elif not 0 <= self.correct < len(self.options):
             raise ValueError(f"question {self.id}: correct option {self.correct} out of range")
         if self.kind is QuestionKind.MULTIPLE:
@@ -130,6 +136,11 @@ class Question:
     def typed(self) -> bool:
         """Whether the learner types the answer (a reply) instead of tapping a button."""
         return self.kind is QuestionKind.NUMBER
+
+    @property
+    def flashcard(self) -> bool:
+        """Whether it is a flashcard: rated by the learner, never scored (`bot.core.kinds`)."""
+        return self.kind is QuestionKind.FLASHCARD
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,9 +168,28 @@ def after_miss(
 ) -> ReviewItem:
     """A question missed at `at` outside review (a quiz, a group run, an exam): a new card
     rated Again, due on the learner's next day."""
+    return first_rating(user_id, quiz_id, question_id, Rating.Again, at, tz, fsrs)
+
+
+def first_rating(
+    user_id: int,
+    quiz_id: str,
+    question_id: str,
+    rating: Rating,
+    at: float,
+    tz: tzinfo,
+    fsrs: Scheduler = DEFAULT_SCHEDULER,
+) -> ReviewItem:
+    """A new card rated `rating` at `at`: a miss (Again), or a flashcard the learner rated
+    themselves in a quiz."""
     new = Card(card_id=1, state=State.Learning, due=_day(at, tz))
-    card, _ = fsrs.review_card(new, Rating.Again, _day(at, tz))
+    card, _ = fsrs.review_card(new, rating, _day(at, tz))
     return _scheduled(user_id, quiz_id, question_id, card, at, tz)
+
+
+def flashcard_rating(index: int) -> Rating:
+    """FSRS's rating for a flashcard's rating button (0 = Again .. 3 = Easy)."""
+    return Rating(index + 1)
 
 
 def after_review(

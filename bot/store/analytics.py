@@ -36,7 +36,8 @@ class AnalyticsStore:
     # -- a learner ----------------------------------------------------------------------------
 
     async def finished_attempts(self, user_id: int) -> list[tuple[str, float, int, int]]:
-        """(quiz_id, finished_at, correct, answered) of each finished private attempt.
+        """(quiz_id, finished_at, correct, answered) of each finished private attempt; a
+        flashcard's rating (option `rating:...`) is not scored, so not counted.
 
         `+an.user_id` keeps SQLite on the answers' primary key (attempt first) instead of
         scanning all of the learner's answers once per attempt.
@@ -45,6 +46,7 @@ class AnalyticsStore:
             """SELECT a.quiz_id, a.finished_at, coalesce(sum(an.is_correct), 0), count(an.user_id)
                FROM attempts a
                LEFT JOIN answers an ON an.attempt_id = a.id AND +an.user_id = a.user_id
+                    AND coalesce(an.option_id, '') NOT LIKE 'rating:%'
                WHERE a.user_id = ? AND a.kind = 'private' AND a.status = 'finished'
                GROUP BY a.id""",
             (user_id,),
@@ -52,11 +54,13 @@ class AnalyticsStore:
             return [(str(q), float(f), int(c), int(n)) for q, f, c, n in await cur.fetchall()]
 
     async def accuracy_by_quiz(self, user_id: int) -> list[tuple[str, int, int]]:
-        """(quiz_id, right, answered) over every answer the learner gave, private or in groups."""
+        """(quiz_id, right, answered) over every answer the learner gave, private or in groups
+        (flashcards' ratings left out: not scored)."""
         async with self.db.reader.execute(
             """SELECT a.quiz_id, sum(an.is_correct), count(*)
                FROM answers an JOIN attempts a ON a.id = an.attempt_id
-               WHERE an.user_id = ? GROUP BY a.quiz_id""",
+               WHERE an.user_id = ? AND coalesce(an.option_id, '') NOT LIKE 'rating:%'
+               GROUP BY a.quiz_id""",
             (user_id,),
         ) as cur:
             return [(str(q), int(r), int(n)) for q, r, n in await cur.fetchall()]

@@ -51,12 +51,13 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
     )
 
 
-async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem]) -> None:
+async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem], rating: int = 1) -> None:
     """Queue missed questions as FSRS's state after Again (a miss of a queued question starts
     it over, as a new card), inside the caller's transaction (the inbox's drain, or the write
     that ends an exam), and log each as an Again rating. A miss older than what the queue last
     saw of that question (a review answered since) changes nothing in the queue: draining late
-    must not undo a review."""
+    must not undo a review. A flashcard rated in a quiz is queued the same way with the
+    learner's own `rating` (1 Again .. 4 Easy) and FSRS's state after it."""
     if not items:
         return
     await conn.executemany(
@@ -74,8 +75,8 @@ async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem]) -> None
     )  # fmt: skip
     await conn.executemany(
         """INSERT INTO review_ratings (user_id, quiz_id, question_id, rating, reviewed_at)
-           VALUES (?, ?, ?, 1, ?)""",
-        [(i.user_id, i.quiz_id, i.question_id, i.last_seen_at) for i in items],
+           VALUES (?, ?, ?, ?, ?)""",
+        [(i.user_id, i.quiz_id, i.question_id, rating, i.last_seen_at) for i in items],
     )
 
 
@@ -124,6 +125,24 @@ class ReviewStore:
             )
 
         await self.db.write(write)
+
+    async def rated(self, item: ReviewItem, rating: int) -> None:
+        """Queue (or move) a flashcard the learner rated in a quiz, logging their rating."""
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            await queue(conn, [item], rating)
+
+        await self.db.write(write)
+
+    async def find(self, user_id: int, quiz_id: str, question_id: str) -> ReviewItem | None:
+        """The learner's queue item for one question, if queued."""
+        async with self.db.reader.execute(
+            """SELECT * FROM review_items
+               WHERE user_id = ? AND quiz_id = ? AND question_id = ?""",
+            (user_id, quiz_id, question_id),
+        ) as cur:
+            row = await cur.fetchone()
+        return _item(row)[1] if row else None
 
     # -- the queue ----------------------------------------------------------------------------
 

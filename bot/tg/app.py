@@ -291,6 +291,7 @@ class QuizBot:
         self.practice.fsrs_of = lambda: self.review.fsrs  # and scheduled by the same FSRS
         self.review_rounds.exam_running = self.practice.exam_running  # rounds wait for its end
         self.quiz.exam_running = self.practice.exam_running  # and private quizzes
+        self.quiz.flashcard_rated = self.review.rate_flashcard  # a flashcard's rating to FSRS
         self.reporting = ProblemReporting(
             options.catalog,
             learner_store,
@@ -361,6 +362,7 @@ class QuizBot:
             self.photos,
             selections=self.selections,
         )
+        private.zone = self.review.zone  # a rated flashcard's next review day
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
         # A command in the wrong kind of chat says where it works (bot/tg/wrong_chat.py); its

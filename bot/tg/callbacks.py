@@ -7,6 +7,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   ans:<attempt>:<q>:<pos>     answer question q of a private attempt with displayed position pos
   tg:<attempt>:<q>:<pos>      select-all question: toggle the option at position pos (private)
   sub:<attempt>:<q>           select-all question: submit the selection (private)
+  fc:<attempt>:<q>            flashcard q of a private attempt: show its back and rating buttons
+                              (its rating is ans:<attempt>:<q>:<0 Again .. 3 Easy>)
   next:<attempt>:<q>          show question q of a private attempt
   cont:<attempt>              continue a running attempt  stop:<attempt>  abandon it
   rev:<attempt>               review the mistakes of a finished attempt
@@ -24,6 +26,8 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rvt:<round>:<k>:<item>:<order>:<pos>  toggle an option of select-all card k of a round
   rvu:<round>:<k>:<item>:<order>  submit select-all card k's selection (kept server-side)
   rvn                         start a review (the button of reminders sent before rmr:)
+  rvf:<round>:<k>:<item>      flashcard card k of a round: show its back and ratings (a rating
+                              is rva:<round>:<k>:<item>:00:<0 Again .. 3 Easy>: no options)
   rvs:<round>:<k>             card k of a round (its Next), or its summary
   rvp:<user>                  "Practise my mistakes now", for that learner only
   tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
@@ -102,6 +106,14 @@ class Toggle:
 
 @dataclass(frozen=True, slots=True)
 class Submit:
+    attempt_id: int
+    question: int
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A flashcard's "Show answer"; bound to its attempt's owner by the use case."""
+
     attempt_id: int
     question: int
 
@@ -225,6 +237,15 @@ class ReviewSubmit:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewFlip:
+    """A flashcard review card's "Show answer": bound like an answer to the round's card."""
+
+    round_id: int
+    index: int
+    item_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewNext:
     """Start a review round (the daily reminder's button)."""
 
@@ -343,6 +364,7 @@ Callback = (
     | Toggle
     | Submit
     | Next
+    | Flip
     | Continue
     | Abandon
     | Review
@@ -359,6 +381,7 @@ Callback = (
     | ReviewAnswer
     | ReviewToggle
     | ReviewSubmit
+    | ReviewFlip
     | ReviewNext
     | ReviewStep
     | PractiseNow
@@ -380,16 +403,16 @@ Callback = (
 GROUP_ONLY: tuple[type, ...] = (GroupAnswer, GroupToggle, GroupSubmit, Setting, TopWindow)
 PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Toggle, Submit, Next,
-    Continue, Abandon,
-    Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewNext, ReviewStep, PractiseNow,
-    PracticeChoice, PracticeGo,
+    Flip, Continue, Abandon,
+    Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep,
+    PractiseNow, PracticeChoice, PracticeGo,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
     ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
     CardReportBack,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (
-    ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewNext, ReviewStep, PractiseNow,
+    ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep, PractiseNow,
 )  # fmt: skip
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
 PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
@@ -409,6 +432,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"tg:{_ID}:{_SMALL}:{_SMALL}"), Toggle, (int, int, int)),
     (re.compile(rf"sub:{_ID}:{_SMALL}"), Submit, (int, int)),
     (re.compile(rf"next:{_ID}:{_SMALL}"), Next, (int, int)),
+    (re.compile(rf"fc:{_ID}:{_SMALL}"), Flip, (int, int)),
     (re.compile(rf"cont:{_ID}"), Continue, (int,)),
     (re.compile(rf"stop:{_ID}"), Abandon, (int,)),
     (re.compile(rf"rev:{_ID}"), Review, (int,)),
@@ -437,6 +461,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
         ReviewSubmit,
         (int, int, int, str),
     ),
+    (re.compile(r"rvf:(\d{1,12}):(\d{1,3}):(\d{1,12})"), ReviewFlip, (int, int, int)),
     (re.compile(r"rvn"), ReviewNext, ()),
     (re.compile(rf"rvs:{_ID}:{_SMALL}"), ReviewStep, (int, int)),
     (re.compile(rf"rvp:{_ID}"), PractiseNow, (int,)),
@@ -493,6 +518,8 @@ def encode(cb: Callback) -> str:
             data = f"sub:{a}:{q}"
         case Next(a, q):
             data = f"next:{a}:{q}"
+        case Flip(a, q):
+            data = f"fc:{a}:{q}"
         case Continue(a):
             data = f"cont:{a}"
         case Abandon(a):
@@ -525,6 +552,8 @@ def encode(cb: Callback) -> str:
             data = f"rvt:{r}:{k}:{item}:{order}:{p}"
         case ReviewSubmit(r, k, item, order):
             data = f"rvu:{r}:{k}:{item}:{order}"
+        case ReviewFlip(r, k, item):
+            data = f"rvf:{r}:{k}:{item}"
         case ReviewNext():
             data = "rvn"
         case ReviewStep(r, k):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from datetime import tzinfo
 
 from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest
@@ -14,7 +16,7 @@ from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
-from bot.tg import calls, render, select_render
+from bot.tg import calls, flashcard_render, render, select_render
 from bot.tg.captions import fits_caption
 from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
@@ -129,6 +131,8 @@ class PrivateHandlers:
         self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
         self.typed = typed or TypedAnswers(quiz)
         self.selections = selections
+        # The learner's zone (SpacedReview.zone), for a rated flashcard's next review day.
+        self.zone: Callable[[int], Awaitable[tzinfo]] | None = None
 
     async def _ask(
         self, message: Message | None, tr: Translator, show: pq.ShowQuestion, lang: str
@@ -269,6 +273,17 @@ class PrivateHandlers:
             case cb.Answer(attempt_id, question, position):
                 outcome = await self.quiz.answer(user_id, attempt_id, question, position, lang)
                 await self._answered(query, outcome, lang, tr)
+            case cb.Flip(attempt_id, question):
+                match await self.quiz.flip(user_id, attempt_id, question):
+                    case pq.ShowQuestion(quiz, attempt, index):
+                        await acknowledge(query)
+                        await self._show_answered(
+                            query, (flashcard_render.back(tr, quiz, attempt, index, lang), None)
+                        )
+                    case pq.InExam():
+                        await acknowledge(query, render.in_exam(tr), show_alert=True)
+                    case _:
+                        await acknowledge(query, closed)
             case cb.Toggle() | cb.Submit() if self.selections is not None:
                 await self._select(query, learner, data, self.selections)
             case cb.Lang(code) if code in SUPPORTED_LANGUAGES:
@@ -390,6 +405,15 @@ class PrivateHandlers:
                 await self._show_answered(
                     query, select_render.answered(tr, quiz, attempt, judgement, lang)
                 )
+            case pq.Answered(quiz, attempt, judgement, _, due) if (
+                isinstance(judgement, Judgement)
+                and quiz.questions[judgement.question_index].flashcard
+            ):
+                rating, index = judgement.option_index, judgement.question_index
+                await acknowledge(query, flashcard_render.rated_popup(tr, rating))
+                tz = await self.zone(query.from_user.id) if self.zone and due else None
+                screen = flashcard_render.rated(tr, quiz, attempt, index, rating, due, tz, lang)
+                await self._show_answered(query, (screen, None))
             case pq.Answered(quiz, attempt, judgement) if isinstance(judgement, Judgement):
                 # The answer is stored: now the learner may see the verdict.
                 await acknowledge(query, render.verdict_popup(tr, judgement))

@@ -197,6 +197,13 @@ class ProgressHandlers:
                     user_id, round_id, index, item_id, order, position
                 )
                 await self._answered(query, learner, outcome)
+            case cb.ReviewFlip(round_id, index, item_id):
+                match await self.rounds.flip(user_id, round_id, index, item_id):
+                    case RoundCard() as flipped:
+                        await acknowledge(query)
+                        await edit(query, rr.flashcard_back(tr, flipped, learner.lang))
+                    case outcome:
+                        await self._answered(query, learner, outcome)
             case cb.ReviewToggle(round_id, index, item_id, order, position) if self.select_cards:
                 toggled = await self.select_cards.toggle(
                     user_id, round_id, index, item_id, order, position

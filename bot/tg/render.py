@@ -422,16 +422,24 @@ def result(
     links: QuizLinks | None = None,
 ) -> Screen:
     heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
-    lines = [
-        f"<b>{heading}</b>",
-        "",
-        tr._(
-            "Score: {correct}/{total} ({percent})",
-            correct=tr.number(final.correct),
-            total=tr.number(final.total),
-            percent=tr.percent(final.ratio),
-        ),
-    ]
+    lines = [f"<b>{heading}</b>", ""]
+    if final.total:  # flashcards are not scored: a quiz of flashcards only has no score
+        lines.append(
+            tr._(
+                "Score: {correct}/{total} ({percent})",
+                correct=tr.number(final.correct),
+                total=tr.number(final.total),
+                percent=tr.percent(final.ratio),
+            )
+        )
+    if final.flashcards:
+        lines.append(
+            tr.ngettext(
+                "🃏 {n} flashcard reviewed (not scored).",
+                "🃏 {n} flashcards reviewed (not scored).",
+                final.flashcards,
+            )
+        )
     missed = []
     if final.missed:
         lines += [
@@ -441,7 +449,7 @@ def result(
         for index in final.missed:
             prompt = plain(quiz.questions[index].prompt.get(lang))
             missed.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
-    else:
+    elif final.total:
         lines += ["", tr._("🎉 A perfect score!")]
     guide = ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
     rows = [[button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))]]

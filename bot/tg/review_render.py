@@ -20,6 +20,7 @@ from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render, toggle_keys
+from bot.tg.flashcard_render import rated_popup, rating_labels
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -81,6 +82,8 @@ def card(
     """A question of a round, options in their fresh order, one button per letter; a
     select-all question has toggles (`selected`: the displayed positions ticked) and Submit."""
     order = "".join(str(i) for i in shown.order)
+    if shown.question.flashcard:
+        return flashcard_front(tr, shown, lang)
     if shown.question.kind is QuestionKind.MULTIPLE:
         lines = [*_body(tr, shown, lang, {}), "", html.escape(toggle_keys.hint(tr))]
         keys = toggle_keys.round_keyboard(
@@ -98,6 +101,47 @@ def card(
     text = "\n".join(_body(tr, shown, lang, {}))
     screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
     return with_image(screen, shown.question.image, lang)  # a captioned photo (bot/tg/photos.py)
+
+
+# A flashcard card's rating buttons carry this for the option order they do not have (the
+# callback's order field is two digits or more): it is never read.
+NO_ORDER = "00"
+
+
+def _flashcard_lines(tr: Translator, shown: RoundCard, lang: str, *, back: bool) -> list[str]:
+    predicted = [] if shown.recall is None or back else [html.escape(recall_line(tr, shown.recall))]
+    label = tr._("🃏 Flashcard")
+    lines = [header(tr, shown, lang), *predicted, f"<i>{html.escape(label)}</i>", ""]
+    lines.append(rich(shown.question.prompt.get(lang)))
+    if back:
+        lines += ["", "———", rich(shown.question.explanation.get(lang))]
+    return lines
+
+
+def flashcard_front(tr: Translator, shown: RoundCard, lang: str) -> Screen:
+    """A flashcard card: its front and "Show answer"."""
+    flip = cb.ReviewFlip(shown.round_id, shown.index, shown.item_id)
+    keys = InlineKeyboardMarkup([[button(tr._("👀 Show answer"), flip)]])
+    text = "\n".join(_flashcard_lines(tr, shown, lang, back=False))
+    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), keys)
+    return with_image(screen, shown.question.image, lang)
+
+
+def flashcard_back(tr: Translator, shown: RoundCard, lang: str) -> Screen:
+    """The flipped flashcard card: front, back and the four ratings."""
+    labels = rating_labels(tr)
+    row = [
+        button(label, cb.ReviewAnswer(shown.round_id, shown.index, shown.item_id, NO_ORDER, i))
+        for i, label in enumerate(labels)
+    ]
+    lines = [
+        *_flashcard_lines(tr, shown, lang, back=True),
+        "",
+        tr._("How well did you remember it?"),
+    ]
+    return Screen(
+        truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([row[:2], row[2:]])
+    )
 
 
 def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) -> str:
@@ -120,6 +164,16 @@ def answered(
     its own follows as that photo.
     """
     shown, judgement = outcome.card, outcome.judgement
+    if shown.question.flashcard:
+        rating = rating_labels(tr)[judgement.option_index]
+        lines = [
+            *_flashcard_lines(tr, shown, lang, back=True),
+            "",
+            html.escape(tr._("Your rating: {rating}", rating=rating)),
+            where(tr, shown.practice, outcome.after, tz),
+        ]
+        keyboard = answered_keyboard(tr, shown.round_id, shown.index, outcome.last)
+        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keyboard), None
     if isinstance(judgement, SetJudgement):  # the quiz's marks: right pick, wrong pick, missed
         marks = select_render.marks(shown.question, shown.order, judgement.selected)
         body = _body(tr, shown, lang, marks)
@@ -154,6 +208,8 @@ def verdict(tr: Translator, shown: RoundCard, judgement: Judgement | SetJudgemen
     partial credit, as in a quiz)."""
     if isinstance(judgement, SetJudgement):
         return popup(select_render.verdict(tr, judgement, shown.order))
+    if shown.question.flashcard:
+        return rated_popup(tr, judgement.option_index)
     return verdict_popup(tr, judgement)
 
 

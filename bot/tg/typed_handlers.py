@@ -12,7 +12,7 @@ from telegram.error import BadRequest
 from bot.core.engine import Attempt
 from bot.core.models import Quiz
 from bot.i18n import Translator
-from bot.tg import calls, number_render, render
+from bot.tg import calls, flashcard_render, number_render, render
 from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.typed_review_handlers import TypedCards
@@ -40,6 +40,11 @@ async def show_question(
     bot/tg/photos.py), or (a number question) as the question and then the ForceReply prompt
     whose reply is the answer (`selected`: a select-all question's ticks, when continued)."""
     question = quiz.questions[index]
+    if question.flashcard:
+        await send_screen(
+            bot, chat_id, flashcard_render.front(tr, quiz, attempt, index, lang), photos
+        )
+        return
     if not question.typed:
         screen = render.question(tr, quiz, attempt, index, lang, selected)
         await send_screen(bot, chat_id, screen, photos)

@@ -21,7 +21,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from bot.core.clock import Clock
@@ -38,7 +38,9 @@ from bot.core.engine import (
     orders_match,
     score,
 )
-from bot.core.models import Catalog, Quiz
+from bot.core.kinds import rating_id
+from bot.core.models import Catalog, Question, Quiz
+from bot.core.review import ReviewItem
 from bot.store import LearnerStore
 
 CACHE_SIZE = 10_000
@@ -55,6 +57,14 @@ class _Lru(OrderedDict[int, V]):
             self.popitem(last=False)
 
 
+def option_id(question: Question, option_index: int) -> str:
+    """What an answer row records as the option chosen: the option's id, or a flashcard's
+    rating (`kinds.rating_id`: "rating:again" .. "rating:easy")."""
+    if question.flashcard:
+        return rating_id(option_index)
+    return question.options[option_index].id
+
+
 # -- outcomes ---------------------------------------------------------------------------------
 
 
@@ -66,6 +76,7 @@ class Answered:
     attempt: Attempt
     judgement: Judgement | SetJudgement
     score: Score | None  # set when this answer finished the attempt
+    due: ReviewItem | None = None  # a rated flashcard: its FSRS state and due day
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +157,9 @@ StartOutcome = ShowQuestion | StartChoice | UnknownQuiz | InExam
 class PrivateQuiz:
     # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
     exam_running: Callable[[int], Awaitable[bool]] | None = None
+    # A flashcard's rating to FSRS (SpacedReview.rate_flashcard: user, quiz id, question id,
+    # rating 0..3 -> its new state); None: ratings are stored as answers only.
+    flashcard_rated: Callable[[int, str, str, int], Awaitable[ReviewItem]] | None = None
 
     def __init__(
         self,
@@ -251,9 +265,32 @@ class PrivateQuiz:
             lang,
             self.clock(),
             question_id=quiz.questions[question_index].id,
-            option_id=quiz.questions[question_index].options[outcome.judgement.option_index].id,
+            option_id=option_id(quiz.questions[question_index], outcome.judgement.option_index),
         )
-        return await self.settled(quiz, outcome, question_index, stored)
+        answered = await self.settled(quiz, outcome, question_index, stored)
+        question = quiz.questions[question_index]
+        if isinstance(answered, Answered) and question.flashcard and self.flashcard_rated:
+            rating = outcome.judgement.option_index
+            due = await self.flashcard_rated(user_id, quiz.id, question.id, rating)
+            answered = replace(answered, due=due)
+        return answered
+
+    async def flip(self, user_id: int, attempt_id: int, question_index: int) -> ResumeOutcome:
+        """ "Show answer" on a flashcard: its back and rating buttons, only for its owner, only
+        while it is the attempt's current, unanswered question. Changes nothing stored."""
+        owned = await self._owned(user_id, attempt_id)
+        if owned is None:
+            return NotYours()
+        attempt, quiz = owned
+        if (
+            attempt.status is not Status.ACTIVE
+            or question_index != attempt.current
+            or not quiz.questions[question_index].flashcard
+        ):
+            return Closed()
+        if await self.in_exam(user_id):
+            return InExam()
+        return ShowQuestion(quiz, attempt, question_index)
 
     async def settled(
         self, quiz: Quiz, outcome: EngineOutcome, question_index: int, stored: bool
@@ -315,7 +352,7 @@ class PrivateQuiz:
         if await self.in_exam(user_id):
             return InExam()  # the right answers of questions the exam may ask
         attempt, quiz = owned
-        missed = score(quiz, attempt.answers, attempt.selections).missed
+        missed = score(quiz, attempt.answers, attempt.selections).missed  # no flashcard
         typed: dict[int, str] = {}
         if any(quiz.questions[i].typed for i in missed):
             typed = await self.learners.typed_texts(attempt.id)

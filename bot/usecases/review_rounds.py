@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, SetJudgement, judge, judge_number
+from bot.core.engine import Judgement, SetJudgement, judge, judge_number, judge_rating
 from bot.core.kinds import QuestionKind
 from bot.core.models import Question, Quiz
 from bot.core.practice import QuestionKey
@@ -286,6 +286,22 @@ class ReviewRounds:
         last = not await self.review.due_count(user_id)
         return CardAnswered(shown, result.judgement, result.after, last)
 
+    async def flip(
+        self, user_id: int, round_id: int, index: int, item_id: int
+    ) -> RoundCard | AlreadyAnswered | RoundOver | NotYours:
+        """A flashcard card's "Show answer": the card again, to be drawn with its back and the
+        ratings; bound as an answer is (`awaiting`), and it stores nothing."""
+        stored = await self.awaiting(user_id, round_id, index, item_id)
+        if not isinstance(stored, StoredRound):
+            return stored
+        located = self.located(stored, index)
+        if located is None or not located[1].flashcard:
+            return RoundOver()
+        quiz, question = located
+        practice = stored.mode == PRACTICE
+        total = len(stored.questions) if practice else stored.total
+        return RoundCard(round_id, index, total, practice, quiz, question, (), item_id)
+
     def elapsed_ms(self, stored: StoredRound) -> int | None:
         """Milliseconds from the round's current card being shown to now: what its answer is
         rated by (None: a card claimed before rounds kept the time)."""
@@ -337,7 +353,10 @@ class ReviewRounds:
             return RoundOver()  # the question left the content since it was shown
         quiz, question = located
         order = decode_order(order_text, len(question.options))
-        judgement = judge(question, order, index, position) if order else None
+        if question.flashcard:  # no options: the position is the learner's rating
+            order, judgement = (), judge_rating(question, index, position)
+        else:
+            judgement = judge(question, order, index, position) if order else None
         if order is None or judgement is None:
             return NotYours()  # forged: no card of ours carries that
         if not await self.rounds.practised(stored.id, index, judgement.is_correct, self.clock()):

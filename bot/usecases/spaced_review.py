@@ -22,7 +22,14 @@ from zoneinfo import ZoneInfo
 from fsrs import Rating, Scheduler
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, SetJudgement, judge, judge_number, judge_selection
+from bot.core.engine import (
+    Judgement,
+    SetJudgement,
+    judge,
+    judge_number,
+    judge_rating,
+    judge_selection,
+)
 from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
@@ -31,6 +38,8 @@ from bot.core.review import (
     after_miss,
     after_review,
     decode_order,
+    first_rating,
+    flashcard_rating,
     median_time,
     rating_for,
     recall,
@@ -38,6 +47,7 @@ from bot.core.review import (
     scheduler,
 )
 from bot.store.reviews import ReviewStore
+from bot.usecases.private_quiz import option_id
 
 MEDIAN_SECONDS = 600.0  # how long a question's median answer time is reused
 MEDIANS_KEPT = 10_000  # questions whose median is kept in memory at once
@@ -172,6 +182,8 @@ class SpacedReview:
         `elapsed_ms` (card to tap, when the round timed it) decides Hard and Easy."""
 
         def decide(question: Question) -> tuple[Judgement | None, tuple[int, ...]]:
+            if question.flashcard:  # no options: the position is the learner's rating
+                return judge_rating(question, 0, position), ()
             order = decode_order(order_text, len(question.options))
             return (judge(question, order, 0, position) if order else None), order or ()
 
@@ -239,12 +251,15 @@ class SpacedReview:
         if judgement is None:
             return None
         median = None
-        if judgement.is_correct and elapsed_ms is not None:
+        if judgement.is_correct and elapsed_ms is not None and not question.flashcard:
             median = await self._median(item.quiz_id, item.question_id, now)
         partial = isinstance(judgement, SetJudgement) and 0 < judgement.score.fraction < 1
         rating = rating_for(judgement.is_correct, elapsed_ms, median, partial=partial)
+        if question.flashcard:  # the learner's own rating replaces the answer's
+            rating = flashcard_rating(judgement.option_index)
         after = after_review(item, rating, now, await self.zone(user_id), self.fsrs)
         typed = question.kind is QuestionKind.NUMBER  # no options: a typed value
+        shown_id = "" if typed else option_id(question, judgement.option_index)
         if not await self.store.reviewed(
             item_id,
             item,
@@ -253,7 +268,7 @@ class SpacedReview:
             now,
             rating=int(rating),
             elapsed_ms=elapsed_ms,
-            option_id="" if typed else question.options[judgement.option_index].id,
+            option_id=shown_id,
             version=quiz.version,
             round_step=round_step,
         ):
@@ -261,6 +276,26 @@ class SpacedReview:
         return ReviewResult(
             ReviewCard(item_id, item, quiz, question, order), judgement, after, rating
         )
+
+    async def rate_flashcard(
+        self, user_id: int, quiz_id: str, question_id: str, rating_index: int
+    ) -> ReviewItem:
+        """A flashcard the learner rated in a quiz (0 = Again .. 3 = Easy): their rating goes
+        to FSRS as it is, on the card they have (a queued one) or a new one, and the card joins
+        their queue at FSRS's due day. An Again is stored as a miss and reaches the queue
+        through the inbox like any miss, so it is only computed here (to say when it is due)."""
+        rating = flashcard_rating(rating_index)
+        now, tz = self.clock(), await self.zone(user_id)
+        if rating is Rating.Again:
+            return first_rating(user_id, quiz_id, question_id, rating, now, tz, self.fsrs)
+        await self.sync()
+        queued = await self.store.find(user_id, quiz_id, question_id)
+        if queued is not None and queued.last_seen_at < now:
+            after = after_review(queued, rating, now, tz, self.fsrs)
+        else:
+            after = first_rating(user_id, quiz_id, question_id, rating, now, tz, self.fsrs)
+        await self.store.rated(after, int(rating))
+        return after
 
     async def _median(self, quiz_id: str, question_id: str, now: float) -> float | None:
         """The question's median answer time, read at most every MEDIAN_SECONDS per process

@@ -66,7 +66,10 @@ def test_catalog_holds_the_quizzes_in_three_languages() -> None:
     for quiz in catalog:
         assert quiz.level is QUIZZES[quiz.id]
         assert 10 <= len(quiz) <= 12
-        assert {question.kind for question in quiz.questions} == set(QuestionKind)
+        # Every kind but flashcards, which a small example carries (examples/quiz.yaml): e2e
+        # tests count the shipped quizzes' questions, and groups skip flashcards.
+        kinds = set(QuestionKind) - {QuestionKind.FLASHCARD}
+        assert {question.kind for question in quiz.questions} == kinds
         assert quiz.guide.id == quiz.id
         assert quiz.guide.url.get("en").startswith("https://")
         assert quiz.languages == LANGS

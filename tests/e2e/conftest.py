@@ -41,6 +41,13 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_exam_no_quiz": ALL,  # no private quiz starts or goes on while an exam runs
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
+    # flashcards: a rating stored as an answer and queued with FSRS's state (review_ratings)
+    "test_flashcards": frozenset(
+        {
+            "test_a_flashcard_in_a_private_quiz_is_flipped_rated_and_scheduled",
+            "test_a_flashcard_rated_again_comes_back_in_review_and_is_rated_there",
+        }
+    ),
     "test_group_number": ALL,
     # members' command replies and hints claimed in the store (courtesy_replies)
     "test_group_floods": frozenset(

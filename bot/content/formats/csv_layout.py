@@ -11,6 +11,11 @@ import's `--lang`). A row in another language than the source translates the sou
 the same id; its `answer`, if given, must agree. A column the layout does not know is reported,
 never silently ignored.
 
+A flashcard (kind: flashcard) is a row with `answer` set to `flashcard`, no options, the prompt
+as its front and the explanation as its back:
+
+    ,,week,en,How many days are there in a week?,,,flashcard,"Seven: Monday to Sunday."
+
 `title` and `description` (optional, added in issue 25) are the quiz's, per language: the first
 non-empty cell of each language counts (usually on its first row; a later different one is
 reported), and the source language's title gives the quiz its id, as GIFT's `$CATEGORY` does.
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
+    FLASHCARD,
     OPTION_IDS,
     SEVERAL_ANSWERS,
     DraftOption,
@@ -44,6 +50,7 @@ from bot.csv_cells import SheetWriter, restored
 
 LETTERS = [letter.upper() for letter in OPTION_IDS]
 REQUIRED = ("prompt", "a", "b", "answer")
+FLASHCARD_ANSWER = "flashcard"  # the `answer` cell of a flashcard's row
 KNOWN = ("title", "description", "id", "language", "prompt", *OPTION_IDS, "answer",
          "explanation")  # fmt: skip
 _LANG = re.compile(r"^[a-z]{2,3}$")
@@ -171,6 +178,9 @@ def _row(
     texts = [cell(letter) for letter in OPTION_IDS if letter in columns]
     while texts and not texts[-1]:
         texts.pop()
+    if cell("answer").casefold() == FLASHCARD_ANSWER:
+        _flashcard(row, line, columns, qid, texts, questions, result, limits)
+        return
     if "" in texts:
         gap = option_letter(texts.index(""))
         result.skip(line, Msg(N_("option {gap} is empty but a later option is not"), gap=gap))
@@ -215,6 +225,38 @@ def _row(
     )
 
 
+def _flashcard(
+    row: list[str],
+    line: int,
+    columns: dict[str, int],
+    qid: str,
+    texts: list[str],
+    questions: list[DraftQuestion],
+    result: ParseResult,
+    limits: Limits,
+) -> None:
+    """A flashcard's row: its front (prompt) and back (explanation), no option cells."""
+    if texts:
+        result.skip(line, Msg(N_("a flashcard has no options: leave A, B... empty")))
+        return
+    prompt, back = _cell(row, columns, "prompt"), _cell(row, columns, "explanation")
+    if not prompt or not back:
+        result.skip(
+            line, Msg(N_("a flashcard needs its front (prompt) and its back (explanation)"))
+        )
+        return
+    questions.append(
+        DraftQuestion(
+            qid,
+            clean_text(prompt, line, result, limits),
+            (),
+            clean_text(back, line, result, limits),
+            line,
+            kind=FLASHCARD,
+        )
+    )
+
+
 def write(quizzes: Sequence[DraftQuiz]) -> str:
     """The layout above, as many option columns as the widest question needs; each quiz's
     title and description on its first row (in each language)."""
@@ -227,6 +269,8 @@ def write(quizzes: Sequence[DraftQuiz]) -> str:
         for n, question in enumerate(quiz.questions):
             texts = [o.text for o in question.options]
             answer = option_letter(question.answer) if question.answer >= 0 else ""
+            if question.kind == FLASHCARD:
+                answer = FLASHCARD_ANSWER
             writer.writerow(
                 [
                     quiz.title if n == 0 else "",

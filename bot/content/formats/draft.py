@@ -6,8 +6,9 @@ accepts (bytes, questions, options, characters per text), and every parser is a 
 
 Single-choice questions (`kind="single"`: one option has `correct=True`), true/false
 (`kind="true_false"`: the options True then False) and numbers (`kind="number"`: no options,
-the key in `number`). Other kinds (several right answers) will add their own `kind`; the parsers
-already recognise them in their formats and report them by line as not yet supported.
+the key in `number`), select-all (`kind="multiple"`) and flashcards (`kind="flashcard"`: no
+options, the prompt is the front and the explanation the back; only YAML and the CSV layout carry
+them: GIFT and Aiken have no such question).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ SINGLE = "single"
 TRUE_FALSE = "true_false"  # options True then False, ids `true` and `false` in YAML
 NUMBER = "number"  # no options; `DraftQuestion.number` is the key
 MULTIPLE = "multiple"  # select every right option: several options have `correct=True`
+FLASHCARD = "flashcard"  # no options: the prompt is the front, the explanation the back
 OPTION_IDS = "abcdefghij"
 
 
@@ -82,6 +84,8 @@ class DraftQuestion:
     @property
     def keyed(self) -> bool:
         """Whether the draft says what is right (a right option, or a number question's key)."""
+        if self.kind == FLASHCARD:
+            return True  # nothing to key: the learner rates their own recall
         return self.number is not None if self.kind == NUMBER else self.answer >= 0
 
     @property

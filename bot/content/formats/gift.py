@@ -260,7 +260,16 @@ def _answers(
     multiple: more than one right answer, or partial-credit weights)."""
     inner = _text(block)
     if not inner:
-        result.skip(line, Msg(N_("essay question (empty answer block): not supported")))
+        result.skip(
+            line,
+            Msg(
+                N_(
+                    "essay question (empty answer block): not supported; GIFT has no "
+                    "flashcards (a front and a back): write kind: flashcard in YAML or the CSV "
+                    "layout"
+                )
+            ),
+        )
         return None
     if _is_true_false(inner):
         return (*_true_false(inner, line, result), False)

@@ -1,0 +1,102 @@
+"""A flashcard in a private quiz: its front with "Show answer", its back with the four rating
+buttons, and the rated card with its next review day (bot/core/kinds.py says why a flashcard is
+rated by the learner and never scored)."""
+
+from __future__ import annotations
+
+import html
+from datetime import tzinfo
+
+from telegram import InlineKeyboardMarkup
+
+from bot.core.engine import Attempt
+from bot.core.kinds import FLASHCARD_RATINGS
+from bot.core.limits import MESSAGE_MAX_CHARS
+from bot.core.models import Quiz
+from bot.core.review import ReviewItem, local_day
+from bot.i18n import Translator
+from bot.tg import callbacks as cb
+from bot.tg.render import (
+    Screen,
+    answered_keyboard,
+    button,
+    question_header,
+    rich,
+    truncate,
+    with_image,
+)
+
+
+def rating_labels(tr: Translator) -> tuple[str, ...]:
+    """The rating buttons' labels, in `FLASHCARD_RATINGS` order."""
+    return (tr._("🔁 Again"), tr._("😓 Hard"), tr._("🙂 Good"), tr._("😎 Easy"))
+
+
+def _front(tr: Translator, quiz: Quiz, index: int, lang: str) -> list[str]:
+    q = quiz.questions[index]
+    label = tr._("🃏 Flashcard")
+    return [
+        question_header(tr, quiz, index, lang),
+        f"<i>{html.escape(label)}</i>",
+        "",
+        rich(q.prompt.get(lang)),
+    ]
+
+
+def front(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -> Screen:
+    """The front, with one button: "Show answer"."""
+    text = "\n".join([*_front(tr, quiz, index, lang), "", tr._("Recall the answer, then look.")])
+    keyboard = InlineKeyboardMarkup([[button(tr._("👀 Show answer"), cb.Flip(attempt.id, index))]])
+    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+    return with_image(screen, quiz.questions[index].image, lang)
+
+
+def back(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -> Screen:
+    """Front and back, and the four ratings (each an answer: ans:<attempt>:<q>:<0..3>)."""
+    q = quiz.questions[index]
+    text = "\n".join(
+        [
+            *_front(tr, quiz, index, lang),
+            "",
+            "———",
+            rich(q.explanation.get(lang)),
+            "",
+            tr._("How well did you remember it?"),
+        ]
+    )
+    labels = rating_labels(tr)
+    row = [
+        button(labels[i], cb.Answer(attempt.id, index, i)) for i in range(len(FLASHCARD_RATINGS))
+    ]
+    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup([row[:2], row[2:]]))
+
+
+def rated(
+    tr: Translator,
+    quiz: Quiz,
+    attempt: Attempt,
+    index: int,
+    rating: int,
+    due: ReviewItem | None,
+    tz: tzinfo | None,
+    lang: str,
+) -> Screen:
+    """The card once rated: front, back, the rating and FSRS's next review day, then Next."""
+    q = quiz.questions[index]
+    lines = [
+        *_front(tr, quiz, index, lang),
+        "",
+        "———",
+        rich(q.explanation.get(lang)),
+        "",
+        tr._("Your rating: {rating}", rating=rating_labels(tr)[rating]),
+    ]
+    if due is not None and tz is not None:
+        day = tr.day(local_day(due.due_at, tz))
+        lines.append(tr._("Next review of this card: {date}.", date=day))
+    keyboard = answered_keyboard(tr, quiz, attempt.id, index)
+    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keyboard)
+
+
+def rated_popup(tr: Translator, rating: int) -> str:
+    return tr._("Rated: {rating}", rating=rating_labels(tr)[rating])
