@@ -315,11 +315,12 @@ class GroupHandlers:
         tr = translator(outcome.lang)
         match outcome:
             case runs.Answered(lang, quiz, judgement):
+                # A toast for the one-line "recorded" (an alert is a modal every member would
+                # dismiss mid-question); an alert for a verdict, whose explanation needs reading.
                 if group.popup_verdict:
-                    text = gr.popup(tr, quiz, judgement, lang)
+                    await acknowledge(query, gr.popup(tr, quiz, judgement, lang), show_alert=True)
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
-                    text = gr.recorded(tr, judgement)
-                await acknowledge(query, text, show_alert=True)
+                    await acknowledge(query, gr.recorded(tr, judgement))
             case runs.AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case runs.NotYours():

@@ -50,17 +50,19 @@ class GroupSelectHandlers:
         tr = translator(outcome.lang)
         match outcome:
             case gsel.Submitted(lang, quiz, order, judgement):
+                # As for one-choice answers: a toast for "recorded", an alert for a verdict.
                 if group.popup_verdict:
                     head = select_render.verdict(tr, judgement, order)
                     body = quiz.questions[judgement.question_index].explanation.get(lang)
                     text = fit_popup(plain(head), plain(body))
+                    await acknowledge(query, text, show_alert=True)
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
                     text = tr._(
                         "🗳 Your answer {letter} is recorded. Whether it is right comes with "
                         "the reveal.",
                         letter=select_render.letters(order, judgement.selected),
                     )
-                await acknowledge(query, text, show_alert=True)
+                    await acknowledge(query, text)
             case gsel.NothingSelected():
                 await acknowledge(query, select_render.nothing_selected(tr), show_alert=True)
             case _:

@@ -30,13 +30,15 @@ async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path:
 
         said = await cheikh.tap(q1, LETTERS[right])
         assert said is not None and said.text is not None
+        # A toast (issue 28): an alert is a modal every member must dismiss mid-question.
+        assert not said.show_alert
         assert said.text == translator("en")._(
             "🗳 Your answer {letter} is recorded. Whether it is right comes with the reveal.",
             letter=LETTERS[right],
         )
         assert not said.text.startswith(("✅", "❌")) and explanation[:30] not in said.text
         said_fr = await awa.tap(q1, LETTERS[wrong])
-        assert said_fr is not None and said_fr.text is not None
+        assert said_fr is not None and said_fr.text is not None and not said_fr.show_alert
         assert f" {LETTERS[wrong]} " in said_fr.text and "❌" not in said_fr.text
         assert said_fr.text == translator("fr")._(
             "🗳 Your answer {letter} is recorded. Whether it is right comes with the reveal.",
@@ -84,4 +86,6 @@ async def test_only_admins_switch_verdicts_back_into_the_popup(tmp_path: Path) -
         right = right_position(q1, quiz, 0)
         said = await awa.tap(q1, LETTERS[right])
         assert said is not None and (said.text or "").startswith("✅")
+        # The verdict carries up to 200 characters of explanation: an alert, so it can be read.
+        assert said.show_alert
         await group.wait_for(lambda m: "finished" in m.text, timeout=5)
