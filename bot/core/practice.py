@@ -52,6 +52,14 @@ def matching_quizzes(catalog: Catalog, guides: Collection[str], level: Level | N
     ]
 
 
+def offered_levels(catalog: Catalog, guides: Collection[str]) -> list[Level]:
+    """The levels worth offering for `guides` (all guides when none is chosen): those with at
+    least one question a set can ask, in the catalogue's level order, so that no choice in the
+    chooser leads to "no quiz matches"."""
+    present = {quiz.level for quiz in matching_quizzes(catalog, guides, None) if pool_of([quiz])}
+    return [level for level in Level if level in present]
+
+
 def pool_of(quizzes: Sequence[Quiz]) -> list[QuestionKey]:
     """Every question a set may draw: the kinds one tap answers (`kinds.ONE_TAP`). Number
     questions (a typed reply) and select-all questions (toggles, then Submit) are asked in their

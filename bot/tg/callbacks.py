@@ -187,6 +187,11 @@ class PracticeGo:
 
 
 @dataclass(frozen=True, slots=True)
+class PracticeMore:
+    """Under a practice summary: a fresh chooser in a new message (the summary stays)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PracticeAnswer:
     set_id: int
     question: int
@@ -375,6 +380,7 @@ Callback = (
     | TopWindow
     | PracticeChoice
     | PracticeGo
+    | PracticeMore
     | PracticeAnswer
     | ExamPick
     | ExamGo
@@ -405,7 +411,7 @@ PRIVATE_ONLY: tuple[type, ...] = (
     Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Toggle, Submit, Next,
     Flip, Continue, Abandon,
     Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep,
-    PractiseNow, PracticeChoice, PracticeGo,
+    PractiseNow, PracticeChoice, PracticeGo, PracticeMore,
     PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
     ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
@@ -415,7 +421,9 @@ REVIEW_KINDS: tuple[type, ...] = (
     ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep, PractiseNow,
 )  # fmt: skip
 REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
-PRACTICE_KINDS: tuple[type, ...] = (PracticeChoice, PracticeGo, PracticeAnswer, ExamPick, ExamGo)
+PRACTICE_KINDS: tuple[type, ...] = (
+    PracticeChoice, PracticeGo, PracticeMore, PracticeAnswer, ExamPick, ExamGo,
+)  # fmt: skip
 REPORT_KINDS: tuple[type, ...] = (
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
     CardReportBack,
@@ -443,6 +451,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(r"top:(-?\d{1,16}):([wma])"), TopWindow, (int, str)),
     (re.compile(r"pc:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeChoice, (int, str, int)),
     (re.compile(r"pg:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeGo, (int, str, int)),
+    (re.compile(r"pm"), PracticeMore, ()),
     (re.compile(rf"pa:{_ID}:{_SMALL}:{_SMALL}"), PracticeAnswer, (int, int, int)),
     (re.compile(rf"ex:{_QUIZ}"), ExamPick, (str,)),
     (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
@@ -540,6 +549,8 @@ def encode(cb: Callback) -> str:
             data = f"pc:{guides}:{level}:{length}"
         case PracticeGo(guides, level, length):
             data = f"pg:{guides}:{level}:{length}"
+        case PracticeMore():
+            data = "pm"
         case PracticeAnswer(s, q, p):
             data = f"pa:{s}:{q}:{p}"
         case ExamPick(quiz_id):

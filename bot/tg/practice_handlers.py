@@ -21,7 +21,7 @@ from telegram.error import BadRequest, TelegramError
 
 from bot.core.exam import ExamClock
 from bot.core.models import Catalog, GuidePath
-from bot.core.practice import LENGTHS
+from bot.core.practice import LENGTHS, offered_levels
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import exam_render as er
@@ -102,8 +102,16 @@ class PracticeHandlers:
         if message is None:
             return
         tr, lang = context.tr, context.learner.lang
-        screen = pr.chooser(tr, self.guides, 0, "x", DEFAULT_LENGTH, lang)
+        screen = self._chooser(tr, 0, "x", DEFAULT_LENGTH, lang)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
+
+    def _chooser(self, tr: Translator, mask: int, level: str, length: int, lang: str) -> Screen:
+        """The chooser with only the levels that have quizzes in the ticked guides; a level
+        ticked before its guides changed, and no longer offered, falls back to any level."""
+        levels = offered_levels(self.catalog, pr.chosen_guides(self.guides, mask))
+        if pr.LEVEL_CODES.get(level) not in (None, *levels):
+            level = "x"
+        return pr.chooser(tr, self.guides, mask, level, length, lang, levels)
 
     async def exam(self, update: Update, context: BotContext) -> None:
         """/exam: the quizzes to take against the clock (/exam <quiz-id> skips the list)."""
@@ -138,6 +146,8 @@ class PracticeHandlers:
             await self._choose(query, tapper, data)
         elif isinstance(data, cb.PracticeGo):
             await self._go(query, tapper, data)
+        elif isinstance(data, cb.PracticeMore):
+            await self._more(query, tapper)
         elif isinstance(data, cb.PracticeAnswer):
             await self._answer(query, tapper, data)
 
@@ -145,10 +155,14 @@ class PracticeHandlers:
         await query.answer()
         if data.length not in LENGTHS or data.guides >> len(self.guides):
             return  # forged: no such guide or length
-        screen = pr.chooser(
-            tapper_tr(tapper), self.guides, data.guides, data.level, data.length, tapper.lang
-        )
+        screen = self._chooser(tapper_tr(tapper), data.guides, data.level, data.length, tapper.lang)
         await edit(query, screen)
+
+    async def _more(self, query: CallbackQuery, tapper: Learner) -> None:
+        """🔁 under a summary: a new chooser below it, so the score stays readable."""
+        await query.answer()
+        screen = self._chooser(tapper_tr(tapper), 0, "x", DEFAULT_LENGTH, tapper.lang)
+        await reply(query, screen)
 
     async def _go(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeGo) -> None:
         tr = tapper_tr(tapper)

@@ -7,7 +7,7 @@ a length), so it needs no server-side session and any tap re-renders it in place
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from telegram import InlineKeyboardMarkup
 
@@ -42,9 +42,16 @@ def chosen_guides(guides: Sequence[GuidePath], mask: int) -> set[str]:
 
 
 def chooser(
-    tr: Translator, guides: Sequence[GuidePath], mask: int, level: str, length: int, lang: str
+    tr: Translator,
+    guides: Sequence[GuidePath],
+    mask: int,
+    level: str,
+    length: int,
+    lang: str,
+    levels: Collection[Level],
 ) -> Screen:
-    """Guides to tick (none ticked: all of them), a level, a length, then Start."""
+    """Guides to tick (none ticked: all of them), a level among `levels` (those with quizzes in
+    the ticked guides), a length, then Start."""
     lines = [
         "<b>" + tr._("🎯 Practice") + "</b>",
         tr._(
@@ -57,12 +64,14 @@ def chooser(
         on = bool(mask >> i & 1)
         label = ("✓ " if on else "") + guide.title.get(lang)
         rows.append([button(label, cb.PracticeChoice(mask ^ (1 << i), level, length))])
-    levels = []
+    level_row = []
     for code, value in LEVEL_CODES.items():
+        if value is not None and value not in levels:
+            continue
         name = tr._("any level") if value is None else level_name(tr, value)
         label = ("✓ " if code == level else "") + name
-        levels.append(button(label, cb.PracticeChoice(mask, code, length)))
-    rows.append(levels)
+        level_row.append(button(label, cb.PracticeChoice(mask, code, length)))
+    rows.append(level_row)
     rows.append(
         [
             button(
@@ -143,7 +152,11 @@ def result(tr: Translator, answered: PracticeAnswered) -> Screen:
             )
         )
     lines.append(tr._("/practice for another set."))
-    return Screen("\n".join(lines))
+    rows = [
+        [button(tr._("🔁 Another set"), cb.PracticeMore())],
+        [button(tr._("📚 Other quizzes"), cb.QuizList())],
+    ]
+    return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
 
 
 def nothing_matches(tr: Translator) -> str:
