@@ -146,8 +146,11 @@ class UploadStore:
 
         await self.db.write(update)
 
-    async def delete(self, chat_id: int, quiz_id: str, now: float) -> bool:
-        """Hide a group's quiz (every version); False if it has none shown."""
+    async def delete(self, chat_id: int, quiz_id: str, now: float, served_id: str) -> bool:
+        """Hide a group's quiz (every version); False if it has none shown. Its questions leave
+        every member's review queue in the same write (`served_id`: the id its answers and
+        queue items carry), with the misses not yet queued: a deleted quiz is not reviewed, and
+        /review, /stats and the dashboard count the same queue. Answers keep their history."""
 
         async def hide(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
@@ -155,7 +158,15 @@ class UploadStore:
                     WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL""",
                 (now, chat_id, quiz_id),
             )
-            return cur.rowcount > 0
+            if cur.rowcount == 0:
+                return False
+            await conn.execute("DELETE FROM review_items WHERE quiz_id = ?", (served_id,))
+            await conn.execute(
+                """DELETE FROM review_inbox WHERE attempt_id IN (
+                       SELECT id FROM attempts WHERE quiz_id = ?)""",
+                (served_id,),
+            )
+            return True
 
         return await self.db.write(hide)
 

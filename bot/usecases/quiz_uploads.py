@@ -270,7 +270,7 @@ class QuizUploads:
         """Hide the group's quiz; answers given keep their history. False if it has none."""
         if typed_id not in self.own(chat_id) or self.store is None:
             return False
-        await self.store.delete(chat_id, typed_id, self.clock())
+        await self.store.delete(chat_id, typed_id, self.clock(), served_id(chat_id, typed_id))
         del self._own[chat_id][typed_id]
         self._versions.pop((chat_id, typed_id), None)
         return True

@@ -116,6 +116,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
         {
             "test_after_a_restart_the_groups_quiz_is_served_and_a_shipped_id_is_refused",
             "test_a_member_reviews_the_groups_quiz_privately",
+            "test_a_deleted_groups_quiz_leaves_the_review_queue",
             "test_a_private_upload_goes_to_the_group_the_admin_chooses",
             # and `quizbot export` / `quizbot content export --group` reading them
             "test_uploaded_gift_quiz_is_pushed_answered_and_counted_in_its_group_only",

@@ -226,6 +226,51 @@ async def test_a_member_reviews_the_groups_quiz_privately(tmp_path: Path) -> Non
         assert prompt in card.text and card.buttons
 
 
+async def test_a_deleted_groups_quiz_leaves_the_review_queue(tmp_path: Path) -> None:
+    """Newcomer walk item 27: after /deletequiz, /review served the deleted quiz's cards while
+    the dashboard counted them out. Its queue items go with it, so /review, /stats and the
+    dashboard agree; the answers themselves keep their history."""
+    async with group_bot(tmp_path, seconds=30.0) as h:
+        group, admin = await make_group(h)
+        kadi = h.emu.user(2102, "Kadi", language_code="en")
+        group.add_member(kadi)
+        await kadi.send("/start")
+        picker = await kadi.private.wait_for(lambda m: bool(m.buttons))
+        await kadi.tap(picker, "✓ English")
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        await admin.send("/push our-own-quiz", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, timeout=30)
+        prompt = next(p for p in RIGHT if p in q1.text)
+        await kadi.tap(q1, LETTERS[(position(q1, RIGHT[prompt]) + 1) % 3])
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "stopped" in m.text, timeout=30)
+        await kadi.private.wait_for(lambda m: "review queue" in m.text, timeout=30)
+        h.clock.advance(86_400)
+        mark = kadi.private.mark()
+        await kadi.send("/stats")
+        stats = await kadi.private.next_message(after=mark, timeout=30)
+        assert "Reviews due now: 1 (in your queue: 1)" in stats.text
+
+        mark = group.mark()
+        await admin.send("/deletequiz our-own-quiz", chat=group)
+        ask = await group.next_message(after=mark)
+        await admin.tap(ask, "🗑 Delete")
+        await group.wait_for(lambda m: "was deleted" in m.text)
+
+        mark = kadi.private.mark()
+        await kadi.send("/review")
+        nothing = await kadi.private.next_message(after=mark, timeout=30)
+        assert prompt not in nothing.text
+        mark = kadi.private.mark()
+        await kadi.send("/stats")
+        stats = await kadi.private.next_message(after=mark, timeout=30)
+        assert "(in your queue: 1)" not in stats.text
+        assert h.rows("SELECT count(*) FROM review_items WHERE user_id = 2102") == [(0,)]
+        served = f"g{abs(group.id)}-our-own-quiz"
+        assert answers_of(h, served) == 1  # the answer keeps its history
+
+
 async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Path) -> None:
     async with group_bot(tmp_path) as h:
         group, admin = await make_group(h)

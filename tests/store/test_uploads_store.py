@@ -25,9 +25,9 @@ async def test_delete_hides_every_version_and_numbering_continues(db: Database) 
     store = UploadStore(db)
     await store.add(A, "mine", "a.gift", "gift", "s1", 1001, 1.0)
     await store.add(A, "mine", "a.gift", "gift", "s2", 1001, 2.0)
-    assert await store.delete(A, "mine", 3.0)
-    assert not await store.delete(A, "mine", 4.0)  # nothing shown is left
-    assert not await store.delete(B, "mine", 4.0)  # another group's quiz is not touched
+    assert await store.delete(A, "mine", 3.0, "ga-mine")
+    assert not await store.delete(A, "mine", 4.0, "ga-mine")  # nothing shown is left
+    assert not await store.delete(B, "mine", 4.0, "gb-mine")  # another group's quiz is not touched
     assert await store.current() == []
     again = await store.add(A, "mine", "a.gift", "gift", "s3", 1001, 5.0)
     assert again.version == 3
