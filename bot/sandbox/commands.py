@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.emulator import Button, EmuMessage
 from bot.sandbox import sharing, terminal
-from bot.sandbox.session import Session
+from bot.sandbox.session import TOPIC_NAME_MAX, Session
 
 HELP = """\
 Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard.
@@ -19,6 +19,8 @@ Type to chat with the bot; a button's number (or its label) taps it on the lates
   :menu               the command menu a phone shows on "/" here
   :user NAME [lang]   be someone else (created on first use; lang: en, fr, wo, ...)
   :group              go to the study group (You: creator; Moussa and Claire: members)
+  :topic NAME         go to topic NAME of the study forum, a supergroup with topics (made on
+                      first use); :topic alone: its General, and the topics there
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
@@ -59,7 +61,7 @@ def _not_a_button(session: Session, typed: str) -> None:
     """A typed number that matches no button on screen is said to be sent as text (it may be a
     number answer), with how to reach another message's buttons."""
     assert session.chat is not None
-    shown = session.display.keyboards.get(session.chat.id)
+    shown = session.display.keyboards.get((session.chat.id, session.thread))
     if shown is None or session.asks_for_reply():
         return
     session.display.emit(
@@ -103,11 +105,20 @@ async def command(session: Session, text: str) -> None:
             await session.enter_group()
             await session.settle()
             say(terminal.note(f"you are now {session.where()}"))
+        case "topic":
+            if len(rest.strip()) > TOPIC_NAME_MAX:
+                say(terminal.note(f"a topic's name has at most {TOPIC_NAME_MAX} characters"))
+                return
+            await session.enter_topic(" ".join(args))
+            await session.settle()
+            say(terminal.note(f"you are now {session.where()}"))
+            if not args:
+                say(terminal.note(f"topics: {', '.join(session.topics())} (:topic NAME goes in)"))
         case "private" | "p":
             session.enter_private()
             say(terminal.note(f"you are now {session.where()}, in your private chat"))
         case "as" if len(args) >= 2:
-            before, where = session.me, session.chat
+            before, where, thread = session.me, session.chat, session.thread
             assert before is not None and where is not None
             session.switch_user(session.user(args[0]))  # in private: into their private chat
             # What the bot says there is headed "→ NAME (private)": it is not your own chat.
@@ -115,7 +126,7 @@ async def command(session: Session, text: str) -> None:
             try:
                 await handle(session, rest.split(maxsplit=1)[1])
             finally:
-                session.come_back(before, where)
+                session.come_back(before, where, thread)
         case "tap" | "t" if args:
             found = _message_button(session, " ".join(args))
             if isinstance(found, str):

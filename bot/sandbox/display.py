@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bot.emulator import Button, Emulator, EmuMessage
+from bot.emulator.state import ChatState
 from bot.sandbox import terminal
+
+GENERAL = "General"  # a forum's first topic, always there: its messages carry no thread id
 
 CHAT_METHODS = frozenset(
     {
@@ -48,7 +51,8 @@ class Display:
         self.prompt = ""
         self.prompt_showing = False
         self.last_activity = time.perf_counter()
-        self.keyboards: dict[int, Keyboard] = {}
+        # Per chat and forum topic (None: General, or a chat without topics).
+        self.keyboards: dict[tuple[int, int | None], Keyboard] = {}
         self._seen: dict[int, int] = {}  # chat id -> chat seq already printed
         self._shown: set[tuple[int, int]] = set()  # (chat, message) printed at least once
         self._remove_hook = emu.on_request(self._on_request)
@@ -113,7 +117,7 @@ class Display:
     def _print(self, message: EmuMessage) -> None:
         key = (message.chat_id, message.message_id)
         # The message's number (its Telegram id in this chat): what :tap N.M and :reply N name.
-        header = f"#{message.message_id} {self.bot_name}{self._where(message.chat_id)}"
+        header = f"#{message.message_id} {self.bot_name}{self._where(message)}"
         if message.deleted:
             if key in self._shown:
                 first = message.text.split("\n", 1)[0][:40]
@@ -133,7 +137,7 @@ class Display:
             body = f"[photo: {message.photo_name}] {body}".rstrip()
         lines, flat = terminal.keyboard_lines(message.buttons)
         if flat:
-            self.keyboards[message.chat_id] = Keyboard(
+            self.keyboards[(message.chat_id, message.thread_id)] = Keyboard(
                 message.chat_id, message.message_id, tuple(flat)
             )
         else:
@@ -142,18 +146,28 @@ class Display:
         self.emit(terminal.bubble(header, body, lines))
 
     def _forget_keyboard(self, message: EmuMessage) -> None:
-        shown = self.keyboards.get(message.chat_id)
+        key = (message.chat_id, message.thread_id)
+        shown = self.keyboards.get(key)
         if shown is not None and shown.message_id == message.message_id:
-            del self.keyboards[message.chat_id]
+            del self.keyboards[key]
 
-    def _where(self, chat_id: int) -> str:
-        """Name the chat in the header when it is a group, or not the one on screen."""
-        chat = self.emu.world.chats[chat_id]
+    def _where(self, message: EmuMessage) -> str:
+        """Name the chat in the header when it is a group (in a forum, with the message's topic),
+        or not the one on screen."""
+        chat = self.emu.world.chats[message.chat_id]
+        if chat.is_forum:
+            return f" · {chat.title} ▸ {topic_name(chat, message.thread_id)}"
         if chat.type != "private":
             return f" · {chat.title}"
-        if chat_id != self.current_chat and chat.user is not None:
+        if message.chat_id != self.current_chat and chat.user is not None:
             return f" → {chat.user.first_name} (private)"
         return ""
+
+
+def topic_name(chat: ChatState, thread: int | None) -> str:
+    """A forum topic's name as the transcript labels it; General's messages carry no thread."""
+    topic = chat.topics.get(thread) if thread is not None else None
+    return topic.name if topic is not None else GENERAL
 
 
 def _int(value: object) -> int | None:

@@ -24,7 +24,7 @@ from bot.core.dashboard_math import group_start_param
 from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
 from bot.runner import start_dashboard
 from bot.sandbox import terminal
-from bot.sandbox.display import Display
+from bot.sandbox.display import GENERAL, Display, topic_name
 from bot.tg.app import BotOptions, QuizBot
 from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
@@ -37,6 +37,10 @@ BOT_NAME = "Quiz Bot"
 BOT_USERNAME = "quizbot_sandbox_bot"
 GROUP_ID = -4_000_000_001
 GROUP_TITLE = "Study group"
+# `:topic`: a supergroup with topics beside the basic group, so the basic group's transcripts stay.
+FORUM_ID = -1_004_000_000_002
+FORUM_TITLE = "Study forum"
+TOPIC_NAME_MAX = 128  # Telegram's bound on a topic's name
 # Fixed ids, so a second run finds the same people (and their progress) in the SQLite file.
 PEOPLE = {
     "you": (1001, "You", "en"),
@@ -73,6 +77,8 @@ class Session:
         self.me: SimUser | None = None
         self.chat: ChatView | None = None
         self.group: ChatView | None = None
+        self.forum: ChatView | None = None
+        self.thread: int | None = None  # the forum topic we are in (None: General, or no forum)
         self.dashboard: web.AppRunner | None = None
         self.dashboard_base = ""
 
@@ -147,7 +153,19 @@ class Session:
     def where(self) -> str:
         assert self.me is not None and self.chat is not None
         name = self.me.state.first_name
-        return name if self.chat.type == "private" else f"{name} @ {self.chat.title}"
+        if self.chat.type == "private":
+            return name
+        if self.chat.is_forum:
+            topic = topic_name(self.emu.world.chats[self.chat.id], self.thread)
+            return f"{name} @ {self.chat.title} ▸ {topic}"
+        return f"{name} @ {self.chat.title}"
+
+    def topics(self) -> list[str]:
+        """The forum's open topics, General first, in the order they were made."""
+        if self.forum is None:
+            return []
+        chat = self.emu.world.chats[self.forum.id]
+        return [GENERAL] + [t.name for t in chat.topics.values() if not (t.deleted or t.closed)]
 
     def switch_user(self, user: SimUser) -> None:
         """Become `user`, staying in the group if we are in it."""
@@ -174,29 +192,62 @@ class Session:
         self._join(self.group, self.me)
         self._move(self.group)
 
+    async def enter_topic(self, name: str) -> None:
+        """Into topic `name` of the study forum (General when empty); on first use, create the
+        forum (You: creator; Moussa and Claire: members; You add the bot), then the topic."""
+        assert self.me is not None
+        if self.forum is None:
+            self.forum = self.emu.group(FORUM_ID, FORUM_TITLE, type="supergroup", forum=True)
+            you = self.user("You")
+            self.forum.add_member(you, "creator")
+            for member in ("Moussa", "Claire"):
+                self.forum.add_member(self.user(member), "member")
+            self._move(self.forum)
+            self.display.emit(terminal.note(
+                f"{FORUM_TITLE}, a supergroup with topics: You (creator), Moussa (wo), "
+                f"Claire (fr); You add {BOT_NAME}"
+            ))  # fmt: skip
+            await self.emu.add_bot_to_group(self.forum, by=you)
+            await self.settle()  # its how-to in General comes before the topic is made
+        chat = self.emu.world.chats[self.forum.id]
+        thread: int | None = None
+        if name and name.casefold() != GENERAL.casefold():
+            found = [t for t in chat.topics.values() if t.name.casefold() == name.casefold()]
+            open_ = [t for t in found if not (t.deleted or t.closed)]
+            if open_:
+                thread = open_[0].id
+            else:
+                self.display.emit(terminal.note(f"You create the topic {name}"))
+                thread = self.forum.create_topic(name, by=self.user("You"))
+        self._join(self.forum, self.me)
+        self._move(self.forum, thread)
+
     def enter_private(self) -> None:
         assert self.me is not None
         self._move(self.me.private)
 
-    def come_back(self, user: SimUser, chat: ChatView) -> None:
-        """Be `user` in `chat` again (after :as, which may have moved to another private chat)."""
+    def come_back(self, user: SimUser, chat: ChatView, thread: int | None = None) -> None:
+        """Be `user` in `chat` (and its topic `thread`) again, after :as, which may have moved
+        to another private chat."""
         self.me = user
-        self._move(chat)
+        self._move(chat, thread)
 
     def _join(self, group: ChatView, user: SimUser) -> None:
         if group.member_status(user) in ("left", "kicked"):
             group.add_member(user, "member")
             self.display.emit(terminal.note(f"{user.state.first_name} joins {group.title}"))
 
-    def _move(self, chat: ChatView) -> None:
+    def _move(self, chat: ChatView, thread: int | None = None) -> None:
         self.chat = chat
+        self.thread = thread
         self.display.current_chat = chat.id
 
     # --- actions --------------------------------------------------------------------------
 
     async def say(self, text: str) -> None:
         assert self.me is not None and self.chat is not None
-        await self.me.send(text, chat=None if self.chat.type == "private" else self.chat)
+        chat = None if self.chat.type == "private" else self.chat
+        await self.me.send(text, chat=chat, thread=self.thread)
 
     async def upload(self, path: Path) -> None:
         """Send a local file here as a document with `/upload` as its caption, as an admin
@@ -204,7 +255,9 @@ class Session:
         assert self.me is not None and self.chat is not None
         data = path.read_bytes()
         chat = None if self.chat.type == "private" else self.chat
-        await self.me.send_document(path.name, data, caption="/upload", chat=chat)
+        await self.me.send_document(
+            path.name, data, caption="/upload", chat=chat, thread=self.thread
+        )
 
     async def reply(self, message: EmuMessage, text: str) -> None:
         """Send `text` as a reply to `message` (a group's number answer must be one)."""
@@ -224,7 +277,7 @@ class Session:
         """Whether the bot's latest message here asks for a typed reply (a number question's
         prompt, sent with ForceReply): then a typed number is an answer, not a missed button."""
         assert self.chat is not None
-        shown = [m for m in self.chat.bot_messages if not m.deleted]
+        shown = [m for m in self.chat.in_topic(self.thread) if not m.deleted]
         markup = shown[-1].reply_markup if shown else None
         return bool(markup and markup.get("force_reply"))
 
@@ -237,7 +290,7 @@ class Session:
     def button(self, typed: str) -> tuple[EmuMessage, Button] | None:
         """The button a typed number (as last numbered) or exact label means, if any."""
         assert self.chat is not None
-        shown = self.display.keyboards.get(self.chat.id)
+        shown = self.display.keyboards.get((self.chat.id, self.thread))
         if shown is None:
             return None
         buttons = shown.buttons
