@@ -6,6 +6,7 @@ learner's or group's own history, not the size of the whole `answers` table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,24 @@ class AnalyticsStore:
             (user_id,),
         ) as cur:
             return [(str(q), float(f), int(c), int(n)) for q, f, c, n in await cur.fetchall()]
+
+    async def finished_exams(self, user_id: int) -> list[tuple[str, float, int, int]]:
+        """(quiz_id, finished_at, correct, questions) of each finished exam: an exam's answers
+        live in its practice set, not in `answers`, and it is one quiz's (the first question's);
+        a question left unanswered when the time ran out counts as asked."""
+        async with self.db.reader.execute(
+            """SELECT questions, finished_at, correct FROM practice_sets
+               WHERE user_id = ? AND kind = 'exam' AND status = 'finished'""",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        exams = []
+        for questions, finished_at, correct in rows:
+            keys = json.loads(str(questions))
+            if keys:
+                quiz_id = str(keys[0]).partition("/")[0]
+                exams.append((quiz_id, float(finished_at), int(correct), len(keys)))
+        return exams
 
     async def accuracy_by_quiz(self, user_id: int) -> list[tuple[str, int, int]]:
         """(quiz_id, right, answered) over every answer the learner gave, private or in groups

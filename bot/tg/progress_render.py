@@ -47,6 +47,8 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
     heading = tr._("📈 Your progress")
     lines = [f"<b>{heading}</b>", ""]
     lines.append(tr._("Quizzes taken: {n}", n=tr.number(len(data.scores))))
+    if data.exams:
+        lines.append(tr._("Exams taken: {n}", n=tr.number(len(data.exams))))
     lines.append(tr.ngettext("Streak: {n} day", "Streak: {n} days", data.streak))
     lines.append(
         tr._(
@@ -65,13 +67,15 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
             )
         )
     scores = []
-    if data.scores:
-        heading = tr._("Scores")
-        lines += ["", f"<b>{heading}</b>"]
-        for score in data.scores:
+    sections = ((tr._("Scores"), data.scores), (tr._("Exams"), data.exams))
+    for heading, shown in sections:
+        if not shown:
+            continue
+        section = []
+        for score in shown:
             quiz = catalog.quiz(score.quiz_id)
             title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
-            scores.append(
+            section.append(
                 tr._(
                     "• {title}: best {best}/{total}, last {last}/{total}",
                     title=title,
@@ -80,6 +84,9 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
                     total=tr.number(score.total),
                 )
             )
+        # The heading goes with its first line: a cut list never ends on a bare heading.
+        section[0] = f"\n<b>{heading}</b>\n{section[0]}"
+        scores += section
     after: list[str] = []  # under the scores: their guides (few: the shipped ones) and a hint
     if data.by_guide:
         heading = tr._("Accuracy by guide")
@@ -94,7 +101,7 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
                     percent=tr.percent(accuracy.ratio),
                 )
             )
-    if not data.scores and not data.by_guide:
+    if not data.scores and not data.by_guide and not data.exams and not data.queued:
         after += ["", tr._("No answers yet. /quizzes to take your first quiz.")]
     elif data.due:
         after += ["", tr._("/review to go over the questions you missed.")]

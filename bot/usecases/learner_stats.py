@@ -45,6 +45,8 @@ class LearnerStats:
     # predicts today for the learner's queue on average (None: empty).
     next_due_day: date | None = None
     recall: float | None = None
+    # Finished exams, per quiz (their answers live in practice sets, not in `answers`).
+    exams: list[QuizScore] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +105,10 @@ class LearnerStatsCases:
         since = now - timedelta(days=STREAK_LOOKBACK_DAYS).total_seconds()
         days = {local_day(t, tz) for t in await self.analytics.activity_since(user_id, since)}
         queue = await self.review.store.items(user_id)
+        exams = quiz_scores(await self.analytics.finished_exams(user_id))
         return LearnerStats(
             scores=[s for s in scores if self.catalog.quiz(s.quiz_id)],
+            exams=[s for s in exams if self.catalog.quiz(s.quiz_id)],
             by_guide=by_guide,
             streak=streak(days, local_day(now, tz)),
             due=await self.review.store.due_count(user_id, now),

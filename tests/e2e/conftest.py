@@ -39,6 +39,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_exam": ALL,
     "test_exam_no_verdict": ALL,  # an exam's misses queued in the write that ends it
     "test_exam_no_quiz": ALL,  # no private quiz starts or goes on while an exam runs
+    "test_exam_counted": ALL,  # an exam's score read from its practice set (/stats)
     # typed answers (answers.typed_text), in private and in groups (first reply per member)
     "test_private_number": ALL,
     # flashcards: a rating stored as an answer and queued with FSRS's state (review_ratings)

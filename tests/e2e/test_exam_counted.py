@@ -1,0 +1,33 @@
+"""An exam leaves a trace (newcomer walk item 10): /stats counts it, with its score, and its
+queued misses never sit next to "No answers yet"."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import Harness
+from tests.e2e.test_exam import exam_length
+from tests.e2e.test_exam_no_verdict import exam_answer, exam_started
+from tests.e2e.test_progress import QUIZ
+
+
+async def test_stats_counts_a_finished_exam(harness: Harness) -> None:
+    h = harness
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    user = h.emu.user(3401, "Bob", language_code="en")
+    chat = user.private
+    await user.send("/start")
+    await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ English")
+    n = exam_length(h)
+    shown = await exam_started(user)
+    for index in range(n):
+        shown = await exam_answer(h, user, shown, right=index != 0)
+    assert "Exam finished" in shown.text
+    await chat.wait_for(lambda m: "/exam for another" in m.text)  # the results' last part
+    mark = chat.mark()
+    await user.send("/stats")
+    stats = await chat.next_message(after=mark)
+    assert "No answers yet" not in stats.text
+    assert "Exams taken: 1" in stats.text
+    title = quiz.title.get("en")
+    assert f"• {title}: best {n - 1}/{n}, last {n - 1}/{n}" in stats.text
+    assert "(in your queue: 1)" in stats.text
