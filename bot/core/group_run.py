@@ -31,6 +31,7 @@ class GroupRun:
     deadline: float | None = None
     version: str = ""  # the quiz's content version when the run started
     typed: bool = False  # number questions asked (typed answers on at its start), else left out
+    flashcards: bool = False  # flashcards shown (on at its start), else left out
     # The open question's send was released to Telegram (its message id may not be recorded:
     # the worker died in between). Never sent again: see `resume_step`.
     released: bool = False
@@ -39,15 +40,18 @@ class GroupRun:
     thread_id: int = 0
 
 
-def played(quiz: Quiz, typed: bool) -> Quiz:
+def played(quiz: Quiz, typed: bool, flashcards: bool = False) -> Quiz:
     """The quiz as a group run plays it: without its number questions unless the group takes
-    typed answers, and always without its flashcards (each learner rates a flashcard's recall
-    alone: private quizzes and /review). A run's question indexes, counts ("3/9"), last
-    question and scores are all over this quiz, so a left-out question is never asked,
-    revealed or counted."""
+    typed answers, and without its flashcards unless the group shows them (a flashcard is one
+    learner's recall: private quizzes and /review rate it; a group sees its front, then its
+    back, and nobody is scored). A run's question indexes, counts ("3/9"), last question and
+    scores are all over this quiz, so a left-out question is never asked, revealed or
+    counted."""
 
     def asked(question: Question) -> bool:
-        return not question.flashcard and (typed or not question.typed)
+        if question.flashcard:
+            return flashcards
+        return typed or not question.typed
 
     if all(asked(q) for q in quiz.questions):
         return quiz
@@ -60,6 +64,8 @@ def judge_tap(
     """Whether a tap may be recorded: only on the open question, only on a real button."""
     if not run.is_open or question_index != run.current or not 0 <= question_index < len(quiz):
         return Verdict.CLOSED, None
+    if quiz.questions[question_index].flashcard:  # no buttons in a group: nobody answers it
+        return Verdict.INVALID, None
     judgement = judge(
         quiz.questions[question_index], run.orders[question_index], question_index, position
     )

@@ -30,6 +30,7 @@ SETTING_COLUMNS = frozenset(
         "streak_bonus",
         "popup_verdict",
         "typed_answers",
+        "flashcards",
     }
 )
 
@@ -47,6 +48,7 @@ class GroupSettings:
     streak_bonus: bool = False
     popup_verdict: bool = False  # verdict in a member's popup (else only the letter, no give-away)
     typed_answers: bool = False  # number questions asked (first reply per member), else skipped
+    flashcards: bool = False  # flashcards shown (front, then back at the reveal), else skipped
 
 
 class Stored(StrEnum):
@@ -68,6 +70,7 @@ def _settings(row: aiosqlite.Row) -> GroupSettings:
         streak_bonus=bool(row["streak_bonus"]),
         popup_verdict=bool(row["popup_verdict"]),
         typed_answers=bool(row["typed_answers"]),
+        flashcards=bool(row["flashcards"]),
     )
 
 
@@ -85,6 +88,7 @@ def _run(row: aiosqlite.Row) -> GroupRun:
         deadline=row["deadline"],
         version=row["content_version"] or "",
         typed=bool(row["typed_answers"]),
+        flashcards=bool(row["flashcards"]),
         released=row["question_released_at"] is not None,
         thread_id=row["thread_id"],
     )
@@ -215,9 +219,11 @@ class GroupStore:
         version: str = "",
         typed: bool = False,
         thread_id: int = 0,
+        flashcards: bool = False,
     ) -> int | None:
         """A new active run, or None when the group's topic `thread_id` already has one (the
-        unique index says); `typed`: its number questions are asked (else left out)."""
+        unique index says); `typed`: its number questions are asked (else left out);
+        `flashcards`: its flashcards are shown (else left out)."""
 
         async def insert(conn: aiosqlite.Connection) -> int | None:
             try:
@@ -232,9 +238,10 @@ class GroupStore:
                 return None
             assert row is not None
             await conn.execute(
-                """INSERT INTO group_runs (attempt_id, chat_id, seconds, typed_answers)
-                   VALUES (?, ?, ?, ?)""",
-                (row[0], chat_id, seconds, int(typed)),
+                """INSERT INTO group_runs (attempt_id, chat_id, seconds, typed_answers,
+                                          flashcards)
+                   VALUES (?, ?, ?, ?, ?)""",
+                (row[0], chat_id, seconds, int(typed), int(flashcards)),
             )
             return int(row[0])
 

@@ -109,6 +109,14 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
     (a number question: the prompt and how to reply, no buttons)."""
     if quiz.questions[index].typed:
         return number_render.group_question(tr, quiz, index, lang)
+    if quiz.questions[index].flashcard:  # the front, no buttons: nobody answers or scores it
+        label, hint = tr._("🃏 Flashcard"), flashcard_hint(tr)
+        front = rich(quiz.questions[index].prompt.get(lang))
+        lines = [question_header(tr, quiz, index, lang), f"<i>{html.escape(label)}</i>", ""]
+        text = "\n".join([*lines, front, "", f"<i>{html.escape(hint)}</i>"])
+        return with_image(
+            Screen(truncate(text, MESSAGE_MAX_CHARS)), quiz.questions[index].image, lang
+        )
     prompt = rich(quiz.questions[index].prompt.get(lang))
     lines = [question_header(tr, quiz, index, lang), "", prompt, ""]
     lines += [f"<b>{LETTERS[pos]}.</b> {text}" for pos, text in _options(quiz, run, index, lang)]
@@ -152,6 +160,10 @@ def reveal(
     if q.typed:
         right, wrong = [*counts, 0, 0][:2]
         return number_render.group_reveal(tr, quiz, index, right, wrong, lang)
+    if q.flashcard:  # the front again, then its back (`revealed` adds it, and the guide)
+        label = tr._("🃏 Flashcard")
+        head = [question_header(tr, quiz, index, lang), f"<i>{html.escape(label)}</i>", ""]
+        return revealed(tr, quiz, q, lang, [*head, rich(q.prompt.get(lang)), "", "———"])
     order = list(run.orders[index])
     rights = {order.index(option) for option in q.key}
     most = max(counts, default=0) or 1
@@ -208,19 +220,22 @@ def results(
     Scores count the questions actually asked (a run stopped after two of four reads "2/2" at
     best, not "2/4"); a medal needs at least one right answer.
     """
-    total = len(quiz) if asked is None else max(0, min(asked, len(quiz)))
+    shown = len(quiz) if asked is None else max(0, min(asked, len(quiz)))
+    # Flashcards are shown, never scored: scores are over the other questions.
+    total = sum(1 for q in quiz.questions[:shown] if not q.flashcard)
+    scored = sum(1 for q in quiz.questions if not q.flashcard)
     if stopped:
         title = tr._("⏹ Quiz stopped: {title}", title=html.escape(quiz.title.get(lang)))
     else:
         title = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
     lines = [f"<b>{title}</b>", ""]
-    if stopped and total < len(quiz):
+    if stopped and total < scored:
         lines += [
             tr.ngettext(
                 "Scored over the {n} question asked, of {all}.",
                 "Scored over the {n} questions asked, of {all}.",
                 total,
-                all=tr.number(len(quiz)),
+                all=tr.number(scored),
             ),
             "",
         ]
@@ -315,6 +330,16 @@ def nothing_to_ask(tr: Translator) -> str:
     )
 
 
+def flashcard_hint(tr: Translator) -> str:
+    return tr._("Recall the answer: the back shows when time is up. Nobody is scored on it.")
+
+
+def flashcards_line(tr: Translator, group: GroupSettings) -> str:
+    if group.flashcards:
+        return tr._("Flashcards: on (the front, then the back at the reveal; not scored)")
+    return tr._("Flashcards: off (skipped; learners rate them in private)")
+
+
 def typed_line(tr: Translator, group: GroupSettings) -> str:
     if group.typed_answers:
         return tr._("Typed answers: on (number questions are asked; a member's first reply counts)")
@@ -335,6 +360,7 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
         standings_render.scoring_line(tr, group),
         popup_line(tr, group),
         typed_line(tr, group),
+        flashcards_line(tr, group),
     ]
     chat = group.chat_id
     langs = [
@@ -379,7 +405,19 @@ def settings(tr: Translator, group: GroupSettings) -> Screen:
             cb.Setting(chat, "typed", "off"),
         ),
     ]
-    rows = [langs, seconds, shuffle, *standings_render.scoring_rows(tr, group), popups, typed]
+    cards = [
+        button(
+            ("✓ " if group.flashcards else "") + tr._("Flashcards on"),
+            cb.Setting(chat, "cards", "on"),
+        ),
+        button(
+            ("✓ " if not group.flashcards else "") + tr._("Flashcards off"),
+            cb.Setting(chat, "cards", "off"),
+        ),
+    ]
+    rows = [
+        langs, seconds, shuffle, *standings_render.scoring_rows(tr, group), popups, typed, cards,
+    ]  # fmt: skip
     return Screen("\n".join(lines), InlineKeyboardMarkup(rows))
 
 

@@ -206,7 +206,7 @@ class GroupRuns:
         """The quiz as the run started it: a reload meanwhile does not change a running run;
         without its number questions when the run takes no typed answers (`played`)."""
         quiz = self.catalog.quiz_at(run.quiz_id, run.version)
-        return None if quiz is None else played(quiz, run.typed)
+        return None if quiz is None else played(quiz, run.typed, run.flashcards)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -236,7 +236,7 @@ class GroupRuns:
             return UnknownQuiz(closest_quiz(which, known))
         settings = await self.settings.settings(chat_id)
         typed = settings.typed_answers
-        quiz = played(found, typed)
+        quiz = played(found, typed, settings.flashcards)
         if not quiz.questions:
             return NothingToAsk()
         orders = option_orders(quiz, self.rng, settings.shuffle)
@@ -251,6 +251,7 @@ class GroupRuns:
             quiz.version,
             typed=typed,
             thread_id=thread_id,
+            flashcards=settings.flashcards,
         )
         if run_id is None:
             return Busy()
@@ -263,6 +264,7 @@ class GroupRuns:
             version=quiz.version,
             typed=typed,
             thread_id=thread_id,
+            flashcards=settings.flashcards,
         )
         self._keep(run)
         return Started(run, quiz)
@@ -417,18 +419,26 @@ class GroupRuns:
             return None
         if reveal.is_last:
             return TimeUp(reveal, None, await self.finish(run_id))
-        if reveal.answers == 0 and await self._silent(run_id, index) >= UNANSWERED_LIMIT:
+        shown_only = reveal.quiz.questions[index].flashcard  # nobody answers a flashcard
+        if (
+            reveal.answers == 0
+            and not shown_only
+            and await self._silent(run_id, index, reveal.quiz) >= UNANSWERED_LIMIT
+        ):
             return TimeUp(reveal, None, await self.finish(run_id, stopped=True), unattended=True)
         return TimeUp(reveal, index + 1, None)
 
-    async def _silent(self, run_id: int, index: int) -> int:
+    async def _silent(self, run_id: int, index: int, quiz: Quiz) -> int:
         """Questions in a row up to the unanswered `index` that nobody answered, read from the
-        store: whichever worker fires a run's timers, or a restarted bot, counts the same."""
-        silent = 1
-        while silent < UNANSWERED_LIMIT and index - silent >= 0:
-            if await self.store.chosen_options(run_id, index - silent):
-                break
-            silent += 1
+        store: whichever worker fires a run's timers, or a restarted bot, counts the same.
+        Flashcards in between are passed over: nobody answers them."""
+        silent, earlier = 1, index - 1
+        while silent < UNANSWERED_LIMIT and earlier >= 0:
+            if not quiz.questions[earlier].flashcard:
+                if await self.store.chosen_options(run_id, earlier):
+                    break
+                silent += 1
+            earlier -= 1
         return silent
 
     async def stop(self, run_id: int) -> Stopped:

@@ -2,7 +2,7 @@
 the bot joining, leaving and following a group that became a supergroup.
 
 Buttons and commands carry setting *keys* (`lang`, `seconds`, `shuffle`, `scoring`, `streak`,
-`popup`, `typed`);
+`popup`, `typed`, `cards`);
 which value each key accepts, and where it is kept, is decided here and in the store, never in a
 handler.
 """
@@ -52,6 +52,8 @@ def _stored(key: str, value: str) -> tuple[str, str | int] | None:
         return "popup_verdict", int(value == "verdict")
     if key == "typed" and value in ("on", "off"):
         return "typed_answers", int(value == "on")
+    if key == "cards" and value in ("on", "off"):
+        return "flashcards", int(value == "on")
     return None
 
 

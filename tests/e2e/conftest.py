@@ -47,6 +47,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
         {
             "test_a_flashcard_in_a_private_quiz_is_flipped_rated_and_scheduled",
             "test_a_flashcard_rated_again_comes_back_in_review_and_is_rated_there",
+            "test_an_admin_turns_flashcards_on_and_the_group_sees_the_back_unscored",
         }
     ),
     "test_group_number": ALL,

@@ -169,3 +169,42 @@ async def test_a_group_run_leaves_flashcards_out(tmp_path: Path) -> None:
             assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", CARD) == [(0,)]
         finally:
             await h.stop_bot()
+
+
+async def test_an_admin_turns_flashcards_on_and_the_group_sees_the_back_unscored(
+    tmp_path: Path,
+) -> None:
+    catalog = flashcard_catalog(tmp_path)
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = GroupHarness(emu, tmp_path / "quizbot.sqlite3", catalog, seconds=1.0)
+        await h.start_bot()
+        try:
+            group, admin = await make_group(h)
+            mark = group.mark()
+            await admin.send("/settings", chat=group)
+            screen = await group.wait_for(lambda m: "Group settings" in m.text, after=mark)
+            assert "Flashcards: off" in screen.text
+            await admin.tap(screen, "Flashcards on")
+            await group.wait_for(lambda m: "Flashcards: on" in m.text)
+
+            mark = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group)
+            intro = await group.wait_for(lambda m: "Group quiz" in m.text, after=mark)
+            assert "2 questions" in intro.text
+            front = await group.wait_for(lambda m: "Question 1/2" in m.text)
+            assert FRONT["en"] in front.text and BACK["en"] not in front.text
+            assert buttons(front) == []  # nobody answers a flashcard in a group
+            forged = await admin.tap(
+                front,
+                callback_data=f"g:{h.rows('SELECT max(attempt_id) FROM group_runs')[0][0]}:0:0",
+            )
+            assert forged is not None and "Question" not in (forged.text or "")
+            back = await group.wait_for(lambda m: BACK["en"] in m.text, timeout=10)
+            assert FRONT["en"] in back.text
+            question = await group.wait_for(lambda m: "Question 2/2" in m.text, timeout=10)
+            await admin.tap(question, "A")
+            results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
+            assert "/1 · " in results.text  # scored over the one question, not the flashcard
+            assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", CARD) == [(0,)]
+        finally:
+            await h.stop_bot()
