@@ -177,10 +177,10 @@ class QuestionSource(_Strict):
         )
     )
     image: ImageSource | None = Field(
-        default=None, description="A picture sent with the question (a flashcard's front)."
+        default=None, description="A picture sent with the question (single and true_false)."
     )
     explanation_image: ImageSource | None = Field(
-        default=None, description="A picture sent with the explanation (a flashcard's back)."
+        default=None, description="A picture sent with the explanation (single and true_false)."
     )
 
 

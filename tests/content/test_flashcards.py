@@ -175,3 +175,15 @@ def test_gift_says_by_line_that_it_has_no_flashcards() -> None:
     [problem] = result.problems
     assert problem.line == 3 and problem.skipped
     assert "GIFT has no flashcards" in problem.message and "kind: flashcard" in problem.message
+
+
+def test_a_picture_on_a_flashcard_is_refused_until_flashcards_send_one(content: Path) -> None:
+    path = content / "quizzes" / "cards.yaml"
+    text = path.read_text("utf-8").replace(
+        '    explanation: "Seven: Monday to Sunday."\n',
+        '    explanation: "Seven: Monday to Sunday."\n'
+        '    image: {file: week.png, alt: "A calendar week"}\n',
+    )
+    path.write_text(text, "utf-8")
+    [error] = [e for e in check(content).errors if e.key == "questions.week.image"]
+    assert "not yet flashcard" in str(error.message) and error.line == 12
