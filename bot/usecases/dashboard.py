@@ -56,6 +56,8 @@ class LearnerPage:
     due_now: int
     scores: list[tuple[QuizScore, Quiz]]
     zone: tzinfo  # the learner's days: their /timezone, else the bot's
+    # Finished exams per quiz: their answers live in practice sets, not in `answers`.
+    exams: list[tuple[QuizScore, Quiz]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +184,13 @@ class DashboardService:
             quiz = self.catalog.quiz(score.quiz_id)
             if quiz is not None:
                 scores.append((score, quiz))
+        exams = []
+        for score in quiz_scores(await self.analytics.finished_exams(user_id)):
+            quiz = self.catalog.quiz(score.quiz_id)
+            if quiz is not None:
+                exams.append((score, quiz))
         return LearnerPage(
+            exams=exams,
             weeks=shown,
             by_guide=by_guide,
             overall=overall,

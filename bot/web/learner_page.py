@@ -41,6 +41,7 @@ def render(tr: Translator, page: LearnerPage, tz: tzinfo, now: float, nav: str) 
             _guides(tr, page),
             _queue(tr, page, tz, now),
             _scores(tr, page),
+            _exams(tr, page),
         ]
     )
 
@@ -55,6 +56,9 @@ def _tiles(tr: Translator, page: LearnerPage) -> str:
         tile(due, "due", page.due_now, tr.number(page.due_now)),
         tile(taken, "quizzes", len(page.scores), tr.number(len(page.scores))),
     ]
+    if page.exams:
+        exams = tr._("exams finished")
+        tiles.append(tile(exams, "exams", len(page.exams), tr.number(len(page.exams))))
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
 
@@ -93,6 +97,8 @@ def _guides(tr: Translator, page: LearnerPage) -> str:
         items.append(f"<li>{link} {share} <small>{esc(count)}</small>{meter}</li>")
     if items:
         body = f'<ul class="guides">{"".join(items)}</ul>'
+    elif page.exams or page.queue:  # exams and practice sets: not counted by guide
+        body = empty(tr._("No quiz answers yet."))
     else:
         body = empty(tr._("No answers yet. /quizzes to take your first quiz."))
     return section(tr._("Accuracy by guide"), body, key="guides")
@@ -132,3 +138,18 @@ def _scores(tr: Translator, page: LearnerPage) -> str:
     else:
         body = empty(tr._("No quiz finished yet."))
     return section(tr._("Best scores"), body, key="scores")
+
+
+def _exams(tr: Translator, page: LearnerPage) -> str:
+    """Finished exams, per quiz, apart from the quizzes' scores (shown only once there is one)."""
+    if not page.exams:
+        return ""
+    lang = tr.lang
+    rows = []
+    for score, quiz in page.exams:
+        total = tr.number(score.total)
+        best = figure(f"exam-best-{quiz.id}", score.best, f"{tr.number(score.best)}/{total}")
+        last = esc(f"{tr.number(score.last)}/{total}")
+        rows.append([esc(quiz.title.get(lang)), best, last, esc(tr.number(score.attempts))])
+    head = [tr._("Quiz"), tr._("Best"), tr._("Last"), tr._("Attempts")]
+    return section(tr._("Exams"), table(head, rows, key="exams"), key="exams")
