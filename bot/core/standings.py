@@ -4,10 +4,12 @@ A run counts in the window that holds its end (a run started Sunday 23:58 and fi
 00:03 counts for the new week). Weeks start on Monday at 00:00 and months on the 1st at 00:00,
 in the group's time zone, so "this week" flips at the group's midnight, not UTC's.
 
-Ties: more points first; equal points, more right answers first; equal on both, the members
-share the place (competition ranking, "1, 2, 2, 4"), listed by name. Sharing is fairer than an
-arbitrary tie-breaker in a table that lasts a month: the leaderboard of a single run still
-breaks ties by answer time, which is meaningful inside one run.
+One rule everywhere (a run's leaderboard, /top, /me, /stats and the dashboard): more right
+answers first; equal right answers, the shorter total answer time first; equal on both, the
+members share the place (competition ranking, "1, 2, 2, 4"), listed by name. Points are not
+the ranking: a speed run's points (up to 1,000 a right answer) and a plain run's (1 a right
+answer) are different units, and adding them made a member's place mostly say which runs were
+played in speed mode (issue 28). A run's points are shown beside its own results only.
 """
 
 from __future__ import annotations
@@ -38,13 +40,16 @@ def window_start(window: Window, now: float, tz: tzinfo) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """A member's points added up over a window's runs."""
+    """A member's results added up over a window's runs (`points`: the runs' points, shown per
+    run only, never a ranking; `elapsed_ms`: total answer time, the tie-breaker)."""
 
     user_id: int
     name: str
     points: int
     correct: int
     runs: int
+    answered: int = 0
+    elapsed_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +62,12 @@ class Placed:
 
 
 def _key(t: Tally) -> tuple[int, int]:
-    return (t.points, t.correct)
+    return (-t.correct, t.elapsed_ms)
 
 
 def rank(tallies: Iterable[Tally]) -> list[Placed]:
-    """Standings in order, with shared places for members equal on points and right answers."""
-    ordered = sorted(tallies, key=lambda t: (-t.points, -t.correct, t.name.casefold(), t.user_id))
+    """Standings in order: right answers, then time; shared places for members equal on both."""
+    ordered = sorted(tallies, key=lambda t: (*_key(t), t.name.casefold(), t.user_id))
     counts: dict[tuple[int, int], int] = {}
     for t in ordered:
         counts[_key(t)] = counts.get(_key(t), 0) + 1

@@ -24,18 +24,6 @@ class RunRow:
     players: int
 
 
-@dataclass(frozen=True, slots=True)
-class MemberTotals:
-    """A member's results over every run of a group."""
-
-    user_id: int
-    name: str
-    right: int
-    answers: int
-    runs: int
-    elapsed_ms: int
-
-
 class DashboardStore:
     def __init__(self, db: Reading) -> None:
         self.db = db
@@ -76,22 +64,6 @@ class DashboardStore:
             return [
                 RunRow(int(i), str(q), float(s), str(st), int(p))
                 for i, q, s, st, p in await cur.fetchall()
-            ]
-
-    async def group_members(self, chat_id: int) -> list[MemberTotals]:
-        """Each member who answered in the group, with totals over all its runs."""
-        async with self.db.reader.execute(
-            """SELECT an.user_id, coalesce(u.first_name, ''), sum(an.is_correct), count(*),
-                      count(DISTINCT an.attempt_id), coalesce(sum(an.elapsed_ms), 0)
-               FROM attempts a JOIN answers an ON an.attempt_id = a.id
-               LEFT JOIN users u ON u.id = an.user_id
-               WHERE a.chat_id = ? AND a.kind = 'group'
-               GROUP BY an.user_id, u.first_name""",
-            (chat_id,),
-        ) as cur:
-            return [
-                MemberTotals(int(u), str(n), int(r), int(c), int(k), int(e))
-                for u, n, r, c, k, e in await cur.fetchall()
             ]
 
     async def answered_outside_exams(self, user_id: int, quiz_id: str) -> set[str]:

@@ -29,8 +29,12 @@ class MemberGroup:
     timezone: str
 
 
+# Total answer time (the tie-breaker) comes from the run's answers: run_scores has no column.
 _TALLY = """SELECT s.user_id, coalesce(u.first_name, '') AS name, sum(s.points) AS points,
-                   sum(s.correct) AS correct, count(*) AS runs
+                   sum(s.correct) AS correct, count(*) AS runs, sum(s.answered) AS answered,
+                   coalesce(sum((SELECT sum(coalesce(a.elapsed_ms, 0)) FROM answers a
+                                 WHERE a.attempt_id = s.attempt_id AND a.user_id = s.user_id)),
+                            0) AS elapsed
             FROM run_scores s
             LEFT JOIN users u ON u.id = s.user_id
             LEFT JOIN group_members m ON m.chat_id = s.chat_id AND m.user_id = s.user_id
@@ -102,23 +106,17 @@ class StandingsStore:
     async def tallies(
         self, chat_id: int, since: float | None = None, exclude_run: int | None = None
     ) -> list[Tally]:
-        """Points per present member over runs that ended at or after `since` (None: ever)."""
+        """Results per present member over runs that ended at or after `since` (None: ever)."""
         params = (
             chat_id,
             EVER if since is None else since,
             NO_RUN if exclude_run is None else exclude_run,
         )
         async with self.db.reader.execute(_TALLY, params) as cur:
-            return [Tally(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) async for r in cur]
-
-    async def run_names(self, run_id: int) -> dict[int, str]:
-        """First names of a run's players, for its podium."""
-        async with self.db.reader.execute(
-            """SELECT DISTINCT a.user_id, coalesce(u.first_name, '') FROM answers a
-               LEFT JOIN users u ON u.id = a.user_id WHERE a.attempt_id = ?""",
-            (run_id,),
-        ) as cur:
-            return {int(r[0]): str(r[1]) async for r in cur}
+            return [
+                Tally(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]))
+                async for r in cur
+            ]
 
     async def member_groups(self, user_id: int) -> list[MemberGroup]:
         """Groups where the member has points and has not left, the bot still in them."""

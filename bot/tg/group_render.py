@@ -7,7 +7,7 @@ content string is escaped (member names too) and every message is kept under Tel
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -212,10 +212,10 @@ def results(
     *,
     stopped: bool,
     asked: int | None = None,
-    board: Sequence[str] | None = None,
+    points: Callable[[int], str | None] = lambda _user_id: None,
 ) -> Screen:
-    """Top ten: most correct answers, ties broken by total answer time (`board`: the lines of
-    a leaderboard ranked otherwise, by points in speed scoring, shown instead).
+    """Top ten: most correct answers, ties broken by total answer time, as every standing
+    ranks (`points`: a player's points in this run, a second figure in speed scoring).
 
     Scores count the questions actually asked (a run stopped after two of four reads "2/2" at
     best, not "2/4"); a medal needs at least one right answer.
@@ -239,9 +239,6 @@ def results(
             ),
             "",
         ]
-    if board is not None:  # speed scoring: ranked by points (standings_render.points_board)
-        lines += [*board, "", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
-        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
     if not top:
         lines.append(tr._("Nobody answered this time."))
     else:
@@ -256,7 +253,8 @@ def results(
             "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(total)
         )
         seconds = tr.seconds(round(standing.total_ms / 1000, 1))
-        lines.append(f"{badge} {name} · {score} · ⏱ {seconds}")
+        extra = points(standing.user_id)
+        lines.append(f"{badge} {name} · {score} · ⏱ {seconds}" + (f" · {extra}" if extra else ""))
     if players > len(top):
         lines.append(
             tr.ngettext("…and {n} more player", "…and {n} more players", players - len(top))

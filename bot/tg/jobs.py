@@ -448,10 +448,7 @@ class GroupRunner:
         lang = await self._lang(results.run.chat_id)
         asked = results.run.current + 1 if stopped else None  # a stopped run: what was asked
         tr = translator(lang)
-        board = None
-        if results.standing is not None and sr.by_points(results.standing):
-            total = len(results.quiz) if asked is None else min(asked, len(results.quiz))
-            board = sr.points_board(tr, results.standing, total)
+        standing = results.standing
         screen = gr.results(
             tr,
             results.quiz,
@@ -460,7 +457,7 @@ class GroupRunner:
             lang,
             stopped=stopped,
             asked=asked,
-            board=board,
+            points=lambda user_id: sr.run_points(tr, standing, user_id),
         )
         if results.standing is not None:
             footer = sr.run_footer(tr, results.standing)

@@ -1,4 +1,4 @@
-"""What standings look like: /top with its window buttons, a run's podium and climbers, /me and
+"""What standings look like: /top with its window buttons, a run's points and climbers, /me and
 the groups section of /stats, and the scoring rows of /settings.
 
 Group messages use the group's language, private ones the member's. Names are escaped; a shared
@@ -21,7 +21,6 @@ from bot.tg.long_lists import bounded
 from bot.tg.render import Screen, button, shown_name, truncate
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
-MEDALS = ("🥇", "🥈", "🥉")
 MAX_MOVES = 5
 
 
@@ -53,10 +52,15 @@ def place(tr: Translator, placed: Placed) -> str:
     return tr._("{rank}.", rank=tr.number(placed.rank))
 
 
+def right_answers(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} right answer", "{n} right answers", n)
+
+
 def _line(tr: Translator, placed: Placed) -> str:
+    """A place in /top: right answers (the ranking) and runs played, never added-up points."""
     name = shown_name(placed.tally.name)
-    right = tr.ngettext("{n} right answer", "{n} right answers", placed.tally.correct)
-    return f"{place(tr, placed)} {name} · {points(tr, placed.tally.points)} · {right}"
+    runs = tr.ngettext("{n} run", "{n} runs", placed.tally.runs)
+    return f"{place(tr, placed)} {name} · {right_answers(tr, placed.tally.correct)} · {runs}"
 
 
 def table(tr: Translator, view: Table) -> Screen:
@@ -72,8 +76,10 @@ def table(tr: Translator, view: Table) -> Screen:
     lines += [
         "",
         tr._(
-            "Ties: equal points, more right answers first; equal on both, the place is shared (=)."
+            "Ranked by right answers; equal right answers, the shorter total answer time "
+            "first; equal on both, the place is shared (=)."
         ),
+        tr._("Speed points are shown with each run's results, never added up here."),
     ]
     if view.window is Window.WEEK:
         lines.append(tr._("Weeks start on Monday, in the group's time zone."))
@@ -87,44 +93,17 @@ def table(tr: Translator, view: Table) -> Screen:
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
 
 
-def by_points(standing: RunStanding) -> bool:
-    """Whether the run's leaderboard ranks by points (speed scoring) rather than by right
-    answers and time: then it is the podium, and no second podium follows it."""
-    return standing.rule.mode is ScoringMode.SPEED and bool(standing.ranked)
-
-
-def points_board(tr: Translator, standing: RunStanding, total: int) -> list[str]:
-    """A speed run's leaderboard: the first ten places by the run's points (the numbers the
-    lasting standings add up), ties as in /top."""
-    shown = [p for p in standing.ranked if p.rank <= 10]
-    legend = tr._(
-        "Points · right answers (equal points: more right answers first; "
-        "equal on both: the place is shared)"
-    )
-    lines = [f"<i>{legend}</i>"]
-    for placed in shown:
-        medal = placed.rank <= len(MEDALS) and placed.tally.points > 0
-        badge = MEDALS[placed.rank - 1] if medal else place(tr, placed)
-        name = shown_name(placed.tally.name)
-        score = tr._(
-            "{correct}/{total}", correct=tr.number(placed.tally.correct), total=tr.number(total)
-        )
-        lines.append(f"{badge} {name} · {points(tr, placed.tally.points)} · {score}")
-    more = len(standing.ranked) - len(shown)
-    if more > 0:
-        lines.append(tr.ngettext("…and {n} more player", "…and {n} more players", more))
-    return lines
+def run_points(tr: Translator, standing: RunStanding | None, user_id: int) -> str | None:
+    """A speed run's points for one player, the second figure of their leaderboard line (None
+    in plain scoring: there the points are the right answers again)."""
+    if standing is None or standing.rule.mode is not ScoringMode.SPEED:
+        return None
+    return points(tr, standing.points.get(user_id, 0))
 
 
 def run_footer(tr: Translator, standing: RunStanding) -> str:
-    """Under a run's leaderboard: how it was scored, its podium in points, who climbed."""
+    """Under a run's leaderboard: how it was scored and who climbed this week."""
     lines = [tr._("Scoring: {mode}", mode=scoring_name(tr, standing.rule))]
-    if standing.podium and not by_points(standing):
-        lines += ["", "<b>" + tr._("🏆 Podium") + "</b>"]
-        for placed in standing.podium:
-            badge = MEDALS[placed.rank - 1] if placed.rank <= len(MEDALS) else ""
-            name = shown_name(placed.tally.name)
-            lines.append(f"{badge} {name} · {points(tr, placed.tally.points)}")
     if standing.moves:
         lines += ["", "<b>" + tr._("📈 Moved up this week") + "</b>"]
         for move in standing.moves[:MAX_MOVES]:
@@ -148,9 +127,9 @@ def _places_lines(tr: Translator, mine: MyPlaces) -> list[str]:
             value = tr._("no points yet")
         else:
             value = tr._(
-                "#{rank} · {points}",
+                "#{rank} · {right}",
                 rank=tr.number(placed.rank),
-                points=points(tr, placed.tally.points),
+                right=right_answers(tr, placed.tally.correct),
             )
         lines.append(tr._("{window}: {value}", window=window_name(tr, window), value=value))
     return lines
@@ -163,7 +142,7 @@ def me(tr: Translator, name: str, mine: MyPlaces) -> str:
 
 
 def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
-    """/stats in private: the member's place and points in each group."""
+    """/stats in private: the member's place and right answers in each group."""
     blocks = [
         "\n".join(["", "<b>" + shown_name(group.title) + "</b>", *_places_lines(tr, group)])
         for group in mine

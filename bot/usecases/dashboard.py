@@ -20,6 +20,7 @@ from bot.core.models import Catalog, GuidePath, Question, Quiz
 from bot.core.recurrence import next_daily
 from bot.core.review import ReviewItem
 from bot.core.schedule import decode_days
+from bot.core.standings import Placed, rank
 from bot.core.stats import (
     Accuracy,
     QuestionStats,
@@ -30,10 +31,11 @@ from bot.core.stats import (
     right_options_in,
 )
 from bot.store.analytics import AnalyticsStore, GroupTotals
-from bot.store.dashboard_reads import DashboardStore, MemberTotals
+from bot.store.dashboard_reads import DashboardStore
 from bot.store.groups import GroupSettings, GroupStore
 from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
+from bot.store.run_scores import StandingsStore
 from bot.store.schedules import Schedule, ScheduleStore
 
 HARDEST_SHOWN = 10
@@ -100,7 +102,7 @@ class GroupPage:
     totals: GroupTotals
     weeks: list[Week]  # count = runs started, right = players summed over those runs
     hardest: list[HardQuestion]
-    standings: list[MemberTotals]
+    standings: list[Placed]  # /top's all-time table: one store query, one ranking rule
     upcoming: list[Upcoming]
 
 
@@ -129,6 +131,7 @@ class DashboardService:
         self.progress = ReviewStore(db)
         self.groups = GroupStore(db)
         self.schedules = ScheduleStore(db)
+        self.standings = StandingsStore(db)
         self.tz = _zone(timezone)
         self.clock = clock
         # Run by the bot alongside (`quizbot run`): moves fresh misses into the review queue.
@@ -227,8 +230,7 @@ class DashboardService:
                         row = chosen.setdefault(lang or "?", [0] * len(question.options))
                         row[slot] += n
             hard.append(HardQuestion(quiz, question, stats, dict(sorted(chosen.items()))))
-        members = await self.store.group_members(chat_id)
-        members.sort(key=lambda m: (-m.right, m.elapsed_ms, m.name, m.user_id))
+        members = rank(await self.standings.tallies(chat_id))
         upcoming = []
         for schedule in await self.schedules.schedules(chat_id):
             days = decode_days(schedule.days)

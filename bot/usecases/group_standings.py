@@ -8,7 +8,7 @@ adapter renders.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,11 +17,9 @@ from bot.core.scoring import ScoringMode, ScoringRule, run_scores
 from bot.core.standings import (
     Move,
     Placed,
-    Tally,
     Window,
     moved_up,
     place_of,
-    podium,
     rank,
     window_start,
 )
@@ -65,14 +63,13 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class RunStanding:
-    """What the end of a run adds to its results: how it was scored, its podium, who climbed."""
+    """What the end of a run adds to its results: how it was scored, each player's points in
+    this run (a second figure beside the leaderboard, which ranks by right answers and time
+    like every standing), and who climbed in this week's standings."""
 
     rule: ScoringRule
-    podium: list[Placed]
     moves: list[Move]
-    # Everyone who answered, ranked by the run's points (the podium is its first places): in
-    # speed mode the run's leaderboard is this ranking, so the two can never disagree.
-    ranked: tuple[Placed, ...] = ()
+    points: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +112,8 @@ class GroupStandings:
         if not scores:
             return None
         after = rank(await self.store.tallies(chat_id, since))
-        names = await self.store.run_names(run_id)
-        run = rank(
-            Tally(s.user_id, names.get(s.user_id, ""), s.points, s.correct, 1) for s in scores
-        )
-        return RunStanding(rule, podium(run), moved_up(before, after), tuple(run))
+        points = {s.user_id: s.points for s in scores}
+        return RunStanding(rule, moved_up(before, after), points)
 
     async def places(self, chat_id: int, user_id: int, title: str = "") -> MyPlaces:
         places: dict[Window, Placed | None] = {}

@@ -59,8 +59,9 @@ def standings(page: GroupPage, lang: str) -> str:
     return sheet(
         ("rank", "user_id", "name", "right", "answers", "runs", "elapsed_ms"),
         (
-            (rank, m.user_id, m.name, m.right, m.answers, m.runs, m.elapsed_ms)
-            for rank, m in enumerate(page.standings, start=1)
+            (p.rank, t.user_id, t.name, t.correct, t.answered, t.runs, t.elapsed_ms)
+            for p in page.standings
+            for t in (p.tally,)
         ),
     )
 

@@ -137,19 +137,24 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
 
 
 def _standings(tr: Translator, page: GroupPage) -> str:
+    """/top's all-time table (bot/core/standings.py ranks both): right answers, then time."""
     if not page.standings:
         return empty(tr._("Nobody has answered yet."))
     former = tr._("a former member")  # /forget leaves group answers under a negative pseudonym
-    rows = [
-        [
-            esc(tr.number(rank)),
-            esc(isolate(m.name) if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"),
-            figure(f"right-{m.user_id}", m.right, tr.number(m.right)),
-            esc(tr.number(m.answers)),
-            esc(tr.number(m.runs)),
-        ]
-        for rank, m in enumerate(page.standings, start=1)
-    ]
+    rows = []
+    for placed in page.standings:
+        m = placed.tally
+        rank = tr.number(placed.rank) + ("=" if placed.shared else "")
+        who = isolate(m.name) if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"
+        rows.append(
+            [
+                esc(rank),
+                esc(who),
+                figure(f"right-{m.user_id}", m.correct, tr.number(m.correct)),
+                esc(tr.number(m.answered)),
+                esc(tr.number(m.runs)),
+            ]
+        )
     head = ["#", tr._("Member"), tr._("Right"), tr._("Answers"), tr._("Runs")]
     return table(head, rows, key="standings")
 

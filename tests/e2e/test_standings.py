@@ -12,6 +12,7 @@ from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
+from bot.usecases.dashboard import DashboardService
 from tests.e2e.harness import TOKEN, shipped_catalog
 from tests.e2e.test_groups import (
     LETTERS,
@@ -75,10 +76,13 @@ async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> 
         assert h.rows("SELECT scoring, streak_bonus FROM groups") == [("speed", 0)]
 
         board = await play(h, group, admin, [(cheikh, [True, True]), (awa, [True, False])])
-        assert "Scoring: speed" in board.text and "Points · right answers" in board.text
+        assert "Scoring: speed" in board.text and "Right answers · total answer time" in board.text
         scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
         assert scores[2001] > scores[2002] > 0 and scores[2001] <= 2000
-        assert f"🥇 \u2068Cheikh <b>\u2069 · {scores[2001]:,} points · 2/2" in board.text
+        # the run's points: a second figure on each line, after right answers and time
+        first = next(line for line in board.text.splitlines() if line.startswith("🥇"))
+        assert first.startswith("🥇 \u2068Cheikh <b>\u2069 · 2/2 · ⏱ ")
+        assert first.endswith(f" · {scores[2001]:,} points")
         assert "Cheikh &lt;b&gt;" in board.html
         assert "Moved up" not in board.text  # the week's first run: nobody had a place
 
@@ -93,7 +97,7 @@ async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> 
         top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
         assert "Standings: This week" in top.text
         assert top.text.index("Awa") < top.text.index("Cheikh")
-        assert "Ties:" in top.text
+        assert "Ranked by right answers" in top.text and "points ·" not in top.text
         await cheikh.tap(top, "This month")  # any member may switch; edited in place
         moved = await group.wait_for(
             lambda m: m.message_id == top.message_id and "Standings: This month" in m.text
@@ -130,7 +134,8 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         await awa.send("/me", chat=group)
         mine = await group.wait_for(lambda m: "in this group" in m.text, after=mark)
         assert "\u2068Awa\u2069 in this group" in mine.text
-        assert "This week: #2 · 1 point" in mine.text and "All time: #2 · 1 point" in mine.text
+        assert "This week: #2 · 1 right answer" in mine.text
+        assert "All time: #2 · 1 right answer" in mine.text
 
         # during a run, /me goes to the member privately, or nowhere (bot/core/courtesy.py)
         h.clock.advance(61)  # a minute after Awa's /me: she may ask again
@@ -140,7 +145,7 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         private_mark = modou.private.mark()
         await modou.send("/me", chat=group)
         dm = await modou.private.wait_for(lambda m: "in this group" in m.text, after=private_mark)
-        assert group.title in dm.text and "This week: #1 · 2 points" in dm.text
+        assert group.title in dm.text and "This week: #1 · 2 right answers" in dm.text
         await awa.send("/me", chat=group)  # she never started the bot: no post in the group
         await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=quiz_mark)
         during = [m.text for m in group.bot_messages if m.message_id >= quiz_mark.next_message_id]
@@ -168,7 +173,7 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         section = await modou.private.wait_for(
             lambda m: "Your groups" in m.text, after=private_mark
         )
-        assert group.title in section.text and "All time: #1 · 2 points" in section.text
+        assert group.title in section.text and "All time: #1 · 2 right answers" in section.text
 
 
 async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> None:
@@ -207,10 +212,11 @@ async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
             await bot.stop()
 
 
-async def test_speed_leaderboard_ranks_by_points(tmp_path: Path) -> None:
+async def test_speed_leaderboard_ranks_by_right_answers_then_time(tmp_path: Path) -> None:
     """Speed scoring: Cheikh is right fast and wrong slowly, Awa right slowly and wrong fast.
-    Both have one right answer and Awa the shorter total time, but Cheikh has more points: the
-    run's leaderboard ranks by those points and shows no second order."""
+    Both have one right answer and Awa the shorter total time, though Cheikh has more points:
+    the leaderboard ranks as every standing does (right answers, then time), and each line
+    carries the run's points as a second figure (issue 28)."""
     async with group_bot(tmp_path, seconds=1.5) as h:
         group, admin = await make_group(h)
         cheikh = h.emu.user(2001, "Cheikh", language_code="en")
@@ -240,7 +246,47 @@ async def test_speed_leaderboard_ranks_by_points(tmp_path: Path) -> None:
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
         scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
         assert scores[2001] > scores[2002] > 0
-        assert f"🥇 \u2068Cheikh\u2069 · {scores[2001]:,} points · 1/2" in board.text
-        assert f"🥈 \u2068Awa\u2069 · {scores[2002]:,} points · 1/2" in board.text
+        lines = board.text.splitlines()
+        first = next(line for line in lines if line.startswith("🥇"))
+        second = next(line for line in lines if line.startswith("🥈"))
+        assert first.startswith("🥇 \u2068Awa\u2069 · 1/2 · ⏱ ")
+        assert first.endswith(f" · {scores[2002]:,} points")
+        assert second.startswith("🥈 \u2068Cheikh\u2069 · 1/2 · ⏱ ")
+        assert second.endswith(f" · {scores[2001]:,} points")
         assert board.text.count("Awa") == 1 and board.text.count("Cheikh") == 1
-        assert "Scoring: speed" in board.text and "Points · right answers" in board.text
+        assert "Scoring: speed" in board.text
+
+
+async def test_top_does_not_add_plain_and_speed_points(tmp_path: Path) -> None:
+    """Walk item 16: a plain run (Cheikh right twice: 2 points) then a speed run (Awa right
+    once: hundreds of points). /top ranks by right answers, so Cheikh leads; no points are
+    added up across runs; the dashboard's standings are the same table (one rule, one query)."""
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        cheikh = h.emu.user(2001, "Cheikh", language_code="en")
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        for member in (cheikh, awa):
+            group.add_member(member)
+        await play(h, group, admin, [(cheikh, [True, True])])
+        mark = group.mark()
+        await admin.send("/settings", chat=group)
+        settings = await group.wait_for(lambda m: "Scoring" in m.text, after=mark)
+        await admin.tap(settings, "Speed scoring")
+        await group.wait_for(
+            lambda m: m.message_id == settings.message_id and "Scoring: speed" in m.text
+        )
+        await play(h, group, admin, [(awa, [True, False])])
+        points = dict(h.rows("SELECT user_id, sum(points) FROM run_scores GROUP BY user_id"))
+        assert points[2002] > points[2001] == 2  # the old ranking by points put Awa first
+
+        mark = group.mark()
+        await awa.send("/top", chat=group)
+        top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
+        assert "1. \u2068Cheikh\u2069 · 2 right answers · 1 run" in top.text
+        assert "2. \u2068Awa\u2069 · 1 right answer · 1 run" in top.text
+        assert f"{points[2002]:,}" not in top.text and "points ·" not in top.text
+
+        assert h.bot is not None
+        page = await DashboardService(h.catalog, h.bot.db, clock=h.clock).group(group.id)
+        shown = [(p.rank, p.tally.user_id, p.tally.correct) for p in page.standings]
+        assert shown == [(1, 2001, 2), (2, 2002, 1)]

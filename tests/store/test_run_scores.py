@@ -75,7 +75,8 @@ async def setup(db: Database) -> tuple[GroupStore, GroupStandings, HandClock]:
 
 
 def table(placed: list) -> list[tuple[int, int, int, bool]]:  # type: ignore[type-arg]
-    return [(p.rank, p.tally.user_id, p.tally.points, p.shared) for p in placed]
+    """(place, member, right answers, shared): standings rank by right answers, then time."""
+    return [(p.rank, p.tally.user_id, p.tally.correct, p.shared) for p in placed]
 
 
 R, W = (True, 1000), (False, 1000)
@@ -97,9 +98,10 @@ async def test_windows_follow_the_group_time_zone(db: Database) -> None:
     week = await standings.table(CHAT, Window.WEEK)
     month = await standings.table(CHAT, Window.MONTH)
     ever = await standings.table(CHAT, Window.ALL)
-    assert table(week.top) == [(1, 2, 3, True), (1, 3, 3, True), (3, 1, 1, False)]
+    # 2 and 3: 3 right answers each, 2 in 3 s, 3 in 6 s: the faster first
+    assert table(week.top) == [(1, 2, 3, False), (2, 3, 3, False), (3, 1, 1, False)]
     assert table(month.top) == [(1, 1, 1, True), (1, 3, 1, True)]
-    # 1 and 2: 4 points and 4 right answers each all time: they share first place
+    # 1 and 2: 4 right answers each in 6 s all time: they share first place
     assert table(ever.top) == [(1, 1, 4, True), (1, 2, 4, True), (3, 3, 3, False)]
 
 
@@ -113,14 +115,17 @@ async def test_speed_mode_streak_bonus_and_the_mode_kept_per_run(db: Database) -
     assert result is not None
     assert result.rule.mode is ScoringMode.SPEED and result.rule.streak_bonus
     # 1000 + (1000 + 100 streak) = 2100; 2: 500 (the last moment) + 0
-    assert table(result.podium) == [(1, 1, 2100, False), (2, 2, 500, False)]
+    assert result.points == {1: 2100, 2: 500}
     assert await standings.score_run(run, CHAT, 10.0) is None  # scored once
     # switching back to plain does not rescore history
     await groups.update_group(CHAT, "scoring", "plain", 3.0)
     run2 = await play(groups, standings, clock, "2026-12-01 11:00", {2: [R]})
     await standings.score_run(run2, CHAT, 10.0)
     ever = await standings.table(CHAT, Window.ALL)
-    assert table(ever.top) == [(1, 1, 2100, False), (2, 2, 501, False)]
+    # ranked by right answers (2 each), then time (1 was faster); points kept per run, not
+    # the ranking: 2100 speed points and 500 + 1 plain ones are different units
+    assert table(ever.top) == [(1, 1, 2, False), (2, 2, 2, False)]
+    assert [p.tally.points for p in ever.top] == [2100, 501]
 
 
 async def test_moves_up_and_members_who_left(db: Database) -> None:
@@ -131,8 +136,8 @@ async def test_moves_up_and_members_who_left(db: Database) -> None:
     run2 = await play(groups, standings, clock, "2026-12-01 10:00", {3: [R, R], 2: [R, R]})
     second = await standings.score_run(run2, CHAT, 10.0)
     assert second is not None
-    # 2 climbs 2 -> 1; 3 climbs 3 -> 2, sharing it with 1 (equal points and right answers)
-    assert [(m.user_id, m.before, m.after) for m in second.moves] == [(2, 2, 1), (3, 3, 2)]
+    # 2 climbs 2 -> 1; 3 ties 1 on right answers (2) but took longer (3 s to 2 s): stays 3rd
+    assert [(m.user_id, m.before, m.after) for m in second.moves] == [(2, 2, 1)]
     await standings.member_left(CHAT, 2)
     week = await standings.table(CHAT, Window.WEEK)
     assert [p.tally.user_id for p in week.top] == [1, 3]  # 2 left: history kept, not listed
@@ -142,5 +147,5 @@ async def test_moves_up_and_members_who_left(db: Database) -> None:
     assert [p.tally.user_id for p in week.top] == [2, 1, 3]
     mine = await standings.across_groups(3)
     assert [(m.title, m.places[Window.ALL].rank) for m in mine if m.places[Window.ALL]] == [
-        ("Study", 2)
+        ("Study", 3)
     ]

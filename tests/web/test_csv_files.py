@@ -6,8 +6,8 @@ import csv
 import io
 from zoneinfo import ZoneInfo
 
+from bot.core.standings import Placed, Tally
 from bot.store.analytics import GroupTotals
-from bot.store.dashboard_reads import MemberTotals
 from bot.usecases.dashboard import GroupPage
 from bot.web import csv_files
 
@@ -21,7 +21,7 @@ def test_member_names_cannot_become_spreadsheet_formulas() -> None:
         totals=GroupTotals(0, 0, 0, 0, 0),
         weeks=[],
         hardest=[],
-        standings=[MemberTotals(i + 1, n, 0, 0, 0, 0) for i, n in enumerate(names)],
+        standings=[Placed(1, Tally(i + 1, n, 0, 0, 0), True) for i, n in enumerate(names)],
         upcoming=[],
     )
     rows = list(csv.DictReader(io.StringIO(csv_files.standings(page, "en"))))

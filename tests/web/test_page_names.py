@@ -6,10 +6,10 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from bot.core.bidi import FSI, PDI
+from bot.core.standings import Placed, Tally
 from bot.i18n import translator
 from bot.store import GroupSettings
 from bot.store.analytics import GroupTotals
-from bot.store.dashboard_reads import MemberTotals
 from bot.usecases.dashboard import GroupPage
 from bot.web import group_page
 
@@ -25,7 +25,10 @@ def test_names_and_title_are_isolated_on_the_group_page() -> None:
         totals=GroupTotals(1, 2, 2, 1, 1),
         weeks=[],
         hardest=[],
-        standings=[MemberTotals(1, "Eve" + RLO, 1, 2, 1, 0), MemberTotals(2, "Sam", 1, 2, 1, 0)],
+        standings=[
+            Placed(1, Tally(1, "Eve" + RLO, 1, 1, 1, 2)),
+            Placed(2, Tally(2, "Sam", 1, 1, 1, 2)),
+        ],
         upcoming=[],
     )
     links = {
