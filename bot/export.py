@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import heapq
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,7 +24,7 @@ from bot.content.uploads import check_upload
 from bot.core.models import Catalog
 from bot.csv_cells import SheetWriter
 from bot.store import StoreError
-from bot.store.analytics import export_rows
+from bot.store.analytics import export_exam_rows, export_rows
 from bot.store.location import Location
 from bot.store.uploads import uploaded_sources
 from bot.usecases.quiz_uploads import served_id
@@ -31,7 +32,7 @@ from bot.usecases.quiz_uploads import served_id
 HEADER = (
     "answered_at",
     "chat_id",
-    "kind",
+    "kind",  # private, group, or exam (an exam's answers: no option, its end as answered_at)
     "attempt_id",
     "user_id",
     "quiz_id",
@@ -88,7 +89,7 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
         typed,
         picked,
         score,
-    ) in export_rows(db, chat):
+    ) in heapq.merge(export_rows(db, chat), export_exam_rows(db, chat), key=lambda r: r[0]):
         quiz = catalog.known(quiz_id)  # a group's uploaded quiz too
         question = next((q for q in quiz.questions if q.id == q_id), None) if quiz else None
         # A select-all answer: every selected option (ids 'a,c', texts joined by ' | ', in the

@@ -11,8 +11,12 @@ import pytest
 
 from bot import export
 from bot.core.engine import option_orders
+from bot.core.exam import ExamClock
 from bot.core.kinds import NUMBER_RIGHT, QuestionKind
 from bot.store import Database, LearnerStore
+from bot.store.practice_sets import PracticeStore
+from bot.store.reviews import ReviewStore
+from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
 from tests.e2e.harness import shipped_catalog
 
 QUIZ = "gradient-checkpointing"
@@ -133,3 +137,35 @@ async def test_export_neutralises_cells_a_spreadsheet_would_run(
         "'=HYPERLINK(\"http://x\",\"y\")", "'+1", "'-2+3", "'@SUM(A1)", "'\t=1", "0,5 Go", "''=1"
     ]  # fmt: skip
     assert [r["user_id"] for r in rows] == [str(u) for u in range(20, 27)]
+
+
+async def test_export_carries_exam_answers_marked_as_exams(
+    db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Newcomer walk item 10: an exam's answers live in its practice set, not in `answers`, and
+    the export left them out. Each answered question of a finished exam is a row of kind
+    `exam`, its mark as is_correct; the learner's own chat exports it too."""
+    catalog = shipped_catalog()
+    practice = PracticeSession(
+        catalog, PracticeStore(db), ReviewStore(db), clock=lambda: 1_790_000_000.0
+    )
+    asked = await practice.start_exam(9, QUIZ, ExamClock.PER_QUESTION, 30)
+    assert isinstance(asked, PracticeQuestion)
+    marks = []
+    while True:
+        right = [p for p, option in enumerate(asked.order) if option in asked.question.key]
+        pick = right[0] if asked.index else next(p for p in range(4) if p not in right)
+        marks.append((asked.question.id, "wrong" if asked.index == 0 else "right"))
+        outcome = await practice.answer(9, asked.set_id, asked.index, pick)
+        assert isinstance(outcome, PracticeAnswered)
+        if outcome.following is None:
+            break
+        asked = outcome.following
+    for scope in (["--all"], ["--chat", "9"]):
+        assert export.main([*scope, "--db", str(db.path)]) == 0
+        exported = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+        assert [(r["question_id"], r["is_correct"]) for r in exported] == marks
+        assert {(r["kind"], r["user_id"], r["chat_id"], r["quiz_id"]) for r in exported} == {
+            ("exam", "9", "9", QUIZ)
+        }
+        assert all(r["question"] for r in exported)  # the texts from the content

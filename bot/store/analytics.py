@@ -287,3 +287,28 @@ def export_rows(store: Location | Path, chat_id: int | None) -> Iterator[ExportR
             picked,
             None if score is None else float(score),
         )
+
+
+def export_exam_rows(store: Location | Path, chat_id: int | None) -> Iterator[ExportRow]:
+    """Every answered question of every ended exam (of one learner's chat, or all), oldest
+    exam first, as export rows of kind `exam`: an exam's answers live in its practice set, not
+    in `answers`. The set keeps each question's mark (r, w, or t: the time ran out, counted
+    wrong) but neither the option picked nor a time per answer, so those cells stay empty and
+    every row carries the exam's end; `attempt_id` is the exam's own id (a practice set)."""
+    where, args = ("AND user_id = ?", (chat_id,)) if chat_id is not None else ("", ())
+    rows = read_rows(
+        store,
+        f"""SELECT id, user_id, questions, marks, finished_at FROM practice_sets
+            WHERE kind = 'exam' AND status IN ('finished', 'abandoned')
+              AND finished_at IS NOT NULL {where}
+            ORDER BY finished_at, id""",
+        args,
+    )
+    for set_id, user, questions, marks, finished_at in rows:
+        keys = json.loads(str(questions))
+        for key, mark in zip(keys, str(marks), strict=False):
+            quiz_id, _, question_id = str(key).partition("/")
+            yield (
+                float(finished_at), int(user), "exam", int(set_id), int(user), quiz_id,
+                question_id, "", mark == "r", None, None, None, None, None, None,
+            )  # fmt: skip
