@@ -297,6 +297,7 @@ class QuizBot:
             learner_store,
             ProblemReportStore(self.db),
             rounds=RoundStore(self.db),  # ⚠️ Report on review and practice cards
+            sets=PracticeStore(self.db),  # ⚠️ Report on /practice questions
             clock=options.clock,
         )
         self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats

@@ -39,6 +39,9 @@ Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
   rps:<report>                no sentence for that report (Skip)
   rvr:<round>:<k>             report answered card k of a review or practice round: the reasons
   rvrr:<round>:<k>:<r>        report that card for reason r      rvrb:<round>:<k>  back from them
+  pm                          under a practice summary: a new chooser
+  psr:<set>:<q>               report answered question q of a /practice set: the reasons
+  psrr:<set>:<q>:<r>          report it for reason r             psrb:<set>:<q>  back from them
 """
 
 from __future__ import annotations
@@ -358,6 +361,28 @@ class CardReportBack:
     index: int
 
 
+@dataclass(frozen=True, slots=True)
+class SetReportOpen:
+    """⚠️ Report on answered question `index` of /practice set `set_id` (the question is found
+    from the set, server-side, never from the button)."""
+
+    set_id: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetReportReason:
+    set_id: int
+    index: int
+    reason: str  # a bot.core.problem_report.Reason code
+
+
+@dataclass(frozen=True, slots=True)
+class SetReportBack:
+    set_id: int
+    index: int
+
+
 Callback = (
     Lang
     | ShowQuiz
@@ -403,6 +428,9 @@ Callback = (
     | CardReportOpen
     | CardReportReason
     | CardReportBack
+    | SetReportOpen
+    | SetReportReason
+    | SetReportBack
 )
 
 # Where each kind of button is made, and so the only chat type it is accepted from.
@@ -415,7 +443,7 @@ PRIVATE_ONLY: tuple[type, ...] = (
     PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
     ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
-    CardReportBack,
+    CardReportBack, SetReportOpen, SetReportReason, SetReportBack,
 )  # fmt: skip
 REVIEW_KINDS: tuple[type, ...] = (
     ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep, PractiseNow,
@@ -426,7 +454,7 @@ PRACTICE_KINDS: tuple[type, ...] = (
 )  # fmt: skip
 REPORT_KINDS: tuple[type, ...] = (
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
-    CardReportBack,
+    CardReportBack, SetReportOpen, SetReportReason, SetReportBack,
 )  # fmt: skip
 
 _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
@@ -486,6 +514,9 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rvr:{_ID}:{_SMALL}"), CardReportOpen, (int, int)),
     (re.compile(rf"rvrr:{_ID}:{_SMALL}:([kuto])"), CardReportReason, (int, int, str)),
     (re.compile(rf"rvrb:{_ID}:{_SMALL}"), CardReportBack, (int, int)),
+    (re.compile(rf"psr:{_ID}:{_SMALL}"), SetReportOpen, (int, int)),
+    (re.compile(rf"psrr:{_ID}:{_SMALL}:([kuto])"), SetReportReason, (int, int, str)),
+    (re.compile(rf"psrb:{_ID}:{_SMALL}"), SetReportBack, (int, int)),
 ]
 
 
@@ -595,6 +626,12 @@ def encode(cb: Callback) -> str:
             data = f"rvrr:{r}:{k}:{reason}"
         case CardReportBack(r, k):
             data = f"rvrb:{r}:{k}"
+        case SetReportOpen(s, k):
+            data = f"psr:{s}:{k}"
+        case SetReportReason(s, k, reason):
+            data = f"psrr:{s}:{k}:{reason}"
+        case SetReportBack(s, k):
+            data = f"psrb:{s}:{k}"
     if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data

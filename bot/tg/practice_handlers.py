@@ -26,6 +26,7 @@ from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
+from bot.tg import report_render as rr
 from bot.tg.context import BotContext
 from bot.tg.photos import PhotoSender, send_screen
 from bot.tg.private import drop_keyboard, edit, reply
@@ -240,10 +241,12 @@ class PracticeHandlers:
         assert outcome.judgement is not None  # practice has no clock
         await query.answer(pr.verdict(tr, outcome.judgement))
         why = pr.explanation(tr, outcome, tapper.lang)
-        if not await edit(query, Screen(asked.text + "\n\n" + why)):
+        # ⚠️ Report, as under every answered card (bot/tg/report_handlers.py)
+        report = rr.set_answered_keyboard(tr, outcome.asked.set_id, outcome.asked.index)
+        if not await edit(query, Screen(asked.text + "\n\n" + why, report)):
             # A captioned photo cannot hold the why (or the message is gone): it follows.
             await drop_keyboard(query)
-            await reply(query, Screen(why))
+            await reply(query, Screen(why, report))
         if outcome.following is not None:
             await self._send_question(bot, tapper.user_id, tapper.lang, outcome.following)
         else:

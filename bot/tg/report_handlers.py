@@ -79,6 +79,25 @@ class ReportHandlers:
                     Reason.from_code(code),
                     lambda r: self.reporting.report_card(user_id, round_id, index, r, learner.lang),
                 )
+            case cb.SetReportOpen(set_id, index) | cb.SetReportBack(set_id, index):
+                found = await self.reporting.open_set(user_id, set_id, index)
+                if isinstance(found, pr.SetReportable) and _own_chat(query, user_id):
+                    await acknowledge(query)
+                    keyboard = (
+                        rr.set_answered_keyboard(tr, set_id, index)
+                        if isinstance(data, cb.SetReportBack)
+                        else rr.set_reasons_keyboard(tr, set_id, index)
+                    )
+                    await _keyboard(query, keyboard)
+                else:
+                    await acknowledge(query, rr.refused(tr), show_alert=True)
+            case cb.SetReportReason(set_id, index, code):
+                await self._reason(
+                    query,
+                    learner,
+                    Reason.from_code(code),
+                    lambda r: self.reporting.report_set(user_id, set_id, index, r, learner.lang),
+                )
             case cb.ReportSkip(report_id):
                 if not _own_chat(query, user_id):
                     await acknowledge(query, rr.refused(tr), show_alert=True)
@@ -129,6 +148,8 @@ class ReportHandlers:
 
 def _answered(tr: Translator, place: pr.Place) -> InlineKeyboardMarkup:
     """The answered question's own buttons, back in place of the reasons."""
+    if isinstance(place, pr.SetReportable):
+        return rr.set_answered_keyboard(tr, place.set_id, place.index)
     if isinstance(place, pr.CardReportable):
         return review_render.answered_keyboard(tr, place.round_id, place.index, place.last)
     return render.answered_keyboard(tr, place.quiz, place.attempt.id, place.index)

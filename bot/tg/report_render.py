@@ -32,13 +32,30 @@ def reasons_keyboard(
     """The reasons, one a row, then Back to the answered question's own buttons. `card`: a
     review or practice card, `attempt_id` its round and `index` its place in it."""
     reason_of = cb.CardReportReason if card else cb.ReportReason
-    back = cb.CardReportBack(attempt_id, index) if card else cb.ReportBack(attempt_id, index)
+    back: cb.Callback = (
+        cb.CardReportBack(attempt_id, index) if card else cb.ReportBack(attempt_id, index)
+    )
     rows = [
         [button(reason_label(tr, reason), reason_of(attempt_id, index, reason.code))]
         for reason in Reason
     ]
     rows.append([button(tr._("⬅️ Back"), back)])
     return InlineKeyboardMarkup(rows)
+
+
+def set_reasons_keyboard(tr: Translator, set_id: int, index: int) -> InlineKeyboardMarkup:
+    """The reasons for question `index` of a /practice set, then Back."""
+    rows = [
+        [button(reason_label(tr, reason), cb.SetReportReason(set_id, index, reason.code))]
+        for reason in Reason
+    ]
+    rows.append([button(tr._("⬅️ Back"), cb.SetReportBack(set_id, index))])
+    return InlineKeyboardMarkup(rows)
+
+
+def set_answered_keyboard(tr: Translator, set_id: int, index: int) -> InlineKeyboardMarkup:
+    """An answered /practice question's only button: ⚠️ Report, as on every answered card."""
+    return InlineKeyboardMarkup([[button(tr._("⚠️ Report"), cb.SetReportOpen(set_id, index))]])
 
 
 def invitation(tr: Translator, reason: Reason, report_id: int) -> Screen:

@@ -24,6 +24,7 @@ from bot.core.engine import Attempt
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.problem_report import SENTENCE_WAIT_SECONDS, Reason, clean_sentence
 from bot.store import LearnerStore
+from bot.store.practice_sets import PracticeStore
 from bot.store.problem_reports import NewReport, ProblemReportStore
 from bot.store.review_sessions import RoundStore
 
@@ -50,7 +51,18 @@ class CardReportable:
     last: bool
 
 
-Place = Reportable | CardReportable
+@dataclass(frozen=True, slots=True)
+class SetReportable:
+    """An answered question of the tapper's own /practice set (never an exam's: its verdicts
+    wait for its end)."""
+
+    quiz: Quiz
+    question: Question
+    set_id: int
+    index: int
+
+
+Place = Reportable | CardReportable | SetReportable
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +102,7 @@ class EmptySentence:
 
 OpenOutcome = Reportable | Refused
 CardOutcome = CardReportable | Refused
+SetOutcome = SetReportable | Refused
 ReportOutcome = Reported | AlreadyReported | Refused
 SentenceOutcome = SentenceAdded | NotWaiting | EmptySentence
 
@@ -102,12 +115,14 @@ class ProblemReporting:
         store: ProblemReportStore,
         *,
         rounds: RoundStore | None = None,
+        sets: PracticeStore | None = None,
         clock: Clock = time.time,
     ) -> None:
         self.catalog = catalog
         self.learners = learners
         self.store = store
         self.rounds = rounds  # review and practice rounds; None: their cards are not reportable
+        self.sets = sets  # /practice sets; None: their questions are not reportable
         self.clock = clock
 
     async def open(self, user_id: int, attempt_id: int, index: int) -> OpenOutcome:
@@ -154,6 +169,32 @@ class ProblemReporting:
     ) -> ReportOutcome:
         """A reason picked on a round's card: stored as `report` stores a quiz question's."""
         place = await self.open_card(user_id, round_id, index)
+        if isinstance(place, Refused):
+            return place
+        return await self._store(user_id, place, place.question.id, reason, lang)
+
+    async def open_set(self, user_id: int, set_id: int, index: int) -> SetOutcome:
+        """Report (and Back) on question `index` of a /practice set: the tapper's own set, that
+        question answered; an exam's are refused (no verdict before its end)."""
+        stored = await self.sets.get(set_id) if self.sets is not None else None
+        if stored is None or stored.user_id != user_id or stored.kind != "practice":
+            return Refused()
+        if not 0 <= index < min(stored.answered, len(stored.questions)):
+            return Refused()
+        key = stored.questions[index]
+        quiz = self.catalog.known(key.quiz_id)
+        question = (
+            next((q for q in quiz.questions if q.id == key.question_id), None) if quiz else None
+        )
+        if quiz is None or question is None:
+            return Refused()  # the question left the content since
+        return SetReportable(quiz, question, set_id, index)
+
+    async def report_set(
+        self, user_id: int, set_id: int, index: int, reason: Reason, lang: str
+    ) -> ReportOutcome:
+        """A reason picked on a practice set's question: stored as `report` stores one."""
+        place = await self.open_set(user_id, set_id, index)
         if isinstance(place, Refused):
             return place
         return await self._store(user_id, place, place.question.id, reason, lang)

@@ -65,6 +65,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     ),
     # problem reports: one per user, question and reason (a duplicate is a constraint)
     "test_report_problem": ALL,
+    "test_practice_dead_ends": frozenset({"test_an_answered_practice_card_carries_report"}),
     # a startgroup link's Push now stores a run; the inline list counts plays (quiz_plays)
     "test_sharing": frozenset(
         {

@@ -55,7 +55,7 @@ async def play_set(h: Harness, user: SimUser, chooser: EmuMessage, miss: set[int
         explained = await chat.wait_for(
             lambda m, i=shown.message_id: m.message_id == i and "📖" in m.text
         )
-        assert not explained.buttons
+        assert [b.text for row in explained.buttons for b in row] == ["⚠️ Report"]
         index += 1
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.core.models import Level
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
-from tests.e2e.test_practice import play_set
+from tests.e2e.test_practice import LETTERS, play_set, right_letter, shown_question
 
 
 def labels(message: EmuMessage) -> list[str]:
@@ -73,3 +73,48 @@ async def test_practice_summary_ends_with_buttons(harness: Harness) -> None:
     await user.tap(done, "📚 Other quizzes")
     listed = await chat.next_message(after=mark)
     assert any(q.title.get("en") in labels(listed) for q in h.catalog)
+
+
+async def test_an_answered_practice_card_carries_report(harness: Harness) -> None:
+    """Newcomer walk item 29: answered /practice cards had no ⚠️ Report, unlike every other
+    answered card. The report names the card's own question (found from the set, server-side);
+    a card of someone else's set, or one not answered yet, is refused and nothing is stored."""
+    h = harness
+    user = h.emu.user(3105, "Awa", language_code="en")
+    chat = user.private
+    await user.send("/start")
+    await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ English")
+    mark = chat.mark()
+    await user.send("/practice")
+    chooser = await chat.next_message(after=mark)
+    mark = chat.mark()
+    await user.tap(chooser, "▶️ Start")
+    shown = await chat.next_message(after=mark)
+    quiz, question = shown_question(h, shown.text)
+    ((set_id,),) = h.rows("SELECT max(id) FROM practice_sets WHERE user_id = 3105")
+    other = h.emu.user(3106, "Modou", language_code="en")
+    await other.send("/start")
+    picker = await other.private.wait_for(lambda m: bool(m.buttons))
+    early = await user.tap(shown, callback_data=f"psr:{set_id}:0")  # not answered yet
+    assert early is not None and early.show_alert
+    await user.tap(shown, LETTERS[right_letter(h, shown)])
+    explained = await chat.wait_for(
+        lambda m: m.message_id == shown.message_id and "📖" in m.text and bool(m.buttons)
+    )
+    assert labels(explained) == ["⚠️ Report"]
+    forged = await other.tap(picker, callback_data=f"psr:{set_id}:0")  # someone else's set
+    assert forged is not None and forged.show_alert
+    await user.tap(explained, "⚠️ Report")
+    reasons = await chat.wait_for(
+        lambda m: m.message_id == shown.message_id and "⬅️ Back" in labels(m)
+    )
+    mark = chat.mark()
+    await user.tap(reasons, "The answer key looks wrong")
+    await chat.next_message(after=mark)  # the invitation to add a sentence
+    assert h.rows("SELECT user_id, quiz_id, question_id, reason FROM problem_reports") == [
+        (3105, quiz.id, question.id, "key")
+    ]
+    back = await chat.wait_for(
+        lambda m: m.message_id == shown.message_id and labels(m) == ["⚠️ Report"]
+    )
+    assert back.buttons
