@@ -36,8 +36,9 @@ MAX_RATIO = 20  # Telegram: the longer side at most 20 times the shorter
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 JPEG_MAGIC = b"\xff\xd8\xff"
 IMAGE_FIELDS = ("image", "explanation_image")
-# The kinds whose chat flows send pictures (select-all toggles and typed numbers do not yet).
-PICTURED_KINDS = ("single", "true_false")
+# The kinds whose chat flows send pictures (select-all toggles and typed numbers do not yet);
+# a flashcard's `image` is its front's picture, its `explanation_image` its back's.
+PICTURED_KINDS = ("single", "true_false", "flashcard")
 # JPEG start-of-frame markers (C4 = huffman tables, C8 = reserved, CC = arithmetic coding
 # conditioning are not frames).
 _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
@@ -188,7 +189,7 @@ def check_media(content: Content, sink: Problems) -> dict[str, MediaFile]:
                     continue
                 if question.kind not in PICTURED_KINDS:
                     at: KeyPath = ("questions", qid, field)
-                    kinds = " and ".join(PICTURED_KINDS)
+                    kinds = ", ".join(PICTURED_KINDS[:-1]) + " and " + PICTURED_KINDS[-1]
                     said = Msg(N_("pictures go with {kinds} questions only (not yet {kind})"),
                                kinds=kinds, kind=question.kind)  # fmt: skip
                     sink.error(source.path, source.doc.line(at), key_str(at), said)

@@ -177,10 +177,12 @@ class QuestionSource(_Strict):
         )
     )
     image: ImageSource | None = Field(
-        default=None, description="A picture sent with the question (single and true_false)."
+        default=None,
+        description="A picture sent with the question (single, true_false; a flashcard's front).",
     )
     explanation_image: ImageSource | None = Field(
-        default=None, description="A picture sent with the explanation (single and true_false)."
+        default=None,
+        description="A picture sent with the explanation (single, true_false; a flashcard's back).",
     )
 
 

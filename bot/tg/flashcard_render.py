@@ -12,10 +12,11 @@ from telegram import InlineKeyboardMarkup
 from bot.core.engine import Attempt
 from bot.core.kinds import FLASHCARD_RATINGS
 from bot.core.limits import MESSAGE_MAX_CHARS
-from bot.core.models import Quiz
+from bot.core.models import Image, Quiz
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.captions import fits_caption
 from bot.tg.render import (
     Screen,
     answered_keyboard,
@@ -51,24 +52,49 @@ def front(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -
     return with_image(screen, quiz.questions[index].image, lang)
 
 
-def back(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -> Screen:
-    """Front and back, and the four ratings (each an answer: ans:<attempt>:<q>:<0..3>)."""
+def back(
+    tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str, *, caption: bool = False
+) -> tuple[Screen, Screen | None]:
+    """Front and back, and the four ratings (each an answer: ans:<attempt>:<q>:<0..3>), and a
+    second message only when one cannot hold it all (see `flipped`; `caption`: the front is a
+    captioned photo)."""
     q = quiz.questions[index]
-    text = "\n".join(
-        [
-            *_front(tr, quiz, index, lang),
-            "",
-            "———",
-            rich(q.explanation.get(lang)),
-            "",
-            tr._("How well did you remember it?"),
-        ]
-    )
     labels = rating_labels(tr)
     row = [
         button(labels[i], cb.Answer(attempt.id, index, i)) for i in range(len(FLASHCARD_RATINGS))
     ]
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup([row[:2], row[2:]]))
+    keys = InlineKeyboardMarkup([row[:2], row[2:]])
+    head = [question_header(tr, quiz, index, lang)]
+    return flipped(
+        tr, _front(tr, quiz, index, lang), head, rich(q.explanation.get(lang)), keys,
+        q.explanation_image, lang, caption=caption,
+    )  # fmt: skip
+
+
+def flipped(
+    tr: Translator,
+    front_lines: list[str],
+    head: list[str],
+    back_text: str,
+    keys: InlineKeyboardMarkup,
+    pictured: Image | None,
+    lang: str,
+    *,
+    caption: bool,
+) -> tuple[Screen, Screen | None]:
+    """A flipped flashcard, in a quiz or a review round: front and back in the tapped message,
+    or, as an answered question's explanation goes (render.answered), the front without its
+    button and the back as a message of its own: a photo when the back has a picture, or a
+    text when front and back do not fit the front photo's 1024-character caption. The rating
+    buttons go with the back."""
+    ask = tr._("How well did you remember it?")
+    full = "\n".join([*front_lines, "", "———", back_text, "", ask])
+    if pictured is None and (not caption or fits_caption(full)):
+        return Screen(truncate(full, MESSAGE_MAX_CHARS), keys), None
+    alone = Screen(truncate("\n".join([*head, "", back_text, "", ask]), MESSAGE_MAX_CHARS), keys)
+    return Screen(truncate("\n".join(front_lines), MESSAGE_MAX_CHARS)), with_image(
+        alone, pictured, lang
+    )
 
 
 def rated(
@@ -83,10 +109,12 @@ def rated(
 ) -> Screen:
     """The card once rated: front, back, the rating and FSRS's next review day, then Next."""
     q = quiz.questions[index]
+    # A back with a picture was rated on its own photo (see `flipped`): the front is above it.
+    shown = [question_header(tr, quiz, index, lang), ""] if q.explanation_image else [
+        *_front(tr, quiz, index, lang), "", "———"
+    ]  # fmt: skip
     lines = [
-        *_front(tr, quiz, index, lang),
-        "",
-        "———",
+        *shown,
         rich(q.explanation.get(lang)),
         "",
         tr._("Your rating: {rating}", rating=rating_labels(tr)[rating]),

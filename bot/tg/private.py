@@ -277,8 +277,11 @@ class PrivateHandlers:
                 match await self.quiz.flip(user_id, attempt_id, question):
                     case pq.ShowQuestion(quiz, attempt, index):
                         await acknowledge(query)
+                        # A front sent as a captioned photo holds 1024 characters.
+                        caption = is_photo(query.message)
                         await self._show_answered(
-                            query, (flashcard_render.back(tr, quiz, attempt, index, lang), None)
+                            query,
+                            flashcard_render.back(tr, quiz, attempt, index, lang, caption=caption),
                         )
                     case pq.InExam():
                         await acknowledge(query, render.in_exam(tr), show_alert=True)

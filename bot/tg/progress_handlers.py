@@ -201,7 +201,9 @@ class ProgressHandlers:
                 match await self.rounds.flip(user_id, round_id, index, item_id):
                     case RoundCard() as flipped:
                         await acknowledge(query)
-                        await edit(query, rr.flashcard_back(tr, flipped, learner.lang))
+                        caption = is_photo(query.message)  # a pictured front: 1024 characters
+                        back = rr.flashcard_back(tr, flipped, learner.lang, caption=caption)
+                        await self._show_back(query, flipped.round_id, back)
                     case outcome:
                         await self._answered(query, learner, outcome)
             case cb.ReviewToggle(round_id, index, item_id, order, position) if self.select_cards:
@@ -235,6 +237,16 @@ class ProgressHandlers:
                         await acknowledge(query, rr.round_over(tr))
             case _:
                 await acknowledge(query, rr.round_over(tr))
+
+    async def _show_back(
+        self, query: CallbackQuery, round_id: int, screens: tuple[Screen, Screen | None]
+    ) -> None:
+        """A flipped flashcard: in the card, or the back (its picture, its ratings) on its own."""
+        asked, separate = screens
+        await edit(query, asked)
+        if separate is not None and isinstance(query.message, Message):
+            sent = await send(query.message, separate, self.photos)
+            await self._remember(query.message.chat_id, round_id, sent)
 
     async def _answered(
         self, query: CallbackQuery, learner: Learner, outcome: AnswerOutcome

@@ -20,7 +20,7 @@ from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render, toggle_keys
-from bot.tg.flashcard_render import rated_popup, rating_labels
+from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
 from bot.tg.render import (
     LETTERS,
     Screen,
@@ -127,20 +127,22 @@ def flashcard_front(tr: Translator, shown: RoundCard, lang: str) -> Screen:
     return with_image(screen, shown.question.image, lang)
 
 
-def flashcard_back(tr: Translator, shown: RoundCard, lang: str) -> Screen:
-    """The flipped flashcard card: front, back and the four ratings."""
+def flashcard_back(
+    tr: Translator, shown: RoundCard, lang: str, *, caption: bool = False
+) -> tuple[Screen, Screen | None]:
+    """The flipped flashcard card: front, back and the four ratings, the back on its own when
+    it has a picture or does not fit the front photo's caption (flashcard_render.flipped)."""
     labels = rating_labels(tr)
     row = [
         button(label, cb.ReviewAnswer(shown.round_id, shown.index, shown.item_id, NO_ORDER, i))
         for i, label in enumerate(labels)
     ]
-    lines = [
-        *_flashcard_lines(tr, shown, lang, back=True),
-        "",
-        tr._("How well did you remember it?"),
-    ]
-    return Screen(
-        truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([row[:2], row[2:]])
+    front = _flashcard_lines(tr, shown, lang, back=False)
+    back = rich(shown.question.explanation.get(lang))
+    keys = InlineKeyboardMarkup([row[:2], row[2:]])
+    pictured = shown.question.explanation_image
+    return flipped(
+        tr, front, [header(tr, shown, lang)], back, keys, pictured, lang, caption=caption
     )
 
 
@@ -166,8 +168,13 @@ def answered(
     shown, judgement = outcome.card, outcome.judgement
     if shown.question.flashcard:
         rating = rating_labels(tr)[judgement.option_index]
+        # A back with a picture was rated on its own photo (flipped): the front is above it.
+        if shown.question.explanation_image is not None:
+            card_lines = [header(tr, shown, lang), "", rich(shown.question.explanation.get(lang))]
+        else:
+            card_lines = _flashcard_lines(tr, shown, lang, back=True)
         lines = [
-            *_flashcard_lines(tr, shown, lang, back=True),
+            *card_lines,
             "",
             html.escape(tr._("Your rating: {rating}", rating=rating)),
             where(tr, shown.practice, outcome.after, tz),

@@ -250,5 +250,5 @@ def test_only_kinds_whose_chat_shows_pictures(tmp_path: Path) -> None:
     keys = [(key, message) for _, key, message in errors(root)]
     assert (
         "questions.q1.image",
-        "pictures go with single and true_false questions only (not yet multiple)",
+        "pictures go with single, true_false and flashcard questions only (not yet multiple)",
     ) in keys

@@ -208,3 +208,109 @@ async def test_an_admin_turns_flashcards_on_and_the_group_sees_the_back_unscored
             assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", CARD) == [(0,)]
         finally:
             await h.stop_bot()
+
+
+PICTURE = "sqrt-n-checkpoints.png"
+
+
+def pictured_flashcard_first(*, back_picture: bool) -> Any:
+    """`flashcard_first` with the shipped picture on the front (and, with `back_picture`, on the
+    back): alt text in every language."""
+
+    def edit(path: Path, data: dict[str, Any]) -> None:
+        flashcard_first(path, data)
+        if not path.name.startswith(QUIZ) or "questions" not in data:
+            return
+        lang = path.name.split(".")[1] if path.name.count(".") == 2 else "en"
+        card = data["questions"][CARD]
+        for field in ("image", "explanation_image")[: 2 if back_picture else 1]:
+            image: dict[str, str] = {"alt": f"Checkpoints ({lang}, {field})"}
+            if lang == "en":
+                image["file"] = PICTURE
+            card[field] = image
+
+    return edit
+
+
+async def test_a_flashcard_with_a_front_picture_is_flipped_and_rated_in_its_caption(
+    tmp_path: Path,
+) -> None:
+    edit = pictured_flashcard_first(back_picture=False)
+    catalog = load_catalog(content_copy(tmp_path / "content", edit=edit))
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        user = h.emu.user(7411, "Awa", language_code="en")
+        front = await start_quiz(user, QUIZ, total=2)
+        assert front.photo is not None and front.photo_name == PICTURE
+        assert FRONT["en"] in front.text and buttons(front) == ["👀 Show answer"]
+        back = await _flip(user, front)
+        assert back.photo is not None and BACK["en"] in back.text and buttons(back) == RATINGS
+        mark = user.private.mark()
+        await user.tap(back, "🙂 Good")
+        shown = await answered(user.private, back, mark)
+        assert shown.photo is not None and "Your rating: 🙂 Good" in shown.text
+        assert buttons(shown) == ["Next ▶️", "⚠️ Report"]
+        assert user.private.mark().next_message_id == mark.next_message_id  # one message
+        assert len(h.emu.calls("editMessageCaption")) == 2 and not h.emu.calls("editMessageText")
+        assert h.rows("SELECT option_id FROM answers WHERE question_id = ?", CARD) == [
+            ("rating:good",)
+        ]
+        assert not h.emu.stats.errors
+
+
+async def test_a_flashcard_back_picture_follows_as_a_photo_with_the_ratings(
+    tmp_path: Path,
+) -> None:
+    edit = pictured_flashcard_first(back_picture=True)
+    catalog = load_catalog(content_copy(tmp_path / "content", edit=edit))
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        user = h.emu.user(7412, "Awa", language_code="en")
+        front = await start_quiz(user, QUIZ, total=2)
+        mark = user.private.mark()
+        await user.tap(front, "👀 Show answer")
+        back = await user.private.next_message(after=mark)
+        assert back.photo is not None and back.photo_name == PICTURE
+        assert BACK["en"] in back.text and buttons(back) == RATINGS
+        kept = user.private.message(front.message_id)
+        assert FRONT["en"] in kept.text and buttons(kept) == []  # the front lost its button
+        mark = user.private.mark()
+        await user.tap(back, "😎 Easy")
+        shown = await answered(user.private, back, mark)
+        assert "Your rating: 😎 Easy" in shown.text and BACK["en"] in shown.text
+        assert buttons(shown) == ["Next ▶️", "⚠️ Report"]
+        assert not h.emu.stats.errors
+
+
+async def test_a_pictured_flashcard_in_review_shows_its_back_picture_with_the_ratings(
+    tmp_path: Path,
+) -> None:
+    edit = pictured_flashcard_first(back_picture=True)
+    catalog = load_catalog(content_copy(tmp_path / "content", edit=edit))
+    async with bot_at(tmp_path, catalog=catalog) as h:
+        user = h.emu.user(7413, "Awa", language_code="en")
+        front = await start_quiz(user, QUIZ, total=2)
+        mark = user.private.mark()
+        await user.tap(front, "👀 Show answer")
+        back = await user.private.next_message(after=mark)
+        mark = user.private.mark()
+        await user.tap(back, "🔁 Again")
+        await answered(user.private, back, mark)
+
+        h.clock.advance(DAY)
+        mark = user.private.mark()
+        await user.send("/review")
+        card = await user.private.next_message(after=mark)
+        assert card.photo is not None and FRONT["en"] in card.text
+        assert buttons(card) == ["👀 Show answer"]
+        mark = user.private.mark()
+        await user.tap(card, "👀 Show answer")
+        flipped = await user.private.next_message(after=mark)
+        assert flipped.photo is not None and BACK["en"] in flipped.text
+        assert buttons(flipped) == RATINGS
+        assert buttons(user.private.message(card.message_id)) == []
+        mark = user.private.mark()
+        await user.tap(flipped, "🙂 Good")
+        shown = await answered(user.private, flipped, mark)
+        assert "Your rating: 🙂 Good" in shown.text and "Next review of this question" in shown.text
+        logged = h.rows("SELECT rating FROM review_ratings WHERE question_id = ? ORDER BY id", CARD)
+        assert logged == [(1,), (3,)]
+        assert not h.emu.stats.errors
