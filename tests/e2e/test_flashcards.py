@@ -314,3 +314,36 @@ async def test_a_pictured_flashcard_in_review_shows_its_back_picture_with_the_ra
         logged = h.rows("SELECT rating FROM review_ratings WHERE question_id = ? ORDER BY id", CARD)
         assert logged == [(1,), (3,)]
         assert not h.emu.stats.errors
+
+
+async def test_a_group_run_with_flashcards_on_shows_both_pictures(tmp_path: Path) -> None:
+    edit = pictured_flashcard_first(back_picture=True)
+    catalog = load_catalog(content_copy(tmp_path / "content", edit=edit))
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = GroupHarness(emu, tmp_path / "quizbot.sqlite3", catalog, seconds=1.0)
+        await h.start_bot()
+        try:
+            group, admin = await make_group(h)
+            mark = group.mark()
+            await admin.send("/settings", chat=group)
+            screen = await group.wait_for(lambda m: "Group settings" in m.text, after=mark)
+            await admin.tap(screen, "Flashcards on")
+            await group.wait_for(lambda m: "Flashcards: on" in m.text)
+            mark = group.mark()
+            await admin.send(f"/push {QUIZ}", chat=group)
+            front = await group.wait_for(lambda m: m.photo is not None, after=mark)
+            assert FRONT["en"] in front.text and buttons(front) == []
+            back = await group.wait_for(
+                lambda m: m.message_id == front.message_id and BACK["en"] in m.text, timeout=10
+            )
+            assert back.photo is not None  # the reveal edits the front's caption
+            picture = await group.wait_for(
+                lambda m: m.photo is not None and m.message_id > front.message_id, timeout=10
+            )
+            assert picture.photo_name == PICTURE
+            question = await group.wait_for(lambda m: "Question 2/2" in m.text, timeout=10)
+            await admin.tap(question, "A")
+            await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
+            assert not h.emu.stats.errors
+        finally:
+            await h.stop_bot()
