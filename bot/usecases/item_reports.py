@@ -48,10 +48,12 @@ def analysed(catalog: Catalog, rows: Iterable[ItemRow]) -> list[QuizItems]:
         quiz = catalog.known(quiz_id)  # a group's own quiz too
         if quiz is None:
             continue
-        analyses = analyse(quiz_items(quiz.questions), by_quiz[quiz_id])
+        # A flashcard's self-rating has no key: neither an item nor part of any score.
+        asked = [(k, q) for k, q in enumerate(quiz.questions) if not q.flashcard]
+        analyses = analyse(quiz_items(q for _, q in asked), by_quiz[quiz_id])
         items = [
             AnalysedItem(k, question, a)
-            for k, (question, a) in enumerate(zip(quiz.questions, analyses, strict=True))
+            for (k, question), a in zip(asked, analyses, strict=True)
             if a.answerers
         ]
         if items:
