@@ -12,6 +12,7 @@ import html
 from telegram import InlineKeyboardMarkup
 
 from bot.core.exam import PER_QUESTION_CHOICES, TOTAL_CHOICES, ExamClock
+from bot.core.kinds import ONE_TAP
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
@@ -46,7 +47,21 @@ def clock_choice(tr: Translator, quiz: Quiz, lang: str) -> Screen:
         button(tr._("{n} min in all", n=tr.number(seconds // 60)), cb.ExamGo(quiz.id, "t", seconds))
         for seconds in TOTAL_CHOICES
     ]
-    return Screen(f"<b>{heading}</b>", InlineKeyboardMarkup([per_question, total]))
+    lines = [f"<b>{heading}</b>"]
+    asked = sum(1 for q in quiz.questions if q.kind in ONE_TAP)  # as the exam draws them
+    if 0 < asked < len(quiz.questions):  # say why "Exam 1/9" for an 11-question quiz
+        lines.append(
+            tr.ngettext(
+                "The exam asks {asked} of the {total} questions: {n} question that needs typing "
+                "or several answers is left out (the quiz asks it: /quizzes).",
+                "The exam asks {asked} of the {total} questions: {n} questions that need typing "
+                "or several answers are left out (the quiz asks them: /quizzes).",
+                len(quiz.questions) - asked,
+                asked=tr.number(asked),
+                total=tr.number(len(quiz.questions)),
+            )
+        )
+    return Screen("\n".join(lines), InlineKeyboardMarkup([per_question, total]))
 
 
 def time_line(tr: Translator, asked: PracticeQuestion, now: float) -> str:

@@ -31,3 +31,21 @@ async def test_stats_counts_a_finished_exam(harness: Harness) -> None:
     title = quiz.title.get("en")
     assert f"• {title}: best {n - 1}/{n}, last {n - 1}/{n}" in stats.text
     assert "(in your queue: 1)" in stats.text
+
+
+async def test_the_clock_choice_says_which_questions_an_exam_leaves_out(harness: Harness) -> None:
+    """Newcomer walk item 28: "Exam 1/9" for an 11-question quiz, with no word about why."""
+    h = harness
+    quiz = h.catalog.quiz(QUIZ)
+    assert quiz is not None
+    left_out = len(quiz.questions) - exam_length(h)
+    assert left_out > 0  # the shipped quiz has number and select-all questions
+    user = h.emu.user(3402, "Claire", language_code="fr")
+    chat = user.private
+    await user.send("/start")
+    await user.tap(await chat.wait_for(lambda m: bool(m.buttons)), "✓ Français")
+    mark = chat.mark()
+    await user.send(f"/exam {QUIZ}")
+    choice = await chat.next_message(after=mark)
+    assert f"porte sur {exam_length(h)} des {len(quiz.questions)} questions" in choice.text
+    assert f"{left_out} questions à taper ou à plusieurs réponses" in choice.text
