@@ -176,7 +176,9 @@ class DashboardService:
         by_guide = [(known[g], a) for g, a in guides.items() if g in known]
         queue = []
         for item in await self.progress.items(user_id):
-            quiz = self.catalog.quiz(item.quiz_id)
+            # `known`: a group's own quiz too (served by id, never listed), as /review serves it
+            # and /stats counts it: one queue everywhere (a deleted one leaves the queue).
+            quiz = self.catalog.known(item.quiz_id)
             if quiz is None:
                 continue  # the quiz left the content
             found = [q for q in quiz.questions if q.id == item.question_id]

@@ -5,10 +5,14 @@ in `answers`), and "No answers yet" does not sit next to its queued misses."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import UTC
 
 from bot.core.exam import ExamClock
+from bot.core.review import after_miss
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
+from bot.usecases.dashboard import DashboardService
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
 from tests.e2e.harness import shipped_catalog
 from tests.web.test_answer_keys import ACCUMULATION, LEARNER, World, world
@@ -43,3 +47,17 @@ async def test_a_finished_exam_is_on_the_learner_page(world: World, db) -> None:
     assert shown[f"exam-best-{ACCUMULATION}"] == total - 1
     assert shown["queued"] == 1
     assert "No answers yet" not in page
+
+
+async def test_a_groups_own_quiz_counts_in_the_dashboard_queue(db) -> None:  # type: ignore[no-untyped-def]
+    """Newcomer walk item 27: the dashboard's queue left out a group's own quiz (served by id
+    and version, never listed) that /review serves and /stats counts: one queue everywhere."""
+    shipped = shipped_catalog()
+    ours = replace(shipped.quizzes[ACCUMULATION], id="g5555-ours")
+    catalog = shipped.with_versions([ours])
+    at = 1_790_000_000.0
+    items = [after_miss(LEARNER, ours.id, ours.questions[0].id, at, UTC)]
+    items.append(after_miss(LEARNER, ACCUMULATION, ours.questions[1].id, at, UTC))
+    await ReviewStore(db).ingest(items, [])
+    page = await DashboardService(catalog, db, clock=lambda: at + 86_400).learner(LEARNER)
+    assert len(page.queue) == await ReviewStore(db).queue_size(LEARNER) == 2
