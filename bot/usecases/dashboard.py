@@ -37,6 +37,7 @@ from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
 from bot.store.schedules import Schedule, ScheduleStore
+from bot.usecases.item_reports import QuizItems, analysed
 
 HARDEST_SHOWN = 10
 Sync = Callable[[], Awaitable[object]]
@@ -104,6 +105,8 @@ class GroupPage:
     hardest: list[HardQuestion]
     standings: list[Placed]  # /top's all-time table: one store query, one ranking rule
     upcoming: list[Upcoming]
+    # Item analysis per quiz over the group's runs (bot/usecases/item_reports.py).
+    items: list[QuizItems] = field(default_factory=list)
 
 
 def _zone(name: str) -> ZoneInfo:
@@ -250,4 +253,5 @@ class DashboardService:
             hardest=hard,
             standings=members,
             upcoming=upcoming,
+            items=analysed(self.catalog, await self.analytics.item_responses(chat_id)),
         )

@@ -29,14 +29,16 @@ def bars(
     ratios: Sequence[float | None] | None = None,
     height: int = 140,
     every: int = 3,
+    peak: int | None = None,
 ) -> str:
     """Vertical bars (counts), every `every`-th label under its bar, and optionally a line of
-    ratios (0..1, e.g. accuracy) drawn over them against the full height."""
+    ratios (0..1, e.g. accuracy) drawn over them against the full height. The bars' full
+    height is the largest value, or `peak` (100 for percentages, on the line's scale)."""
     top, bottom, left = 14, 18, 4
     plot = height - top - bottom
     n = max(len(values), 1)
     slot = (WIDTH - 2 * left) / n
-    peak = max(values, default=0) or 1
+    peak = peak or max(values, default=0) or 1
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{_esc(title)}">',
         f"<title>{_esc(title)}</title>",

@@ -1,5 +1,6 @@
 """A study group's page, for its admins: runs and participation over time, the hardest questions
-with how each language chose, standings over every run, and the schedules coming up."""
+with how each language chose, which questions work (item analysis), standings over every run,
+and the schedules coming up."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from bot.core.schedule import decode_days
 from bot.i18n import Translator
 from bot.number_words import key_text
 from bot.usecases.dashboard import GroupPage, HardQuestion, Upcoming
-from bot.web import charts
+from bot.web import charts, item_section
 from bot.web.html_parts import (
     day,
     empty,
@@ -46,11 +47,13 @@ def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> st
     sections = [
         ("weeks", tr._("Runs and participation"), _weeks(tr, page)),
         ("questions", tr._("Hardest questions"), _questions(tr, page)),
+        ("items", tr._("Question quality (item analysis)"), item_section.render(tr, page.items)),
         ("standings", tr._("Standings"), _standings(tr, page)),
         ("schedules", tr._("Upcoming quizzes"), _schedules(tr, page)),
     ]
     for key, name, body in sections:
-        parts.append(section(name, body, key=key, extra=csv_link(tr, csv[key])))
+        link = csv_link(tr, csv[key]) if key in csv else ""  # items: `quizbot content stats`
+        parts.append(section(name, body, key=key, extra=link))
     return "".join(parts)
 
 

@@ -142,7 +142,13 @@ def test_group_page_for_its_admin(browser: Any, served: Served, lang: str) -> No
         )
         tr = translator(lang)
         assert page.title() == tr._("📊 Group statistics")
-        headings = ["Runs and participation", "Hardest questions", "Standings", "Upcoming quizzes"]
+        headings = [
+            "Runs and participation",
+            "Hardest questions",
+            "Question quality (item analysis)",
+            "Standings",
+            "Upcoming quizzes",
+        ]
         assert page.locator("h2").all_inner_texts() == [tr._(h) for h in headings]
         assert (numbers["runs"], numbers["finished"]) == (runs, finished)
         for user_id, right in served.rows(
