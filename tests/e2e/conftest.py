@@ -105,7 +105,8 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_standings": frozenset(
         {
             "test_departures_seen_through_chat_member_updates",
-            "test_speed_leaderboard_ranks_by_points",
+            "test_speed_leaderboard_ranks_by_right_answers_then_time",
+            "test_top_does_not_add_plain_and_speed_points",
         }
     ),
     # uploads: stored versions, nothing stored from a bad file, served after a restart
