@@ -17,7 +17,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.render import LETTERS, Screen, button, guide_link, rich, truncate
+from bot.tg.render import LETTERS, Screen, after_stop, button, guide_link, rich, truncate
 from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
@@ -93,10 +93,7 @@ def stopped(tr: Translator, outcome: ExamStopped, quiz_waiting: bool = False) ->
         right=tr.number(outcome.correct),
     )
     after = tr._("The ones you missed join your reviews. /exam to take another.")
-    if not quiz_waiting:
-        return f"{text} {after}"
-    quiz = tr._("Your quiz is still running: /start to go on with it, /stop again to abandon it.")
-    return f"{text} {after}\n\n{quiz}"
+    return after_stop(tr, f"{text} {after}", quiz_waiting)
 
 
 def time_is_up(tr: Translator) -> str:

@@ -617,3 +617,12 @@ def unknown_zone(tr: Translator, name: str, suggestion: str | None) -> str:
         "Unknown time zone: {zone}. Use Area/City, for example /timezone Africa/Dakar.",
         zone=html.escape(name),
     )
+
+
+def after_stop(tr: Translator, text: str, quiz_waiting: bool) -> str:
+    """A /stop reply for a round or an exam: a quiz still running is left alone, and the learner
+    learns how to end it too (they may have meant it)."""
+    if not quiz_waiting:
+        return text
+    quiz = tr._("Your quiz is still running: /start to go on with it, /stop again to abandon it.")
+    return f"{text}\n\n{quiz}"

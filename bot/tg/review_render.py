@@ -24,6 +24,7 @@ from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
 from bot.tg.render import (
     LETTERS,
     Screen,
+    after_stop,
     button,
     guide_link,
     joined,
@@ -331,10 +332,7 @@ def stopped(tr: Translator, outcome: Stopped, quiz_waiting: bool = False) -> str
             right=tr.number(outcome.correct),
         )
     again = tr._("/review to start again.")
-    if not quiz_waiting:
-        return f"{text} {again}"
-    quiz = tr._("Your quiz is still running: /start to go on with it, /stop again to abandon it.")
-    return f"{text} {again}\n\n{quiz}"
+    return after_stop(tr, f"{text} {again}", quiz_waiting)
 
 
 def in_exam(tr: Translator) -> str:
