@@ -72,6 +72,18 @@ class DraftOption:
 
 
 @dataclass(frozen=True, slots=True)
+class DraftPicture:
+    """A picture a file carries inside it (Moodle's base64 `<file>`, a QTI package's or an Anki
+    deck's media): its bytes travel with the draft, and the importer writes them under
+    content/media/ beside the quiz (`name` is a suggestion: the importer makes it safe and unique).
+    `alt` is the file's own description of it ("" when it has none: the checker then asks)."""
+
+    name: str
+    data: bytes = field(repr=False)
+    alt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class DraftQuestion:
     id: str
     prompt: str
@@ -80,6 +92,10 @@ class DraftQuestion:
     line: int = 0  # where it starts in the input (0: not from a file)
     kind: str = SINGLE
     number: NumberAnswer | None = None  # kind NUMBER only: value ± tolerance or low..high
+    unit: str = ""  # kind NUMBER only: the unit shown after the value (Moodle's, QTI's)
+    image: DraftPicture | None = None  # shown with the question (single, true_false, flashcard)
+    explanation_image: DraftPicture | None = None  # shown with the explanation
+    tags: tuple[str, ...] = ()  # the file's own labels (Moodle <tags>, Anki tags), as a comment
 
     @property
     def keyed(self) -> bool:
