@@ -70,11 +70,8 @@ def read_input(request: ImportRequest) -> ParseResult:
 
 def plan(request: ImportRequest, result: ParseResult) -> ImportPlan:
     """The files to write for `result`, and what could not be carried (pure but for reads)."""
-    guides = _guides(request.out)
-    guide = request.guide or next(iter(guides.guides), "")
     out = ImportPlan(problems=list(result.problems))
-    if request.guide is None:
-        out.notes.append(f"guide: {guide} (the first in guides.yaml; choose one with --guide)")
+    guides = _guides(request.out)
     by_id: dict[str, dict[str, DraftQuiz]] = {}
     for quiz in result.quizzes:
         by_id.setdefault(quiz.id, {})[quiz.lang] = quiz
@@ -86,12 +83,37 @@ def plan(request: ImportRequest, result: ParseResult) -> ImportPlan:
         only = next(iter(by_id.values()), {})
         by_id = {request.quiz_id: {lang: _renamed(q, request.quiz_id) for lang, q in only.items()}}
     for quiz_id, drafts in by_id.items():
-        _plan_quiz(request, quiz_id, drafts, guide, out)
+        _plan_quiz(request, quiz_id, drafts, guides, out)
     return out
 
 
+def choose_guide(wanted: str | None, guides: GuidesFile, out: ImportPlan) -> str:
+    """The guide the quiz links to: the one asked for (`--guide`, or the uploader's pick), else
+    the content's only guide. Never the first of several: a quiz linked to a guide unrelated to
+    it misleads every learner (GIFT, Aiken and CSV name no guide, and the schema requires one).
+    Asked only when a source is written: a translation joins its source's guide."""
+    known = list(guides.guides)
+    if wanted is not None and wanted not in guides.guides:
+        raise ImportFailed(f"no guide '{wanted}' in guides.yaml (guides: {', '.join(known)})")
+    if wanted is not None:
+        return wanted
+    if len(known) == 1:
+        note = f"guide: {known[0]} (the only one in guides.yaml)"
+        if note not in out.notes:  # once for a file of several quizzes
+            out.notes.append(note)
+        return known[0]
+    raise ImportFailed(
+        "the file names no guide: choose the one this quiz belongs to with --guide "
+        f"(guides: {', '.join(known) or 'none'})"
+    )
+
+
 def _plan_quiz(
-    request: ImportRequest, quiz_id: str, drafts: dict[str, DraftQuiz], guide: str, out: ImportPlan
+    request: ImportRequest,
+    quiz_id: str,
+    drafts: dict[str, DraftQuiz],
+    guides: GuidesFile,
+    out: ImportPlan,
 ) -> None:
     folder = request.out / "quizzes"
     origin = request.file.name
@@ -137,7 +159,7 @@ def _plan_quiz(
                 )
         out.files[folder / f"{quiz_id}.yaml"] = source_yaml(
             source,
-            guide=guide,
+            guide=choose_guide(request.guide, guides, out),
             level=request.level,
             languages=[SOURCE_LANGUAGE, *sorted(complete)],
             origin=origin,
@@ -163,6 +185,11 @@ def _guides(out: Path) -> GuidesFile:
     if parsed is None:
         raise ImportFailed(f"{path} has errors: run `quizbot content check {out}`")
     return parsed.model
+
+
+def guide_ids(out: Path) -> list[str]:
+    """The guide ids of content directory `out`, in display order."""
+    return list(_guides(out).guides)
 
 
 def _existing_source(path: Path) -> DraftQuiz | None:

@@ -25,7 +25,7 @@ def configure_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("file", type=Path)
     imp.add_argument("--format", choices=FORMATS_IN, required=True)
     imp.add_argument("--lang", default="en", help="language of the file's text (default en)")
-    imp.add_argument("--guide", help="guide id from guides.yaml (default: the first)")
+    imp.add_argument("--guide", help="guide id from guides.yaml (needed when it has several)")
     imp.add_argument("--level", choices=[lv.value for lv in Level], default="beginner")
     imp.add_argument("--id", dest="quiz_id", help="quiz id (default: from the category or file)")
     imp.add_argument("--out", type=Path, help="content directory (default: ./content)")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.content.formats import DraftQuiz, FormatProblem, Limits, parse
 from bot.content.formats.draft import OPTION_IDS
-from bot.content.importer import ImportFailed, ImportRequest, plan
+from bot.content.importer import ImportFailed, ImportRequest, guide_ids, plan
 
 if TYPE_CHECKING:
     from bot.content.uploads import UploadLimits, UploadProblem
@@ -53,7 +53,9 @@ def write_converted(
         return [*left_out, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
     try:
-        planned = plan(ImportRequest(Path(file_name), fmt, root), result)
+        # Until the admin picks one (the upload's guide buttons), the first guide stands in.
+        guide = next(iter(guide_ids(root)), None)
+        planned = plan(ImportRequest(Path(file_name), fmt, root, guide=guide), result)
     except ImportFailed as exc:
         return [*problems, UploadProblem(0, "format", str(exc))], {}
     seen = {(p.line, p.detail) for p in problems}

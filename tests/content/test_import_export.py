@@ -323,3 +323,36 @@ def test_the_cli_and_an_upload_follow_one_rule_for_an_unsupported_question(
     uploaded = check_upload("mixed.gift", MIXED_GIFT.encode(), content)
     assert uploaded.quiz is not None and len(uploaded.quiz.questions) == 2
     assert [(p.line, p.code) for p in uploaded.problems if p.code == "skipped"] == [(3, "skipped")]
+
+
+def test_an_import_without_guide_uses_no_unrelated_default(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GIFT, Aiken and CSV name no guide: with several guides the import refuses, naming them,
+    and writes nothing; `--guide` picks one; a content with a single guide uses it, and says so."""
+    guides = content / "guides.yaml"
+    guides.write_text(
+        guides.read_text(encoding="utf-8")
+        + "  other:\n    title:\n      en: Other\n    url: https://docs.pytorch.org/docs/stable/amp.html\n",
+        encoding="utf-8",
+    )
+    args = ["import", str(FORMATS / "optimizers.gift"), "--format", "gift", "--out", str(content)]
+    status, _, err = run(capsys, *args)
+    assert status == 1
+    assert "names no guide" in err and "--guide" in err and "(guides: demo, other)" in err
+    assert not (content / "quizzes").exists()
+    status, _, err = run(capsys, *args, "--guide", "nope")
+    assert status == 1 and "no guide 'nope' in guides.yaml (guides: demo, other)" in err
+    status, out, _ = run(capsys, *args, "--guide", "other")
+    assert status == 0, out
+    written = (content / "quizzes" / "optimizer-basics.yaml").read_text(encoding="utf-8")
+    assert "guide: other" in written
+
+
+def test_a_single_guide_is_used_and_named(
+    content: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["import", str(FORMATS / "optimizers.gift"), "--format", "gift", "--out", str(content)]
+    status, out, _ = run(capsys, *args)
+    assert status == 0, out
+    assert "note: guide: demo (the only one in guides.yaml)" in out
