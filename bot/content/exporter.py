@@ -14,7 +14,7 @@ class Exported:
     text: str
     fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
     dropped: int  # explanations the format cannot carry (Aiken)
-    skipped: int = 0  # number and select-all questions Aiken and CSV cannot carry, per language
+    skipped: int = 0  # number and select-all questions Aiken and CSV cannot carry (not rows)
     flashcards: tuple[str, ...] = ()  # ids of the flashcards GIFT and Aiken cannot carry
     units: int = 0  # units GIFT cannot carry (a number question's unit is left out)
 
@@ -72,7 +72,7 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
         ]
     if fmt in ("aiken", "csv"):  # one right option per question: no number, no select-all
         left_out = (NUMBER, MULTIPLE)
-        skipped = sum(1 for d in drafts for q in d.questions if q.kind in left_out)
+        skipped = sum(1 for q in quiz.questions if q.kind.value in left_out)
         drafts = [
             replace(d, questions=tuple(q for q in d.questions if q.kind not in left_out))
             for d in drafts

@@ -120,7 +120,7 @@ def run_export(args: argparse.Namespace) -> int:
         print(
             f"note: number and select-all questions need GIFT (this format has one right "
             "option per question): "
-            f"{result.skipped} left out",
+            f"{result.skipped} question{'s' * (result.skipped != 1)} left out",
             file=sys.stderr,
         )
     for question_id in result.flashcards:

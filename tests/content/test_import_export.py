@@ -266,7 +266,7 @@ def test_gift_several_right_answers_round_trip_as_kind_multiple(
     assert exported == shape("gift", source.read_text(encoding="utf-8"))
     # Aiken and CSV have one right answer per question: the select-all ones are left out.
     status, text, err = run(capsys, "export", "multi", "--format", "csv", "--content", str(content))
-    assert status == 0 and "select-all questions need GIFT" in err and "2 left out" in err
+    assert status == 0 and "select-all questions need GIFT" in err and "2 questions left out" in err
     # the question ids (the quiz's title, "Checkpointing facts", is on the first row)
     assert ",facts," not in text and ",weighted," in text
 
@@ -292,7 +292,7 @@ def test_gift_numerical_imports_as_kind_number_and_exports_back(
     # Aiken and CSV have only options: the number questions are left out, and said so.
     status, text, err = run(capsys, "export", "num", "--format", "aiken", "--content", str(content))
     assert status == 0 and "number and select-all questions need GIFT" in err
-    assert "4 left out" in err
+    assert "4 questions left out" in err
 
 
 MIXED_GIFT = """\
@@ -356,3 +356,15 @@ def test_a_single_guide_is_used_and_named(
     status, out, _ = run(capsys, *args)
     assert status == 0, out
     assert "note: guide: demo (the only one in guides.yaml)" in out
+
+
+def test_the_csv_export_counts_questions_left_out_not_rows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 28 #37: the note counted one per language row (6 for 2 questions in en, fr, wo)."""
+    shipped = Path(__file__).resolve().parents[2] / "content"
+    status, _, err = run(
+        capsys, "export", "gradient-accumulation", "--format", "csv", "--content", str(shipped)
+    )
+    assert status == 0
+    assert "2 questions left out" in err and "6" not in err
