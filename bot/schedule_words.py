@@ -9,12 +9,12 @@ are msgids, so each catalogue gives its own single word.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from babel import Locale
 from babel.lists import format_list
 
-from bot.core.models import Catalog
+from bot.core.models import Catalog, Quiz
 from bot.core.schedule import ENGLISH_DAYS, ENGLISH_SPECIALS, NAMED_SETS, fold
 from bot.i18n import N_, SUPPORTED_LANGUAGES, Translator, translator
 
@@ -76,13 +76,16 @@ def days_text(tr: Translator, days: Sequence[int]) -> str:
     return format_list([names[day] for day in chosen], locale=tr.locale)
 
 
-def quiz_text(tr: Translator, catalog: Catalog, quiz: str, lang: str) -> str:
-    """What a schedule plays: the quiz's title, or what "next" and "random" mean."""
+def quiz_text(
+    tr: Translator, catalog: Catalog, quiz: str, lang: str, own: Mapping[str, Quiz] | None = None
+) -> str:
+    """What a schedule plays: the quiz's title (a group's own quiz, under the id its admins
+    typed, in `own`), or what "next" and "random" mean."""
     if quiz == "next":
         return tr._("the next quiz in order")
     if quiz == "random":
         return tr._("a random quiz")
-    found = catalog.quiz(quiz)
+    found = (own or {}).get(quiz) or catalog.quiz(quiz)
     return found.title.get(lang) if found else quiz
 
 

@@ -262,7 +262,10 @@ class GroupHandlers:
             case sched.Scheduled(added, listed):
                 await self.runner.register(added, settings.timezone)
                 number = next((n for n, s in enumerate(listed, 1) if s.id == added.id), 0)
-                text = gr.scheduled(tr, self.catalog, added, number, settings.timezone, self._now())
+                own = self.runs.own_quizzes(chat.id)
+                text = gr.scheduled(
+                    tr, self.catalog, added, number, settings.timezone, self._now(), own
+                )
                 await self._say(chat.id, text)
 
     def _now(self) -> datetime:
@@ -273,7 +276,10 @@ class GroupHandlers:
         if checked is not None:
             _, chat, settings, tr = checked
             listed = await self.schedules_.listed(chat.id)
-            text = gr.schedule_list(tr, self.catalog, listed, settings.timezone, self._now())
+            own = self.runs.own_quizzes(chat.id)
+            text = gr.schedule_list(
+                tr, self.catalog, listed, settings.timezone, self._now(), own=own
+            )
             await self._say(chat.id, text)
 
     async def unschedule(self, update: Update, context: Context) -> None:
@@ -293,7 +299,8 @@ class GroupHandlers:
             case sched.Unscheduled(removed, listed):
                 await self.runner.unregister(removed.id)
                 now, zone = self._now(), settings.timezone
-                text = gr.unscheduled(tr, self.catalog, removed, int(arg), listed, zone, now)
+                own = self.runs.own_quizzes(chat.id)
+                text = gr.unscheduled(tr, self.catalog, removed, int(arg), listed, zone, now, own)
                 await self._say(chat.id, text)
             case sched.NoSuchSchedule():
                 missing = tr._(

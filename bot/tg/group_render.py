@@ -448,7 +448,13 @@ def _example_days(tr: Translator) -> str:
 
 
 def schedule_line(
-    tr: Translator, catalog: Catalog, item: Schedule, n: int, zone: ZoneInfo, now: datetime
+    tr: Translator,
+    catalog: Catalog,
+    item: Schedule,
+    n: int,
+    zone: ZoneInfo,
+    now: datetime,
+    own: Mapping[str, Quiz] | None = None,
 ) -> list[str]:
     """One schedule: its number, what it plays, when, and its next run in the group's zone."""
     days = decode_days(item.days)
@@ -456,7 +462,7 @@ def schedule_line(
         tr._(
             "{n}. {quiz}: {days} at {time}",
             n=tr.number(n),
-            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang)),
+            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
             days=days_text(tr, days),
             time=item.at_time,
         )
@@ -501,6 +507,7 @@ def schedule_list(
     timezone: str,
     now: datetime,
     limit: int = MESSAGE_MAX_CHARS,
+    own: Mapping[str, Quiz] | None = None,
 ) -> str:
     """/schedules: every schedule that fits in `limit`, then how many did not (a group that
     had more than the cap, MAX_SCHEDULES, before there was one)."""
@@ -509,7 +516,7 @@ def schedule_list(
     zone = ZoneInfo(timezone)
     heading = tr._("🗓 Scheduled quizzes ({zone})", zone=html.escape(timezone))
     items = [
-        "\n".join(schedule_line(tr, catalog, item, n, zone, now))
+        "\n".join(schedule_line(tr, catalog, item, n, zone, now, own))
         for n, item in enumerate(schedules, start=1)
     ]
     return bounded(
@@ -536,10 +543,16 @@ def too_many_schedules(tr: Translator, limit: int) -> str:
 
 
 def scheduled(
-    tr: Translator, catalog: Catalog, item: Schedule, n: int, timezone: str, now: datetime
+    tr: Translator,
+    catalog: Catalog,
+    item: Schedule,
+    n: int,
+    timezone: str,
+    now: datetime,
+    own: Mapping[str, Quiz] | None = None,
 ) -> str:
     """The confirmation of /schedule: what was added, and when it first runs."""
-    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now)
+    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now, own)
     return "\n".join([tr._("✅ Scheduled:"), *line])
 
 
@@ -551,12 +564,13 @@ def unscheduled(
     listed: Sequence[Schedule],
     timezone: str,
     now: datetime,
+    own: Mapping[str, Quiz] | None = None,
 ) -> str:
     """The confirmation of /unschedule: what will no longer run, then the schedules left (as
     many as the message has room for)."""
-    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now)[0]
+    line = schedule_line(tr, catalog, item, n, ZoneInfo(timezone), now, own)[0]
     done = "\n".join([tr._("🗑 Removed:"), line])
     if not listed:
         return done
     room = MESSAGE_MAX_CHARS - len(done) - 2
-    return f"{done}\n\n{schedule_list(tr, catalog, listed, timezone, now, room)}"
+    return f"{done}\n\n{schedule_list(tr, catalog, listed, timezone, now, room, own)}"

@@ -243,3 +243,18 @@ async def test_refused_files_get_their_problems_and_do_not_count_toward_the_hour
     await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
     shown = await group.next_message(after=mark, timeout=30)
     assert "ours.yaml is a sound quiz" in shown.text, shown.text
+
+
+async def test_schedules_name_an_uploaded_quiz_by_its_title(h: Harness) -> None:
+    """Issue 28 #25: /schedules showed an uploaded quiz's id (a shipped one's title)."""
+    group, admin, _ = await make_group(h)
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    await group.wait_for(lambda m: "ours.yaml is a sound quiz" in m.text, timeout=30)
+    mark = group.mark()
+    await admin.send("/schedule my-quiz daily 08:32", chat=group)
+    added = await group.next_message(after=mark)
+    assert "Our own quiz" in added.text and "my-quiz" not in added.text, added.text
+    mark = group.mark()
+    await admin.send("/schedules", chat=group)
+    listed = await group.next_message(after=mark)
+    assert "1. Our own quiz: every day at 08:32" in listed.text, listed.text
