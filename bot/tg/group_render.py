@@ -7,6 +7,7 @@ content string is escaped (member names too) and every message is kept under Tel
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -282,20 +283,37 @@ def quiz_picker(
     listed += [(quiz.id, quiz) for quiz in catalog]
     if not listed:
         return Screen(tr._("No quizzes are available yet."))
+    titles = Counter(quiz.title.get(lang) for _, quiz in listed)
     rows = [
-        [button(quiz.title.get(lang), cb.Setting(chat_id, "push", typed))]
+        [
+            button(
+                _picker_label(quiz.title.get(lang), typed, titles),
+                cb.Setting(chat_id, "push", typed),
+            )
+        ]
         for typed, quiz in listed[:MAX_LIST_BUTTONS]
     ]
     text = bounded(
         [tr._("Which quiz should the group play?"), ""],
-        [
-            f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code>"
-            for typed, quiz in listed
-        ],
+        [listed_line(tr, quiz.title.get(lang), typed) for typed, quiz in listed],
         lambda n: more_quizzes(tr, n),
         ["", html.escape(tr._("Or type /push <id>."), quote=False)],
     )
     return Screen(text, InlineKeyboardMarkup(rows))
+
+
+def listed_line(tr: Translator, title: str, quiz_id: str) -> str:
+    """A quiz in a list, with the id /push and /schedule take: "• Title: `id`" (French puts a
+    no-break space before the colon, hence a msgid rather than an f-string)."""
+    code = f"<code>{html.escape(quiz_id)}</code>"
+    # TRANSLATORS: a quiz's title, then the id an admin types after /push.
+    return "• " + tr._("{title}: {id}", title=html.escape(title), id=code)
+
+
+def _picker_label(title: str, quiz_id: str, titles: Counter[str]) -> str:
+    """A picker button's label: the title, with the id where another quiz has the same title
+    (an uploaded quiz beside a shipped one, or two uploads), so no two buttons read alike."""
+    return title if titles[title] == 1 else f"{title} · {quiz_id}"
 
 
 def run_in_progress(tr: Translator, quiz: Quiz, lang: str) -> str:

@@ -22,7 +22,7 @@ from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
-from bot.tg.group_render import schedule_usage
+from bot.tg.group_render import listed_line, schedule_usage
 from bot.tg.long_lists import bounded
 from bot.tg.render import Screen, button, truncate
 from bot.usecases.quiz_uploads import (
@@ -114,7 +114,7 @@ def place(tr: Translator, key: str, lang: str = "") -> str:
     parts = [p for p in key.split(".") if p] if key else []
     words: list[str] = []
     if lang:
-        words.append(tr._("{language} translation", language=tr.language_name(lang)))
+        words.append(tr._("{language} translation", language=tr.language_label(lang)))
     if parts[:1] == ["questions"] and len(parts) >= 2:
         qid, rest = parts[1], parts[2:]
         number = _QUESTION_ID.fullmatch(qid)
@@ -216,7 +216,7 @@ def summary(
         tr.ngettext("{n} question", "{n} questions", len(quiz.questions)),
         tr._(
             "Languages: {names}",
-            names=", ".join(tr.language_name(code) for code in quiz.languages),
+            names=", ".join(tr.language_label(code) for code in quiz.languages),
         ),
     ]
     warnings = checked.warnings
@@ -243,7 +243,8 @@ def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:
                       + html.escape(how_to_upload(tr)))  # fmt: skip
     lines = [html.escape(tr._("This group's own quizzes:"))]
     lines += [
-        f"• {html.escape(quiz.title.get(lang))}: <code>{html.escape(typed)}</code> · "
+        listed_line(tr, quiz.title.get(lang), typed)
+        + " · "
         + tr.ngettext("{n} question", "{n} questions", len(quiz.questions))
         for typed, quiz in own.items()
     ]
