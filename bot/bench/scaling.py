@@ -12,6 +12,13 @@ bot, not Telegram's pacing) and the same load, run closed-loop:
 The workers get updates as Telegram would send them to a webhook (bot/bench/webhook.py's
 `Bridge`); the SQLite process long-polls the emulator itself. PostgreSQL is a throwaway server
 from the machine's binaries with its durable settings (fsync on), as a deployment runs it.
+
+Cost, not only speed (bot/bench/cpu_cost.py): each phase reads the CPU seconds of the bot
+processes (the workers also serve the webhook front) and of the PostgreSQL server (postmaster,
+backends, auxiliary processes) before and after, and reports them per 1,000 answered taps: on 2
+shared cores that figure, not taps/s, says whether N workers on N cores would scale. The load
+generator, the emulator and the webhook `Bridge` play Telegram and are not counted.
+`--profile` also enables pg_stat_statements and prints each PostgreSQL run's top statements.
 """
 
 from __future__ import annotations
@@ -22,16 +29,18 @@ import contextlib
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
 
 from bot.bench import pacing_cost
+from bot.bench.cpu_cost import CpuMeter, postmaster_pid
 from bot.bench.learners import percentile
 from bot.bench.webhook import Bridge, Workers
 from bot.content import default_content_dir
@@ -52,6 +61,26 @@ class Result:
     burst_p50_ms: float
     burst_p99_ms: float
     private_taps_per_s: float
+    burst_taps: int = 0
+    burst_cpu_bot: float = 0.0  # CPU seconds of the bot processes during the burst
+    burst_cpu_db: float = 0.0  # ... of the PostgreSQL server
+    private_taps: int = 0
+    private_cpu_bot: float = 0.0
+    private_cpu_db: float = 0.0
+    statements: list[str] = field(default_factory=list)  # --profile: the top statements
+
+    @property
+    def burst_cpu_per_1k(self) -> float:
+        """CPU seconds (bots + server) per 1,000 answered burst taps."""
+        return _per_1k(self.burst_cpu_bot + self.burst_cpu_db, self.burst_taps)
+
+    @property
+    def private_cpu_per_1k(self) -> float:
+        return _per_1k(self.private_cpu_bot + self.private_cpu_db, self.private_taps)
+
+
+def _per_1k(cpu: float, taps: int) -> float:
+    return 1000 * cpu / taps if taps else float("nan")
 
 
 def _letter(message: EmuMessage) -> str:
@@ -100,7 +129,7 @@ async def _burst(emu: Emulator, members: int, concurrency: int) -> tuple[float, 
     return len(latencies) / (time.perf_counter() - t0), latencies
 
 
-async def _private(emu: Emulator, learners: int, seconds: float) -> float:
+async def _private(emu: Emulator, learners: int, seconds: float) -> tuple[float, int]:
     answered = 0
     end = time.perf_counter() + seconds
 
@@ -123,14 +152,21 @@ async def _private(emu: Emulator, learners: int, seconds: float) -> float:
     t0 = time.perf_counter()
     with contextlib.suppress(TimeoutError):
         await asyncio.gather(*(learner(i) for i in range(learners)))
-    return answered / (time.perf_counter() - t0)
+    return answered / (time.perf_counter() - t0), answered
 
 
-async def _measure(label: str, emu: Emulator, args: argparse.Namespace) -> Result:
+async def _measure(label: str, emu: Emulator, args: argparse.Namespace, meter: CpuMeter) -> Result:
+    bot0, db0 = meter.read()
     rate, lat = await _burst(emu, args.members, args.concurrency)
-    private = await _private(emu, args.learners, args.seconds)
+    bot1, db1 = meter.read()
+    private, answered = await _private(emu, args.learners, args.seconds)
+    bot2, db2 = meter.read()
     ms = [x * 1000 for x in lat] or [0.0]
-    return Result(label, rate, percentile(ms, 50), percentile(ms, 99), private)
+    return Result(
+        label, rate, percentile(ms, 50), percentile(ms, 99), private,
+        burst_taps=len(lat), burst_cpu_bot=bot1 - bot0, burst_cpu_db=db1 - db0,
+        private_taps=answered, private_cpu_bot=bot2 - bot1, private_cpu_db=db2 - db1,
+    )  # fmt: skip
 
 
 async def _postgres(cluster: Cluster, workers: int, args: argparse.Namespace) -> Result:
@@ -148,7 +184,17 @@ async def _postgres(cluster: Cluster, workers: int, args: argparse.Namespace) ->
         try:
             await asyncio.wait_for(procs.ready(), 120)
             bridge.start()
-            return await _measure(f"PostgreSQL, {workers} worker(s)", emu, args)
+            meter = CpuMeter([p.pid for p in procs.procs], postmaster_pid(cluster.datadir))
+            if args.profile:
+                await _reset_statements(cluster.dsn(name))
+            spy = _py_spy(args, procs.procs[0].pid, f"pg{workers}")
+            try:
+                result = await _measure(f"PostgreSQL, {workers} worker(s)", emu, args, meter)
+            finally:
+                _stop_spy(spy)
+            if args.profile:
+                result.statements = await top_statements(cluster.dsn(name))
+            return result
         finally:
             await bridge.stop()
             await asyncio.to_thread(procs.stop)  # they may still talk to the emulator
@@ -171,7 +217,11 @@ async def _sqlite(workdir: Path, args: argparse.Namespace) -> Result:
             line = await asyncio.to_thread(proc.stdout.readline)
             if json.loads(line).get("event") != "ready":
                 raise RuntimeError(f"the SQLite bot did not start: {line!r}")
-            return await _measure("SQLite, 1 process", emu, args)
+            spy = _py_spy(args, proc.pid, "sqlite")
+            try:
+                return await _measure("SQLite, 1 process", emu, args, CpuMeter([proc.pid]))
+            finally:
+                _stop_spy(spy)
         finally:
             proc.terminate()
             await asyncio.to_thread(proc.wait, 30)  # it may still talk to the emulator
@@ -181,29 +231,133 @@ async def run(args: argparse.Namespace) -> tuple[list[Result], list[str]]:
     results = []
     with tempfile.TemporaryDirectory(prefix="quizbot-scaling-") as tmp:
         results.append(await _sqlite(Path(tmp), args))
-    cluster = Cluster(durable=True).start()
+    preload = ("pg_stat_statements",) if args.profile else ()
+    cluster = Cluster(durable=True, preload=preload).start()
     try:
         for workers in args.workers:
             results.append(await _postgres(cluster, workers, args))
-        pacing = await pacing_cost.measure(cluster)
+        pacing = [] if args.no_pacing else await pacing_cost.measure(cluster)
     finally:
         cluster.stop()
     return results, pacing
 
 
+def _py_spy(args: argparse.Namespace, pid: int, label: str) -> subprocess.Popen[bytes] | None:
+    """`--py-spy DIR`: py-spy samples the (first) bot process while the load runs, into
+    DIR/<label>.txt as collapsed stacks (one line per stack, its sample count last)."""
+    if args.py_spy is None:
+        return None
+    args.py_spy.mkdir(parents=True, exist_ok=True)
+    out = args.py_spy / f"{label}.txt"
+    cmd = ["py-spy", "record", "--nonblocking", "--format", "raw", "-r", "200"]
+    return subprocess.Popen([*cmd, "-o", str(out), "-p", str(pid)], stdout=subprocess.DEVNULL)
+
+
+def _stop_spy(spy: subprocess.Popen[bytes] | None) -> None:
+    if spy is not None:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+        try:
+            spy.wait(30)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+
+
+async def _reset_statements(dsn: str) -> None:
+    """pg_stat_statements in this database, emptied: what follows is the measured load's."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        await conn.execute("SELECT pg_stat_statements_reset()")
+    finally:
+        await conn.close()
+
+
+async def top_statements(dsn: str, limit: int = 10) -> list[str]:
+    """The statements that took most of the server's time, then the most frequent (each a
+    round trip, whose cost is mostly outside its execution time): calls, ms, rows, text."""
+    return [
+        *await _top(dsn, "total_exec_time", limit),
+        "",
+        *await _top(dsn, "calls", limit),
+    ]
+
+
+async def _top(dsn: str, order: str, limit: int) -> list[str]:
+    assert order in ("total_exec_time", "calls")
+    conn = await asyncpg.connect(dsn)
+    try:
+        rows = await conn.fetch(
+            """SELECT calls, total_exec_time, rows, query FROM pg_stat_statements
+               WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+               ORDER BY """
+            + order
+            + " DESC LIMIT $1",
+            limit,
+        )
+    finally:
+        await conn.close()
+    lines = ["| calls | total ms | ms/call | rows | statement |", "|---|---|---|---|---|"]
+    for r in rows:
+        text = " ".join(r["query"].split())
+        text = text if len(text) <= 110 else text[:107] + "..."
+        per = r["total_exec_time"] / r["calls"] if r["calls"] else 0.0
+        lines.append(
+            f"| {r['calls']} | {r['total_exec_time']:.0f} | {per:.2f} | {r['rows']} | `{text}` |"
+        )
+    return lines
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b and a == a and b == b else "n/a"
+
+
 def report(results: list[Result], args: argparse.Namespace) -> str:
+    load = os.getloadavg()
     lines = [
         f"group burst: {args.members} taps, {args.concurrency} in flight; private: "
-        f"{args.learners} learners for {args.seconds:.0f} s; {os.cpu_count()} cores",
+        f"{args.learners} learners for {args.seconds:.0f} s; {os.cpu_count()} cores; "
+        f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        "CPU s / 1k taps: bot processes (workers include the webhook front) + PostgreSQL server",
         "",
-        "| configuration | burst taps/s | popup p50 ms | popup p99 ms | private taps/s |",
-        "|---|---|---|---|---|",
+        "| configuration | burst taps/s | popup p50 ms | popup p99 ms | burst CPU s / 1k taps "
+        "(bots + db) | private taps/s | private CPU s / 1k answers (bots + db) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
             f"| {r.label} | {r.burst_taps_per_s:.0f} | {r.burst_p50_ms:.0f} | "
-            f"{r.burst_p99_ms:.0f} | {r.private_taps_per_s:.1f} |"
+            f"{r.burst_p99_ms:.0f} | {r.burst_cpu_per_1k:.2f} "
+            f"({1000 * r.burst_cpu_bot / max(1, r.burst_taps):.2f} + "
+            f"{1000 * r.burst_cpu_db / max(1, r.burst_taps):.2f}) | "
+            f"{r.private_taps_per_s:.1f} | {r.private_cpu_per_1k:.2f} "
+            f"({1000 * r.private_cpu_bot / max(1, r.private_taps):.2f} + "
+            f"{1000 * r.private_cpu_db / max(1, r.private_taps):.2f}) |"
         )
+    by = {r.label: r for r in results}
+    lite, one, two = (
+        by.get("SQLite, 1 process"),
+        by.get("PostgreSQL, 1 worker(s)"),
+        by.get("PostgreSQL, 2 worker(s)"),
+    )
+    if lite and one:
+        lines += [
+            "",
+            "PG 1 worker / SQLite: burst CPU per tap "
+            f"{_ratio(one.burst_cpu_per_1k, lite.burst_cpu_per_1k)} "
+            f"(goal <= 1.5x), burst taps/s {_ratio(one.burst_taps_per_s, lite.burst_taps_per_s)} "
+            "(goal >= 0.6x)",
+        ]
+    if one and two:
+        lines.append(
+            "PG 2 workers / 1 worker: burst CPU per tap "
+            f"{_ratio(two.burst_cpu_per_1k, one.burst_cpu_per_1k)} "
+            f"(goal <= 1.1x), popup p99 {_ratio(two.burst_p99_ms, one.burst_p99_ms)} (goal <= 1x), "
+            f"burst taps/s {_ratio(two.burst_taps_per_s, one.burst_taps_per_s)}"
+        )
+    for r in results:
+        if r.statements:
+            lines += ["", f"top statements, {r.label} (pg_stat_statements, burst + private):"]
+            lines += r.statements
     return "\n".join(lines)
 
 
@@ -214,6 +368,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--learners", type=int, default=20, help="private learners")
     p.add_argument("--seconds", type=float, default=15, help="seconds of private taps")
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts")
+    p.add_argument(
+        "--profile", action="store_true", help="pg_stat_statements' top statements per run"
+    )
+    p.add_argument("--py-spy", type=Path, help="sample the first bot process with py-spy here")
+    p.add_argument("--no-pacing", action="store_true", help="skip the sending-budget table")
+    p.add_argument("--json", type=Path, help="also write every figure as JSON here")
     args = p.parse_args(argv)
     os.environ.setdefault("PTB_TIMEDELTA", "true")
     try:
@@ -222,6 +382,14 @@ def main(argv: list[str]) -> int:
         print(f"quizbot bench scaling: {exc}", file=sys.stderr)
         return 1
     print(report(results, args))
-    print()
-    print("\n".join(pacing))
+    if pacing:
+        print()
+        print("\n".join(pacing))
+    if args.json is not None:
+        figures = [
+            {**vars(r), "burst_cpu_per_1k": r.burst_cpu_per_1k,
+             "private_cpu_per_1k": r.private_cpu_per_1k}
+            for r in results
+        ]  # fmt: skip
+        args.json.write_text(json.dumps({"load": os.getloadavg(), "results": figures}, indent=1))
     return 0

@@ -67,6 +67,7 @@ class Cluster:
 
     durable: bool = False  # False: fsync off, for tests; the benchmark keeps PostgreSQL's default
     port: int = 5432  # only names the socket file: the server listens on no TCP address
+    preload: tuple[str, ...] = ()  # shared_preload_libraries, e.g. pg_stat_statements (bench)
     bindir: Path = field(default_factory=find_bindir)
     root: Path = field(init=False)
     _user: pwd.struct_passwd | None = field(init=False, default=None)
@@ -108,6 +109,8 @@ class Cluster:
             f"-p {self.port}",
             "-c max_connections=200",
         ]
+        if self.preload:
+            options.append(f"-c shared_preload_libraries={','.join(self.preload)}")
         if not self.durable:
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         self._run(
