@@ -30,7 +30,7 @@ from bot.tg import callbacks as cb
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
-from bot.tg.private import acknowledge
+from bot.tg.private import acknowledge, drop_keyboard
 from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
@@ -295,6 +295,15 @@ class UploadHandlers:
         await acknowledge(query)
         if key == "sched":
             await self.runner.send(chat_id, Screen(render.schedule_hint(tr, value)))
+            return
+        # The delete confirmation is answered once, either way: its buttons go first, so a
+        # second tap finds nothing to press (one in flight is answered and says nothing).
+        shown = query.message
+        if isinstance(shown, Message) and shown.reply_markup is None:
+            return
+        await drop_keyboard(query)
+        if key == "delx":
+            await self.runner.send(chat_id, Screen(render.cancelled(tr)))
         elif await self.uploads.delete(chat_id, value):
             await self.runner.send(chat_id, Screen(render.deleted(tr, value)))
         else:

@@ -42,7 +42,7 @@ MAX_GROUP_BUTTONS = MAX_GROUP_CHECKS  # every group checked may be offered
 # Setting keys of a group's upload buttons (the group handler passes them on): the schedule
 # hint, the delete confirmation, and the answers to "Replace …?" (value: the pending token).
 REPLACE_KEYS = {"up_r": Choice.REPLACE, "up_n": Choice.KEEP_BOTH, "up_x": Choice.CANCEL}
-BUTTON_KEYS = frozenset({"sched", "delq", *REPLACE_KEYS})
+BUTTON_KEYS = frozenset({"sched", "delq", "delx", *REPLACE_KEYS})
 
 
 def how_to_upload(tr: Translator) -> str:
@@ -277,7 +277,12 @@ def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: s
         id=typed,
     )
     keyboard = InlineKeyboardMarkup(
-        [[button("🗑 " + tr._("Delete"), cb.Setting(chat_id, "delq", typed))]]
+        [
+            [
+                button("🗑 " + tr._("Delete"), cb.Setting(chat_id, "delq", typed)),
+                button("✖️ " + tr._("Cancel"), cb.Setting(chat_id, "delx", typed)),
+            ]
+        ]
     )
     return Screen(html.escape(text), keyboard)
 

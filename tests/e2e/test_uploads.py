@@ -258,3 +258,43 @@ async def test_schedules_name_an_uploaded_quiz_by_its_title(h: Harness) -> None:
     await admin.send("/schedules", chat=group)
     listed = await group.next_message(after=mark)
     assert "1. Our own quiz: every day at 08:32" in listed.text, listed.text
+
+
+async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choice(
+    h: Harness,
+) -> None:
+    """Issue 28 #6: the confirmation had no Cancel, and its 🗑 stayed after the deletion (a
+    second tap answered "no quiz of its own called …")."""
+    group, admin, _ = await make_group(h)
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    await group.wait_for(lambda m: "ours.yaml is a sound quiz" in m.text, timeout=30)
+    mark = group.mark()
+    await admin.send("/deletequiz my-quiz", chat=group)
+    ask = await group.next_message(after=mark)
+    labels = [b.text for row in ask.buttons for b in row]
+    assert labels == ["🗑 Delete", "✖️ Cancel"], labels
+    mark = group.mark()
+    await admin.tap(ask, "✖️ Cancel")
+    said = await group.next_message(after=mark)
+    assert "Cancelled. Nothing was changed." in said.text
+    assert group.message(ask.message_id).buttons == ()
+    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(1,)]
+
+    mark = group.mark()
+    await admin.send("/deletequiz my-quiz", chat=group)
+    ask = await group.next_message(after=mark)
+    stale = ask.button("🗑 Delete").callback_data
+    mark = group.mark()
+    await admin.tap(ask, "🗑 Delete")
+    await group.wait_for(lambda m: "was deleted" in m.text, after=mark)
+    assert group.message(ask.message_id).buttons == ()
+    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(0,)]
+    # A tap the client still had in flight: answered, nothing said twice in the group.
+    mark = group.mark()
+    answer = await admin.tap(ask, callback_data=stale)
+    assert answer is not None
+    assert [
+        m
+        for m in group.bot_messages
+        if m.message_id > ask.message_id and "no quiz of its own" in m.text
+    ] == []
