@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import Update, User
 from telegram.error import TelegramError
@@ -40,7 +40,20 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]  # as PTB's handlers take
 Render = Callable[[Translator], "Screen | str"]  # the reply, in the language it is read in
-Say = Callable[[Update, BotContext, Render], Awaitable[None]]
+
+
+class Say(Protocol):
+    """`CourtesyReplies.say`, as handlers receive it."""
+
+    def __call__(
+        self,
+        update: Update,
+        context: BotContext,
+        render: Render,
+        /,
+        *,
+        privately: Render | None = None,
+    ) -> Awaitable[None]: ...
 
 
 def _refusal(tr: Translator) -> str:
@@ -97,10 +110,19 @@ class CourtesyReplies:
         return guarded
 
     async def say(
-        self, update: Update, context: BotContext, render: Render, *, own_words: bool = False
+        self,
+        update: Update,
+        context: BotContext,
+        render: Render,
+        /,
+        *,
+        own_words: bool = False,
+        privately: Render | None = None,
     ) -> None:
         """Answer the command of `update` where the guard decided (in the group for an admin),
-        in the group's language there (`own_words`: the sender's)."""
+        in the group's language there (`own_words`: the sender's). `privately`: the reply as
+        sent to the member's private chat, where its heading names the group already (/me's
+        own "in this group" heading would be a second one, and wrong there)."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None:
             return
@@ -116,7 +138,7 @@ class CourtesyReplies:
                 log.info("courtesy reply in %s shed: answered privately if possible", chat.id)
                 reply = Reply.PRIVATELY_BUSY
         if user is not None:
-            await self._privately(update, chat.id, user, context, reply, render)
+            await self._privately(update, chat.id, user, context, reply, privately or render)
 
     async def _privately(
         self,

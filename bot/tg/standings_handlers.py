@@ -72,7 +72,12 @@ class StandingsHandlers:
             return
         settings = await self.settings.settings(chat.id, chat.title or "")
         mine = await self.standings.places(chat.id, user.id, settings.title)
-        await self.say(update, context, lambda tr: Screen(sr.me(tr, user.first_name, mine)))
+        await self.say(
+            update,
+            context,
+            lambda tr: Screen(sr.me(tr, user.first_name, mine)),
+            privately=lambda tr: Screen(sr.me_privately(tr, mine)),
+        )
 
     async def membership(self, update: Update, context: BotContext) -> None:
         """Service messages: members who left are no longer listed; who (re)joined are."""

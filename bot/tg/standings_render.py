@@ -141,6 +141,12 @@ def me(tr: Translator, name: str, mine: MyPlaces) -> str:
     return "\n".join([f"<b>{heading}</b>", *_places_lines(tr, mine)])
 
 
+def me_privately(tr: Translator, mine: MyPlaces) -> str:
+    """/me answered in the member's private chat: the places alone, under the heading that
+    names the group (bot/tg/member_replies.py)."""
+    return "\n".join(_places_lines(tr, mine))
+
+
 def groups_section(tr: Translator, mine: Sequence[MyPlaces]) -> str:
     """/stats in private: the member's place and right answers in each group."""
     blocks = [

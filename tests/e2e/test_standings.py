@@ -144,8 +144,10 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
         await group.wait_for(lambda m: "Question 1/2" in m.text, after=quiz_mark)
         private_mark = modou.private.mark()
         await modou.send("/me", chat=group)
-        dm = await modou.private.wait_for(lambda m: "in this group" in m.text, after=private_mark)
+        dm = await modou.private.wait_for(lambda m: "Your /me" in m.text, after=private_mark)
         assert group.title in dm.text and "This week: #1 · 2 right answers" in dm.text
+        # one header, the one naming the group ("in this group" reads wrong in a private chat)
+        assert "in this group" not in dm.text and "📊" not in dm.text, dm.text
         await awa.send("/me", chat=group)  # she never started the bot: no post in the group
         await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=quiz_mark)
         during = [m.text for m in group.bot_messages if m.message_id >= quiz_mark.next_message_id]
