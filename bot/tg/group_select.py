@@ -57,11 +57,7 @@ class GroupSelectHandlers:
                     text = fit_popup(plain(head), plain(body))
                     await acknowledge(query, text, show_alert=True)
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
-                    text = tr._(
-                        "🗳 Your answer {letter} is recorded. Whether it is right comes with "
-                        "the reveal.",
-                        letter=select_render.letters(order, judgement.selected),
-                    )
+                    text = select_render.recorded(tr, order, judgement.selected)
                     await acknowledge(query, text)
             case gsel.NothingSelected():
                 await acknowledge(query, select_render.nothing_selected(tr), show_alert=True)

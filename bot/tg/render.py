@@ -484,13 +484,16 @@ def review(
             right = html.escape(key_text(tr, q, lang))
             lines.append(tr._("Right answer: {answer}", answer=right))
         else:
+            order = attempt.orders[index]
             picked = attempt.selected_indexes(q, index)  # a select-all question's set
             if picked is not None:
-                lines.append(tr._("Your answer: {answer}", answer=_texts(q, picked, lang)))
-            elif chosen is not None:
-                mine = rich(q.options[chosen].text.get(lang))
+                mine = _lettered(q, order, picked, lang)
                 lines.append(tr._("Your answer: {answer}", answer=mine))
-            lines.append(tr._("Right answer: {answer}", answer=_texts(q, q.key, lang)))
+            elif chosen is not None:
+                mine = _lettered(q, order, {chosen}, lang)
+                lines.append(tr._("Your answer: {answer}", answer=mine))
+            right = _lettered(q, order, q.key, lang)
+            lines.append(tr._("Right answer: {answer}", answer=right))
         lines.append(f"<i>{rich(q.explanation.get(lang))}</i>")
         blocks.append(lines)
     head, tail = (
@@ -518,9 +521,14 @@ def more_questions(tr: Translator, n: int) -> str:
     return tr.ngettext("…and {n} more question", "…and {n} more questions", n)
 
 
-def _texts(question: Question, options: Collection[int], lang: str) -> str:
-    """Options' texts in the question's order, joined: one option, or a select-all set."""
-    return " · ".join(rich(question.options[i].text.get(lang)) for i in sorted(options))
+def _lettered(question: Question, order: Sequence[int], options: Collection[int], lang: str) -> str:
+    """Options with the letters they had on the learner's screen, in that order, joined: one
+    option, or a select-all set ("B. … · D. …")."""
+    return " · ".join(
+        f"{LETTERS[pos]}. {rich(question.options[option].text.get(lang))}"
+        for pos, option in enumerate(order)
+        if option in options
+    )
 
 
 def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Screen:

@@ -186,7 +186,7 @@ def answered(
         marks = select_render.marks(shown.question, shown.order, judgement.selected)
         body = _body(tr, shown, lang, marks)
         if not judgement.is_correct:
-            body += ["", html.escape(select_render.legend(tr))]
+            body += ["", html.escape(select_render.legend(tr, marks.values()))]
     else:
         marks = {judgement.correct_position: "✅ "}
         if not judgement.is_correct:

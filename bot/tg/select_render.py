@@ -2,8 +2,9 @@
 
 The verdict names the right letters; a partly right selection shows its partial credit (the
 rule is bot/core/kinds.py's: right picks minus wrong picks over the right options, at least 0).
-The answered question marks every option: ✅ a right pick, ❌ a wrong pick, ⚠️ a right option
-left out.
+The answered question marks every option: ✅ a right pick, ❌ a wrong pick, ⭕ a right option
+left out (not ⚠️: that is the Report button's, right below), and its legend names only the marks
+it shows.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bot.tg.render import (
     truncate,
 )
 
-RIGHT_PICK, WRONG_PICK, MISSED = "✅ ", "❌ ", "⚠️ "
+RIGHT_PICK, WRONG_PICK, MISSED = "✅ ", "❌ ", "⭕ "
 
 
 def letters(order: Sequence[int], options: Collection[int]) -> str:
@@ -84,8 +85,25 @@ def marks(question: Question, order: Sequence[int], selected: Collection[int]) -
     return out
 
 
-def legend(tr: Translator) -> str:
-    return tr._("✅ right pick · ❌ wrong pick · ⚠️ right answer left out")
+def legend(tr: Translator, shown: Collection[str]) -> str:
+    """What the marks `shown` mean (the values of `marks`), in the order of the marks; the
+    ones a screen does not use are left out."""
+    words = {
+        RIGHT_PICK: tr._("✅ right pick"),
+        WRONG_PICK: tr._("❌ wrong pick"),
+        MISSED: tr._("⭕ right answer left out"),
+    }
+    return " · ".join(word for mark, word in words.items() if mark in shown)
+
+
+def recorded(tr: Translator, order: Sequence[int], selected: Collection[int]) -> str:
+    """A member's popup in a group that keeps verdicts for the reveal: the letters they chose."""
+    return tr.ngettext(
+        "🗳 Your answer {letters} is recorded. Whether it is right comes with the reveal.",
+        "🗳 Your answers {letters} are recorded. Whether they are right comes with the reveal.",
+        len(selected),
+        letters=letters(order, selected),
+    )
 
 
 def answered(
@@ -101,7 +119,7 @@ def answered(
         for pos, option in enumerate(order)
     ]
     if not judgement.is_correct:
-        lines += ["", html.escape(legend(tr))]
+        lines += ["", html.escape(legend(tr, marked.values()))]
     asked = Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
     head = html.escape(verdict(tr, judgement, order))
     return joined(asked, explained(tr, quiz, attempt.id, index, head, lang))

@@ -105,7 +105,7 @@ async def test_selections_stay_private_until_the_reveal_counts_them(tmp_path: Pa
         assert said.text.startswith(f"🗳 Votre réponse {wrong} ")
         said = await awa.tap(q1, SUBMIT)
         assert said is not None and said.text is not None
-        assert said.text.startswith(f"🗳 Your answer {right[0]}, {right[1]} is recorded.")
+        assert said.text.startswith(f"🗳 Your answers {right[0]}, {right[1]} are recorded.")
         again = await bob.tap(q1, f"☐ {right[0]}")
         assert again is not None and again.text == "Vous avez déjà répondu à cette question."
         assert h.rows(

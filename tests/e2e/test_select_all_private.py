@@ -58,8 +58,10 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         assert popup.text.startswith(f"🟡 Partly right (50%): the right answers are {right[0]}, ")
         shown = await answered(user.private, question, mark)
         assert user.private.mark().next_message_id == mark.next_message_id  # edited in place
-        assert f"✅ {right[0]}." in shown.text and f"⚠️ {right[1]}." in shown.text
-        assert "✅ right pick · ❌ wrong pick · ⚠️ right answer left out" in shown.text
+        assert f"✅ {right[0]}." in shown.text and f"⭕ {right[1]}." in shown.text
+        # The legend names only the marks shown (no wrong pick here), and ⚠️ is Report's alone.
+        assert "✅ right pick · ⭕ right answer left out" in shown.text
+        assert "wrong pick" not in shown.text and "⚠️" not in shown.text
         assert "Checkpointing trades compute for activation memory" in shown.text
         assert f'href="{quiz.guide.url.get("en")}"' in shown.html
         assert buttons(shown) == ["Next ▶️", "⚠️ Report"]
@@ -90,14 +92,16 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         await user.tap(done, "🏁 See my score")
         result = await user.private.next_message(after=mark)
         assert "/2" in result.text and "You missed" in result.text
-        # The mistakes screen shows the submitted set and the whole right set.
+        # The mistakes screen shows the submitted set and the whole right set, each option
+        # with the letter it had on the question, in the question's order.
         mark = user.private.mark()
         await user.tap(result, "🔎 Review my mistakes")
         mistakes = await user.private.next_message(after=mark)
         multiple = quiz.questions[0]
         picked = next(o for o in multiple.options if o.id == selected).text.get("en")
-        rights = " · ".join(multiple.options[i].text.get("en") for i in sorted(multiple.key))
-        assert f"Your answer: {picked}" in mistakes.text
+        texts = {letter: _option_text(question, letter) for letter in right}
+        rights = " · ".join(f"{letter}. {texts[letter]}" for letter in right)
+        assert f"Your answer: {right[0]}. {picked}" in mistakes.text
         assert f"Right answer: {rights}" in mistakes.text
         # The partly right answer joins the review queue (tests/e2e/test_select_all_review.py
         # reviews it with toggles and Submit).
@@ -117,6 +121,14 @@ async def _toggled(user: Any, question: Any, letter: str, label: str) -> Any:
         lambda m: m.message_id == question.message_id and toggle_label(m, letter) == label,
         after=mark,
     )
+
+
+def _option_text(question: Any, letter: str) -> str:
+    """An option's text as the question showed it after its letter ("B. text")."""
+    for line in question.text.splitlines():
+        if line.startswith(f"{letter}. "):
+            return str(line[3:])
+    raise AssertionError(f"no option {letter} in {question.text!r}")
 
 
 def _data(question: Any, label: str) -> str:

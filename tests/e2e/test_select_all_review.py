@@ -127,8 +127,9 @@ async def test_a_partly_right_practice_answer_leaves_the_schedule_alone(tmp_path
         assert popup is not None and popup.text is not None
         assert popup.text.startswith("🟡 Partly right (50%): the right answers are ")
         shown = await answered(user.private, card, mark)
-        assert f"✅ {right[0]}." in shown.text and f"⚠️ {right[1]}." in shown.text
-        assert "✅ right pick · ❌ wrong pick · ⚠️ right answer left out" in shown.text
+        assert f"✅ {right[0]}." in shown.text and f"⭕ {right[1]}." in shown.text
+        assert "✅ right pick · ⭕ right answer left out" in shown.text
+        assert "wrong pick" not in shown.text
         assert "schedule stays as it was" in shown.text
         assert _schedule(h) == schedule
         assert h.rows("SELECT count(*) FROM review_log") == [(0,)]
