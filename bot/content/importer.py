@@ -282,12 +282,17 @@ def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
     return replace(question, id=qid)
 
 
-def write(plan_: ImportPlan, *, force: bool) -> list[Path]:
-    """Write the planned files; refuses (writing nothing) if one exists and `force` is off."""
+def refuse_overwrite(plan_: ImportPlan, *, force: bool) -> None:
+    """ImportFailed if a planned file exists and `force` is off (nothing is written then)."""
     existing = [path for path in plan_.files if path.exists()]
     if existing and not force:
         names = ", ".join(str(p) for p in existing)
         raise ImportFailed(f"would overwrite {names}: pass --force to replace")
+
+
+def write(plan_: ImportPlan, *, force: bool) -> list[Path]:
+    """Write the planned files; refuses (writing nothing) if one exists and `force` is off."""
+    refuse_overwrite(plan_, force=force)
     for path, text in plan_.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -27,9 +27,12 @@ from bot.core.models import SOURCE_LANGUAGE, Level
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+BLANK = N_("empty text: write the text, or remove the key")  # worded by the validation
+
+
 def _not_blank(value: str) -> str:
     if not value.strip():
-        raise ValueError(Msg(N_("empty text: write the text, or remove the key")))
+        raise ValueError(Msg(BLANK))
     return value
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, store_location
@@ -12,8 +15,10 @@ from bot.content.exporter import export, languages
 from bot.content.loader import check, load_catalog
 from bot.content.problems import ContentError, display_path
 from bot.content.sources import default_content_dir
+from bot.content.stand_in import stand_in_explanations
+from bot.content.upload_formats import source_lines
 from bot.content.uploads import check_upload
-from bot.core.models import Level, Quiz
+from bot.core.models import SOURCE_LANGUAGE, Level, Quiz
 from bot.store.db import StoreError
 from bot.store.uploads import uploaded_source
 
@@ -48,7 +53,11 @@ def configure_export(exp: argparse.ArgumentParser) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """Exit status 0 when something was written and the checker finds no error in it; skipped
-    questions are named by line and left out (`importer.SKIP_RULE`, as for a chat upload)."""
+    questions are named by line and left out (`importer.SKIP_RULE`, as for a chat upload).
+
+    The new files are checked in a copy of the content directory first and written only if
+    they pass: a failing file never reaches the live content (the bot refuses to start on a
+    content error), and the problems point at the input file's lines."""
     out_dir = args.out or default_content_dir()
     request = importer.ImportRequest(
         file=args.file,
@@ -61,8 +70,10 @@ def run_import(args: argparse.Namespace) -> int:
     )
     try:
         result = importer.read_input(request)
+        source_only = frozenset({SOURCE_LANGUAGE})
+        result.quizzes, stood_in = stand_in_explanations(result.quizzes, source_only)
         plan = importer.plan(request, result)
-        written = importer.write(plan, force=args.force)
+        importer.refuse_overwrite(plan, force=args.force)
     except importer.ImportFailed as exc:
         print(f"import failed: {exc}", file=sys.stderr)
         return 1
@@ -71,24 +82,69 @@ def run_import(args: argparse.Namespace) -> int:
         print(problem.format(name))
     for note in plan.notes:
         print(f"note: {note}")
-    for path in written:
-        print(f"wrote {display_path(path)}")
-    if not written:
+    for q in stood_in:
+        print(f"note: {name}:{q.line}: {q.question_id}: no explanation in the file: the right "
+              "option stands in for it (✅ ...); write a real one")  # fmt: skip
+    skipped = sum(p.skipped for p in plan.problems)
+    if not plan.files:
         print("nothing to write: no question could be imported")
         return 1
-    report = check(out_dir)
-    mine = [p for p in report.problems if p.file in written]
-    if mine:
-        print(f"\nThe checker on the imported files ({len(mine)}):")
-        print("\n".join(p.format() for p in mine))
-    errors = [p for p in report.errors if p.file in written]
-    skipped = sum(p.skipped for p in plan.problems)
-    failed = importer.import_failed(bool(written), len(errors))
-    print(
-        f"\n{'FAILED' if failed else 'OK'}: {skipped} skipped, "
-        f"{len(errors)} checker error{'s' * (len(errors) != 1)}"
-    )
-    return 1 if failed else 0
+    errors, shown = _staged_check(out_dir, plan, name, source_lines(result.quizzes))
+    if shown:
+        print(f"\nThe checker on the imported files ({len(shown)}):")
+        print("\n".join(shown))
+    if importer.import_failed(True, errors):
+        where = display_path(out_dir / "quizzes")
+        print(
+            f"\nFAILED: {skipped} skipped, {errors} checker error{'s' * (errors != 1)}; "
+            f"nothing was written to {where}: fix {name} and import it again"
+        )
+        return 1
+    for path in importer.write(plan, force=True):
+        print(f"wrote {display_path(path)}")
+    print(f"\nOK: {skipped} skipped, 0 checker errors")
+    return 0
+
+
+def _staged_check(
+    out_dir: Path, plan: importer.ImportPlan, name: str, lines: dict[str, int]
+) -> tuple[int, list[str]]:
+    """The checker's errors and messages on the planned files, written into a copy of the
+    content directory (a translation is checked against its source there). A problem of a
+    question or option is named at the input file's line; others at the file to be written."""
+    with tempfile.TemporaryDirectory(prefix="quizbot-import-") as tmp:
+        staged = Path(tmp) / "content"
+        shutil.copytree(out_dir, staged, symlinks=True)
+        real = {}
+        for path, text in plan.files.items():
+            copy = staged / path.relative_to(out_dir)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(text, encoding="utf-8")
+            real[copy.resolve()] = path
+        report = check(staged)
+        mine = [p for p in report.problems if p.file.resolve() in real]
+        errors = sum(1 for p in report.errors if p.file.resolve() in real)
+    shown = []
+    for problem in mine:
+        for temp in (str(staged.resolve()), str(staged)):  # a message naming another file
+            problem = replace(problem, message=problem.message.replace(temp, str(out_dir)))
+        lang = problem.file.name.split(".")[-2] if problem.file.name.count(".") == 2 else ""
+        line = _input_line(problem.key, lang, lines)
+        if line:
+            shown.append(f"{name}:{line}: {problem.key}: {problem.message}")
+        else:
+            shown.append(replace(problem, file=real[problem.file.resolve()]).format())
+    return errors, shown
+
+
+def _input_line(key: str, lang: str, lines: dict[str, int]) -> int:
+    """The input file's line of the question or option `key` is under (0: none)."""
+    while key:
+        for at in (f"{lang}:{key}", key) if lang else (key,):
+            if at in lines:
+                return lines[at]
+        key = key.rpartition(".")[0]
+    return 0
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from bot.content.formats import DraftQuiz, FormatProblem, Limits, parse
 from bot.content.formats.draft import OPTION_IDS
 from bot.content.importer import ImportFailed, ImportRequest, guide_ids, plan
+from bot.content.stand_in import stand_in_explanations
 
 if TYPE_CHECKING:
     from bot.content.uploads import UploadLimits, UploadProblem
@@ -102,14 +103,9 @@ def source_lines(quizzes: list[DraftQuiz]) -> dict[str, int]:
 
 def _explained(quiz: DraftQuiz, problems: list[UploadProblem]) -> DraftQuiz:
     """Aiken (and many GIFT files) carry no explanations, which quizbot shows after every
-    answer: the right option stands in for one, and the summary says so."""
+    answer: the right option stands in for one (`stand_in`), and the summary says so."""
     from bot.content.uploads import UploadProblem
 
-    questions = []
-    for question in quiz.questions:
-        if not question.explanation.strip() and 0 <= question.answer < len(question.options):
-            problems.append(UploadProblem(question.line, "no_explanation", warning=True))
-            right = question.options[question.answer].text
-            question = replace(question, explanation=f"✅ {right}")
-        questions.append(question)
-    return replace(quiz, questions=tuple(questions))
+    (done,), stood_in = stand_in_explanations([quiz])
+    problems.extend(UploadProblem(q.line, "no_explanation", warning=True) for q in stood_in)
+    return done

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.content.problems import N_, Msg, Problems
-from bot.content.schema import SCHEMAS
+from bot.content.schema import BLANK, SCHEMAS
 from bot.content.yaml_nodes import KeyPath, YamlDoc, key_str
 
 M = TypeVar("M", bound=BaseModel)
@@ -126,6 +126,24 @@ def _kind(value: Any) -> Msg:
     return Msg(N_("the text '{value}'"), value=value)
 
 
+# Text keys a source may leave out; a translation may leave out any (English is shown instead).
+_OPTIONAL_IN_SOURCE = frozenset({"unit"})
+
+
+def _empty(name: str, translation: bool, given: object) -> Msg:
+    """An empty text, with the fix that works: removing the key is one only where the key is
+    optional (issue 28 #13: "or remove the key" on an explanation led to "missing required
+    field")."""
+    removable = translation or name in _OPTIONAL_IN_SOURCE
+    if given is None:
+        if removable:
+            return Msg(N_("empty: write the text, or remove the key"))
+        return Msg(N_("empty: write the text (this key is required)"))
+    if removable:
+        return Msg(N_("empty text: write the text, or remove the key"))
+    return Msg(N_("empty text: write the text (this key is required)"))
+
+
 def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> str:
     """Pydantic's error in our own words (`Msg`, so a chat shows it in the reader's language);
     an error type not mapped here keeps pydantic's English."""
@@ -151,7 +169,7 @@ def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> 
         return Msg(N_("expected key: value lines here, found {found}"), found=_kind(given))
     if kind == "string_type":
         if given is None:
-            return Msg(N_("empty: write the text, or remove the key"))
+            return _empty(name, translation, given)
         return Msg(N_("expected text, found {found} (check the indentation)"), found=_kind(given))
     if kind == "list_type" and path[:1] == ("questions",) and name == "answer":
         return Msg(N_("expected one option id (e.g. answer: b), found {found}"),
@@ -159,7 +177,7 @@ def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> 
     if kind == "list_type":
         return Msg(N_("expected a list such as [en, fr], found {found}"), found=_kind(given))
     if kind == "string_too_short":
-        return Msg(N_("empty text: write the text, or remove the key"))
+        return _empty(name, translation, given)
     if kind == "too_short":
         return Msg(N_("needs at least one entry"))
     if kind == "string_pattern_mismatch":
@@ -181,5 +199,7 @@ def _message(error: Any, path: KeyPath, empty_file: bool, translation: bool) -> 
         return Msg(N_("too long: at most {n}"), n=error["ctx"]["max_length"])
     if kind == "value_error":
         cause = error["ctx"]["error"]
+        if cause.args and isinstance(cause.args[0], Msg) and cause.args[0].msgid == BLANK:
+            return _empty(name, translation, given)
         return cause.args[0] if cause.args and isinstance(cause.args[0], Msg) else str(cause)
     return Msg(N_("not a valid value here ({reason})"), reason=str(error["msg"]))

@@ -43,7 +43,7 @@ ERRORS = [
     ),
     ("too-few-options", "quizzes/demo.yaml", 18, "questions.q2.options", "1 option: "),
     ("too-many-options", "quizzes/demo.yaml", 18, "questions.q2.options", "11 options: "),
-    ("empty-string", "quizzes/demo.yaml", 19, "questions.q2.options.a", "empty text"),
+    ("empty-string", "quizzes/demo.yaml", 19, "questions.q2.options.a", "(this key is required)"),
     ("question-too-long", "quizzes/demo.yaml", 10, "questions.q1.prompt", "Telegram message"),
     ("quiz-id-deep-link", "quizzes/demo.yaml", 2, "id", "deep link"),
     ("quiz-id-too-long", "quizzes/demo.yaml", 2, "id", "keep it to 32"),
