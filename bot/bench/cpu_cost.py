@@ -57,6 +57,20 @@ def server_cpu(postmaster: int) -> float:
     return own + sum(process_cpu(pid) for pid in children(postmaster))
 
 
+def server_processes(postmaster: int) -> dict[str, float]:
+    """The server's live processes' CPU so far by kind (`checkpointer`, `walwriter`, a backend's
+    `quizbot bench1 [local]` …, from their titles): where the server's CPU goes (--profile)."""
+    kinds: dict[str, float] = {}
+    for pid in children(postmaster):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        kind = " ".join(title.removeprefix("postgres: ").split()[:3])
+        kinds[kind] = kinds.get(kind, 0.0) + process_cpu(pid)
+    return kinds
+
+
 def postmaster_pid(datadir: Path) -> int:
     """The first line of postmaster.pid: the running server's process id."""
     return int((datadir / "postmaster.pid").read_text().splitlines()[0])

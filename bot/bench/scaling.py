@@ -40,7 +40,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.bench import pacing_cost
-from bot.bench.cpu_cost import CpuMeter, postmaster_pid
+from bot.bench.cpu_cost import CpuMeter, postmaster_pid, server_processes
 from bot.bench.learners import percentile
 from bot.bench.webhook import Bridge, Workers
 from bot.content import default_content_dir
@@ -187,6 +187,7 @@ async def _postgres(cluster: Cluster, workers: int, args: argparse.Namespace) ->
             meter = CpuMeter([p.pid for p in procs.procs], postmaster_pid(cluster.datadir))
             if args.profile:
                 await _reset_statements(cluster.dsn(name))
+            kinds0 = server_processes(postmaster_pid(cluster.datadir))
             spy = _py_spy(args, procs.procs[0].pid, f"pg{workers}")
             try:
                 result = await _measure(f"PostgreSQL, {workers} worker(s)", emu, args, meter)
@@ -194,6 +195,12 @@ async def _postgres(cluster: Cluster, workers: int, args: argparse.Namespace) ->
                 _stop_spy(spy)
             if args.profile:
                 result.statements = await top_statements(cluster.dsn(name))
+                kinds1 = server_processes(postmaster_pid(cluster.datadir))
+                result.statements += ["", "server CPU s by process (live ones; the rest reaped):"]
+                result.statements += [
+                    f"- {kind}: {cpu - kinds0.get(kind, 0.0):.2f}"
+                    for kind, cpu in sorted(kinds1.items(), key=lambda kv: -kv[1])
+                ]
             return result
         finally:
             await bridge.stop()

@@ -4,7 +4,9 @@ It knows nothing of Telegram: `handle` gets an update's JSON, `fire` a due timer
 both to PTB). Up to `slots` updates and timers run at once. The worker sleeps until a NOTIFY (a
 new update or timer), a slot frees (its key's next update may now be free), or `poll` seconds
 (an expired lease of a dead worker, a timer coming due). A heartbeat renews every lease each
-third of it, so only a worker that stopped running loses its claims. The same heartbeat forgets,
+third of it, so only a worker that stopped running loses its claims. Updates that finish while
+a `done` is in flight are closed together by the next (bot/store/pg/group_commit.py): a burst
+costs a few statements, not one per update. The same heartbeat forgets,
 every `purge_every` seconds, updates done more than `keep_done` ago (a day: long enough to refuse
 Telegram's redeliveries, short enough that the inbox does not keep every payload forever); any
 worker may do it, the DELETE is idempotent.
@@ -20,10 +22,12 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.store.pg.group_commit import GroupCommit
 from bot.store.pg.inbox import CHANNEL, Claimed, UpdateQueue
 from bot.store.pg.pacing import Workers
 from bot.store.pg.timers import Timer, TimerQueue
@@ -45,6 +49,7 @@ class Consumer:
         poll: float = 0.5,
         purge_every: float = 600.0,
         keep_done: float = 86_400.0,
+        timer_check: float = 0.1,
     ) -> None:
         self.pool, self.name, self.handle, self.fire = pool, name, handle, fire
         self.clock, self.slots, self.poll = clock, slots, poll
@@ -54,6 +59,14 @@ class Consumer:
         self._lease = lease
         self._purge_every, self._keep_done = purge_every, keep_done
         self._wake = asyncio.Event()
+        # Timers are looked for when one was armed (NOTIFY 't'), a claim came back full, or
+        # `timer_check` seconds passed: not on every wake, which a burst of updates makes a
+        # round trip per update for timers that are due every few seconds at most.
+        self.timer_check = timer_check
+        self._timer_news = True
+        self._timers_at = 0.0
+        # Updates finished while a `done` is in flight are closed together by the next one.
+        self._done: GroupCommit[int, None] = GroupCommit(self._close)
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -72,7 +85,9 @@ class Consumer:
             asyncio.create_task(self._heartbeat(), name=f"{self.name}-heartbeat"),
         ]
 
-    def _notified(self, *args: object) -> None:
+    def _notified(self, connection: Any, pid: int, channel: str, payload: object) -> None:
+        if payload == "t":
+            self._timer_news = True
         self._wake.set()
 
     def _busy(self) -> int:
@@ -96,8 +111,12 @@ class Consumer:
         if free <= 0:
             return 0
         timers: list[Timer] = []
-        if self.fire is not None:
+        if self.fire is not None and (self._timer_news or time.monotonic() >= self._timers_at):
+            self._timer_news = False
+            self._timers_at = time.monotonic() + self.timer_check
             timers = await self.timers.claim_due(self.clock(), limit=free)
+            if len(timers) == free:  # full: more may be due (a NOTIFY meanwhile also counts)
+                self._timer_news = True
             for timer in timers:
                 task = asyncio.create_task(self._fire(timer))
                 self._firing[task] = timer
@@ -116,10 +135,15 @@ class Consumer:
             # exception here is a bug, retried by nobody (it would fail the same way).
             log.exception("worker %s: update %d failed", self.name, update.update_id)
         try:
-            await self.updates.done([update.update_id])
+            await self._done.submit(update.update_id)
         finally:
             self._updates.pop(task, None)  # type: ignore[arg-type]
             self._wake.set()
+
+    async def _close(self, update_ids: list[int]) -> list[None]:
+        """One UPDATE for every update finished meanwhile (`done ... WHERE id = ANY($1)`)."""
+        await self.updates.done(update_ids)
+        return [None] * len(update_ids)
 
     async def _fire(self, timer: Timer) -> None:
         task = asyncio.current_task()
@@ -168,6 +192,7 @@ class Consumer:
         for task in (*left, *left_timers):
             task.cancel()
         await asyncio.gather(*left, *left_timers, return_exceptions=True)
+        await self._done.idle()  # a `done` in flight lands before the rest is handed back
         with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
             if left:
                 await self.updates.hand_back([u.update_id for u in left.values()])

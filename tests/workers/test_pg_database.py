@@ -116,3 +116,45 @@ async def test_answers_and_forgetting_as_on_sqlite(pgdb: PgDatabase) -> None:
     forgotten = await ForgetStore(pgdb).forget(5)  # type: ignore[arg-type]
     assert (forgotten.private_answers, forgotten.group_answers_kept) == (2, 1)
     assert await learners.user(5) is None
+
+
+async def test_a_burst_of_answers_is_group_committed_and_each_outcome_is_its_own(
+    pgdb: PgDatabase,
+) -> None:
+    """40 members tap at once (two of them twice): fewer statements than answers, every new
+    answer stored once with its member's name, each double tap and each late tap refused."""
+    from bot.store.db import current_update
+
+    groups = GroupStore(pgdb)  # type: ignore[arg-type]
+    run = await groups.start_run(-100, 9, "quiz", "[[0, 1]]", 30.0, 5.0)
+    assert run is not None
+    await groups.open_question(run, 0, 5.5, 60.0)
+    before = pgdb.answers.statements
+
+    async def tap(uid: int, option: int, update_id: int) -> Stored:
+        current_update.set(update_id)  # each tap is its own task, handling its own update
+        return await groups.record_answer(
+            run, 0, uid, f"M{uid}", "fr", option, option == 1, "fr", 6.0, 400,
+            question_id="q0", option_id="b", version="v1",
+        )  # fmt: skip
+
+    outcomes = await asyncio.gather(
+        *(tap(uid, 1, 1000 + uid) for uid in range(40)), tap(3, 0, 2003), tap(7, 0, 2007)
+    )
+    assert outcomes[:40] == [Stored.STORED] * 40
+    assert outcomes[40:] == [Stored.DUPLICATE, Stored.DUPLICATE]
+    assert 1 <= pgdb.answers.statements - before < 42 / 2  # batched, not one per tap
+    rows = await pgdb.pool.fetch(
+        "SELECT user_id, option_index FROM answers WHERE attempt_id = $1 ORDER BY user_id", run
+    )
+    assert [(r["user_id"], r["option_index"]) for r in rows] == [(u, 1) for u in range(40)]
+    names = await pgdb.pool.fetch("SELECT id, first_name FROM users ORDER BY id")
+    assert [(r["id"], r["first_name"]) for r in names] == [(u, f"M{u}") for u in range(40)]
+    handled = await pgdb.pool.fetchval(
+        "SELECT count(*) FROM handled_updates WHERE update_id = ANY($1::bigint[])",
+        [*range(1000, 1040), 2003, 2007],
+    )
+    assert handled == 42  # a redelivered update of any of them is known as handled
+    assert await groups.close_question(run, 0)
+    assert await tap(99, 1, 3000) is Stored.CLOSED  # too late: nothing stored
+    assert await pgdb.pool.fetchval("SELECT count(*) FROM answers WHERE user_id = 99") == 0

@@ -36,10 +36,12 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.answer_batch import AnswerRow, NamesWritten, insert_answers, store_names
+from bot.store.answer_batch import AnswerRow
 from bot.store.db import HANDLED_UPDATES_MAX_AGE, StoreError, current_update
 from bot.store.pg import schema
+from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
+from bot.store.pg.pool_reset import keep_session
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -179,6 +181,7 @@ class PgDatabase:
     def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
         self.dsn, self.pool_size = dsn, pool_size
         self._pool: asyncpg.Pool | None = None
+        self.answers = AnswerWriter(dsn)  # answers group-committed on their own connection
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -192,15 +195,22 @@ class PgDatabase:
             return
         try:
             self._pool = await asyncpg.create_pool(
-                self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60
+                self.dsn,
+                min_size=1,
+                max_size=self.pool_size,
+                command_timeout=60,
+                reset=keep_session,
             )
             async with self._pool.acquire() as conn:
                 await schema.migrate(conn)
+            await self.answers.open()
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, schema.SchemaError) as exc:
             await self.close()
             raise PgStoreError(f"cannot use database {_redact(self.dsn)}: {exc}") from exc
 
     async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.answers.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             with contextlib.suppress(Exception):
@@ -211,17 +221,12 @@ class PgDatabase:
         return PgReader(self.pool)
 
     async def write_answer(self, row: AnswerRow) -> bool:
-        """An answer (bot/store/answer_batch.py): here one transaction per answer, with the
-        member's name, since writes run side by side rather than batched by one writer."""
-
-        async def insert(conn: Any) -> bool:
-            [stored] = await insert_answers(conn, [row])
-            if stored:
-                await store_names(conn, [row], NamesWritten())
-            return stored
-
+        """An answer, once committed: group-committed with the answers other tasks of this
+        worker submit meanwhile, one statement per burst (bot/store/pg/answer_writer.py)."""
+        if self._pool is None:
+            raise PgStoreError("database is not open")
         try:
-            return await self.write(insert)
+            return await self.answers.write(row, current_update.get())
         except PgStoreError:
             raise
         except Exception as exc:  # as on SQLite: a failed answer is a StoreError, alone

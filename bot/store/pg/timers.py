@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from bot.store.pg.inbox import CHANNEL
+from bot.store.pg.inbox import CHANNEL  # NOTIFY'd with payload 't': a timer armed
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class TimerQueue:
                        generation = t.generation + 1, worker = NULL, lease_until = NULL,
                        tries = 0
                    RETURNING key)
-               SELECT pg_notify($4, '') FROM armed""",
+               SELECT pg_notify($4, 't') FROM armed""",
             key,
             due_at,
             payload,
@@ -57,7 +57,7 @@ class TimerQueue:
             """WITH armed AS (
                    INSERT INTO work_timers (key, due_at, payload) VALUES ($1, $2, $3)
                    ON CONFLICT (key) DO NOTHING RETURNING key)
-               SELECT count(pg_notify($4, '')) FROM armed""",
+               SELECT count(pg_notify($4, 't')) FROM armed""",
             key,
             due_at,
             payload,
