@@ -39,15 +39,17 @@ class StoredSet:
     exam_seconds: float | None = None
     started_at: float = 0.0
     shown_at: float | None = None
+    # per answered question: the option id picked, "" when the time ran out (migration 031)
+    picks: tuple[str, ...] = ()
 
 
 _FIELDS = """id, user_id, questions, orders, answered, correct, status, marks, kind, exam_clock,
-             exam_seconds, started_at, shown_at"""
+             exam_seconds, started_at, shown_at, picks"""
 _COLUMNS = "SELECT " + _FIELDS + " FROM practice_sets"
 _SELECT = _COLUMNS + " WHERE id = ?"
 _ANSWER = (
     """UPDATE practice_sets SET answered = answered + ?, correct = correct + ?,
-           marks = marks || ?, shown_at = ?,
+           marks = marks || ?, picks = picks || ?, shown_at = ?,
            status = CASE WHEN answered + ? >= ? THEN 'finished' ELSE status END,
            finished_at = CASE WHEN answered + ? >= ? THEN ? ELSE finished_at END
        WHERE id = ? AND answered = ? AND status = 'active' RETURNING """
@@ -78,6 +80,7 @@ def _set(row: aiosqlite.Row) -> StoredSet:
         exam_seconds=row[10],
         started_at=float(row[11]),
         shown_at=row[12],
+        picks=tuple(str(row[13]).split(",")[:-1]),
     )
 
 
@@ -169,18 +172,27 @@ class PracticeStore:
             return [_set(row) async for row in cur]
 
     async def answer(
-        self, set_id: int, index: int, marks: str, total: int, now: float, ended: Ended
+        self,
+        set_id: int,
+        index: int,
+        marks: str,
+        total: int,
+        now: float,
+        ended: Ended,
+        picks: Sequence[str] = (),
     ) -> bool:
-        """Record `marks` (one letter per question, from `index` on) if the set waits for
-        question `index`; the set finishes once every question has a mark (an exam's misses
-        are queued then, in the same transaction)."""
+        """Record `marks` (one letter per question, from `index` on) and `picks` (the option id
+        of each, "" for none: as many as `marks`) if the set waits for question `index`; the set
+        finishes once every question has a mark (an exam's misses are queued then, in the same
+        transaction)."""
         right = marks.count("r")
+        picked = "".join(f"{pick}," for pick in (*picks, *[""] * (len(marks) - len(picks))))
 
         async def write(conn: aiosqlite.Connection) -> bool:
             async with conn.execute(
                 _ANSWER,
-                (len(marks), right, marks, now, len(marks), total, len(marks), total, now,
-                 set_id, index),
+                (len(marks), right, marks, picked, now, len(marks), total, len(marks), total,
+                 now, set_id, index),
             ) as cur:  # fmt: skip
                 row = await cur.fetchone()
             if row is None:

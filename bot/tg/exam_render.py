@@ -127,21 +127,29 @@ def results(
         total=tr.number(outcome.asked.total),
     )
     blocks = [f"{note}\n\n<b>{heading}</b>" if note else f"<b>{heading}</b>"]
-    for asked, mark in outcome.marked:
+    picked = (*outcome.picked, *[""] * (len(outcome.marked) - len(outcome.picked)))
+    for (asked, mark), pick in zip(outcome.marked, picked, strict=True):
         question = asked.question
         right = LETTERS[asked.order.index(question.correct)]
-        blocks.append(
-            "\n".join(
-                [
-                    f"{MARKS.get(mark, '')} <b>{tr.number(asked.index + 1)}.</b> "
-                    + rich(question.prompt.get(lang)),
-                    tr._("Right answer: {answer}", answer=right)
-                    + " · "
-                    + rich(question.options[question.correct].text.get(lang)),
-                    f"<i>{rich(question.explanation.get(lang))}</i>",
-                ]
+        lines = [
+            f"{MARKS.get(mark, '')} <b>{tr.number(asked.index + 1)}.</b> "
+            + rich(question.prompt.get(lang))
+        ]
+        # A missed question shows the learner's own pick first (by id: stored since 031).
+        mine = next((i for i, o in enumerate(question.options) if o.id == pick), None)
+        if mark != "r" and mine is not None and mine in asked.order:
+            lines.append(
+                tr._("Your answer: {answer}", answer=LETTERS[asked.order.index(mine)])
+                + " · "
+                + rich(question.options[mine].text.get(lang))
             )
+        lines.append(
+            tr._("Right answer: {answer}", answer=right)
+            + " · "
+            + rich(question.options[question.correct].text.get(lang))
         )
+        lines.append(f"<i>{rich(question.explanation.get(lang))}</i>")
+        blocks.append("\n".join(lines))
     blocks.append(tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)))
     blocks.append(tr._("Missed questions join your review queue: /review. /exam for another."))
     messages: list[str] = []

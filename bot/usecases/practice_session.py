@@ -70,6 +70,8 @@ class PracticeAnswered:
     missed: int  # questions missed so far (in practice each joined the review queue)
     # Once an exam is over: every question with its mark (r, w, t), for the explanations.
     marked: tuple[tuple[PracticeQuestion, str], ...] = ()
+    # ...and the option id each picked, as `marked` ("" when none, or not stored: before 031)
+    picked: tuple[str, ...] = ()
 
     @property
     def is_exam(self) -> bool:
@@ -276,7 +278,8 @@ class PracticeSession:
             marks = "t"
         else:
             marks = "r" if judgement.is_correct else "w"
-        return await self._record(stored, asked, judgement, marks, now)
+        picks = () if marks[0] == "t" else (asked.question.options[judgement.option_index].id,)
+        return await self._record(stored, asked, judgement, marks, now, picks)
 
     async def time_up(
         self, set_id: int, index: int
@@ -318,6 +321,7 @@ class PracticeSession:
         judgement: Judgement | None,
         marks: str,
         now: float,
+        picks: tuple[str, ...] = (),
     ) -> PracticeAnswered | PracticeClosed:
         """Store `marks` from the asked question on, queue the misses for review (an exam's
         once it is over, by the store in the same write), and say what comes next (the next
@@ -325,7 +329,8 @@ class PracticeSession:
         set_id, index, user_id = stored.id, asked.index, stored.user_id
         total = len(stored.questions)
         tz = await self._zone(user_id)
-        if not await self.store.answer(set_id, index, marks, total, now, self._ended(tz, now)):
+        ended = self._ended(tz, now)
+        if not await self.store.answer(set_id, index, marks, total, now, ended, picks):
             return PracticeClosed()  # a double tap lost the race: the first one counted
         if stored.kind != "exam":  # a practice miss joins the queue at once (an exam's: above)
             misses = [
@@ -339,13 +344,14 @@ class PracticeSession:
         done = index + len(marks)
         following = self._question(stored, done, shown_at=now) if done < total else None
         marked: tuple[tuple[PracticeQuestion, str], ...] = ()
+        picked: tuple[str, ...] = ()
         if asked.exam is not None and done >= total:
             all_marks = stored.marks + marks
-            marked = tuple(
-                (q, all_marks[i])
-                for i in range(total)
-                if (q := self._question(stored, i)) is not None
-            )
+            before = (*stored.picks, *[""] * (len(stored.marks) - len(stored.picks)))
+            all_picks = (*before, *picks, *[""] * (len(marks) - len(picks)))
+            shown = [(q, i) for i in range(total) if (q := self._question(stored, i)) is not None]
+            marked = tuple((q, all_marks[i]) for q, i in shown)
+            picked = tuple(all_picks[i] for _, i in shown)
         return PracticeAnswered(
             asked,
             judgement if judgement is not None and marks[0] != "t" else None,
@@ -353,4 +359,5 @@ class PracticeSession:
             correct,
             done - correct,
             marked,
+            picked,
         )

@@ -66,11 +66,14 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
     shown = await started(h, user, "30 s per question", by_id=False)
     assert "Exam 1/9" in shown.text and "⏱ 30 s for this question" in shown.text
     results: list[EmuMessage] = []
+    picked_wrong = ""
     for index in range(9):
         if index == 1:
             h.clock.advance(31)  # too late for question 2
         else:
             h.clock.advance(5)
+        if index == 2:
+            picked_wrong = LETTERS[(right_letter(h, shown) + 1) % 4]
         popup, following = await answer(h, user, shown, right=index != 2)
         if index == 1:
             assert popup == "⏰ Time was up: this one counts as missed."
@@ -95,6 +98,9 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
             continue
         assert question.explanation.get("en").replace("`", "")[:40] in text
     assert text.count("⏰") == 1 and text.count("❌") == 1
+    # Issue 28 #28: the missed question shows the learner's own pick (the late one has none).
+    assert text.count("Your answer: ") == 1
+    assert f"Your answer: {picked_wrong} · " in text
     assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 4001") == [(2,)]
 
 
