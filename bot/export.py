@@ -20,7 +20,7 @@ from typing import TextIO
 
 from bot.config import ConfigError, store_location
 from bot.content import ContentError, default_content_dir, load_catalog
-from bot.content.uploads import check_upload
+from bot.content.uploads import check_upload, source_bytes
 from bot.core.models import Catalog
 from bot.csv_cells import SheetWriter
 from bot.store import StoreError
@@ -122,7 +122,7 @@ def with_uploads(catalog: Catalog, db: Location, content: Path) -> Catalog:
     answers get question and option texts too."""
     quizzes = []
     for chat_id, quiz_id, file_name, source in uploaded_sources(db):
-        quiz = check_upload(file_name, source.encode("utf-8"), content).quiz
+        quiz = check_upload(file_name, source_bytes(source), content).quiz
         if quiz is not None:
             quizzes.append(replace(quiz, id=served_id(chat_id, quiz_id)))
     return catalog.with_versions(quizzes)

@@ -1,22 +1,42 @@
-"""`quizbot content export`: a checked quiz of the catalogue -> drafts -> GIFT, CSV or Aiken."""
+"""`quizbot content export`: a checked quiz of the catalogue -> drafts -> a format's file
+(GIFT, CSV, Aiken as text; Moodle XML, QTI, Anki as bytes). The drafts carry units and each
+picture's bytes (read from content/media/) for the formats that embed them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
-from bot.content.formats import DraftOption, DraftQuestion, DraftQuiz, write
+from bot.content.formats import (
+    BINARY_WRITERS,
+    DraftOption,
+    DraftPicture,
+    DraftQuestion,
+    DraftQuiz,
+    write_bytes,
+)
 from bot.content.formats.draft import FLASHCARD, MULTIPLE, NUMBER
-from bot.core.models import SOURCE_LANGUAGE, Quiz, Text
+from bot.core.models import SOURCE_LANGUAGE, Image, Quiz, Text
 
 
 @dataclass(frozen=True, slots=True)
 class Exported:
-    text: str
+    data: bytes  # the file (text formats as UTF-8)
     fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
     dropped: int  # explanations the format cannot carry (Aiken)
     skipped: int = 0  # number and select-all questions Aiken and CSV cannot carry (not rows)
     flashcards: tuple[str, ...] = ()  # ids of the flashcards GIFT and Aiken cannot carry
     units: int = 0  # units GIFT cannot carry (a number question's unit is left out)
+
+    @property
+    def text(self) -> str:
+        """A text format's file (GIFT, CSV, Aiken)."""
+        return self.data.decode("utf-8")
+
+
+def binary_format(fmt: str) -> bool:
+    """Formats whose files are bytes: `--out` is required for them."""
+    return fmt in BINARY_WRITERS
 
 
 def languages(quiz: Quiz) -> list[str]:
@@ -48,11 +68,22 @@ def draft(quiz: Quiz, lang: str) -> tuple[DraftQuiz, int]:
             text(question.explanation),
             kind=question.kind.value,
             number=question.number,
+            unit=question.unit.get(lang) if question.unit.values else "",
+            image=_picture(question.image, lang),
+            explanation_image=_picture(question.explanation_image, lang),
         )
         for question in quiz.questions
     )
     title = text(quiz.title)
     return DraftQuiz(quiz.id, title, lang, questions, text(quiz.description)), missing
+
+
+def _picture(image: Image | None, lang: str) -> DraftPicture | None:
+    """The picture shown in `lang`, with its bytes (the catalogue checked the file at load)."""
+    if image is None:
+        return None
+    media = image.file(lang)
+    return DraftPicture(media.name, Path(media.path).read_bytes(), image.alt.get(lang))
 
 
 def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
@@ -83,5 +114,5 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
     if fmt == "aiken":
         dropped = sum(1 for d in drafts for q in d.questions if q.explanation)
     return Exported(
-        write(fmt, drafts), fallbacks, dropped, skipped, units=units, flashcards=flashcards
+        write_bytes(fmt, drafts), fallbacks, dropped, skipped, units=units, flashcards=flashcards
     )

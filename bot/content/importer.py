@@ -1,4 +1,5 @@
-"""`quizbot content import`: a GIFT, Aiken or CSV file -> quiz source and translation YAML files.
+"""`quizbot content import`: a quiz file (GIFT, Aiken, CSV, Moodle XML...) -> quiz source and
+translation YAML files, and the pictures it carries -> content/media/.
 
 The parser reports, by line, every question it could not carry; this module turns the drafts
 into files (English drafts become sources, other languages translations of a source imported
@@ -11,8 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bot.content.formats import DraftQuestion, DraftQuiz, FormatProblem, ParseResult, parse
-from bot.content.formats.draft import DraftOption
+from bot.content.formats import (
+    DraftQuestion,
+    DraftQuiz,
+    FormatProblem,
+    NotText,
+    ParseResult,
+    parse_bytes,
+)
+from bot.content.formats.draft import DraftOption, DraftPicture
+from bot.content.import_media import MediaPlan
 from bot.content.numbers import number_answer
 from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GuidesFile, QuizSource
@@ -38,6 +47,7 @@ class ImportFailed(Exception):
 @dataclass(slots=True)
 class ImportPlan:
     files: dict[Path, str] = field(default_factory=dict)
+    media: dict[Path, bytes] = field(default_factory=dict)  # pictures the file carried
     problems: list[FormatProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -58,14 +68,13 @@ def read_input(request: ImportRequest) -> ParseResult:
         data = request.file.read_bytes()
     except OSError as exc:
         raise ImportFailed(f"cannot read {request.file}: {exc.strerror or exc}") from None
+    name = request.file.name.split(".")[0]
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
+        return parse_bytes(request.fmt, data, name, request.lang)
+    except NotText as exc:
         raise ImportFailed(
             f"{request.file} is not UTF-8 text (byte {exc.start}): save it as UTF-8"
         ) from None
-    name = request.file.name.split(".")[0]
-    return parse(request.fmt, text, name, request.lang)
 
 
 def plan(request: ImportRequest, result: ParseResult) -> ImportPlan:
@@ -151,6 +160,10 @@ def _plan_quiz(
         if missing:
             kept = tuple(q for q in source.questions if q.keyed)
             source = DraftQuiz(source.id, source.title, source.lang, kept, source.description)
+        pictures = MediaPlan(request.out)
+        source = pictures.place_quiz(source)
+        out.media.update(pictures.files)
+        out.problems.extend(pictures.problems)
         for question in source.questions:
             if not question.explanation:
                 out.notes.append(
@@ -164,8 +177,28 @@ def _plan_quiz(
             languages=[SOURCE_LANGUAGE, *sorted(complete)],
             origin=origin,
         )
+    pictured = {q.id: (q.image, q.explanation_image) for q in source.questions}
     for lang, tr in translations.items():
+        tr = _pictures_of_source(tr, pictured)
         out.files[folder / f"{quiz_id}.{lang}.yaml"] = translation_yaml(tr, origin=origin)
+
+
+def _pictures_of_source(
+    translation: DraftQuiz, pictured: dict[str, tuple[DraftPicture | None, DraftPicture | None]]
+) -> DraftQuiz:
+    """A translation names no picture file: it gives the alt text of the source's pictures
+    (the checker refuses a picture the source does not have, so one is dropped here)."""
+    questions = []
+    for question in translation.questions:
+        image, shown = pictured.get(question.id, (None, None))
+        questions.append(
+            replace(
+                question,
+                image=question.image if image is not None else None,
+                explanation_image=question.explanation_image if shown is not None else None,
+            )
+        )
+    return replace(translation, questions=tuple(questions))
 
 
 def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:
@@ -284,7 +317,7 @@ def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
 
 def refuse_overwrite(plan_: ImportPlan, *, force: bool) -> None:
     """ImportFailed if a planned file exists and `force` is off (nothing is written then)."""
-    existing = [path for path in plan_.files if path.exists()]
+    existing = [path for path in [*plan_.files, *plan_.media] if path.exists()]
     if existing and not force:
         names = ", ".join(str(p) for p in existing)
         raise ImportFailed(f"would overwrite {names}: pass --force to replace")
@@ -296,4 +329,7 @@ def write(plan_: ImportPlan, *, force: bool) -> list[Path]:
     for path, text in plan_.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return list(plan_.files)
+    for path, data in plan_.media.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return [*plan_.files, *plan_.media]

@@ -11,24 +11,22 @@ from pathlib import Path
 
 from bot.config import ConfigError, store_location
 from bot.content import importer
-from bot.content.exporter import export, languages
+from bot.content.exporter import binary_format, export, languages
+from bot.content.formats import formats_in, formats_out
 from bot.content.loader import check, load_catalog
 from bot.content.problems import ContentError, display_path
 from bot.content.sources import default_content_dir
 from bot.content.stand_in import stand_in_explanations
 from bot.content.upload_formats import source_lines
-from bot.content.uploads import check_upload
+from bot.content.uploads import check_upload, source_bytes
 from bot.core.models import SOURCE_LANGUAGE, Level, Quiz
 from bot.store.db import StoreError
 from bot.store.uploads import uploaded_source
 
-FORMATS_IN = ("gift", "aiken", "csv")
-FORMATS_OUT = ("gift", "csv", "aiken")
-
 
 def configure_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("file", type=Path)
-    imp.add_argument("--format", choices=FORMATS_IN, required=True)
+    imp.add_argument("--format", choices=formats_in(), required=True)
     imp.add_argument("--lang", default="en", help="language of the file's text (default en)")
     imp.add_argument("--guide", help="guide id from guides.yaml (needed when it has several)")
     imp.add_argument("--level", choices=[lv.value for lv in Level], default="beginner")
@@ -39,7 +37,7 @@ def configure_import(imp: argparse.ArgumentParser) -> None:
 
 def configure_export(exp: argparse.ArgumentParser) -> None:
     exp.add_argument("quiz")
-    exp.add_argument("--format", choices=FORMATS_OUT, required=True)
+    exp.add_argument("--format", choices=formats_out(), required=True)
     exp.add_argument("--lang", help="one language (default: English; CSV: every language)")
     exp.add_argument("--content", type=Path, help="content directory (default: ./content)")
     exp.add_argument("--out", type=Path, help="file to write (default: standard output)")
@@ -121,6 +119,10 @@ def _staged_check(
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_text(text, encoding="utf-8")
             real[copy.resolve()] = path
+        for path, data in plan.media.items():  # the pictures the quiz files name
+            copy = staged / path.relative_to(out_dir)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(data)
         report = check(staged)
         mine = [p for p in report.problems if p.file.resolve() in real]
         errors = sum(1 for p in report.errors if p.file.resolve() in real)
@@ -148,6 +150,12 @@ def _input_line(key: str, lang: str, lines: dict[str, int]) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.out is None and binary_format(args.format):
+        print(
+            f"export failed: {args.format} files are not text: name the file with --out FILE",
+            file=sys.stderr,
+        )
+        return 2
     content = args.content or default_content_dir()
     try:
         catalog = load_catalog(content)
@@ -190,7 +198,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(result.text)
     else:
-        args.out.write_text(result.text, encoding="utf-8")
+        args.out.write_bytes(result.data)
         print(f"wrote {display_path(args.out)}", file=sys.stderr)
     return 0
 
@@ -206,7 +214,7 @@ def _uploaded(args: argparse.Namespace, content: Path) -> Quiz | None:
         print(f"export failed: group {args.group} has no quiz '{args.quiz}'", file=sys.stderr)
         return None
     file_name, source = found
-    checked = check_upload(file_name, source.encode("utf-8"), content)
+    checked = check_upload(file_name, source_bytes(source), content)
     if checked.quiz is None:
         print(f"export failed: '{args.quiz}' no longer passes the checks", file=sys.stderr)
     return checked.quiz

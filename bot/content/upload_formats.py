@@ -1,5 +1,10 @@
-"""An uploaded GIFT, Aiken or CSV file -> content files, by the same path as `quizbot content
-import`: the format's parser under the upload's limits, then the importer's plan.
+"""An uploaded quiz file (GIFT, Aiken, CSV, Moodle XML, QTI, Anki) -> content files, by the
+same path as `quizbot content import`: the format's parser under the upload's limits, then the
+importer's plan.
+
+Pictures stay out: an uploaded quiz lives in the database as its file, checked again at every
+start in a throw-away directory, and has no media folder of its own (an uploaded YAML cannot
+name a picture either). Each question that had one says so, and keeps its text.
 
 A question the parser had to leave out is left out, named by its line in the summary, and the
 rest is kept: the same rule as the command line (`importer.SKIP_RULE`). What it merely noted is
@@ -13,9 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.content.formats import DraftQuiz, FormatProblem, Limits, parse
+from bot.content.formats import DraftQuiz, FormatProblem, Limits, NotText, parse_bytes
 from bot.content.formats.draft import OPTION_IDS
+from bot.content.import_media import drop_pictures
 from bot.content.importer import ImportFailed, ImportRequest, guide_ids, plan
+from bot.content.problems import N_, Msg
 from bot.content.stand_in import stand_in_explanations
 
 if TYPE_CHECKING:
@@ -35,7 +42,7 @@ def file_title(file_name: str) -> str:
 
 
 def write_converted(
-    root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
+    root: Path, fmt: str, file_name: str, data: bytes, limits: UploadLimits
 ) -> tuple[list[UploadProblem], dict[str, int]]:
     """Write the converted quiz under `root/quizzes`; every problem the conversion found, and
     `source_lines` of the drafts (the checker's lines are of the YAML written here)."""
@@ -47,7 +54,15 @@ def write_converted(
         max_options=limits.max_options,
         max_text_chars=max(limits.max_prompt_chars, limits.max_explanation_chars),
     )
-    result = parse(fmt, text, file_title(file_name), "en", bounds)
+    try:
+        result = parse_bytes(fmt, data, file_title(file_name), "en", bounds)
+    except NotText as exc:  # check_upload decodes text formats first: not expected here
+        return [UploadProblem(data[: exc.start].count(b"\n") + 1, "not_utf8")], {}
+    no_pictures = Msg(N_("pictures are not kept in an uploaded quiz: the question is kept "
+                         "without its picture"))  # fmt: skip
+    for index, quiz in enumerate(result.quizzes):
+        result.quizzes[index], dropped = drop_pictures(quiz, no_pictures)
+        result.problems.extend(dropped)
     problems = [_from_format(p) for p in result.problems]
     if not result.quizzes:  # nothing left: what was left out is why the file is refused
         left_out = [replace(p, warning=False) if p.code == "skipped" else p for p in problems]

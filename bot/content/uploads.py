@@ -1,7 +1,9 @@
 """An uploaded quiz file -> a checked Quiz, through the same checker as the shipped content.
 
 The bytes come from a chat, so they are hostile until proven otherwise: size first, then strict
-UTF-8, then the format's parser with its limits, then the content checker (YAML through
+UTF-8 (for the text formats; Moodle XML, QTI packages and Anki decks are read as bytes by their
+hardened parsers: `formats.safe_xml`, `formats.safe_zip`), then the format's parser with its
+limits, then the content checker (YAML through
 `parse_yaml`'s bounded loader) over a throw-away content directory that holds the deployment's
 guides and the uploaded quiz. Nothing here touches the served catalogue or the database; the
 caller decides what to do with a clean result. Pure but for the temporary directory.
@@ -9,16 +11,23 @@ caller decides what to do with a clean result. Pure but for the temporary direct
 
 from __future__ import annotations
 
+import base64
+import binascii
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.content.formats import BINARY_PARSERS
 from bot.content.loader import check, load_catalog
 from bot.content.problems import N_, ContentError, Msg, Severity
 from bot.core.models import Quiz
 
 YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
+# File name suffix -> a format read as bytes (only once its module has registered a parser).
+BINARY_SUFFIXES = {"xml": "moodle", "zip": "qti", "apkg": "anki", "colpkg": "anki"}
+# How a binary file is kept in the store's text column (uploaded_quizzes.source).
+_BASE64 = "base64:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +74,38 @@ class CheckedUpload:
         return [p for p in self.problems if p.warning]
 
 
+def _suffix(file_name: str) -> str:
+    return file_name.rpartition(".")[2].lower() if "." in file_name else ""
+
+
+def binary_format(file_name: str) -> str | None:
+    """The bytes format a file name says (`.xml` Moodle XML, `.zip` QTI, `.apkg` Anki), when
+    that format is registered; None for the text formats and unknown names."""
+    fmt = BINARY_SUFFIXES.get(_suffix(file_name))
+    return fmt if fmt in BINARY_PARSERS else None
+
+
+def stored_source(file_name: str, data: bytes) -> str:
+    """What the store keeps of an accepted file: its text, or for a bytes format its bytes in
+    base64 behind a marker (the column is text; every reader goes through `source_bytes`)."""
+    if binary_format(file_name) is not None:
+        return _BASE64 + base64.b64encode(data).decode("ascii")
+    return data.decode("utf-8")
+
+
+def source_bytes(source: str) -> bytes:
+    """The uploaded file's bytes back from `stored_source` (text stored before: as UTF-8)."""
+    if source.startswith(_BASE64):
+        try:
+            return base64.b64decode(source[len(_BASE64) :], validate=True)
+        except (binascii.Error, ValueError):
+            pass  # not ours after all: a text file that starts with the marker
+    return source.encode("utf-8")
+
+
 def detect_format(file_name: str, text: str) -> str | None:
     """The format a file name says (GIFT in a .txt when it has braces), else None."""
-    suffix = file_name.rpartition(".")[2].lower() if "." in file_name else ""
+    suffix = _suffix(file_name)
     if suffix in ("yaml", "yml"):
         return YAML
     if suffix == "gift":
@@ -90,6 +128,9 @@ def check_upload(
     glossary) uploaded quizzes may name. Never raises for bad input."""
     if len(data) > limits.max_bytes:
         return _refused("", 0, "too_big", str(len(data)))
+    binary = binary_format(file_name)
+    if binary is not None:
+        return _in_workdir(guides_from, binary, file_name, data, limits)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -100,28 +141,35 @@ def check_upload(
         return _refused("", 0, "unknown_format")
     if "\x00" in text:
         return _refused(fmt, text[: text.index("\x00")].count("\n") + 1, "not_utf8")
+    return _in_workdir(guides_from, fmt, file_name, data, limits)
+
+
+def _in_workdir(
+    guides_from: Path, fmt: str, file_name: str, data: bytes, limits: UploadLimits
+) -> CheckedUpload:
+    """The file converted and checked in a throw-away content directory with the guides."""
     with tempfile.TemporaryDirectory(prefix="quizbot-upload-") as tmp:
         root = Path(tmp)
         for name in ("guides.yaml", "glossary.yaml"):
             if (guides_from / name).is_file():
                 shutil.copyfile(guides_from / name, root / name)
         (root / "quizzes").mkdir()
-        notes, lines = _write_quiz(root, fmt, file_name, text, limits)
+        notes, lines = _write_quiz(root, fmt, file_name, data, limits)
         return _checked(root, fmt, notes, lines, limits)
 
 
 def _write_quiz(
-    root: Path, fmt: str, file_name: str, text: str, limits: UploadLimits
+    root: Path, fmt: str, file_name: str, data: bytes, limits: UploadLimits
 ) -> tuple[list[UploadProblem], dict[str, int] | None]:
     """The quiz written as content files under `root`; the format's own notes, by line, and for
     a converted file the uploaded file's line of each question and option (None for YAML, whose
     lines the checker reads itself)."""
     if fmt == YAML:
-        (root / "quizzes" / "upload.yaml").write_text(text, encoding="utf-8")
+        (root / "quizzes" / "upload.yaml").write_bytes(data)
         return [], None
     from bot.content.upload_formats import write_converted
 
-    return write_converted(root, fmt, file_name, text, limits)
+    return write_converted(root, fmt, file_name, data, limits)
 
 
 def _source_line(

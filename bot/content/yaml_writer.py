@@ -15,6 +15,7 @@ from bot.content.formats.draft import (
     NUMBER,
     OPTION_IDS,
     TRUE_FALSE,
+    DraftPicture,
     DraftQuestion,
     DraftQuiz,
 )
@@ -53,22 +54,28 @@ def source_yaml(
     ]
     for question in quiz.questions:
         lines.append(f"  {_key(question.id)}:")
+        lines += _tags(question)
         if question.kind == NUMBER and question.number is not None:
             lines.append(f"    kind: {NUMBER}")
             lines.append(f"    prompt: {_q(question.prompt)}")
             lines.append(f"    answer: {_number_key(question.number)}")
+            if question.unit:
+                lines.append(f"    unit: {_q(question.unit)}")
             lines.append(f"    explanation: {_q(question.explanation)}")
             lines.append("")
             continue
         if question.kind == FLASHCARD:  # a front and a back: no options, no answer
             lines.append(f"    kind: {FLASHCARD}")
             lines.append(f"    prompt: {_q(question.prompt)}")
+            lines += _picture("image", question.image)
             lines.append(f"    explanation: {_q(question.explanation)}")
+            lines += _picture("explanation_image", question.explanation_image)
             lines.append("")
             continue
         if question.kind in (TRUE_FALSE, MULTIPLE):
             lines.append(f"    kind: {question.kind}")
         lines.append(f"    prompt: {_q(question.prompt)}")
+        lines += _picture("image", question.image)
         lines.append("    options:")
         for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
@@ -77,8 +84,28 @@ def source_yaml(
             answer = "[" + ", ".join(_ids(question)[i] for i in sorted(question.answers)) + "]"
         lines.append(f"    answer: {_q(answer) if question.kind == TRUE_FALSE else answer}")
         lines.append(f"    explanation: {_q(question.explanation)}")
+        lines += _picture("explanation_image", question.explanation_image)
         lines.append("")
     return "\n".join(lines)
+
+
+def _picture(field: str, picture: DraftPicture | None, *, file: bool = True) -> list[str]:
+    """`image:` with its file under media/ (the source) and alt text (every language)."""
+    if picture is None:
+        return []
+    lines = [f"    {field}:"]
+    if file:
+        lines.append(f"      file: {_q(picture.name)}")
+    lines.append(f"      alt: {_q(picture.alt)}")
+    return lines
+
+
+def _tags(question: DraftQuestion) -> list[str]:
+    """The file's own labels as a comment (quizbot has no tags; a comment keeps them in sight)."""
+    if not question.tags:
+        return []
+    words = [" ".join(tag.split()) for tag in question.tags]
+    return ["    # tags: " + ", ".join(word for word in words if word)]
 
 
 def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
@@ -94,12 +121,18 @@ def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
     for question in quiz.questions:
         lines.append(f"  {_key(question.id)}:")
         lines.append(f"    prompt: {_q(question.prompt)}")
+        if question.unit:
+            lines.append(f"    unit: {_q(question.unit)}")
+        if question.image is not None and question.image.alt:
+            lines += _picture("image", question.image, file=False)
         if question.options:
             lines.append("    options:")
         for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         if question.explanation:
             lines.append(f"    explanation: {_q(question.explanation)}")
+        if question.explanation_image is not None and question.explanation_image.alt:
+            lines += _picture("explanation_image", question.explanation_image, file=False)
         lines.append("")
     return "\n".join(lines)
 

@@ -21,7 +21,14 @@ from enum import StrEnum
 from pathlib import Path
 
 from bot.content.formats.draft import unique
-from bot.content.uploads import UPLOAD_LIMITS, CheckedUpload, UploadLimits, check_upload
+from bot.content.uploads import (
+    UPLOAD_LIMITS,
+    CheckedUpload,
+    UploadLimits,
+    check_upload,
+    source_bytes,
+    stored_source,
+)
 from bot.core.clock import Clock
 from bot.core.models import Quiz, Text
 from bot.store.pending_uploads import PendingRow, PendingUploadStore
@@ -242,7 +249,13 @@ class QuizUploads:
             if choice is Choice.KEEP_BOTH:
                 typed_id = await self._free_id(chat_id, typed_id, shipped_ids)
         row = await self.store.add(
-            chat_id, typed_id, file_name, checked.fmt, data.decode("utf-8"), user_id, self.clock()
+            chat_id,
+            typed_id,
+            file_name,
+            checked.fmt,
+            stored_source(file_name, data),
+            user_id,
+            self.clock(),
         )
         self._count(chat_id)
         served = self._serve(chat_id, typed_id, checked.quiz, row.version)
@@ -311,7 +324,7 @@ class QuizUploads:
         return served
 
     async def _reload(self, row: UploadedQuiz) -> Quiz | None:
-        checked = await self.check(row.file_name, row.source.encode("utf-8"))
+        checked = await self.check(row.file_name, source_bytes(row.source))
         if isinstance(checked, CheckedUpload) and checked.quiz is not None:
             return checked.quiz
         log.warning("uploaded quiz %s of chat %s no longer passes the checks: not served",
