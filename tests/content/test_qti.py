@@ -341,3 +341,71 @@ def test_hostile_packages_are_refused_cleanly(case: str) -> None:
     assert result.quizzes == []
     assert any(expected in text for text in messages(result)), messages(result)
     assert all(p.skipped for p in result.problems)
+
+
+BODY_ITEM = """<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="x" title="x"
+  adaptive="false" timeDependent="false">
+<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="{base}">
+<correctResponse><value>{value}</value></correctResponse></responseDeclaration>
+<itemBody>{body}</itemBody>
+<responseProcessing>{processing}</responseProcessing>
+</assessmentItem>
+"""
+
+
+def one_item(
+    body: str, base: str = "float", value: str = "10", processing: str = ""
+) -> ParseResult:
+    text = BODY_ITEM.format(body=body, base=base, value=value, processing=processing)
+    return parse_bytes("qti", package(text.encode("utf-8")), "x", "fr")
+
+
+def test_a_relative_tolerance_becomes_an_absolute_one_and_says_so() -> None:
+    equal = (
+        '<responseCondition><responseIf><equal toleranceMode="relative" tolerance="5">'
+        '<variable identifier="RESPONSE"/><correct identifier="RESPONSE"/></equal>'
+        "</responseIf></responseCondition>"
+    )
+    result = one_item('<p>How far? <textEntryInteraction responseIdentifier="RESPONSE"/> km, '
+                      "roughly.</p>", processing=equal)  # fmt: skip
+    (question,) = result.quizzes[0].questions
+    assert question.number == NumberAnswer(value=10.0, tolerance=0.5)
+    assert question.prompt == "How far? _____ km, roughly."  # inside a sentence: no unit
+    assert [p.message for p in result.problems] == [
+        "items/x.xml:6: relative tolerance turned into -0.5 / +0.5",
+        "items/x.xml:6: the entry box inside the text is shown as _____",
+    ]
+
+
+def test_a_french_true_false_is_put_in_quizbots_order() -> None:
+    choices = (
+        '<choiceInteraction responseIdentifier="RESPONSE" maxChoices="1"><prompt>Paris est en '
+        'France.</prompt><simpleChoice identifier="n">Faux</simpleChoice>'
+        '<simpleChoice identifier="y">Vrai</simpleChoice></choiceInteraction>'
+    )
+    result = one_item(choices, base="identifier", value="y")
+    (question,) = result.quizzes[0].questions
+    assert question.kind == TRUE_FALSE
+    assert [(o.text, o.correct) for o in question.options] == [("Vrai", True), ("Faux", False)]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("<p>Just reading.</p>", "items/x.xml:6: no interaction: a text without a question"),
+        (
+            '<p><textEntryInteraction responseIdentifier="RESPONSE"/></p>'
+            '<p><textEntryInteraction responseIdentifier="OTHER"/></p>',
+            "items/x.xml:6: 2 interactions in one item: quizbot reads items with one",
+        ),
+        (
+            '<p><textEntryInteraction responseIdentifier="NONE"/></p>',
+            "items/x.xml:6: the interaction's response has no responseDeclaration",
+        ),
+    ],
+)
+def test_an_item_quizbot_cannot_ask_is_skipped_by_line(body: str, message: str) -> None:
+    result = one_item(body)
+    assert result.quizzes == []
+    assert [(p.message, p.skipped) for p in result.problems] == [(message, True)]

@@ -140,9 +140,12 @@ def read_item(root: Element, read: ItemRead) -> DraftQuestion | None:
         report.skip(line, Msg(N_("the item has no itemBody")))
         return None
     interactions = [el for el in body.iter() if local(el.tag).endswith("Interaction")]
-    if len(interactions) != 1:
+    if not interactions:
+        report.skip(line_of(body), Msg(N_("no interaction: a text without a question")))
+        return None
+    if len(interactions) > 1:  # n >= 2: one plural form in en, fr and wo alike
         report.skip(
-            line_of(interactions[1]) if interactions else line_of(body),
+            line_of(interactions[1]),
             Msg(
                 N_("{n} interactions in one item: quizbot reads items with one"),
                 n=len(interactions),
@@ -449,9 +452,9 @@ def _tolerance(
         report.note(
             at,
             Msg(
-                N_("relative tolerance turned into ± {below:g} / {above:g}"),
-                below=below,
-                above=above,
+                N_("relative tolerance turned into -{below} / +{above}"),
+                below=f"{below:g}",
+                above=f"{above:g}",
             ),
         )
     return below, above
