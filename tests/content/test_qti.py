@@ -1,5 +1,5 @@
 """QTI 2.1 content packages: ours -> qti -> ours keeps everything a package can hold, the IMS
-specification's own samples (written by hand in fixtures/qti) import with their problems named
+specification's own samples (written by hand in fixtures/formats/qti) import with their problems named
 by member and line, and hostile packages are refused cleanly and fast."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bot.content.loader import load_catalog
 from bot.core.kinds import NumberAnswer, score_multiple
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
-SAMPLES = Path(__file__).parent / "fixtures" / "qti" / "spec-package"
+SAMPLES = Path(__file__).parent / "fixtures" / "formats" / "qti" / "spec-package"
 PNG = (SAMPLES / "images" / "sign.png").read_bytes()
 
 
