@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.content.formats import aiken, csv_layout, gift, qti
+from bot.content.formats import aiken, anki, anki_export, csv_layout, gift, qti
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     DraftOption,
@@ -38,6 +38,7 @@ WRITERS: dict[str, Writer] = {"gift": gift.write, "aiken": aiken.write, "csv": c
 BINARY_PARSERS: dict[str, BinaryParser] = {}
 BINARY_WRITERS: dict[str, BinaryWriter] = {}
 BINARY_PARSERS["qti"], BINARY_WRITERS["qti"] = qti.parse, qti.write
+BINARY_PARSERS["anki"], BINARY_WRITERS["anki"] = anki.parse, anki_export.write
 
 
 class NotText(ValueError):
