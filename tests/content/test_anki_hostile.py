@@ -24,6 +24,7 @@ from tests.content.anki_decks import (
     legacy_apkg,
 )
 
+
 def zipped(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", method) as archive:
@@ -32,7 +33,10 @@ def zipped(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> byt
     return out.getvalue()
 
 
-def read(data: bytes, limits: Limits = Limits()) -> ParseResult:
+DEFAULT = Limits()
+
+
+def read(data: bytes, limits: Limits = DEFAULT) -> ParseResult:
     return parse_bytes("anki", data, "hostile", "en", limits)
 
 
@@ -72,9 +76,13 @@ HOSTILE: dict[str, tuple[Callable[[], bytes], Limits, str]] = {
         "inflates to 40000000 bytes",
     ),
     "zstd bomb": (
-        lambda: zipped({"meta": b"\x08\x03",
-                        "collection.anki21b": zstandard.ZstdCompressor().compress(
-                            b"\x00" * 200_000_000)}, zipfile.ZIP_STORED),  # fmt: skip
+        lambda: zipped(
+            {
+                "meta": b"\x08\x03",
+                "collection.anki21b": zstandard.ZstdCompressor().compress(b"\x00" * 200_000_000),
+            },
+            zipfile.ZIP_STORED,
+        ),
         Limits(),
         "inflates past",
     ),

@@ -31,11 +31,14 @@ def sample() -> HandDeck:
     """One note of each kind the importer treats differently, in two decks."""
     return HandDeck(
         [
-            HandNote(BASIC, ['What is <b>2 + 2</b>?<img src="sum.png" alt="a sum">', "4<br>"
-                             "Two and two."], tags="maths arithmetic", reviewed=True),  # fmt: skip
+            HandNote(
+                BASIC,
+                ['What is <b>2 + 2</b>?<img src="sum.png" alt="a sum">', "4<br>Two and two."],
+                tags="maths arithmetic",
+                reviewed=True,
+            ),
             HandNote(REVERSED, ["hablar", "to speak [sound:hablar.mp3]"], deck=VERBS_DECK),
-            HandNote(CLOZE, ["{{c1::Paris::city}} is the capital of {{c2::France}}",
-                             "Since 508."]),  # fmt: skip
+            HandNote(CLOZE, ["{{c1::Paris::city}} is the capital of {{c2::France}}", "Since 508."]),
             HandNote(VOCAB, ["<i>comer</i>", "to eat", "Como pan."], deck=VERBS_DECK),
         ],
         decks={1: "Default", VERBS_DECK: "Spanish::Verbs"},
@@ -66,14 +69,22 @@ def test_notes_become_flashcards_one_quiz_per_deck(pack) -> None:
     assert (hablar.prompt, hablar.explanation) == ("hablar", "to speak")
     assert (comer.prompt, comer.explanation) == ("comer", "to eat")
     said = lines(result)
-    assert (1, "Anki's review history and schedule are not imported: every card starts new in "
-               "quizbot") in said  # fmt: skip
+    assert (
+        1,
+        "Anki's review history and schedule are not imported: every card starts new in quizbot",
+    ) in said
     assert (1, "HTML <b> dropped, its text kept (not named again in later notes)") in said
     assert (2, "sound left out (quizbot sends no audio): hablar.mp3") in said
-    assert (2, "note type “Basic (and reversed card)” also makes reverse cards: quizbot keeps "
-               "one flashcard per note, front to back") in said  # fmt: skip
-    assert (4, "note type “Vocabulary” is not Basic: its first field is the front, its second "
-               "the back, and any other field is left out") in said  # fmt: skip
+    assert (
+        2,
+        "note type “Basic (and reversed card)” also makes reverse cards: quizbot keeps "
+        "one flashcard per note, front to back",
+    ) in said
+    assert (
+        4,
+        "note type “Vocabulary” is not Basic: its first field is the front, its second "
+        "the back, and any other field is left out",
+    ) in said
     assert (4, "HTML <i> dropped, its text kept (not named again in later notes)") in said
     assert not any(p.skipped for p in result.problems)
 
@@ -86,11 +97,18 @@ def test_a_collection_anki21_member_is_read() -> None:
 
 def test_pictures_that_cannot_come_along_are_named() -> None:
     deck = HandDeck(
-        [HandNote(BASIC, ['Cat <img src="cat.gif">', 'Dog <img src="dog.png">']),
-         HandNote(BASIC, ['Web <img src="https://example.org/x.png">', "Two "
-                          '<img src="a.png"><img src="b.png">'])],
+        [
+            HandNote(BASIC, ['Cat <img src="cat.gif">', 'Dog <img src="dog.png">']),
+            HandNote(
+                BASIC,
+                [
+                    'Web <img src="https://example.org/x.png">',
+                    'Two <img src="a.png"><img src="b.png">',
+                ],
+            ),
+        ],
         media={"cat.gif": GIF, "a.png": PICTURE, "b.png": png(40, 40)},
-    )  # fmt: skip
+    )
     result = parse_bytes("anki", legacy_apkg(deck), "deck")
     cat, web = result.quizzes[0].questions
     assert cat.image is None and cat.explanation_image is None
@@ -99,15 +117,24 @@ def test_pictures_that_cannot_come_along_are_named() -> None:
     assert lines(result) == [
         (1, "picture cat.gif is not a PNG or JPEG: left out"),
         (1, "picture dog.png is not in the package: left out"),
-        (2, "picture https://example.org/x.png is not in the package (quizbot fetches "
-            "nothing): left out"),
+        (
+            2,
+            "picture https://example.org/x.png is not in the package (quizbot fetches "
+            "nothing): left out",
+        ),
         (2, "one picture per side: b.png left out"),
-    ]  # fmt: skip
+    ]
 
 
 def test_empty_sides_and_clozes_without_deletions_are_left_out_by_note() -> None:
-    deck = HandDeck([HandNote(BASIC, ["<br>", "back"]), HandNote(BASIC, ["front", " "]),
-                     HandNote(CLOZE, ["no deletion here", ""]), HandNote(BASIC, ["ok", "fine"])])  # fmt: skip
+    deck = HandDeck(
+        [
+            HandNote(BASIC, ["<br>", "back"]),
+            HandNote(BASIC, ["front", " "]),
+            HandNote(CLOZE, ["no deletion here", ""]),
+            HandNote(BASIC, ["ok", "fine"]),
+        ]
+    )
     result = parse_bytes("anki", legacy_apkg(deck), "deck")
     assert [q.prompt for q in result.quizzes[0].questions] == ["ok"]
     assert [(p.line, p.skipped) for p in result.problems] == [(1, True), (2, True), (3, True)]
@@ -131,15 +158,20 @@ def test_an_unreadable_media_list_leaves_the_pictures_out_not_the_notes() -> Non
 
 
 def test_quizbot_guids_give_back_the_question_ids() -> None:
-    deck = HandDeck([HandNote(BASIC, ["a", "b"], guid="quizbot:sums:en:why-sum"),
-                     HandNote(BASIC, ["c", "d"], guid="Xy7#p{k]q")])  # fmt: skip
+    deck = HandDeck(
+        [
+            HandNote(BASIC, ["a", "b"], guid="quizbot:sums:en:why-sum"),
+            HandNote(BASIC, ["c", "d"], guid="Xy7#p{k]q"),
+        ]
+    )
     result = parse_bytes("anki", legacy_apkg(deck), "deck")
     assert [q.id for q in result.quizzes[0].questions] == ["why-sum", "q2"]
 
 
 def test_the_flashcard_limit_counts_clozes() -> None:
-    deck = HandDeck([HandNote(CLOZE, ["{{c1::a}} {{c2::b}} {{c3::c}}", ""]),
-                     HandNote(BASIC, ["x", "y"])])  # fmt: skip
+    deck = HandDeck(
+        [HandNote(CLOZE, ["{{c1::a}} {{c2::b}} {{c3::c}}", ""]), HandNote(BASIC, ["x", "y"])]
+    )
     result = parse_bytes("anki", legacy_apkg(deck), "deck", limits=Limits(max_questions=2))
     assert [q.id for q in result.quizzes[0].questions] == ["q1-c1", "q1-c2"]
     assert [(p.line, p.skipped) for p in result.problems] == [(1, True)]
