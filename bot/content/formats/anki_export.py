@@ -125,11 +125,12 @@ def text_html(text: str) -> str:
     """Our text as Anki's HTML: escaped, code spans and blocks as elements, lines as <br>."""
     out, at = [], 0
     for block in _FENCE.finditer(text):
-        out.append(_inline(text[at : block.start()]))
+        # <pre> is a block: the line breaks around it are implied (a <br> would double them).
+        out.append(_inline(text[at : block.start()].removesuffix("\n").removeprefix("\n")))
         css = f' class="language-{block[1]}"' if block[1] else ""
         out.append(f"<pre><code{css}>{html.escape(block[2], quote=False)}</code></pre>")
         at = block.end()
-    out.append(_inline(text[at:]))
+    out.append(_inline(text[at:].removeprefix("\n") if at else text))
     return "".join(out)
 
 
