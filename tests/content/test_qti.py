@@ -1,6 +1,6 @@
 """QTI 2.1 content packages: ours -> qti -> ours keeps everything a package can hold, the IMS
-specification's own samples (written by hand in fixtures/formats/qti) import with their problems named
-by member and line, and hostile packages are refused cleanly and fast."""
+specification's own samples (written by hand in fixtures/formats/qti) import with their problems
+named by member and line, and hostile packages are refused cleanly and fast."""
 
 from __future__ import annotations
 
