@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -176,3 +177,17 @@ def test_the_flashcard_limit_counts_clozes() -> None:
     assert [q.id for q in result.quizzes[0].questions] == ["q1-c1", "q1-c2"]
     assert [(p.line, p.skipped) for p in result.problems] == [(1, True)]
     assert "at most 2 flashcards are read" in lines(result)[0][1]
+
+
+def test_the_shipped_example_deck_imports() -> None:
+    """examples/quiz.apkg (written by our export from examples/quiz.gift) is what README offers."""
+    root = Path(__file__).resolve().parents[2]
+    result = parse_bytes("anki", (root / "examples" / "quiz.apkg").read_bytes(), "quiz")
+    assert result.problems == []
+    (quiz,) = result.quizzes
+    assert quiz.title == "Arithmetic and geography"
+    assert [q.prompt for q in quiz.questions] == [
+        "How much is 2 + 2?",
+        "Which city is the capital of Senegal?",
+    ]
+    assert quiz.questions[0].explanation == "Four\n\nTwo and two make four."
