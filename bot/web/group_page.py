@@ -25,6 +25,7 @@ from bot.web.html_parts import (
     short_day,
     table,
     tile,
+    way_on,
     weekdays,
 )
 
@@ -58,15 +59,20 @@ def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> st
 
 
 def _tiles(tr: Translator, page: GroupPage) -> str:
+    """Counts with labels that agree with them ("1 run"); players per run "–" before a run."""
     t = page.totals
-    average = round(t.participations / t.runs, 1) if t.runs else 0.0
-    runs, finished = tr._("runs"), tr._("finished")
-    members, per_run = tr._("members who answered"), tr._("players per run")
+    average = round(t.participations / t.runs, 1) if t.runs else None
+    runs = tr.ngettext("run", "runs", t.runs)
+    # TRANSLATORS: a tile under the number of a group's runs that were played to the end.
+    finished = tr.ngettext("finished", "finished", t.finished)
+    members = tr.ngettext("member who answered", "members who answered", t.members)
+    # An average: singular only for exactly one (ngettext counts whole numbers).
+    per_run = tr.ngettext("player per run", "players per run", 1 if average == 1 else 2)
     tiles = [
         tile(runs, "runs", t.runs, tr.number(t.runs)),
         tile(finished, "finished", t.finished, tr.number(t.finished)),
         tile(members, "members", t.members, tr.number(t.members)),
-        tile(per_run, "average", average, tr.number(average)),
+        tile(per_run, "average", average, tr.number(average or 0)),
     ]
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
@@ -95,7 +101,7 @@ def _weeks(tr: Translator, page: GroupPage) -> str:
 
 def _questions(tr: Translator, page: GroupPage) -> str:
     if not page.hardest:
-        return empty(tr._("No answers in this group yet. /push to start a quiz."))
+        return way_on(tr, tr._("No answers in this group yet. /push in the group starts a quiz."))
     return "".join(_question(tr, q) for q in page.hardest)
 
 

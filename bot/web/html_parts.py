@@ -40,8 +40,24 @@ def figure(key: str, value: float, shown: str) -> str:
     return f'<span class="n" data-key="{esc(key)}" data-value="{value:g}">{esc(shown)}</span>'
 
 
-def tile(label: str, key: str, value: float, shown: str) -> str:
-    return f'<div class="tile">{figure(key, value, shown)}<small>{esc(label)}</small></div>'
+NO_DATA = "–"  # where a share or an average has nothing to be taken over (not "0 %")
+
+
+def tile(label: str, key: str, value: float | None, shown: str) -> str:
+    """A number and its label; `value` None: nothing to show yet, "–" without a figure (a
+    test reading the page's figures finds none to mistake for a zero)."""
+    number = figure(key, value, shown) if value is not None else f'<span class="n">{NO_DATA}</span>'
+    return f'<div class="tile">{number}<small>{esc(label)}</small></div>'
+
+
+def way_on(tr: Translator, text: str, preview: str | None = None) -> str:
+    """An empty section's hint with something to tap: back to the chat, where the commands
+    are (the Mini App closes, app.js), and the quizzes' preview when `preview` is its link."""
+    back, quizzes = tr._("💬 Back to the chat"), tr._("🌍 See the quizzes")
+    links = [f'<a class="action" href="#" data-close>{esc(back)}</a>']
+    if preview is not None:
+        links.append(f'<a class="action" href="{esc(preview)}">{esc(quizzes)}</a>')
+    return f'<div class="empty">{para(text, "empty")}<p class="actions">{"".join(links)}</p></div>'
 
 
 def section(title: str, body: str, *, key: str, extra: str = "") -> str:

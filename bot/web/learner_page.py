@@ -21,9 +21,11 @@ from bot.web.html_parts import (
     short_day,
     table,
     tile,
+    way_on,
 )
 
 PROMPT_CHARS = 90
+PREVIEW = "/?view=preview"  # the nav's own link to the quizzes' preview (bot/web/routes.py)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -47,23 +49,30 @@ def render(tr: Translator, page: LearnerPage, tz: tzinfo, now: float, nav: str) 
 
 
 def _tiles(tr: Translator, page: LearnerPage) -> str:
+    """Counts with labels that agree with them ("1 quiz finished"); the share of right
+    answers is "–" until there is an answer."""
     total, ratio = page.overall.total, page.overall.ratio
-    answers, right = tr._("answers"), tr._("right")
-    due, taken = tr._("reviews due"), tr._("quizzes finished")
+    taken, exams = len(page.scores), len(page.exams)
+    answers = tr.ngettext("answer given", "answers given", total)
+    due = tr.ngettext("review due", "reviews due", page.due_now)
+    finished = tr.ngettext("quiz finished", "quizzes finished", taken)
     tiles = [
         tile(answers, "answers", total, tr.number(total)),
-        tile(right, "accuracy", round(ratio, 4), tr.percent(ratio)),
+        tile(tr._("right"), "accuracy", round(ratio, 4) if total else None, tr.percent(ratio)),
         tile(due, "due", page.due_now, tr.number(page.due_now)),
-        tile(taken, "quizzes", len(page.scores), tr.number(len(page.scores))),
+        tile(finished, "quizzes", taken, tr.number(taken)),
     ]
-    if page.exams:
-        exams = tr._("exams finished")
-        tiles.append(tile(exams, "exams", len(page.exams), tr.number(len(page.exams))))
+    if exams:
+        label = tr.ngettext("exam finished", "exams finished", exams)
+        tiles.append(tile(label, "exams", exams, tr.number(exams)))
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
 
 def _weeks(tr: Translator, page: LearnerPage) -> str:
     title = tr._("Answers per week")
+    if not any(w.count for w in page.weeks):  # ten empty weeks say nothing: what to do instead
+        hint = tr._("No answers yet. Take a quiz in the chat: /quizzes lists them.")
+        return section(title, way_on(tr, hint, PREVIEW), key="weeks")
     labels = [short_day(tr, w.start) for w in page.weeks]
     ratios = [w.ratio if w.count else None for w in page.weeks]
     body = charts.bars([w.count for w in page.weeks], labels, title, ratios=ratios)
@@ -100,7 +109,7 @@ def _guides(tr: Translator, page: LearnerPage) -> str:
     elif page.exams or page.queue:  # exams and practice sets: not counted by guide
         body = empty(tr._("No quiz answers yet."))
     else:
-        body = empty(tr._("No answers yet. /quizzes to take your first quiz."))
+        body = way_on(tr, tr._("No answers yet. Take a quiz in the chat: /quizzes lists them."))
     return section(tr._("Accuracy by guide"), body, key="guides")
 
 

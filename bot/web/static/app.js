@@ -55,6 +55,12 @@
   });
 
   document.addEventListener("click", function (ev) {
+    var back = ev.target.closest && ev.target.closest("a[data-close]");
+    if (back) {
+      ev.preventDefault();  // back to the chat the Mini App was opened from
+      post("web_app_close");
+      return;
+    }
     var a = ev.target.closest && ev.target.closest("a[data-download]");
     if (a && inTelegram) {
       ev.preventDefault();  // Telegram's own download sheet (Bot API 8.0)
