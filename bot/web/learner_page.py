@@ -71,6 +71,8 @@ def _tiles(tr: Translator, page: LearnerPage) -> str:
 def _weeks(tr: Translator, page: LearnerPage) -> str:
     title = tr._("Answers per week")
     if not any(w.count for w in page.weeks):  # ten empty weeks say nothing: what to do instead
+        if page.exams or page.queue:  # exams and practice sets are not counted by week
+            return section(title, empty(tr._("No quiz answers yet.")), key="weeks")
         hint = tr._("No answers yet. Take a quiz in the chat: /quizzes lists them.")
         return section(title, way_on(tr, hint, PREVIEW), key="weeks")
     labels = [short_day(tr, w.start) for w in page.weeks]
