@@ -118,6 +118,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
 
 def _run_workers(settings: Settings, args: argparse.Namespace, count: int) -> int:
     """`run --workers N`: N processes on PostgreSQL behind one port (bot/workers/supervisor.py)."""
+    from bot.observability.exposition import workers_share_metrics
     from bot.workers.supervisor import supervise, worker_command
 
     webhook = args.webhook_url or settings.webhook_url
@@ -136,11 +137,12 @@ def _run_workers(settings: Settings, args: argparse.Namespace, count: int) -> in
     extra = ["--grace", str(args.grace), "--webhook-url", webhook]
     if args.api_base_url:
         extra += ["--api-base-url", args.api_base_url]
-    return supervise(
-        count,
-        lambda i: worker_command(i, count, extra + (["--set-webhook"] if i == 0 else [])),
-        grace=args.grace,
-    )
+    with workers_share_metrics():  # /metrics on any worker adds up all of them
+        return supervise(
+            count,
+            lambda i: worker_command(i, count, extra + (["--set-webhook"] if i == 0 else [])),
+            grace=args.grace,
+        )
 
 
 if __name__ == "__main__":

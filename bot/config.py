@@ -64,6 +64,10 @@ class Settings:
     guide_base_url: str | None = None  # every guide under the deployment's own site
     owner_ids: frozenset[int] = frozenset()  # Telegram user ids allowed to /reload
     retention: float = 0.9  # FSRS's desired retention: the recall a review is scheduled at
+    # A port of its own for Prometheus (`/metrics`, `/healthz`); None: none (workers still
+    # serve `/metrics` on their webhook port, beside `/healthz`).
+    metrics_listen: str = "127.0.0.1"
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -104,6 +108,9 @@ class Settings:
             location = parse_location(get("QUIZBOT_DB") or "data/quizbot.sqlite3")
         except ValueError as exc:
             raise ConfigError(f"QUIZBOT_DB: {exc}") from None
+        metrics_port = integer("QUIZBOT_METRICS_PORT", None)
+        if metrics_port is not None and not 1 <= metrics_port <= 65535:
+            raise ConfigError(f"QUIZBOT_METRICS_PORT must be 1-65535, got {metrics_port}")
         return cls(
             token=Secret(get("BOT_TOKEN") or ""),
             db_path=location.path or Path("data/quizbot.sqlite3"),
@@ -123,6 +130,8 @@ class Settings:
             guide_base_url=guide_base,
             owner_ids=_ids("QUIZBOT_OWNER_IDS", get("QUIZBOT_OWNER_IDS")),
             retention=retention,
+            metrics_listen=get("QUIZBOT_METRICS_LISTEN") or "127.0.0.1",
+            metrics_port=metrics_port,
         )
 
 

@@ -104,6 +104,14 @@ async def run_bot(
         print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
         await bot.db.close()
         return 1
+    if settings.metrics_port is not None:
+        try:
+            await bot.start_metrics(settings.metrics_listen, settings.metrics_port)
+        except OSError as exc:  # the port is taken, or the address is not this host's
+            print(f"quizbot: cannot serve /metrics: {exc}", file=sys.stderr)
+            await bot.stop()
+            return 1
+        log.info("metrics on %s:%d/metrics", settings.metrics_listen, settings.metrics_port)
     dashboard = None
     if web.url:
         try:

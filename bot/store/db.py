@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.observability import metrics
 from bot.store.answer_batch import (
     AnswerRow,
     NamesWritten,
@@ -263,6 +264,7 @@ class Database:
             stored = [ok and v is True for ok, v in outcomes]
         else:
             _settle(batch, [(True, value) for value in stored])
+        metrics.answers_stored(sum(stored))
         self._pending_names += [
             row for row, is_new in zip(rows, stored, strict=True) if is_new and row.name is not None
         ]

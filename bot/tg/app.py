@@ -18,8 +18,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
+from aiohttp.web import AppRunner
+from prometheus_client.metrics_core import Metric
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
@@ -45,6 +48,8 @@ from bot.core.clock import Clock
 from bot.core.live_feedback import LivePolicy
 from bot.core.models import Catalog, Quiz
 from bot.i18n import load_all, translator
+from bot.observability import gauges, metrics
+from bot.observability.exposition import serve_metrics
 from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
 from bot.store.analytics import AnalyticsStore
 from bot.store.content_ids import convert_old_answers
@@ -212,6 +217,25 @@ def update_key(update: Update) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+# What an update carries, the commonest first: a tap costs one attribute read.
+_UPDATE_KINDS = (
+    "callback_query", "message", "edited_message", "chat_member", "my_chat_member",
+    "inline_query", "chosen_inline_result", "poll_answer", "poll", "channel_post",
+    "edited_channel_post", "chat_join_request", "message_reaction", "message_reaction_count",
+    "chat_boost", "removed_chat_boost", "pre_checkout_query", "shipping_query",
+    "business_connection", "business_message", "edited_business_message",
+    "deleted_business_messages", "purchased_paid_media",
+)  # fmt: skip
+
+
+def update_kind(update: Update) -> str:
+    """The update's kind as Telegram names its field ("other" for one PTB knows no name for)."""
+    for kind in _UPDATE_KINDS:
+        if getattr(update, kind, None) is not None:
+            return kind
+    return "other"
+
+
 class QuizBot:
     """One running bot: database, services and the PTB application around them."""
 
@@ -308,6 +332,7 @@ class QuizBot:
         self.control: ControlServer | None = None
         self._upload_sync: asyncio.Task[None] | None = None
         self.webhook: WebhookServer | None = None
+        self._metrics: AppRunner | None = None  # the /metrics port, when asked for
         # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
         self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
@@ -652,6 +677,28 @@ class QuizBot:
             await self.db.close()
             raise
 
+    async def metrics_probe(self) -> list[Metric]:
+        """The gauges of the moment in one process: updates held and timers past due (several
+        workers read theirs from PostgreSQL instead: bot/tg/worker_process.py)."""
+        processor = self.app.update_processor
+        held = processor.pending if isinstance(processor, PerChatUpdateProcessor) else 0
+        overdue = 0
+        jobs = self.app.job_queue
+        if jobs is not None and jobs.scheduler.running:
+            now = datetime.now(UTC)
+            overdue = sum(
+                1
+                for job in jobs.scheduler.get_jobs()
+                if job.next_run_time is not None and job.next_run_time <= now
+            )
+        return [*gauges.inbox(self.app.update_queue.qsize() + held), gauges.timers_overdue(overdue)]
+
+    async def start_metrics(self, listen: str, port: int) -> int:
+        """Serve `/metrics` and `/healthz` on listen:port (QUIZBOT_METRICS_PORT) until `stop`;
+        the port bound (0: one the kernel chose)."""
+        self._metrics, bound = await serve_metrics(listen, port, self.metrics_probe)
+        return bound
+
     async def register_webhook(self, url: str, secret: str) -> None:
         """setWebhook for a front that is not PTB's (several workers): every update type, as
         `start_webhook` and polling ask (chat_member is left out unless asked for)."""
@@ -684,6 +731,9 @@ class QuizBot:
                 self._upload_sync = None
             if self.control is not None:
                 await self.control.stop()
+            if self._metrics is not None:
+                await self._metrics.cleanup()
+                self._metrics = None
             if self.webhook is not None:
                 await self.webhook.stop()
             if self.app.updater is not None and self.app.updater.running:
@@ -769,10 +819,13 @@ class QuizBot:
         """Stop an update already seen. No await before the check: concurrent copies of one
         update cannot both pass. Keys whose writes were committed before a restart are loaded at
         start-up (`_load_handled_updates`), so a re-delivered deep link does not act twice."""
+        metrics.update_received()  # if no earlier seam stamped it (bot/tg/update_order.py)
         key = update_key(update)
         if key in self._seen_updates:
             log.info("update %d delivered again: ignored", update.update_id)
+            metrics.UPDATES_REPEATED.inc()
             raise ApplicationHandlerStop
+        metrics.count_update(update_kind(update))
         self._seen_updates[key] = None
         if len(self._seen_updates) > SEEN_UPDATES:
             self._seen_updates.popitem(last=False)

@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
+
+from bot.observability import metrics
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +94,16 @@ async def with_retries(
     request instead, since a 429 does not say whether the chat or the whole bot was over.
     """
     pause = FIRST_PAUSE
+    counted = metrics.api(endpoint)  # every request passes here, on either transport
     for attempt in range(retries + 1):
         try:
-            return await call()
+            result = await call()
         except BadRequest:  # a subclass of NetworkError, but retrying cannot fix it
+            counted.failed("bad_request")
             raise
         except RetryAfter as exc:
+            counted.failed("flood")
+            metrics.flood(retry_after_seconds(exc))
             if attempt == retries:
                 log.warning("%s: 429 after %d retries, giving up", endpoint, retries)
                 raise
@@ -105,12 +111,24 @@ async def with_retries(
             log.info("%s: 429, retrying in %.1f s", endpoint, seconds)
             await (on_flood(seconds) if on_flood is not None else asyncio.sleep(seconds))
         except NetworkError as exc:  # TimedOut and 5xx included
+            counted.failed("timeout" if isinstance(exc, TimedOut) else "network")
             if attempt == retries:
                 log.warning("%s: failed after %d retries: %s", endpoint, retries, exc)
                 raise
             log.info("%s: transient error, retrying in %.1f s: %s", endpoint, pause, exc)
             await asyncio.sleep(pause)
             pause *= 2
+        except Forbidden:
+            counted.failed("forbidden")
+            raise
+        except Shed:  # refused before it left: no request was sent
+            raise
+        except TelegramError:
+            counted.failed("other")
+            raise
+        else:
+            counted.answered()
+            return result
     raise AssertionError("unreachable")
 
 

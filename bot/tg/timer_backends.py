@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import time as dtime
 from typing import Any
@@ -27,6 +28,7 @@ from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.recurrence import next_daily
 from bot.core.schedule import ptb_days
+from bot.observability import metrics
 from bot.store.pg.timers import Timer, TimerQueue
 
 log = logging.getLogger(__name__)
@@ -45,7 +47,9 @@ class Timers:
     def on(self, kind: str, handler: Handler) -> None:
         self._handlers[kind] = handler
 
-    async def _call(self, kind: str, args: Sequence[int]) -> None:
+    async def _call(self, kind: str, args: Sequence[int], late: float | None = None) -> None:
+        """Run the handler of `kind`; `late`: seconds past the timer's due time, if known."""
+        metrics.timer_fired(kind, late)
         handler = self._handlers.get(kind)
         if handler is None:
             log.error("timer of unknown kind %r: dropped", kind)
@@ -84,12 +88,14 @@ class JobTimers(Timers):
         assert context.job is not None
         data = context.job.data
         assert isinstance(data, tuple)
-        await self._call(str(data[0]), tuple(data[1]))
+        # A `once` timer knows when it was due (the monotonic clock); a daily one does not.
+        late = time.monotonic() - data[2] if len(data) > 2 else None
+        await self._call(str(data[0]), tuple(data[1]), late)
 
     async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
-        self.jobs.run_once(
-            self._job, when=max(0.0, delay), data=(kind, (ident, *extra)), name=f"{kind}:{ident}"
-        )
+        delay = max(0.0, delay)
+        data = (kind, (ident, *extra), time.monotonic() + delay)
+        self.jobs.run_once(self._job, when=delay, data=data, name=f"{kind}:{ident}")
 
     async def daily(
         self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
@@ -155,4 +161,4 @@ class PgTimers(Timers):
             after = max(self.clock(), timer.due_at)
             due = next_daily(after, hour, minute, ZoneInfo(rule["tz"]), rule["days"])
             await self.queue.arm(timer.key, due, timer.payload)
-        await self._call(kind, args)
+        await self._call(kind, args, self.clock() - timer.due_at)

@@ -30,6 +30,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.observability import metrics
+
 ADMITTED = 4096  # updates PTB lets in at once (waiting for their chat's turn or running)
 
 
@@ -61,6 +63,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._slots: asyncio.Semaphore | None = None
         # key -> set when the latest update admitted for that key has finished.
         self._tails: dict[Hashable, asyncio.Event] = {}
+        self.pending = 0  # updates handed over and not finished (/metrics: quizbot_inbox_updates)
 
     @property
     def waiting_keys(self) -> int:
@@ -74,6 +77,14 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         """Nothing to free: the keys go away as their updates end."""
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        metrics.update_received()  # its wait for its chat's turn counts toward the popup
+        self.pending += 1
+        try:
+            await self._in_turn(update, coroutine)
+        finally:
+            self.pending -= 1
+
+    async def _in_turn(self, update: object, coroutine: Awaitable[Any]) -> None:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.running)
         key = order_key(update)

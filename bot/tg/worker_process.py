@@ -24,16 +24,20 @@ import time
 from typing import Any
 
 import asyncpg
+from prometheus_client.metrics_core import Metric
 from telegram import Update
 
 from bot import logs
 from bot.config import ConfigError, Settings
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.i18n import CatalogueError
+from bot.observability import gauges, metrics
+from bot.observability.exposition import multiprocess_dir, serve_metrics
 from bot.store.pg.database import PgDatabase, PgStoreError
 from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.pacing import BotSchedule, SendSlots
 from bot.store.pg.timers import TimerQueue
+from bot.store.pg.work_stats import work_state
 from bot.tg.app import BotOptions, QuizBot
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.timer_backends import PgTimers
@@ -144,6 +148,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     assert isinstance(timers, PgTimers)
 
     async def handle(payload: str) -> Any:
+        metrics.update_received()  # claimed from the inbox: its handling starts now
         return await bot.app.process_update(Update.de_json(json.loads(payload), bot.app.bot))
 
     consumer = Consumer(
@@ -155,14 +160,31 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         slots=bot.options.concurrent_updates,
         lease=args.lease,
     )
+
+    async def probe() -> list[Metric]:
+        """/metrics' gauges: the inbox, timers and leases of every worker, from PostgreSQL."""
+        state = await work_state(db.pool, clock())
+        return [
+            *gauges.inbox(state.waiting, state.oldest_age),
+            gauges.timers_overdue(state.timers_overdue),
+            *gauges.leases(state.leases, state.workers),
+        ]
+
+    if multiprocess_dir() is None:
+        log.warning("PROMETHEUS_MULTIPROC_DIR not set: /metrics counts this worker only")
     secret = settings.webhook_secret.reveal()
     front = Front(
         UpdateQueue(db.pool, name), secret, running=lambda: consumer.running,
-        check=lambda update: read_update(update, bot.app.bot),
+        check=lambda update: read_update(update, bot.app.bot), probe=probe,
     )  # fmt: skip
     runner = await serve(
         front.app(), settings.webhook_listen, settings.webhook_port, reuse_port=True
     )
+    scraped = None  # QUIZBOT_METRICS_PORT: every worker on it too (any one answers for all)
+    if settings.metrics_port is not None:
+        scraped, _ = await serve_metrics(
+            settings.metrics_listen, settings.metrics_port, probe, reuse_port=True
+        )
     await consumer.start()
     webhook = args.webhook_url or settings.webhook_url
     if args.set_webhook and webhook:
@@ -177,6 +199,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     log.info("worker %s stopping", name)
     consumer.running = False  # readiness fails first: a load balancer stops sending here
     await runner.cleanup()
+    if scraped is not None:
+        await scraped.cleanup()
     await consumer.stop(args.grace)
     await bot.stop(args.grace)  # a group step cut short is resumed by its durable timer
     return 0

@@ -5,6 +5,7 @@ so any worker may receive any update and any worker may process it. Telegram ret
 it got no 200 for, so a front that dies mid-request loses nothing; one that answered 200 had
 committed the row. `/healthz` says the process is up; `/readyz` says it can take work (its
 database answers and its worker loop runs): a load balancer routes only to ready workers.
+`/metrics` is the host's Prometheus page (bot/observability/exposition.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import asyncpg
 from aiohttp import web
 
+from bot.observability.exposition import add_routes
+from bot.observability.metrics import Probe
 from bot.store.pg.inbox import UpdateQueue
 from bot.webhook_gate import PATH, WebhookGate
 from bot.workers.keys import ordering_key
@@ -36,14 +39,17 @@ class Front:
         path: str = PATH,
         running: Callable[[], bool] = lambda: True,
         check: Callable[[dict[str, Any]], object] = lambda update: None,
+        probe: Probe | None = None,
     ) -> None:
         self.queue, self.running, self.check = queue, running, check
+        self.probe = probe
         self.gate = WebhookGate(secret, self.store, path=path)
 
     def app(self) -> web.Application:
         app = self.gate.app()
         app.router.add_get("/healthz", self.health)
         app.router.add_get("/readyz", self.ready)
+        add_routes(app, self.probe)  # every worker of the host added up (exposition.py)
         return app
 
     async def store(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:

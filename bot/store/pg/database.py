@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.observability import metrics
 from bot.store.answer_batch import AnswerRow
 from bot.store.db import HANDLED_UPDATES_MAX_AGE, StoreError, current_update
 from bot.store.pg import schema
@@ -226,11 +227,13 @@ class PgDatabase:
         if self._pool is None:
             raise PgStoreError("database is not open")
         try:
-            return await self.answers.write(row, current_update.get())
+            stored = await self.answers.write(row, current_update.get())
         except PgStoreError:
             raise
         except Exception as exc:  # as on SQLite: a failed answer is a StoreError, alone
             raise PgStoreError(f"write failed: {exc}") from exc
+        metrics.answers_stored(int(stored))  # committed: a retried transaction counts once
+        return stored
 
     def forget_cached(self, user_id: int) -> None:
         """Nothing of a user is cached here (see `Database.forget_cached`)."""
