@@ -180,12 +180,13 @@ def test_the_flashcard_limit_counts_clozes() -> None:
 
 
 def test_the_shipped_example_deck_imports() -> None:
-    """examples/quiz.apkg (written by our export from examples/quiz.gift) is what README offers."""
+    """examples/quiz.apkg (written by our export from examples/quiz.gift, as its own deck so the
+    upload test can put every example in one group) is what README offers."""
     root = Path(__file__).resolve().parents[2]
     result = parse_bytes("anki", (root / "examples" / "quiz.apkg").read_bytes(), "quiz")
     assert result.problems == []
     (quiz,) = result.quizzes
-    assert quiz.title == "Arithmetic and geography"
+    assert quiz.title == "Arithmetic and geography cards"
     assert [q.prompt for q in quiz.questions] == [
         "How much is 2 + 2?",
         "Which city is the capital of Senegal?",

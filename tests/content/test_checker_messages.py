@@ -22,7 +22,7 @@ from bot.i18n import locales_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKER_FIXTURES = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name != "formats")
-FORMAT_FIXTURES = sorted((FIXTURES / "formats").iterdir())
+FORMAT_FIXTURES = sorted(p for p in (FIXTURES / "formats").iterdir() if p.is_file())
 FORMAT_OF = {".gift": "gift", ".aiken": "aiken", ".csv": "csv"}
 
 

@@ -162,7 +162,13 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("quiz.
 
 
 def test_there_is_an_example_in_every_supported_format() -> None:
-    assert {p.name for p in EXAMPLES} == {"quiz.yaml", "quiz.gift", "quiz.aiken.txt", "quiz.csv"}
+    assert {p.name for p in EXAMPLES} == {
+        "quiz.yaml",
+        "quiz.gift",
+        "quiz.aiken.txt",
+        "quiz.csv",
+        "quiz.apkg",
+    }
 
 
 async def test_every_example_file_uploads_cleanly(tmp_path: Path) -> None:
