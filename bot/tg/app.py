@@ -75,7 +75,7 @@ from bot.tg.group_typed_handlers import GroupTypedReplies
 from bot.tg.jobs import GroupRunner
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
-from bot.tg.mini_app import DashboardLinks
+from bot.tg.mini_app import DashboardLinks, status_in
 from bot.tg.owner import OwnerHandlers
 from bot.tg.photos import PhotoSender
 from bot.tg.practice_handlers import PracticeHandlers
@@ -477,7 +477,7 @@ class QuizBot:
         """Study groups: every handler filtered to groups, so private chats are unaffected."""
 
         async def member_status(chat_id: int, user_id: int) -> str:
-            status = str((await app.bot.get_chat_member(chat_id, user_id)).status)
+            status = await status_in(app.bot, chat_id, user_id)
             if status in ADMIN_STATUSES:  # seen as an admin: their private uploads offer it
                 await self.uploads.seen(chat_id, user_id)
             return status

@@ -19,13 +19,29 @@ from telegram import (
     MenuButtonWebApp,
     WebAppInfo,
 )
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
 from bot.core.dashboard_math import group_start_param
 from bot.i18n import Translator
 from bot.usecases.group_admins import FetchStatus
 
 log = logging.getLogger(__name__)
+
+# Telegram's answers to getChatMember about a person it cannot place in the chat (an id it does
+# not know, or no member record): about that person only, never about the chat.
+_UNKNOWN_PERSON = ("user not found", "participant_id_invalid", "member not found")
+
+
+async def status_in(bot: Bot, chat_id: int, user_id: int) -> str:
+    """A person's status in a chat; "left" where Telegram does not know them there, so that a
+    stranger's check cannot pass for the chat being unreachable (which would shut out its
+    admins too). Chat-level errors (chat not found, the bot removed) still raise."""
+    try:
+        return str((await bot.get_chat_member(chat_id, user_id)).status)
+    except BadRequest as exc:
+        if any(words in exc.message.lower() for words in _UNKNOWN_PERSON):
+            return "left"
+        raise
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +85,7 @@ async def member_status(token: str, base_url: str) -> AsyncIterator[FetchStatus]
     await bot.initialize()  # getMe: a wrong token fails here, at start-up
 
     async def fetch(chat_id: int, user_id: int) -> str:
-        return str((await bot.get_chat_member(chat_id, user_id)).status)
+        return await status_in(bot, chat_id, user_id)
 
     try:
         yield fetch
