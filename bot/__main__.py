@@ -65,14 +65,14 @@ def _parser() -> argparse.ArgumentParser:
 
 # Sub-commands with their own argument parsers: handed their arguments untouched.
 DELEGATED = {
-    "content": "bot.content.cli",
+    "content": "bot.cli.content",
     "sandbox": "bot.sandbox",
     "bench": "bot.bench",
-    "export": "bot.export",
-    "migrate-db": "bot.migrate_db",
-    "forget": "bot.forget_cli",
-    "web": "bot.web.cli",
-    "review": "bot.review_cli",
+    "export": "bot.cli.export",
+    "migrate-db": "bot.cli.migrate_db",
+    "forget": "bot.cli.forget",
+    "web": "bot.cli.web",
+    "review": "bot.cli.review",
 }
 
 
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.runner import run_bot
+    from bot.cli.run import run_bot
 
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)

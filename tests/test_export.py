@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import export
+from bot.cli import export
 from bot.core.engine import option_orders
 from bot.core.exam import ExamClock
 from bot.core.kinds import NUMBER_RIGHT, QuestionKind

@@ -71,7 +71,7 @@ class Workers:
             self.procs.append(
                 subprocess.Popen(
                     [
-                        sys.executable, "-m", "bot.tg.worker_process", "--index", str(i),
+                        sys.executable, "-m", "bot.cli.worker", "--index", str(i),
                         "--count", str(self.per_host), "--lease", "2", "--grace", "3",
                         "--watchdog", str(self.watchdog),
                     ],

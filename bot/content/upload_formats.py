@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bot.content.formats import DraftQuiz, FormatProblem, Limits, NotText, parse_bytes
 from bot.content.formats.draft import OPTION_IDS
@@ -24,9 +23,7 @@ from bot.content.import_media import drop_pictures
 from bot.content.importer import ImportFailed, ImportRequest, guide_ids, plan
 from bot.content.problems import N_, Msg
 from bot.content.stand_in import stand_in_explanations
-
-if TYPE_CHECKING:
-    from bot.content.uploads import UploadLimits, UploadProblem
+from bot.content.upload_limits import UploadLimits, UploadProblem
 
 _SPACES = re.compile(r"[\s_]+")
 MAX_FILE_TITLE = 60
@@ -46,8 +43,6 @@ def write_converted(
 ) -> tuple[list[UploadProblem], dict[str, int]]:
     """Write the converted quiz under `root/quizzes`; every problem the conversion found, and
     `source_lines` of the drafts (the checker's lines are of the YAML written here)."""
-    from bot.content.uploads import UploadProblem
-
     bounds = Limits(
         max_bytes=limits.max_bytes,
         max_questions=limits.max_questions,
@@ -89,8 +84,6 @@ def write_converted(
 
 def _from_format(problem: FormatProblem) -> UploadProblem:
     """A format's problem as a warning: a skipped question is left out (`importer.SKIP_RULE`)."""
-    from bot.content.uploads import UploadProblem
-
     return UploadProblem(
         problem.line, "skipped" if problem.skipped else "format", problem.message, warning=True
     )
@@ -119,8 +112,6 @@ def source_lines(quizzes: list[DraftQuiz]) -> dict[str, int]:
 def _explained(quiz: DraftQuiz, problems: list[UploadProblem]) -> DraftQuiz:
     """Aiken (and many GIFT files) carry no explanations, which quizbot shows after every
     answer: the right option stands in for one (`stand_in`), and the summary says so."""
-    from bot.content.uploads import UploadProblem
-
     (done,), stood_in = stand_in_explanations([quiz])
     problems.extend(UploadProblem(q.line, "no_explanation", warning=True) for q in stood_in)
     return done

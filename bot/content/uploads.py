@@ -21,6 +21,8 @@ from pathlib import Path
 from bot.content.formats import BINARY_PARSERS
 from bot.content.loader import check, load_catalog
 from bot.content.problems import N_, ContentError, Msg, Severity
+from bot.content.upload_formats import write_converted
+from bot.content.upload_limits import UPLOAD_LIMITS, UploadLimits, UploadProblem
 from bot.core.models import Quiz
 
 YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
@@ -28,35 +30,6 @@ YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
 BINARY_SUFFIXES = {"xml": "moodle", "zip": "qti", "apkg": "anki", "colpkg": "anki"}
 # How a binary file is kept in the store's text column (uploaded_quizzes.source).
 _BASE64 = "base64:"
-
-
-@dataclass(frozen=True, slots=True)
-class UploadLimits:
-    """What one uploaded quiz may hold. Texts stay under what Telegram shows in one message
-    (4,096 characters) with room for the question's header and the options."""
-
-    max_bytes: int = 256 * 1024
-    max_questions: int = 100
-    max_options: int = 10
-    max_title_chars: int = 200
-    max_prompt_chars: int = 1_000
-    max_option_chars: int = 300
-    max_explanation_chars: int = 1_500
-
-
-UPLOAD_LIMITS = UploadLimits()
-
-
-@dataclass(frozen=True, slots=True)
-class UploadProblem:
-    """One thing wrong (or, `warning`, suspicious) in the file, at a 1-based line (0: none)."""
-
-    line: int
-    code: str  # what went wrong, for the chat to word in the uploader's language
-    detail: str = ""  # the checker's message (a `problems.Msg` the chat translates), or a number
-    warning: bool = False
-    key: str = ""  # the checker's key (questions.sum.options.b): the chat names it in words
-    lang: str = ""  # the translation the problem is in ("" for the English source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +140,6 @@ def _write_quiz(
     if fmt == YAML:
         (root / "quizzes" / "upload.yaml").write_bytes(data)
         return [], None
-    from bot.content.upload_formats import write_converted
-
     return write_converted(root, fmt, file_name, data, limits)
 
 

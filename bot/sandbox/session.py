@@ -19,10 +19,10 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from bot.cli.run import start_dashboard
 from bot.content import default_content_dir, load_catalog
 from bot.core.dashboard_math import group_start_param
 from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
-from bot.runner import start_dashboard
 from bot.sandbox import terminal
 from bot.sandbox.display import GENERAL, Display, topic_name
 from bot.tg.app import BotOptions, QuizBot

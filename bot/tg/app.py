@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import orjson
 from aiohttp.web import AppRunner
 from prometheus_client.metrics_core import Metric
 from telegram import Update
@@ -161,7 +162,7 @@ class BotOptions:
     guide_base_url: str | None = None
     owner_ids: frozenset[int] = frozenset()
     control_socket: Path | None = None
-    # Several workers (bot/tg/worker_process.py): the store they share (PostgreSQL), durable
+    # Several workers (bot/cli/worker.py): the store they share (PostgreSQL), durable
     # timers, and no in-memory caches of what another worker may change.
     database: Engine | None = None  # None: the SQLite file at db_path
     timers: Callable[[], Timers] | None = None  # None: PTB's JobQueue
@@ -679,7 +680,7 @@ class QuizBot:
 
     async def metrics_probe(self) -> list[Metric]:
         """The gauges of the moment in one process: updates held and timers past due (several
-        workers read theirs from PostgreSQL instead: bot/tg/worker_process.py)."""
+        workers read theirs from PostgreSQL instead: bot/cli/worker.py)."""
         processor = self.app.update_processor
         held = processor.pending if isinstance(processor, PerChatUpdateProcessor) else 0
         overdue = 0
@@ -715,6 +716,11 @@ class QuizBot:
         except BaseException:
             await self.stop()
             raise
+
+    async def process_payload(self, payload: str) -> None:
+        """Handle one update's JSON as the inbox stored it (a worker's consumer): the webhook
+        front has already checked it, so PTB reads it as Telegram sent it."""
+        await self.app.process_update(Update.de_json(orjson.loads(payload), self.app.bot))
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.

@@ -14,7 +14,7 @@ other chat would wait. So PTB's semaphore only admits (`admitted`, far above `ru
 admitted update is just the task PTB has already created for it), and our own semaphore of
 `running` slots is taken once it is the update's turn in its chat. A chat's backlog therefore
 holds one running slot; other chats starve only if one chat queues more than `admitted` updates
-at once. Several workers (bot/tg/worker_process.py) order per chat through their PostgreSQL
+at once. Several workers (bot/cli/worker.py) order per chat through their PostgreSQL
 inbox and do not use this.
 
 Memory: one `asyncio.Event` per key with an update admitted, removed when its last update ends.

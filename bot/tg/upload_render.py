@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from telegram import InlineKeyboardMarkup
 
 from bot.content.problems import Msg
-from bot.content.uploads import CheckedUpload, UploadLimits, UploadProblem
+from bot.content.upload_limits import UploadLimits, UploadProblem
+from bot.content.uploads import CheckedUpload
 from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Quiz

@@ -21,10 +21,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from bot.content.formats.draft import unique
+from bot.content.upload_limits import UPLOAD_LIMITS, UploadLimits
 from bot.content.uploads import (
-    UPLOAD_LIMITS,
     CheckedUpload,
-    UploadLimits,
     check_upload,
     source_bytes,
     stored_source,

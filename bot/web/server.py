@@ -1,4 +1,4 @@
-"""Starting the dashboard's HTTP server (bot/runner.py wires it beside the bot or on its own)."""
+"""Starting the dashboard's HTTP server (bot/cli/run.py wires it beside the bot or on its own)."""
 
 from __future__ import annotations
 

@@ -68,8 +68,6 @@ class Front:
     async def ready(self, request: web.Request) -> web.Response:
         if not self.running():
             return web.Response(status=503, text="stopping")
-        try:
-            await self.queue.pool.fetchval("SELECT 1")
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+        if not await self.queue.reachable():
             return web.Response(status=503, text="database unreachable")
         return web.Response(text="ready")

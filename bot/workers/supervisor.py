@@ -1,6 +1,6 @@
 """`quizbot run --workers N`: N worker processes on one host, one port, one database.
 
-Each worker is a whole bot (bot/tg/worker_process.py): it serves the webhook front on the shared
+Each worker is a whole bot (bot/cli/worker.py): it serves the webhook front on the shared
 port (SO_REUSEPORT: the kernel spreads Telegram's connections) and processes whatever updates
 and timers are free in PostgreSQL. Processes, not threads or tasks: one Python process serves
 one core, which is the limit several workers are for.
@@ -82,7 +82,7 @@ def worker_command(index: int, count: int, argv: list[str]) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "bot.tg.worker_process",
+        "bot.cli.worker",
         "--index",
         str(index),
         "--count",

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.content import main
 from bot.content import ContentError, check, format_report, load_catalog
-from bot.content.cli import main
 from bot.core.kinds import NumberAnswer, QuestionKind
 
 FIXTURES = Path(__file__).parent / "fixtures"

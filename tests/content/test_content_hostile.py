@@ -25,7 +25,7 @@ def _memory_bound() -> None:
 def test_content_check_refuses_a_hostile_file_in_one_line(tmp_path: Path, name: str) -> None:
     content = hostile_content(tmp_path / "content", HOSTILE[name])
     done = subprocess.run(
-        [sys.executable, "-m", "bot.content", "check", str(content)],
+        [sys.executable, "-m", "bot", "content", "check", str(content)],
         cwd=ROOT, capture_output=True, text=True, preexec_fn=_memory_bound, timeout=100,
     )  # fmt: skip
     output = done.stdout + done.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.cli import SCHEMA_DIR, main
+from bot.cli.content import SCHEMA_DIR, main
 from bot.content.schema import json_schemas
 
 

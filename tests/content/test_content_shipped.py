@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.content import main
 from bot.content import check, format_report, load_catalog
-from bot.content.cli import main
 from bot.core.kinds import QuestionKind
 from bot.core.markup import code_spans, split_code
 from bot.core.models import Level
@@ -50,9 +50,9 @@ def test_cli_check_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
 def test_python_dash_m_runs_the_cli(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(sys, "argv", ["bot.content", "check", str(CONTENT)])
+    monkeypatch.setattr(sys, "argv", ["bot", "content", "check", str(CONTENT)])
     with pytest.raises(SystemExit) as done:
-        runpy.run_module("bot.content", run_name="__main__", alter_sys=True)
+        runpy.run_module("bot", run_name="__main__", alter_sys=True)
     assert done.value.code == 0
     assert "OK: 0 errors" in capsys.readouterr().out
 

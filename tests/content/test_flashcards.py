@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.content import main
 from bot.content import check, format_report, load_catalog
-from bot.content.cli import main
 from bot.content.formats import parse
 from bot.content.uploads import check_upload
 from bot.core.kinds import QuestionKind

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.content.cli import main
+from bot.cli.content import main
 from bot.content.po_workflow import export_po, import_po
 from bot.content.problems import Problems
 from bot.content.sources import QuizFiles, read_content

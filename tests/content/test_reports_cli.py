@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.cli import main
+from bot.cli.content import main
 from bot.store import Database
 from bot.store.interface import Engine
 from bot.store.pg.database import PgDatabase

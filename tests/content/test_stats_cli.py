@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.cli import main
+from bot.cli.content import main
 from bot.content.sources import default_content_dir
 from bot.store import Database
 from bot.store.interface import Engine

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import forget_cli
+from bot.cli import forget as forget_cli
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import answered
 from tests.e2e.test_groups import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from bot import export
+from bot.cli import export
 from bot.core.markup import plain
 from bot.core.review import DEFAULT_SCHEDULER
 from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position

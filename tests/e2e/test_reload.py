@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot import export
+from bot.cli import export
+from bot.cli.content_reload import run_reload
 from bot.content import load_catalog
-from bot.content.reload_cli import run_reload
 from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.emulator import Emulator

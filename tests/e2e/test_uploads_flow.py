@@ -7,8 +7,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from bot import export
-from bot.content import cli as content_cli
+from bot.cli import content as content_cli
+from bot.cli import export
 from bot.emulator.state import EmuMessage
 from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
 from tests.e2e.test_groups import LETTERS, GroupHarness, group_bot, make_group

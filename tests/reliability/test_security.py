@@ -94,7 +94,7 @@ async def test_token_never_logged_even_at_debug(
             with pytest.raises(Exception) as failed:
                 await bot.start()
             await bot.stop()
-            logging.getLogger("bot.runner").error("start failed", exc_info=failed.value)
+            logging.getLogger("bot.cli.run").error("start failed", exc_info=failed.value)
         # Defence in depth: a traceback that carries a request URL is redacted too.
         try:
             raise RuntimeError(f"POST https://api.telegram.org/bot{TOKEN}/getMe failed")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.cli.content import main as content_main
 from bot.content import load_catalog
-from bot.content.cli import main as content_main
 from tests.reliability.support import VERDICT, bot_at, buttons, content_copy, handler_errors
 
 # No digit in it: the checker holds a translation's numbers to its source's, and only the English

@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from bot.cli.run import start_dashboard
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
-from bot.runner import start_dashboard
 from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
 from tests.e2e.harness import TOKEN, answered

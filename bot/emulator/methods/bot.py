@@ -9,7 +9,7 @@ from ..errors import ApiError
 from ..params import Params
 from ..serialize import me_json
 from ..world import World
-from . import method
+from .registry import method
 
 
 @method("getMe")

@@ -8,7 +8,7 @@ from .. import errors
 from ..params import Params
 from ..serialize import chat_full_json, member_json
 from ..world import World
-from . import method
+from .registry import method
 
 
 @method("getChat")

@@ -7,7 +7,7 @@ from typing import Any
 from .. import errors
 from ..params import Params
 from ..world import World
-from . import method
+from .registry import method
 
 MAX_DOWNLOAD = 20 * 1024 * 1024  # bots may download files up to 20 MB
 

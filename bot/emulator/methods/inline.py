@@ -6,7 +6,7 @@ from .. import errors
 from ..markup import reply_markup
 from ..params import Params
 from ..world import World
-from . import method
+from .registry import method
 
 
 @method("answerInlineQuery")

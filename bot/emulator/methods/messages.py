@@ -10,7 +10,7 @@ from ..markup import message_text, reply_markup
 from ..params import Params, Upload
 from ..state import ChatState, EmuMessage
 from ..world import CallbackAnswer, World
-from . import method
+from .registry import method
 
 CHAT_ACTIONS = frozenset(
     [

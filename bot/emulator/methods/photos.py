@@ -18,8 +18,8 @@ from ..markup import caption_text, reply_markup
 from ..params import Params, Upload
 from ..state import EmuMessage
 from ..world import World
-from . import method
 from .messages import commit_edit, editable, flood, reply_to, sendable, thread
+from .registry import method
 
 WRONG_FILE_ID = "wrong file identifier/HTTP URL specified"
 THUMB_SIDE = 90

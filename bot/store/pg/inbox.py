@@ -59,6 +59,14 @@ class UpdateQueue:
     def __init__(self, pool: asyncpg.Pool, name: str, lease: float = 10.0) -> None:
         self.pool, self.name, self.lease = pool, name, lease
 
+    async def reachable(self) -> bool:
+        """Whether the database answers now (the front's readiness probe)."""
+        try:
+            await self.pool.fetchval("SELECT 1")
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            return False
+        return True
+
     async def put(self, update_id: int, chat_key: str, payload: str) -> bool:
         """Store an update once and wake the workers; False if it was already there."""
         new = await self.pool.fetchval(

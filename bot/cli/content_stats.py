@@ -17,10 +17,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.cli.content_reports import engine_for, parse_since
 from bot.config import ConfigError, Settings
 from bot.content.loader import load_catalog
 from bot.content.problems import ContentError
-from bot.content.reports_cli import engine_for, parse_since
 from bot.content.sources import default_content_dir
 from bot.core.item_analysis import MIN_ANSWERERS, Flag
 from bot.core.markup import plain

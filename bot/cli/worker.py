@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import os
 import signal
@@ -25,7 +24,6 @@ from typing import Any
 
 import asyncpg
 from prometheus_client.metrics_core import Metric
-from telegram import Update
 
 from bot import logs
 from bot.config import ConfigError, Settings
@@ -149,7 +147,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
 
     async def handle(payload: str) -> Any:
         metrics.update_received()  # claimed from the inbox: its handling starts now
-        return await bot.app.process_update(Update.de_json(json.loads(payload), bot.app.bot))
+        return await bot.process_payload(payload)
 
     consumer = Consumer(
         db.pool,

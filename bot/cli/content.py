@@ -9,15 +9,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from bot.cli.content_po import configure_po, run_po
+from bot.cli.content_reload import run_reload
+from bot.cli.content_reports import configure_reports, run_reports
+from bot.cli.content_stats import configure_stats, run_stats
+from bot.cli.content_transfer import configure_export, configure_import, run_export, run_import
 from bot.content.loader import check
-from bot.content.po_cli import configure_po, run_po
-from bot.content.reload_cli import run_reload
 from bot.content.report import format_report
-from bot.content.reports_cli import configure_reports, run_reports
 from bot.content.schema import json_schemas
 from bot.content.sources import PACKAGE_ROOT, default_content_dir
-from bot.content.stats_cli import configure_stats, run_stats
-from bot.content.transfer_cli import configure_export, configure_import, run_export, run_import
 
 SCHEMA_DIR = PACKAGE_ROOT / "schema"
 

@@ -1,4 +1,4 @@
-"""Time `load_catalog` on generated content: `python -m bot.content.startup_timing [--runs 5]`.
+"""Time `load_catalog` on generated content: `python -m bot.bench.startup_timing [--runs 5]`.
 
 Each run is a fresh interpreter (imports not counted), so the figures are what a bot start
 pays; the median is printed for a plain load and for a load that hits the start-up cache.
@@ -35,7 +35,7 @@ def _median(args: list[str], runs: int) -> tuple[float, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.content.startup_timing")
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.startup_timing")
     parser.add_argument("--quizzes", type=int, default=500)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)

@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
         return 2
     logs.setup(settings.log_level, settings.token.reveal())
     try:
-        from bot.runner import run_dashboard
+        from bot.cli.run import run_dashboard
 
         listen, port = args.listen or web_settings.listen, args.port or web_settings.port
         return asyncio.run(
