@@ -33,6 +33,7 @@ from bot.usecases import group_schedules as sched
 from bot.usecases import group_settings as gs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.learner_profile import Learner
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 
 log = logging.getLogger(__name__)
 Context = BotContext
@@ -328,11 +329,11 @@ class GroupHandlers:
                     await acknowledge(query, gr.popup(tr, quiz, judgement, lang), show_alert=True)
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
                     await acknowledge(query, gr.recorded(tr, judgement))
-            case runs.AlreadyAnswered():
+            case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
-            case runs.NotYours():
+            case NotYours():
                 await acknowledge(query, tr._("This button belongs to another chat."))
-            case runs.Closed():
+            case Closed():
                 await acknowledge(query, tr._("This question is closed."))
 
     async def setting(

@@ -11,10 +11,10 @@ from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg.private import acknowledge
-from bot.usecases import group_runs as runs
 from bot.usecases import group_selections as gsel
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
+from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
 
 
 class GroupSelectHandlers:
@@ -59,15 +59,15 @@ class GroupSelectHandlers:
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
                     text = select_render.recorded(tr, order, judgement.selected)
                     await acknowledge(query, text)
-            case gsel.NothingSelected():
+            case NothingSelected():
                 await acknowledge(query, select_render.nothing_selected(tr), show_alert=True)
             case _:
                 await acknowledge(query, _refusal(tr, outcome))
 
 
 def _refusal(tr: Translator, outcome: object) -> str:
-    if isinstance(outcome, runs.AlreadyAnswered):
+    if isinstance(outcome, AlreadyAnswered):
         return tr._("You already answered this question.")
-    if isinstance(outcome, runs.NotYours):
+    if isinstance(outcome, NotYours):
         return tr._("This button belongs to another chat.")
     return tr._("This question is closed.")

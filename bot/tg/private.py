@@ -28,6 +28,7 @@ from bot.usecases import private_quiz as pq
 from bot.usecases import private_selections as ps
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected
 from bot.usecases.typed_answers import TypedAnswers
 
 log = logging.getLogger(__name__)
@@ -341,7 +342,7 @@ class PrivateHandlers:
                         await acknowledge(
                             query, tr._("This quiz is over. /quizzes to start another.")
                         )
-                        if isinstance(outcome, pq.Closed) and _in_own_chat(query, user_id):
+                        if isinstance(outcome, Closed) and _in_own_chat(query, user_id):
                             await drop_keyboard(query)  # its buttons can no longer do anything
             case cb.Abandon(attempt_id):
                 match await self.quiz.abandon(user_id, attempt_id):
@@ -349,7 +350,7 @@ class PrivateHandlers:
                         await acknowledge(query)
                         done = Screen(tr._("Quiz abandoned. /quizzes to pick another."))
                         await edit(query, done)
-                    case pq.Closed():
+                    case Closed():
                         await acknowledge(query, closed)
                         if _in_own_chat(query, user_id):
                             await drop_keyboard(query)
@@ -379,7 +380,7 @@ class PrivateHandlers:
         lang, tr, user_id = learner.lang, translator(learner.lang), learner.user_id
         if isinstance(data, cb.Submit):
             outcome = await selections.submit(user_id, data.attempt_id, data.question, lang)
-            if isinstance(outcome, ps.NothingSelected):
+            if isinstance(outcome, NothingSelected):
                 await acknowledge(query, select_render.nothing_selected(tr), show_alert=True)
             else:
                 await self._answered(query, outcome, lang, tr)
@@ -391,7 +392,7 @@ class PrivateHandlers:
                 if _in_own_chat(query, user_id):
                     await edit(query, render.question(tr, quiz, attempt, index, lang, selected))
                 await acknowledge(query)
-            case pq.AlreadyAnswered():
+            case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case pq.InExam():
                 await acknowledge(query, render.in_exam(tr), show_alert=True)
@@ -425,7 +426,7 @@ class PrivateHandlers:
                 await self._show_answered(
                     query, render.answered(tr, quiz, attempt, judgement, lang, caption=caption)
                 )
-            case pq.AlreadyAnswered():
+            case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
             case pq.InExam():  # no verdict: the question stays open for after the exam
                 await acknowledge(query, render.in_exam(tr), show_alert=True)

@@ -29,21 +29,23 @@ from bot.tg.typed_review_handlers import TypedCards
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
+from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
 from bot.usecases.review_rounds import (
-    AlreadyAnswered,
     AlreadyShown,
     AnswerOutcome,
     CardAnswered,
     InExam,
     NothingDue,
     NothingToPractise,
-    NotYours,
     ReviewRounds,
     RoundCard,
     RoundSummary,
     Stopped,
 )
-from bot.usecases.select_review import CardToggled, NothingSelected, SelectReview
+from bot.usecases.select_review import (
+    CardToggled,
+    SelectReview,
+)
 from bot.usecases.spaced_review import (
     SpacedReview,
 )

@@ -36,6 +36,7 @@ from bot.store.learners import encode_orders
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings, RunStanding
 from bot.usecases.learner_profile import Learner
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 
 # -- outcomes ---------------------------------------------------------------------------------
 
@@ -71,25 +72,6 @@ class Answered:
     lang: str
     quiz: Quiz
     judgement: Judgement
-
-
-@dataclass(frozen=True, slots=True)
-class AlreadyAnswered:
-    lang: str
-
-
-@dataclass(frozen=True, slots=True)
-class NotYours:
-    """A run's button tapped from another chat (forged data): nothing changed."""
-
-    lang: str
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """Not the open question, or no such run: nothing changed."""
-
-    lang: str
 
 
 TapOutcome = Answered | AlreadyAnswered | NotYours | Closed

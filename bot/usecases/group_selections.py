@@ -20,8 +20,9 @@ from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store import Stored
 from bot.store.selections import SelectionStore
-from bot.usecases.group_runs import AlreadyAnswered, Closed, GroupRuns, NotYours
+from bot.usecases.group_runs import GroupRuns
 from bot.usecases.learner_profile import Learner
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected, NotYours
 from bot.usecases.private_selections import selected_ids
 
 
@@ -42,11 +43,6 @@ class Submitted:
     quiz: Quiz
     order: tuple[int, ...]
     judgement: SetJudgement
-
-
-@dataclass(frozen=True, slots=True)
-class NothingSelected:
-    lang: str
 
 
 ToggleOutcome = Toggled | AlreadyAnswered | NotYours | Closed

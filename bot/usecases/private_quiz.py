@@ -42,6 +42,7 @@ from bot.core.kinds import rating_id
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 
 CACHE_SIZE = 10_000
 V = TypeVar("V")
@@ -77,21 +78,6 @@ class Answered:
     judgement: Judgement | SetJudgement
     score: Score | None  # set when this answer finished the attempt
     due: ReviewItem | None = None  # a rated flashcard: its FSRS state and due day
-
-
-@dataclass(frozen=True, slots=True)
-class AlreadyAnswered:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class NotYours:
-    """Another learner's attempt, or an id that never existed: nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """The attempt is over, or the button is not the current question's."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,10 @@ from bot.core.engine import Attempt, SetJudgement, Status, Verdict, apply_select
 from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store.selections import SelectionStore
+from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected, NotYours
 from bot.usecases.private_quiz import (
-    AlreadyAnswered,
     Answered,
-    Closed,
     InExam,
-    NotYours,
     PrivateQuiz,
 )
 
@@ -36,11 +34,6 @@ class Toggled:
     attempt: Attempt
     index: int
     selected: frozenset[int]
-
-
-@dataclass(frozen=True, slots=True)
-class NothingSelected:
-    """Submit with no option selected: refused, nothing stored."""
 
 
 ToggleOutcome = Toggled | AlreadyAnswered | NotYours | Closed | InExam

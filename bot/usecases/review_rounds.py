@@ -36,6 +36,7 @@ from bot.core.models import Question, Quiz
 from bot.core.practice import QuestionKey
 from bot.core.review import ReviewItem, decode_order, review_order
 from bot.store.review_sessions import PRACTICE, REVIEW, RoundStore, StoredRound
+from bot.usecases.outcomes import AlreadyAnswered, NotYours
 from bot.usecases.spaced_review import SpacedReview
 
 PRACTICE_MAX = 10  # questions in one practice round: a short round, not a second quiz
@@ -104,16 +105,6 @@ class InExam:
 @dataclass(frozen=True, slots=True)
 class RoundOver:
     """The round was stopped, replaced by a newer one, or ended: the tap changes nothing."""
-
-
-@dataclass(frozen=True, slots=True)
-class NotYours:
-    """Another learner's round or button, or an id that never existed: nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class AlreadyAnswered:
-    pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from bot.core.review import decode_order
 from bot.store.review_sessions import PRACTICE, StoredRound
 from bot.store.selections import SelectionStore
 from bot.usecases import review_rounds as rr
+from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +34,8 @@ class CardToggled:
     positions: frozenset[int]
 
 
-@dataclass(frozen=True, slots=True)
-class NothingSelected:
-    """Submit with nothing toggled: refused, nothing stored."""
-
-
-ToggleOutcome = CardToggled | rr.AlreadyAnswered | rr.RoundOver | rr.NotYours
-SubmitOutcome = rr.CardAnswered | NothingSelected | rr.AlreadyAnswered | rr.RoundOver | rr.NotYours
+ToggleOutcome = CardToggled | AlreadyAnswered | rr.RoundOver | NotYours
+SubmitOutcome = rr.CardAnswered | NothingSelected | AlreadyAnswered | rr.RoundOver | NotYours
 
 
 class SelectReview:
@@ -59,7 +55,7 @@ class SelectReview:
             return checked
         stored, order = checked
         if not 0 <= position < len(order):
-            return rr.NotYours()  # forged: no card of ours has that button
+            return NotYours()  # forged: no card of ours has that button
         now = self.clock()
         selected = await self.selections.toggle_card(round_id, index, user_id, order[position], now)
         if selected is None:
@@ -95,7 +91,7 @@ class SelectReview:
         item_id: int,
         order: tuple[int, ...],
         selected: frozenset[int],
-    ) -> rr.CardAnswered | rr.AlreadyAnswered | rr.RoundOver:
+    ) -> rr.CardAnswered | AlreadyAnswered | rr.RoundOver:
         rounds, user_id = self.rounds, stored.user_id
         if stored.mode == PRACTICE:
             located = rounds.located(stored, index)
@@ -104,7 +100,7 @@ class SelectReview:
                 return rr.RoundOver()
             right, now = judgement.is_correct, self.clock()
             if not await rounds.rounds.practised(stored.id, index, right, now):
-                return rr.AlreadyAnswered()
+                return AlreadyAnswered()
             card = rr.RoundCard(stored.id, index, stored.total, True, located[0], located[1], order)
             return rr.CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
         result = await rounds.review.answer_set(
@@ -116,7 +112,7 @@ class SelectReview:
             elapsed_ms=rounds.elapsed_ms(stored),
         )
         if result is None:
-            return rr.AlreadyAnswered()
+            return AlreadyAnswered()
         card = rr.RoundCard(
             stored.id, index, stored.total, False, result.card.quiz, result.card.question, order,
             item_id,
@@ -126,7 +122,7 @@ class SelectReview:
 
     async def _card(
         self, user_id: int, round_id: int, index: int, item_id: int, order_text: str
-    ) -> tuple[StoredRound, tuple[int, ...]] | rr.AlreadyAnswered | rr.RoundOver | rr.NotYours:
+    ) -> tuple[StoredRound, tuple[int, ...]] | AlreadyAnswered | rr.RoundOver | NotYours:
         """The learner's round waiting for card `index` (and `item_id` its own), a select-all
         question, and the card's displayed order; or why the tap changes nothing."""
         stored = await self.rounds.awaiting(user_id, round_id, index, item_id)
@@ -138,5 +134,5 @@ class SelectReview:
             return rr.RoundOver()
         order = decode_order(order_text, len(question.options))
         if order is None:
-            return rr.NotYours()  # forged: no card of ours carries that
+            return NotYours()  # forged: no card of ours carries that
         return stored, order
