@@ -17,7 +17,10 @@ from bot.store.location import Location, parse_location
 TELEGRAM_API = "https://api.telegram.org/bot"
 # What Telegram accepts as setWebhook's secret_token (it refuses anything else).
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
-TRANSPORTS = ("aiohttp", "httpx")  # bot.tg.transport.TRANSPORTS; not imported: no telegram here
+TRANSPORTS = (
+    "aiohttp",
+    "httpx",
+)  # bot.tg.wire.transport.TRANSPORTS; not imported: no telegram here
 
 
 class Secret:

@@ -1,4 +1,4 @@
-"""The door of Telegram's webhook, shared by the single-process bot (bot/tg/webhook_server.py)
+"""The door of Telegram's webhook, shared by the single-process bot (bot/tg/wire/webhook_server.py)
 and the workers' front (bot/workers/front.py).
 
 Anyone who finds the URL can post to it, so the cheap checks come first: the secret header before

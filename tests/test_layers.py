@@ -215,3 +215,30 @@ def test_library_packages_never_import_an_entry_point() -> None:
         if part(a.target) in ENTRY_POINT_PARTS
     ]
     assert wrong == []
+
+
+# The adapter's shared parts: wiring (app), the per-update context, callback data and the
+# router that binds buttons to chats, the command menus, forum topics, and helpers every
+# renderer or handler uses. Everything else is a feature's `<feature>_handlers.py` (parse, call
+# a use case, send) or `<feature>_render.py` (text and keyboards); wire code is in `tg/wire/`.
+TG_SHARED = {
+    "__init__.py",
+    "app.py",
+    "buttons.py",
+    "callbacks.py",
+    "context.py",
+    "long_lists.py",
+    "member_replies.py",
+    "menus.py",
+    "mini_app.py",
+    "owner.py",
+    "quiz_links.py",
+    "topics.py",
+}
+
+
+def test_the_adapter_follows_one_naming_rule() -> None:
+    names = {p.name for p in (BOT / "tg").glob("*.py")}
+    odd = {n for n in names - TG_SHARED if not n.endswith(("_handlers.py", "_render.py"))}
+    assert odd == set(), "name it <feature>_handlers.py or <feature>_render.py, or move to wire/"
+    assert names >= TG_SHARED, "a shared part named here no longer exists"

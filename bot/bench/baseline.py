@@ -22,7 +22,7 @@ from telegram.ext import (
 
 # Both bots run as many updates at once: quizbot's BotOptions.concurrent_updates (a test holds
 # them equal; not imported, so the baseline process loads none of quizbot). quizbot also keeps
-# one chat's updates in arrival order (bot/tg/update_order.py); the baseline stays stock PTB on
+# one chat's updates in arrival order (bot/tg/wire/update_order.py); the baseline stays stock PTB on
 # purpose, so that ordering's cost is counted against quizbot. The bench's learners each wait
 # for the bot's answer before their next tap, so the order changes no work, only its bookkeeping.
 CONCURRENT_UPDATES = 8
@@ -67,7 +67,7 @@ def build(
     transport: str = "httpx",
 ) -> Application:  # type: ignore[type-arg]
     """`transport`: "httpx" is stock PTB; "aiohttp" the same bot on quizbot's lean transport
-    (the only quizbot module this process loads then is bot.tg.transport)."""
+    (the only quizbot module this process loads then is bot.tg.wire.transport)."""
     concurrency = concurrency or CONCURRENT_UPDATES
     builder = (
         ApplicationBuilder()
@@ -79,7 +79,7 @@ def build(
     if transport == "httpx":
         builder = builder.connection_pool_size(concurrency).pool_timeout(10)
     else:
-        from bot.tg.transport import use_transport
+        from bot.tg.wire.transport import use_transport
 
         builder = use_transport(
             builder, transport, connection_pool_size=concurrency, pool_timeout=10

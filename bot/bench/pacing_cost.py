@@ -2,7 +2,7 @@
 
 Each counted send of a worker books its chat's slot (`SendSlots.reserve`, one statement) and
 takes a slot of the bot's overall schedule (`BotSchedule.lease`, one statement per lease of up
-to 4 slots: bot/tg/shared_pace.py). Two pools stand for two workers (or hosts) doing it at once
+to 4 slots: bot/tg/wire/shared_pace.py). Two pools stand for two workers (or hosts) doing it at once
 on the same rows, closed loop, against the benchmark's durable server: the time per statement
 is the latency a send pays before it leaves, and the statements per second what one hot row
 serves (Telegram allows a bot 30 sends a second).

@@ -4,7 +4,7 @@ A whole bot on PostgreSQL: the webhook front on the shared port stores updates, 
 claims free updates and timers and hands them to PTB (`Application.process_update`, and the
 timers' handlers). What one process kept in memory is in PostgreSQL here: the updates, the
 timers of runs, schedules and reminders, the duplicate guard (the inbox's primary key), and the
-bot's sending schedule (one for every worker on every host: bot/tg/shared_pace.py).
+bot's sending schedule (one for every worker on every host: bot/tg/wire/shared_pace.py).
 
 Stopping (SIGTERM): the front says not ready and stops taking updates, the loop finishes or
 hands back what it holds (`--grace`), then the bot and the store close.
@@ -37,9 +37,9 @@ from bot.store.pg.pacing import BotSchedule, SendSlots
 from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
 from bot.tg.app import BotOptions, QuizBot
-from bot.tg.shared_pace import SharedBudget
-from bot.tg.timer_backends import PgTimers
-from bot.tg.webhook_server import read_update
+from bot.tg.wire.shared_pace import SharedBudget
+from bot.tg.wire.timer_backends import PgTimers
+from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import serve
 from bot.workers.consumer import Consumer
 from bot.workers.front import Front
@@ -102,7 +102,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             return 0.0
 
     async def chat_spare(chat: int | str) -> bool:
-        """A courtesy reply in a group (bot/tg/ratelimit.py): its shared slot only if free now."""
+        """A courtesy reply in a group (tg/wire/ratelimit.py): its shared slot only if free now."""
         try:
             return await slots.spare(f"c{chat}", 3.2)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:

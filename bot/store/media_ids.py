@@ -2,7 +2,7 @@
 
 A picture is uploaded once; later sends name it by the file_id Telegram returned. The store
 only remembers: when to upload, and what to do with a refused file_id, is the sender's
-(`bot/tg/photos.py`).
+(`bot/tg/wire/photos.py`).
 """
 
 from __future__ import annotations

@@ -70,34 +70,34 @@ from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
-from bot.tg.group import GroupHandlers
-from bot.tg.group_select import GroupSelectHandlers
-from bot.tg.group_typed_handlers import GroupTypedReplies
-from bot.tg.jobs import GroupRunner
+from bot.tg.group_handlers import GroupHandlers
+from bot.tg.group_number_handlers import GroupTypedReplies
+from bot.tg.group_run_handlers import GroupRunner
+from bot.tg.group_selection_handlers import GroupSelectHandlers
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
+from bot.tg.number_handlers import TypedReplies
+from bot.tg.number_review_handlers import TypedCards
 from bot.tg.owner import OwnerHandlers
-from bot.tg.photos import PhotoSender
 from bot.tg.practice_handlers import PracticeHandlers
-from bot.tg.private import PrivateHandlers
+from bot.tg.private_handlers import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
-from bot.tg.ratelimit import PacedRateLimiter
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
-from bot.tg.retry import RetryingLimiter
 from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
-from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
-from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.topics import reply_thread
-from bot.tg.transport import use_transport
-from bot.tg.typed_handlers import TypedReplies
-from bot.tg.typed_review_handlers import TypedCards
-from bot.tg.update_order import PerChatUpdateProcessor
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
-from bot.tg.webhook_server import WebhookServer
-from bot.tg.wrong_chat import DEEP_LINK, WrongChat
+from bot.tg.wire.photos import PhotoSender
+from bot.tg.wire.ratelimit import PacedRateLimiter
+from bot.tg.wire.retry import RetryingLimiter
+from bot.tg.wire.shared_pace import SharedBudget
+from bot.tg.wire.timer_backends import JobTimers, Timers
+from bot.tg.wire.transport import use_transport
+from bot.tg.wire.update_order import PerChatUpdateProcessor
+from bot.tg.wire.webhook_server import WebhookServer
+from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
@@ -142,10 +142,12 @@ class BotOptions:
     clock: Clock = time.time
     rng: random.Random | None = None
     rate_limit: bool = True
-    send_rate: float = 29.0  # counted requests (sends, edits) per second; see bot/tg/ratelimit.py
+    send_rate: float = (
+        29.0  # counted requests (sends, edits) per second; see bot/tg/wire/ratelimit.py
+    )
     # Measured (BENCHMARKS.md): httpcore scans its whole pool per request, so 8 beats 64.
     concurrent_updates: int = 8
-    transport: str = "aiohttp"  # or "httpx", PTB's default (bot/tg/transport.py)
+    transport: str = "aiohttp"  # or "httpx", PTB's default (bot/tg/wire/transport.py)
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)
@@ -155,7 +157,6 @@ class BotOptions:
     timezone: str = "UTC"  # learners' days (streaks, review due dates); reminders by default
     retention: float = 0.9  # FSRS's desired retention (QUIZBOT_RETENTION)
     dashboard: DashboardLinks | None = None  # the Mini App, when it has a public URL
-    extra: dict[str, object] = field(default_factory=dict)
     # Reloading content while running (`/reload`, `quizbot content reload`): where it lives,
     # who may ask in chat, and the control socket the command line talks to (None: none).
     content_dir: Path | None = None
@@ -169,7 +170,7 @@ class BotOptions:
     shared: bool = False
     send_share: int = 1  # workers sharing the bot's limits: each paces at its 1/N share
     # Workers on any number of hosts: the bot's overall rhythm is one schedule in the database
-    # (bot/tg/shared_pace.py); `send_share` is then only the fallback while it is unreachable.
+    # (bot/tg/wire/shared_pace.py); `send_share` is then only the fallback while it is unreachable.
     shared_budget: SharedBudget | None = None
     run_watchdog: float = 20.0  # durable timers: seconds before another worker resumes a run
     chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
@@ -371,7 +372,7 @@ class QuizBot:
                 shared=self.options.shared_budget,
             )
             app = builder.rate_limiter(limiter).build()
-        else:  # no pacing, but the same retries (bot/tg/retry.py): the one retry layer
+        else:  # no pacing, but the same retries (bot/tg/wire/retry.py): the one retry layer
             app = builder.rate_limiter(RetryingLimiter()).build()
         # Group -2 runs before every handler: an update Telegram delivers again (a webhook
         # retry, a poller that died before confirming it) is handled once.
@@ -392,7 +393,7 @@ class QuizBot:
         private.zone = self.review.zone  # a rated flashcard's next review day
         self.private_handlers = private
         chat = filters.ChatType.PRIVATE
-        # A command in the wrong kind of chat says where it works (bot/tg/wrong_chat.py); its
+        # A command in the wrong kind of chat says where it works (tg/wrong_chat_handlers.py); its
         # deep link back here (/start cmd-stats) runs the command, before /start takes it.
         wrong_chat = WrongChat(lambda *args, **kwargs: self.courtesy.say(*args, **kwargs))
         deep_link = chat & filters.Regex(re.compile(DEEP_LINK, re.IGNORECASE))
@@ -706,7 +707,7 @@ class QuizBot:
         await self.app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
 
     async def start_webhook(self, url: str, secret: str, listen: str, port: int) -> None:
-        """Serve `/telegram` on listen:port (bot/tg/webhook_server.py, not PTB's tornado server:
+        """Serve `/telegram` on listen:port (tg/wire/webhook_server.py, not PTB's tornado server:
         the secret is checked before a body is read), then tell Telegram the public URL."""
         await self.start(polling=False)
         self.webhook = WebhookServer(self.app, secret)
@@ -815,17 +816,11 @@ class QuizBot:
         result = await self.reload_content()
         return result.ok, result.summary()
 
-    async def run_forever(self) -> None:
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await self.stop()
-
     async def _drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Stop an update already seen. No await before the check: concurrent copies of one
         update cannot both pass. Keys whose writes were committed before a restart are loaded at
         start-up (`_load_handled_updates`), so a re-delivered deep link does not act twice."""
-        metrics.update_received()  # if no earlier seam stamped it (bot/tg/update_order.py)
+        metrics.update_received()  # if no earlier seam stamped it (bot/tg/wire/update_order.py)
         key = update_key(update)
         if key in self._seen_updates:
             log.info("update %d delivered again: ignored", update.update_id)

@@ -16,10 +16,10 @@ from telegram import CallbackQuery, Chat, Update
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.context import BotContext
-from bot.tg.group import GroupHandlers
-from bot.tg.group_select import GroupSelectHandlers
+from bot.tg.group_handlers import GroupHandlers
+from bot.tg.group_selection_handlers import GroupSelectHandlers
 from bot.tg.practice_handlers import PracticeHandlers
-from bot.tg.private import PrivateHandlers, acknowledge
+from bot.tg.private_handlers import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers

@@ -16,8 +16,7 @@ from bot.core.models import Image, Quiz
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.captions import fits_caption
-from bot.tg.render import (
+from bot.tg.private_render import (
     Screen,
     answered_keyboard,
     button,
@@ -26,6 +25,7 @@ from bot.tg.render import (
     truncate,
     with_image,
 )
+from bot.tg.wire.captions import fits_caption
 
 
 def rating_labels(tr: Translator) -> tuple[str, ...]:

@@ -15,8 +15,8 @@ from telegram import CallbackQuery, Chat, InlineKeyboardButton, InlineKeyboardMa
 from telegram.error import BadRequest
 
 from bot.tg.context import BotContext
-from bot.tg.private import acknowledge, send
-from bot.tg.render import Screen
+from bot.tg.private_handlers import acknowledge, send
+from bot.tg.private_render import Screen
 from bot.usecases.forgetting import Forgetting
 
 log = logging.getLogger(__name__)

@@ -26,9 +26,10 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import GroupSettings, Schedule
 from bot.tg import callbacks as cb
-from bot.tg import menus, number_render, standings_render, toggle_keys
+from bot.tg import menus, number_render, standings_render
+from bot.tg import toggle_render as toggle_keys
 from bot.tg.long_lists import bounded
-from bot.tg.render import (
+from bot.tg.private_render import (
     LETTERS,
     MAX_LIST_BUTTONS,
     Screen,

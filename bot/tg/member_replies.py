@@ -28,10 +28,10 @@ from telegram.error import TelegramError
 from bot.core.courtesy import Reply
 from bot.i18n import Translator, translator
 from bot.tg.context import BotContext
-from bot.tg.jobs import GroupRunner
+from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.long_lists import whole_lines
-from bot.tg.render import Screen, shown_name
-from bot.tg.retry import Courtesy, Shed
+from bot.tg.private_render import Screen, shown_name
+from bot.tg.wire.retry import Courtesy, Shed
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_settings import GroupSettingsCases

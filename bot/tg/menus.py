@@ -81,7 +81,7 @@ def _names(*menus: tuple[MenuCommand, ...]) -> frozenset[str]:
 
 # Where each command lives, read from the menus so a wrong-chat reply cannot drift from them:
 # a private-only command sent in a group is answered with a link to the private chat, and a
-# group-only one sent privately with a word that it works in a group (bot/tg/wrong_chat.py).
+# group-only one sent privately with a word that it works in a group (tg/wrong_chat_handlers.py).
 PRIVATE_ONLY = _names(PRIVATE) - _names(GROUP_ADMIN) - IN_BOTH_CHATS
 GROUP_ONLY = _names(GROUP_ADMIN) - _names(PRIVATE) - IN_BOTH_CHATS
 

@@ -18,7 +18,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.number_words import key_text
-from bot.tg.render import (
+from bot.tg.private_render import (
     Screen,
     explained,
     joined,

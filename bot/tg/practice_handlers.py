@@ -6,7 +6,7 @@ A set belongs to the learner who started it: a tap by anyone else, a second tap,
 set that is over changes nothing and says so in a popup.
 
 An exam's clock runs without taps: each question shown arms an `exam` timer (the timer seam
-group runs use, bot/tg/timer_backends.py) at its deadline, per question or for the whole exam;
+group runs use, bot/tg/wire/timer_backends.py) at its deadline, per question or for the whole exam;
 when it fires the use case counts what is left missed and the learner gets the next question or
 the results. `restore` re-arms the timers of running exams at start-up (JobQueue forgets them).
 """
@@ -28,10 +28,10 @@ from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg import report_render as rr
 from bot.tg.context import BotContext
-from bot.tg.photos import PhotoSender, send_screen
-from bot.tg.private import drop_keyboard, edit, reply
-from bot.tg.render import Screen, with_image
-from bot.tg.timer_backends import Timers
+from bot.tg.private_handlers import drop_keyboard, edit, reply
+from bot.tg.private_render import Screen, with_image
+from bot.tg.wire.photos import PhotoSender, send_screen
+from bot.tg.wire.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.practice_session import (
     ExamTimeIsUp,
@@ -53,7 +53,7 @@ class PracticeHandlers:
         self.timers: Timers | None = None  # exam clocks; set by `use_timers`
         self.bot: Bot | None = None
         self.learners: Learners | None = None
-        self.photos: PhotoSender | None = None  # content pictures (bot/tg/photos.py)
+        self.photos: PhotoSender | None = None  # content pictures (bot/tg/wire/photos.py)
 
     def use_timers(self, timers: Timers, bot: Bot, learners: Learners) -> None:
         """Exam clocks run on `timers` (the group runs' timers), sending with `bot` in each

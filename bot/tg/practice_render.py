@@ -17,7 +17,7 @@ from bot.core.models import GuidePath, Level
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.render import (
+from bot.tg.private_render import (
     LETTERS,
     Screen,
     button,

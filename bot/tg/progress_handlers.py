@@ -16,16 +16,17 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
 from bot.tg import callbacks as cb
-from bot.tg import calls, standings_render
 from bot.tg import progress_render as pr
-from bot.tg import review_render as rr
+from bot.tg import rounds_render as rr
+from bot.tg import standings_render
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
-from bot.tg.photos import PhotoSender
-from bot.tg.private import acknowledge, drop_keyboard, edit, is_photo, send
-from bot.tg.render import Screen, truncate
+from bot.tg.number_review_handlers import TypedCards
+from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, is_photo, send
+from bot.tg.private_render import Screen, truncate
 from bot.tg.select_render import nothing_selected
-from bot.tg.typed_review_handlers import TypedCards
+from bot.tg.wire import calls
+from bot.tg.wire.photos import PhotoSender
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -84,7 +85,7 @@ class ProgressHandlers:
         self.catalog = catalog
         self.is_admin = is_admin
         self.group_language = group_language
-        self.photos: PhotoSender | None = None  # content pictures on cards (bot/tg/photos.py)
+        self.photos: PhotoSender | None = None  # content pictures on cards (bot/tg/wire/photos.py)
 
     # -- private commands -----------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Handlers for a learner's /timezone and /remind (private), their buttons, and the daily
 reminder timers.
 
-Reminders are daily timers on the one timer seam (bot/tg/timer_backends.py): PTB's JobQueue in
+Reminders are daily timers on the one timer seam (bot/tg/wire/timer_backends.py): PTB's JobQueue in
 one process, rebuilt from the store at start-up; durable rows with several workers, re-armed
 before each firing and claimed by one worker, so a reminder is sent once. The timer's wall time
 is in the learner's zone: changing the zone re-arms it at the same local time.
@@ -25,9 +25,9 @@ from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import reminder_render as rr
 from bot.tg.context import BotContext
-from bot.tg.private import acknowledge, drop_keyboard, edit, send
-from bot.tg.render import Screen
-from bot.tg.timer_backends import Timers
+from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, send
+from bot.tg.private_render import Screen
+from bot.tg.wire.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.reminders import (
     BadTime,

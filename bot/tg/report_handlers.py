@@ -17,10 +17,11 @@ from telegram.error import BadRequest
 from bot.core.problem_report import Reason
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
-from bot.tg import render, review_render
+from bot.tg import private_render as render
 from bot.tg import report_render as rr
+from bot.tg import rounds_render as review_render
 from bot.tg.context import BotContext
-from bot.tg.private import acknowledge, reply, send
+from bot.tg.private_handlers import acknowledge, reply, send
 from bot.usecases import problem_reporting as pr
 from bot.usecases.learner_profile import Learner
 

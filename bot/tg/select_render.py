@@ -16,7 +16,7 @@ from bot.core.engine import Attempt, SetJudgement
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
-from bot.tg.render import (
+from bot.tg.private_render import (
     LETTERS,
     Screen,
     explained,

@@ -15,9 +15,9 @@ from telegram.constants import ParseMode
 from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg import render
+from bot.tg import private_render as render
+from bot.tg.private_render import Screen, button
 from bot.tg.quiz_links import QuizLinks
-from bot.tg.render import Screen, button
 
 
 def summary(tr: Translator, quiz: Quiz) -> str:

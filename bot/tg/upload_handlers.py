@@ -29,9 +29,9 @@ from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
-from bot.tg.jobs import GroupRunner
-from bot.tg.private import acknowledge, drop_keyboard
-from bot.tg.render import Screen
+from bot.tg.group_run_handlers import GroupRunner
+from bot.tg.private_handlers import acknowledge, drop_keyboard
+from bot.tg.private_render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner

@@ -25,7 +25,7 @@ from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line, schedule_usage
 from bot.tg.long_lists import bounded
-from bot.tg.render import Screen, button, truncate
+from bot.tg.private_render import Screen, button, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,

@@ -1,6 +1,6 @@
 """A group run, from start to leaderboard: start, member taps, a question's time running out,
-/stop, and what a restart must resume. Each returns a typed outcome; `bot/tg/jobs.py` only arms
-timers and sends what these decide.
+/stop, and what a restart must resume. Each returns a typed outcome;
+`tg/group_run_handlers.py` only arms timers and sends what these decide.
 
 The live runs are kept in memory (the process is the only writer, so they cannot go stale): a
 tap costs one SQLite write; the store stays the truth that a restart resumes from.

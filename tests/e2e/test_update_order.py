@@ -1,4 +1,4 @@
-"""One chat's updates are handled in the order they arrive (bot/tg/update_order.py), while the bot
+"""One chat's updates are handled in the order they arrive (tg/wire/update_order.py), while the bot
 still handles several chats at once. Before, two commands of one learner ran side by side: when
 Telegram was slow to take the first reply, the second command's reply came first (this test
 failed so: the /quizzes list above the /help text). The supergroup case, a /push right after a

@@ -8,7 +8,7 @@ import pytest
 
 from bot.i18n import SUPPORTED_LANGUAGES, translator
 from bot.i18n_tools import catalogue_path, placeholders, read_catalogue
-from bot.tg.render import help_text, language_picker
+from bot.tg.private_render import help_text, language_picker
 
 COUNTS = (0, 1, 2, 5)
 # CLDR: French "one" covers 0 and 1; msgstr[2] is "other" (msgstr[1] is "many", for millions).

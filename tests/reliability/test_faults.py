@@ -10,7 +10,7 @@ import pytest
 from telegram.error import Forbidden
 
 from bot.emulator import EmuMessage, SimUser
-from bot.tg import retry
+from bot.tg.wire import retry
 from tests.reliability.support import (
     VERDICT,
     ReliableHarness,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.tg import retry
+from bot.tg.wire import retry
 from tests.e2e.test_groups import group_bot, make_group
 
 

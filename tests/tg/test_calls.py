@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import CopyTextButton, InlineKeyboardMarkup, LoginUrl
 from telegram import InlineKeyboardButton as Button
 
-from bot.tg.calls import keyboard_json
+from bot.tg.wire.calls import keyboard_json
 
 
 def test_keyboard_json_equals_ptb_to_dict() -> None:

@@ -21,7 +21,8 @@ from bot.emulator.html import parse_html
 from bot.i18n import translator
 from bot.store import Schedule
 from bot.store.analytics import GroupTotals
-from bot.tg import group_render, progress_render, render, standings_render
+from bot.tg import group_render, progress_render, standings_render
+from bot.tg import private_render as render
 from bot.tg.long_lists import bounded
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_stats import GroupReport, LearnerStats

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from bot.tg.ratelimit import PacedRateLimiter, scope
-from bot.tg.retry import Courtesy, Shed
+from bot.tg.wire.ratelimit import PacedRateLimiter, scope
+from bot.tg.wire.retry import Courtesy, Shed
 
 EPS = 0.002  # seconds: clock and loop granularity
 
@@ -75,7 +75,7 @@ def test_what_counts() -> None:
         "editForumTopic",
     ):
         assert scope(free) == (False, False), free
-    # quizbot's raw calls (bot/tg/calls.py) name methods in lower case: counted just the same.
+    # quizbot's raw calls (bot/tg/wire/calls.py) name methods in lower case: counted just the same.
     for name in ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage",
                  "answerCallbackQuery", "sendChatAction", "copyMessage"):  # fmt: skip
         assert scope(name.lower()) == scope(name), name

@@ -1,4 +1,4 @@
-"""Workers on several hosts pace the bot's sends with one shared schedule (bot/tg/shared_pace.py).
+"""Workers on several hosts pace the bot's sends with one shared schedule (tg/wire/shared_pace.py).
 
 Two limiters stand for two workers on two hosts; `Schedule` is the database row's rule (GCRA,
 bot/store/pg/pacing.py BotSchedule, tested on PostgreSQL in tests/workers) kept in memory.
@@ -10,8 +10,8 @@ import asyncio
 import time
 from datetime import timedelta
 
-from bot.tg.ratelimit import PacedRateLimiter
-from bot.tg.shared_pace import SharedBudget
+from bot.tg.wire.ratelimit import PacedRateLimiter
+from bot.tg.wire.shared_pace import SharedBudget
 from tests.tg.test_ratelimit import EPS, Wire, call
 
 

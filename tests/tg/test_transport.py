@@ -32,7 +32,7 @@ from bot.config import TRANSPORTS as SETTING_CHOICES
 from bot.config import ConfigError, Settings
 from bot.emulator import Emulator
 from bot.emulator.faults import MIGRATED_TO
-from bot.tg.transport import TRANSPORTS, AiohttpRequest
+from bot.tg.wire.transport import TRANSPORTS, AiohttpRequest
 
 TOKEN = "123456:TRANSPORT-token-never-shown"
 USER = 1001

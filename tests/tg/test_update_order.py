@@ -1,4 +1,4 @@
-"""Per-chat order of concurrent updates (bot/tg/update_order.py): one chat's updates run one
+"""Per-chat order of concurrent updates (bot/tg/wire/update_order.py): one chat's updates run one
 after the other in arrival order while another chat's update runs meanwhile; a chat's backlog
 holds one running slot only; the keys of idle chats are dropped."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import Update
 
-from bot.tg.update_order import PerChatUpdateProcessor, order_key
+from bot.tg.wire.update_order import PerChatUpdateProcessor, order_key
 
 
 def _message(update_id: int, chat_id: int) -> Update:

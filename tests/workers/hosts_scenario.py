@@ -1,7 +1,7 @@
 """Two workers as on two hosts (each told it is its host's only worker), a fan-out of group
 runs through Telegram's real flood limits: not one 429, every acknowledged answer stored once,
 every question posted once and revealed once. Each host alone would pace at the bot's
-whole rate; only the schedule they share (bot/tg/shared_pace.py) keeps them together under it.
+whole rate; only the schedule they share (bot/tg/wire/shared_pace.py) keeps them together under it.
 
 Run by tests/workers/test_two_hosts.py in a process of its own
 (`python -m tests.workers.hosts_scenario DSN`), as tests/workers/workers_scenario.py is.

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot, Update
 
 from bot.store.pg.inbox import UpdateQueue
-from bot.tg.webhook_server import read_update
+from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import SECRET_HEADER, serve
 from bot.workers.front import Front
 from bot.workers.keys import ordering_key

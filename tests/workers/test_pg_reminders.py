@@ -12,7 +12,7 @@ import asyncpg
 from bot.store.pg.timers import TimerQueue
 from bot.store.reviews import Reminder
 from bot.tg.reminder_handlers import arm
-from bot.tg.timer_backends import PgTimers
+from bot.tg.wire.timer_backends import PgTimers
 
 PARIS = ZoneInfo("Europe/Paris")
 # Saturday 2026-10-24, noon in Paris: summer time ends that night.

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import asyncpg
 
 from bot.store.pg.timers import TimerQueue
-from bot.tg.timer_backends import PgTimers
+from bot.tg.wire.timer_backends import PgTimers
 
 MONDAY_10H = datetime(2026, 11, 30, 10, 0, tzinfo=UTC).timestamp()
 

@@ -1,12 +1,12 @@
 """Sending limits shared by every worker on every host, and the registry of live workers.
 
 Telegram limits a bot as a whole: about 30 messages a second overall and 20 a minute per group.
-Each worker keeps its own wire-paced limiter (bot/tg/ratelimit.py) and the two limits are
+Each worker keeps its own wire-paced limiter (bot/tg/wire/ratelimit.py) and the two limits are
 shared in the two ways that fit them:
 
 * **Overall: one schedule for the bot.** `BotSchedule` is the bot's next free send slot in one
   row; a worker leases the next few slots in one statement and releases one counted request
-  per slot (bot/tg/shared_pace.py). Workers on any number of hosts then send, together, at the
+  per slot (bot/tg/wire/shared_pace.py). Workers on any number of hosts then send, together, at the
   bot's rate, and an idle worker's share is not lost: a single busy group run may use all of it.
   (Before: each worker paced at `rate / N` for the N workers of its own host, which two hosts
   each running N workers exceeded twice over.)
@@ -70,7 +70,7 @@ class BotSchedule:
 
     GCRA again: the row holds the time of the bot's next free slot. `lease(k, interval)` books
     the next `k` slots in one statement and returns their offsets from the server's now; the
-    worker releases one counted request per slot (bot/tg/shared_pace.py). One UPDATE on one row
+    worker releases one counted request per slot (bot/tg/wire/shared_pace.py). One UPDATE on one row
     per lease: PostgreSQL serialises the workers on its row lock for the statement's duration
     only (no transaction is held open), and the measured cost is in BENCHMARKS.md.
     """

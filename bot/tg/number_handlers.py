@@ -12,10 +12,12 @@ from telegram.error import BadRequest
 from bot.core.engine import Attempt
 from bot.core.models import Quiz
 from bot.i18n import Translator
-from bot.tg import calls, flashcard_render, number_render, render
+from bot.tg import flashcard_render, number_render
+from bot.tg import private_render as render
 from bot.tg.context import BotContext
-from bot.tg.photos import PhotoSender, send_screen
-from bot.tg.typed_review_handlers import TypedCards
+from bot.tg.number_review_handlers import TypedCards
+from bot.tg.wire import calls
+from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import typed_answers as ta
 from bot.usecases.private_quiz import InExam
 
@@ -37,7 +39,7 @@ async def show_question(
     selected: frozenset[int] = frozenset(),
 ) -> None:
     """Send question `index`: with buttons (a captioned photo when it has a picture, see
-    bot/tg/photos.py), or (a number question) as the question and then the ForceReply prompt
+    bot/tg/wire/photos.py), or (a number question) as the question and then the ForceReply prompt
     whose reply is the answer (`selected`: a select-all question's ticks, when continued)."""
     question = quiz.questions[index]
     if question.flashcard:

@@ -19,9 +19,10 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg import select_render, toggle_keys
+from bot.tg import select_render
+from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
-from bot.tg.render import (
+from bot.tg.private_render import (
     LETTERS,
     Screen,
     after_stop,
@@ -101,7 +102,9 @@ def card(
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     text = "\n".join(_body(tr, shown, lang, {}))
     screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
-    return with_image(screen, shown.question.image, lang)  # a captioned photo (bot/tg/photos.py)
+    return with_image(
+        screen, shown.question.image, lang
+    )  # a captioned photo (bot/tg/wire/photos.py)
 
 
 # A flashcard card's rating buttons carry this for the option order they do not have (the

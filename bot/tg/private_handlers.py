@@ -16,14 +16,16 @@ from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
-from bot.tg import calls, flashcard_render, render, select_render
-from bot.tg.captions import fits_caption
+from bot.tg import flashcard_render, select_render
+from bot.tg import private_render as render
 from bot.tg.context import BotContext
-from bot.tg.photos import PhotoSender, send_screen
+from bot.tg.number_handlers import show_question
+from bot.tg.private_render import Screen, popup
 from bot.tg.quiz_links import QuizLinks
-from bot.tg.render import Screen, popup
 from bot.tg.topics import reply_thread
-from bot.tg.typed_handlers import show_question
+from bot.tg.wire import calls
+from bot.tg.wire.captions import fits_caption
+from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_quiz as pq
 from bot.usecases import private_selections as ps
 from bot.usecases.learner_profile import Learner, Learners
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 
 async def send(message: Message, screen: Screen, photos: PhotoSender | None = None) -> int:
     """A new message in the chat of `message`; its id (a round remembers its open card's). With
-    a picture, the id of the message carrying the screen's buttons (bot/tg/photos.py). In a
+    a picture, the id of the message carrying the screen's buttons (bot/tg/wire/photos.py). In a
     forum, in the topic of the update being handled (bot/tg/topics.py)."""
     bot, chat_id = message.get_bot(), message.chat_id
     thread = reply_thread(chat_id)
@@ -51,7 +53,7 @@ async def acknowledge(
     """Answer a callback query (private, group or review); one Telegram no longer accepts (too
     old) must not stop the work that follows, such as showing the explanation of an answer
     already stored, or starting the quiz an admin picked. Retries are the limiter's
-    (`bot/tg/retry.py`)."""
+    (`bot/tg/wire/retry.py`)."""
     try:
         await calls.answer_query(query.get_bot(), query.id, text, show_alert=show_alert)
     except BadRequest as exc:
@@ -129,7 +131,7 @@ class PrivateHandlers:
         self.learners = learners
         self.catalog = catalog
         self.stats = stats
-        self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
+        self.photos = photos  # content pictures (bot/tg/wire/photos.py); None: text only
         self.typed = typed or TypedAnswers(quiz)
         self.selections = selections
         # The learner's zone (SpacedReview.zone), for a rated flashcard's next review day.

@@ -26,16 +26,15 @@ from bot.core.models import (
     MediaFile,
     Question,
     Quiz,
-    Text,
 )
 from bot.i18n import SUPPORTED_LANGUAGES, UNREVIEWED_UI, Translator, translator
 from bot.number_words import key_text
 from bot.tg import callbacks as cb
-from bot.tg import toggle_keys
-from bot.tg.captions import fits_caption
+from bot.tg import toggle_render as toggle_keys
 from bot.tg.long_lists import bounded
 from bot.tg.menus import PRIVATE
 from bot.tg.quiz_links import QuizLinks
+from bot.tg.wire.captions import fits_caption
 
 LETTERS = "ABCDEFGHIJ"
 MAX_LIST_BUTTONS = 100  # Telegram's most buttons in one inline keyboard
@@ -45,7 +44,7 @@ MAX_LIST_BUTTONS = 100  # Telegram's most buttons in one inline keyboard
 class Screen:
     text: str
     keyboard: InlineKeyboardMarkup | None = None
-    # A picture sent with the text (bot/tg/photos.py), and its alt text in the screen's language.
+    # A picture sent with the text (tg/wire/photos.py), and its alt text in the screen's language.
     photo: MediaFile | None = None
     alt: str = ""
 
@@ -584,10 +583,6 @@ def waiting_quiz(tr: Translator, quiz: Quiz, lang: str) -> str:
         "Your quiz {title} is waiting: /start to continue it.",
         title=html.escape(quiz.title.get(lang)),
     )
-
-
-def localized(text: Text, lang: str) -> str:
-    return html.escape(text.get(lang))
 
 
 def help_text(tr: Translator) -> str:

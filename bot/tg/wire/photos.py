@@ -30,11 +30,11 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import MediaFile
 from bot.store.interface import Engine
 from bot.store.media_ids import MediaIdStore
-from bot.tg import calls
-from bot.tg.captions import as_caption
-from bot.tg.render import Screen
-from bot.tg.retry import OnWire
+from bot.tg.private_render import Screen
 from bot.tg.topics import topic_gone
+from bot.tg.wire import calls
+from bot.tg.wire.captions import as_caption
+from bot.tg.wire.retry import OnWire
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from bot.core.markup import plain
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render
-from bot.tg.private import acknowledge
+from bot.tg.private_handlers import acknowledge
 from bot.usecases import group_selections as gsel
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner

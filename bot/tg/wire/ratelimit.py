@@ -32,7 +32,7 @@ exactly 30 refuses any clump (BENCHMARKS.md, fan-out).
   send then waits one slot (3.2 s) at most behind it;
 * on `RetryAfter` for a counted request, pauses every counted request for `retry_after` + 0.1 s
   (a 429 does not say whether the chat or the bot was over), then retries; it is the bot's one
-  retry layer (`bot/tg/retry.py`: 429s, network errors, timeouts and 5xx share one budget of
+  retry layer (`bot/tg/wire/retry.py`: 429s, network errors, timeouts and 5xx share one budget of
   `max_retries`; `rate_limit_args`, an int, overrides it per call, as with `AIORateLimiter`;
   an `OnWire` also runs its hook once every wait is over, just before the request leaves).
 """
@@ -50,13 +50,21 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-from bot.tg.retry import RETRIES, Courtesy, JSONResult, LimitArgs, Shed, limit_args, with_retries
-from bot.tg.shared_pace import SharedBudget, SharedSlots
+from bot.tg.wire.retry import (
+    RETRIES,
+    Courtesy,
+    JSONResult,
+    LimitArgs,
+    Shed,
+    limit_args,
+    with_retries,
+)
+from bot.tg.wire.shared_pace import SharedBudget, SharedSlots
 
 log = logging.getLogger(__name__)
 
 
-# Bot API method names are case-insensitive; quizbot's raw calls (bot/tg/calls.py) use lower
+# Bot API method names are case-insensitive; quizbot's raw calls (bot/tg/wire/calls.py) use lower
 # case, PTB's wrappers camel case: compared in lower case.
 # Methods that create a message in a chat: they count per chat and globally.
 _NEW_MESSAGE_EXCEPT = frozenset({"sendchataction"})
@@ -211,7 +219,7 @@ class PacedRateLimiter(BaseRateLimiter[LimitArgs]):
         # Places of a group's window a courtesy reply must leave to its run.
         self.courtesy_reserve = courtesy_reserve
         # Several workers, maybe on several hosts: the overall rhythm is one schedule in the
-        # database (bot/tg/shared_pace.py) instead of this process's own `overall_rate`.
+        # database (bot/tg/wire/shared_pace.py) instead of this process's own `overall_rate`.
         self.shared = shared
         self._state: _State | None = None
 

@@ -5,7 +5,7 @@ case (`bot/usecases/group_runs.py`); this module renders and sends it. Each ques
 one-shot timer; its deadline is in the store too, so a restart sets the timer again (or reveals
 at once when the deadline passed while the bot was down). Schedules are rebuilt from the store
 at start-up: JobQueue keeps jobs in memory only. With several workers the timers are durable
-rows instead (bot/tg/timer_backends.py): a run's timer is armed before each step, and its firing
+rows instead (tg/wire/timer_backends.py): a run's timer is armed before each step, and its firing
 resumes the run from the store, whichever worker claims it.
 
 Shutdown (`drain`): every step of a run (a timer's reveal and next question, a scheduled push,
@@ -35,15 +35,15 @@ from bot.core.models import Quiz
 from bot.core.schedule import decode_days
 from bot.i18n import Translator, translator
 from bot.store import Schedule
-from bot.tg import calls
 from bot.tg import group_render as gr
 from bot.tg import standings_render as sr
-from bot.tg.captions import as_caption, fits_caption
-from bot.tg.photos import PhotoSender, send_screen
-from bot.tg.render import Screen, truncate
-from bot.tg.retry import Courtesy, LimitArgs, OnWire
-from bot.tg.timer_backends import JobTimers, Timers
+from bot.tg.private_render import Screen, truncate
 from bot.tg.topics import TopicGone, reply_thread, topic_gone
+from bot.tg.wire import calls
+from bot.tg.wire.captions import as_caption, fits_caption
+from bot.tg.wire.photos import PhotoSender, send_screen
+from bot.tg.wire.retry import Courtesy, LimitArgs, OnWire
+from bot.tg.wire.timer_backends import JobTimers, Timers
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
@@ -84,7 +84,7 @@ class GroupRunner:
         # one died. An early resume is harmless (a question's send-once, `_releasing`), a late
         # one leaves a group waiting: the default outlasts a paced send's wait for its slots.
         self.watchdog = watchdog
-        self.photos = photos  # content pictures (bot/tg/photos.py); None: text only
+        self.photos = photos  # content pictures (bot/tg/wire/photos.py); None: text only
         self.live = live or LivePolicy()  # how often an open question shows its count
         self._live_tasks: set[asyncio.Task[Any]] = set()
         # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
@@ -133,8 +133,8 @@ class GroupRunner:
     ) -> int | None:
         """Post in a group (the id of the message with the screen's buttons); follow the group
         to its supergroup, or forget it if the bot was removed. `on_wire` runs just before the
-        request leaves (bot/tg/retry.py); a `courtesy` reply goes after the run's sends and
-        raises `Shed` if the group's budget is short (bot/tg/ratelimit.py).
+        request leaves (bot/tg/wire/retry.py); a `courtesy` reply goes after the run's sends and
+        raises `Shed` if the group's budget is short (bot/tg/wire/ratelimit.py).
 
         `thread`: the forum topic (0: none), as a run or a schedule names its own; a closed or
         deleted topic raises `TopicGone` for the caller to end what played there. None: a
@@ -402,7 +402,7 @@ class GroupRunner:
         return gr.live_question(question, tr, 0, math.ceil(run.seconds))
 
     def _captioned(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> bool:
-        """Whether the question went out as a captioned photo (bot/tg/photos.py), decided from
+        """Whether the question went out as a captioned photo (bot/tg/wire/photos.py), decided from
         the screen `_ask` sent, so that every later edit picks the same method."""
         sent = self._asked(tr, quiz, run, index, lang)
         return self.photos is not None and as_caption(sent.text, sent.photo)

@@ -22,10 +22,10 @@ from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
 from bot.tg.context import BotContext
-from bot.tg.jobs import GroupRunner
+from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
-from bot.tg.private import acknowledge
-from bot.tg.render import Screen, button, unknown_zone
+from bot.tg.private_handlers import acknowledge
+from bot.tg.private_render import Screen, button, unknown_zone
 from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
@@ -83,10 +83,6 @@ class GroupHandlers:
             await self._say(chat.id, tr._("Sorry, only the group's admins can do that."))
             return None
         return message, chat, settings, tr
-
-    def _picker(self, tr: Translator, chat_id: int, lang: str) -> Screen:
-        own = self.runs.own_quizzes(chat_id)
-        return gr.quiz_picker(tr, self.catalog, chat_id, lang, own)
 
     async def _say(self, chat_id: int, content: str | Screen) -> None:
         await self.runner.send(chat_id, Screen(content) if isinstance(content, str) else content)

@@ -11,10 +11,11 @@ from telegram import Message, Update
 from telegram.error import BadRequest
 
 from bot.i18n import translator
-from bot.tg import calls, number_render
-from bot.tg import review_render as rr
+from bot.tg import number_render
+from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
-from bot.tg.render import guide_link
+from bot.tg.private_render import guide_link
+from bot.tg.wire import calls
 from bot.usecases import typed_answers as ta
 from bot.usecases import typed_review as tv
 from bot.usecases.learner_profile import Learner

@@ -15,9 +15,9 @@ twice, which is harmless (its buttons carry the same data), whereas a message ne
 `rate_limit_args` (PTB passes it from each call to the limiter) is an int, the retries of that
 call, or `OnWire`: a coroutine the limiter awaits just before the request leaves, after every
 wait for a slot, so a caller can record durably that a send is on its way (a group question:
-bot/tg/jobs.py, never sent twice by a worker that takes over from one that died), or
+bot/tg/group_run_handlers.py, never sent twice by a worker that takes over from one that died), or
 `Courtesy`: a reply to a member that the run's own sends go before, and that the paced limiter
-refuses (`Shed`) rather than let it take the group's last places (bot/tg/ratelimit.py).
+refuses (`Shed`) rather than let it take the group's last places (bot/tg/wire/ratelimit.py).
 """
 
 from __future__ import annotations
