@@ -60,10 +60,17 @@ def test_the_groups_charts_name_their_series(served: Served, lang: str) -> None:
 
 def test_a_single_week_gets_a_scale_not_a_lonely_dot() -> None:
     svg = charts.bars(
-        [4], ["Sep 21"], "Answers per week", ratios=[0.5], count=str, share=lambda r: f"{r:.0%}"
+        [4],
+        ["Sep 21"],
+        "Answers per week",
+        series="answers",
+        count=str,
+        ratios=[0.5],
+        line="share",
+        share=lambda r: f"{r:.0%}",
     )
     labels = re.findall(r'<text class="tick[^"]*"[^>]*>([^<]*)<', svg)
-    assert {"0", "4", "0%", "50%", "100%"} <= set(labels)
+    assert {"0", "5", "0%", "50%", "100%"} <= set(labels)  # counts up to 5, the share to 100
     assert 'class="grid' in svg  # the lines the dot is read against
 
 

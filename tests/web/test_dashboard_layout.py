@@ -80,7 +80,7 @@ def test_every_chart_has_a_legend_and_a_labelled_axis(
             assert chart.locator("svg.chart").count() == 1
             legend = chart.locator(".key li").all_inner_texts()
             assert [text.strip() for text in legend] == [tr._(s) for s in series]
-            ticks = [t.strip() for t in chart.locator("svg text.tick").all_inner_texts()]
+            ticks = [t.strip() for t in chart.locator("svg text.tick").all_text_contents()]
             assert len(ticks) >= 2 and all(ticks) and tr.number(0) in ticks
             if name == "learner":  # the share of right answers has its own scale
                 assert {tr.percent(0), tr.percent(0.5), tr.percent(1)} <= set(ticks)
