@@ -72,10 +72,11 @@ def bars(
             f'<rect class="bar" x="{_num(x)}" y="{_num(y)}" width="{_num(slot * 0.7)}" '
             f'height="{_num(h)}"><title>{_esc(labels[i])}: {_esc(count(value))}</title></rect>'
         )
-        if value:
+        if value:  # inside a tall bar's top, where the line's dot does not sit on it
+            inside = h >= 14
             parts.append(
-                f'<text class="value" x="{_num(x + slot * 0.35)}" y="{_num(y - 3)}">'
-                f"{_esc(count(value))}</text>"
+                f'<text class="value{" in" if inside else ""}" x="{_num(x + slot * 0.35)}" '
+                f'y="{_num(y + 10 if inside else y - 3)}">{_esc(count(value))}</text>'
             )
         if i % every == (n - 1) % every:
             parts.append(

@@ -127,3 +127,18 @@ def test_schedules_are_dated_as_the_chat_dates_them(
         assert upcoming.strftime(":%M:%S") not in page.inner_text("#schedules")  # no seconds
     finally:
         page.context.close()
+
+
+def test_the_preview_keeps_its_columns_on_a_desktop(browser: Any, served: Served) -> None:
+    page = open_page(
+        browser, served, PAGES["preview"], served.init_data(NDEYE, "fr"), viewport=DESKTOP
+    )
+    try:
+        cells = page.locator("[data-table=preview] tbody tr[data-question] >> nth=0").locator("td")
+        boxes = [cells.nth(i).bounding_box() for i in range(cells.count())]
+        assert boxes[0]["x"] < boxes[1]["x"] < boxes[2]["x"]  # side by side
+        assert len({box["y"] for box in boxes}) == 1
+        assert page.locator("[data-table=preview] thead th").first.is_visible()
+        shot(page, "layout-preview-desktop-fr")
+    finally:
+        page.context.close()
