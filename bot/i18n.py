@@ -79,6 +79,9 @@ def N_(message: str) -> str:
     return message
 
 
+Moment = datetime  # the class's own `datetime` method hides the type inside it
+
+
 class Translator:
     """UI strings and number/date formatting for one language."""
 
@@ -127,6 +130,17 @@ class Translator:
         """A day with its weekday, no year ("Tue, Dec 1"; "mar. 1er déc.")."""
         pattern = self.locale.datetime_skeletons["MMMEd"].pattern
         return self._format_day(day, pattern)
+
+    def month_day(self, day: date) -> str:
+        """A day without weekday or year, for a chart's axis ("Dec 1"; "1er déc.")."""
+        return self._format_day(day, self.locale.datetime_skeletons["MMMd"].pattern)
+
+    def moment(self, at: Moment) -> str:
+        """A coming moment as the chat writes it: its day, then the time to the minute
+        ("Wed, Dec 2 at 6:30 PM"; "mer. 2 déc. à 18:30"), in `at`'s own zone."""
+        day, time = self.short_day(at.date()), self.clock_time(at.hour, at.minute)
+        # TRANSLATORS: a date and a time of day, e.g. "Wed, Dec 2 at 6:30 PM".
+        return self._("{day} at {time}", day=day, time=time)
 
     def _format_day(self, day: date, pattern: str) -> str:
         first = FIRST_OF_MONTH.get(self.lang)

@@ -12,6 +12,7 @@ from bot.number_words import key_text
 from bot.usecases.dashboard import GroupPage, HardQuestion, Upcoming
 from bot.web import charts, item_section
 from bot.web.html_parts import (
+    clock,
     day,
     empty,
     esc,
@@ -79,9 +80,21 @@ def _tiles(tr: Translator, page: GroupPage) -> str:
 
 def _weeks(tr: Translator, page: GroupPage) -> str:
     labels = [short_day(tr, w.start) for w in page.weeks]
-    body = charts.bars([w.count for w in page.weeks], labels, tr._("Runs per week"))
-    body += charts.bars([w.right for w in page.weeks], labels, tr._("Players per week"))
-    body += para(tr._("Top: runs started. Bottom: players, summed over runs."))
+    runs = charts.bars(
+        [w.count for w in page.weeks],
+        labels,
+        tr._("Runs per week"),
+        series=tr._("Runs started"),
+        count=tr.number,
+    )
+    players = charts.bars(
+        [w.right for w in page.weeks],
+        labels,
+        tr._("Players per week"),
+        series=tr._("Players, summed over runs"),
+        count=tr.number,
+    )
+    body = f'<div class="plots">{runs}{players}</div>'
     rows = [
         [
             esc(day(tr, w.start)),
@@ -135,13 +148,16 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
         ]
         rows.append([esc(label), *cells, charts.choices(counts, right, label)])
     head = [tr._("Language"), *LETTERS[: len(q.options)], ""]
+    # TRANSLATORS: in the legend of a bar of answers by option, beside the right option's letter.
+    mark = tr._("right answer")
     title = f"{hard.quiz.title.get(lang)} · {tr.number(hard.position + 1)}"
     rate = figure(f"rate-{q.id}", round(s.overall.ratio, 4), share)
     return (
         f'<article class="question" data-question="{esc(hard.quiz.id)}/{esc(q.id)}">'
         f"{heading(title, 3)}<p>{rich(plain(q.prompt.get(lang)))}</p>"
         f'<p class="rate">{rate}</p><ol class="options">{options}</ol>'
-        f"{table(head, rows, key=f'chosen-{q.id}')}</article>"
+        f"{table(head, rows, key=f'chosen-{q.id}')}"
+        f"{charts.choices_key(len(q.options), right, mark)}</article>"
     )
 
 
@@ -187,5 +203,5 @@ def _upcoming(tr: Translator, item: Upcoming, page: GroupPage) -> str:
     days = weekdays(tr, decode_days(item.schedule.days))
     return (
         f'<li data-schedule="{item.schedule.id}"><b>{esc(when)}</b> · {esc(what)}'
-        f"<br><small>{esc(days)} · {esc(item.schedule.at_time)}</small></li>"
+        f"<br><small>{esc(days)} · {esc(clock(tr, item.schedule.at_time))}</small></li>"
     )

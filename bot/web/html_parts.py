@@ -10,10 +10,10 @@ import html
 from collections.abc import Sequence
 from datetime import date, datetime, tzinfo
 
-from babel.dates import format_date, format_datetime, format_skeleton, get_day_names
+from babel.dates import get_day_names
 
 from bot.core.markup import fenced, split_code
-from bot.core.schedule import NAMED_SETS
+from bot.core.schedule import NAMED_SETS, parse_time
 from bot.i18n import Translator
 
 
@@ -86,16 +86,23 @@ def heading(text: str, level: int = 1) -> str:
 
 
 def short_day(tr: Translator, day: date) -> str:
-    """'3 Nov' / '3 nov.' : a week's label under a chart."""
-    return format_skeleton("MMMd", day, locale=tr.locale)
+    """'Nov 3' / '3 nov.': a week's label under a chart."""
+    return tr.month_day(day)
 
 
 def day(tr: Translator, day: date) -> str:
-    return format_date(day, format="medium", locale=tr.locale)
+    """A date as the chat writes it ("1er déc. 2026")."""
+    return tr.day(day)
 
 
 def moment(tr: Translator, at: float, tz: tzinfo) -> str:
-    return format_datetime(datetime.fromtimestamp(at, tz), format="medium", locale=tr.locale)
+    """A coming moment as the chat writes it, to the minute: "mer. 2 déc. à 18:30"."""
+    return tr.moment(datetime.fromtimestamp(at, tz))
+
+
+def clock(tr: Translator, at_time: str) -> str:
+    """A schedule's stored 'HH:MM' as this language writes a time of day ("6:30 PM")."""
+    return tr.clock_time(*parse_time(at_time))
 
 
 def weekdays(tr: Translator, days: Sequence[int]) -> str:

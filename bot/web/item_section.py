@@ -85,12 +85,17 @@ def _chart(tr: Translator, item: AnalysedItem) -> str:
         "Question {n}: wrong answers chosen, in %, by everyone (bars) and by the strongest (line)",
         n=tr.number(item.position + 1),
     )
-    chart = charts.bars(
+    return charts.bars(
         [round(100 * d.share) for d in a.distractors],
         labels,
         title,
+        series=tr._("Everyone"),
+        count=lambda value: tr.percent(value / 100),
         ratios=[d.upper_share for d in a.distractors],
+        line=tr._("The strongest members"),
+        share=tr.percent,
         every=1,
-        peak=100,  # bars in % against the line's 0..1 over the same height
+        peak=100,  # bars in % against the line's 0..1 over the same height: one scale
+        right_axis=False,
+        caption=title,
     )
-    return f"<figure>{chart}<figcaption>{esc(title)}</figcaption></figure>"

@@ -77,8 +77,16 @@ def _weeks(tr: Translator, page: LearnerPage) -> str:
         return section(title, way_on(tr, hint, PREVIEW), key="weeks")
     labels = [short_day(tr, w.start) for w in page.weeks]
     ratios = [w.ratio if w.count else None for w in page.weeks]
-    body = charts.bars([w.count for w in page.weeks], labels, title, ratios=ratios)
-    body += para(tr._("Bars: answers given. Line: share of right answers."))
+    body = charts.bars(
+        [w.count for w in page.weeks],
+        labels,
+        title,
+        series=tr._("Answers given"),
+        count=tr.number,
+        ratios=ratios,
+        line=tr._("Share of right answers"),
+        share=tr.percent,
+    )
     rows = [
         [
             esc(day(tr, w.start)),

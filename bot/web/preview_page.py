@@ -79,16 +79,22 @@ def _question_cell(tr: Translator, number: int, question: Question, code: str, s
         else ""
     )
     return (
-        f"<td><p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
+        f'<td data-lang="{esc(language_label(tr, code))}">'
+        f"<p><b>{esc(tr.number(number))}.</b> {_cell(tr, question.prompt, code)}</p>"
         f"{_picture(tr, question.image, code)}{answer}{why}</td>"
     )
 
 
 def render(tr: Translator, quiz: Quiz, nav: str, keys: AnswerKeys) -> str:
     langs = SUPPORTED_LANGUAGES
-    head = "".join(f"<th>{esc(language_label(tr, code))}</th>" for code in langs)
-    titles = "".join(f"<td><b>{_cell(tr, quiz.title, c)}</b></td>" for c in langs)
-    descriptions = "".join(f"<td>{_cell(tr, quiz.description, c)}</td>" for c in langs)
+    names = {code: esc(language_label(tr, code)) for code in langs}  # each cell says it (stacked)
+    titles = "".join(
+        f'<td data-lang="{names[c]}"><b>{_cell(tr, quiz.title, c)}</b></td>' for c in langs
+    )
+    descriptions = "".join(
+        f'<td data-lang="{names[c]}">{_cell(tr, quiz.description, c)}</td>' for c in langs
+    )
+    head = "".join(f"<th>{names[code]}</th>" for code in langs)
     rows = [f"<tr>{titles}</tr>", f"<tr>{descriptions}</tr>"]
     for number, question in enumerate(quiz.questions, start=1):
         shown = keys.shown(question.id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -78,6 +79,21 @@ def test_the_first_of_the_month(lang: str, first: str, second: str) -> None:
     assert tr.short_day(date(2026, 12, 1)).endswith(
         {"fr": "1er déc.", "en": "Dec 1", "wo": "1 Des"}[lang]
     )
+    assert tr.month_day(date(2026, 12, 1)) == {"fr": "1er déc.", "en": "Dec 1", "wo": "1 Des"}[lang]
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [
+        ("en", "Wed, Dec 2 at 6:30\u202fPM"),
+        ("fr", "mer. 2 déc. à 18:30"),
+        ("wo", "Àla, 2 Des ci 18:30"),
+    ],
+)
+def test_a_moment_reads_as_the_chat_writes_it(lang: str, shown: str) -> None:
+    """The dashboard's schedules: the day as /schedule writes it, the time to the minute."""
+    at = datetime(2026, 12, 2, 18, 30, 59, tzinfo=ZoneInfo("Africa/Dakar"))
+    assert translator(lang).moment(at) == shown
 
 
 @pytest.mark.parametrize(("lang", "ten"), [("en", "10 s"), ("fr", "10\u00a0s"), ("wo", "10 s")])

@@ -10,68 +10,14 @@ chromium. One browser for all of them keeps this fast.
 from __future__ import annotations
 
 import csv
-import json
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from bot.i18n import translator
+from tests.web.browser_kit import LANGS, PHONE, open_page, shot
 from tests.web.scenario import AWA, CLAIRE, GROUP, MOUSSA, NDEYE, QUIZ, Served
-
-CHROMIUM = os.environ.get("QUIZBOT_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
-PHONE = {"width": 390, "height": 844}
-ARTIFACTS = Path(
-    os.environ.get("QUIZBOT_TEST_ARTIFACTS")
-    or Path(__file__).resolve().parents[1] / "artifacts" / "dashboard"
-)
-LANGS = ("en", "fr", "wo")
-# Moussa, Claire and Ndeye never chose a language in the bot, so each page follows the
-# language_code of the initData the test signs (Awa chose English: hers would win).
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One browser for every test here. Module-scoped, not session-scoped: Playwright's sync
-    API keeps an event loop running in this thread while it is open, which the suite's async
-    tests that come later could not share."""
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}: `apt-get install -y chromium` (see .ci/run)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright's Python package is not installed"
-    )
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def open_page(
-    browser: Any, served: Served, query: str, init_data: str, theme: dict[str, str] | None = None
-) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, accept_downloads=True)
-    page = context.new_page()
-    fragment = "tgWebAppData=" + quote(init_data, safe="")
-    if theme is not None:
-        fragment += "&tgWebAppThemeParams=" + quote(json.dumps(theme), safe="")
-    page.goto(f"{served.url}/{query}#{fragment}")
-    page.wait_for_selector("main[aria-busy=false]")
-    return page
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def shown(page: Any) -> dict[str, float]:

@@ -44,8 +44,14 @@ async def test_the_miskeyed_question_heads_the_table_with_its_reasons(db: Engine
     assert "<li>probably mis-keyed: members who do well" in first
     assert "the strongest members choose “32” (100%) more than the key (0%)" in first
     assert sum("mis-keyed" in a for a in shown) == 1
-    assert items.count("<figure><svg") == QUESTIONS  # a chart per question
-    assert "<figure><svg" in first
+    assert items.count('<figure class="plot"><svg') == QUESTIONS  # a chart per question
+    assert '<figure class="plot"><svg' in first
+    legend = re.findall(r'<ul class="key">(.*?)</ul>', first)[0]  # what bars and line are
+    assert [re.sub("<[^>]+>", "", i) for i in re.findall("<li>(.*?)</li>", legend)] == [
+        "Everyone",
+        "The strongest members",
+    ]
+    assert {"0%", "50%", "100%"} <= set(re.findall(r'<text class="tick"[^>]*>([^<]*)<', first))
 
 
 async def test_under_twenty_answerers_the_rows_say_not_reliable(db: Engine) -> None:
