@@ -151,11 +151,11 @@ async def start_dashboard(
         return await bot.admins.is_admin(chat_id, user_id)
 
     service = DashboardService(
-        options.catalog, bot.db, timezone=options.timezone, clock=options.clock,
+        bot.catalog_ref, bot.db, timezone=options.timezone, clock=options.clock,
         sync=bot.review.sync, owners=options.owner_ids,
     )  # fmt: skip
     web_options = WebOptions(
-        token=token, catalog=options.catalog, service=service, is_admin=is_admin,
+        token=token, service=service, is_admin=is_admin,
         default_language=options.default_language, max_age=max_age, clock=options.clock,
     )  # fmt: skip
     return await start(web_options, host, port)
@@ -198,7 +198,7 @@ async def run_dashboard(
     try:
         async with member_status(token, settings.api_base_url) as fetch:
             options = WebOptions(
-                token=token, catalog=catalog,
+                token=token,
                 service=DashboardService(
                     catalog, db, timezone=settings.timezone, owners=settings.owner_ids
                 ),

@@ -98,6 +98,7 @@ from bot.tg.wire.transport import use_transport
 from bot.tg.wire.update_order import PerChatUpdateProcessor
 from bot.tg.wire.webhook_server import WebhookServer
 from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
+from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
@@ -243,6 +244,8 @@ class QuizBot:
 
     def __init__(self, options: BotOptions) -> None:
         self.options = options
+        # The served catalogue: every holder reads it here, a reload swaps it once (_serve).
+        self.catalog_ref = CatalogRef(options.catalog)
         self.db: Engine = (
             options.database if options.database is not None else Database(options.db_path)
         )
@@ -254,7 +257,7 @@ class QuizBot:
             shared=options.shared,
         )
         self.quiz = PrivateQuiz(
-            options.catalog,
+            self.catalog_ref,
             learner_store,
             clock=options.clock,
             rng=options.rng,
@@ -271,7 +274,7 @@ class QuizBot:
             clock=options.clock,
         )
         self.group_runs = GroupRuns(
-            options.catalog,
+            self.catalog_ref,
             group_store,
             self.group_settings,
             seconds_override=options.question_seconds,
@@ -281,10 +284,10 @@ class QuizBot:
             shared=options.shared,
         )
         self.group_schedules = GroupSchedules(
-            options.catalog, ScheduleStore(self.db), clock=options.clock
+            self.catalog_ref, ScheduleStore(self.db), clock=options.clock
         )
         self.review = SpacedReview(
-            options.catalog,
+            self.catalog_ref,
             ReviewStore(self.db),
             timezone=options.timezone,
             clock=options.clock,
@@ -293,10 +296,10 @@ class QuizBot:
         )
         self.review_rounds = ReviewRounds(self.review, RoundStore(self.db), clock=options.clock)
         self.learner_stats = LearnerStatsCases(
-            options.catalog, AnalyticsStore(self.db), self.review, clock=options.clock
+            self.catalog_ref, AnalyticsStore(self.db), self.review, clock=options.clock
         )
         self.practice = PracticeSession(
-            options.catalog,
+            self.catalog_ref,
             PracticeStore(self.db),
             ReviewStore(self.db),
             timezone=options.timezone,
@@ -319,7 +322,7 @@ class QuizBot:
         self.quiz.exam_running = self.practice.exam_running  # and private quizzes
         self.quiz.flashcard_rated = self.review.rate_flashcard  # a flashcard's rating to FSRS
         self.reporting = ProblemReporting(
-            options.catalog,
+            self.catalog_ref,
             learner_store,
             ProblemReportStore(self.db),
             rounds=RoundStore(self.db),  # ⚠️ Report on review and practice cards
@@ -328,7 +331,7 @@ class QuizBot:
         )
         self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats
         # Inline mode's search and the quiz a startgroup link names (listed quizzes only).
-        self.sharing = QuizSharing(options.catalog, QuizPlays(self.db), clock=options.clock)
+        self.sharing = QuizSharing(self.catalog_ref, QuizPlays(self.db), clock=options.clock)
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -384,7 +387,7 @@ class QuizBot:
         private = PrivateHandlers(
             self.quiz,
             self.learners,
-            self.options.catalog,
+            self.catalog_ref,
             self.learner_stats,
             typed,
             self.photos,
@@ -422,7 +425,7 @@ class QuizBot:
         app.add_handler(CommandHandler("forget", forget.command, filters=chat))
         app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
         # Every button, whatever its chat: the router binds each kind to its chat type.
-        self.practice_handlers = PracticeHandlers(self.practice, self.options.catalog)
+        self.practice_handlers = PracticeHandlers(self.practice, self.catalog_ref)
         self.practice_handlers.photos = self.photos  # pictured questions in practice and exams
         self.practice_handlers.use_timers(self.timers, app.bot, self.learners)  # exam clocks
         app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
@@ -503,7 +506,7 @@ class QuizBot:
             self.group_schedules,
             self.runner,
             self.admins,
-            self.options.catalog,
+            self.catalog_ref,
         )
         self.group_handlers = group
         # Every group command goes through `guard`: a member's reply is a courtesy reply, decided
@@ -527,7 +530,7 @@ class QuizBot:
             self.admins,
             self.runner,
             serve=self._serve_uploaded,
-            shipped_ids=lambda: set(self.options.catalog.quizzes),
+            shipped_ids=lambda: set(self.catalog_ref.current.quizzes),
         )
         group.upload_buttons = upload.button
         group.on_added = self.uploads.seen  # whoever adds the bot: their private uploads offer it
@@ -602,7 +605,7 @@ class QuizBot:
             self.review_rounds,
             self.learner_stats,
             self.learners,
-            self.options.catalog,
+            self.catalog_ref,
             self.admins.is_admin,
             group_language,
         )
@@ -646,7 +649,7 @@ class QuizBot:
         try:
             await self._load_handled_updates()
             # Answers from before migration 006 get their ids from the catalogue served now.
-            await convert_old_answers(self.db, self.options.catalog)
+            await convert_old_answers(self.db, self.catalog_ref.current)
             await self.app.initialize()
             await publish_menus(self.app.bot)
             if self.options.dashboard is not None:
@@ -767,7 +770,7 @@ class QuizBot:
             result = await asyncio.to_thread(
                 reload_catalog,
                 path,
-                self.options.catalog,
+                self.catalog_ref.current,
                 guide_base_url=self.options.guide_base_url,
             )
             if result.ok:
@@ -791,26 +794,12 @@ class QuizBot:
     def _serve_uploaded(self, *quizzes: Quiz) -> None:
         """A group's uploaded quizzes join the served catalogue by id and version (never listed;
         earlier versions stay for the runs still playing them)."""
-        self._serve(self.options.catalog.with_versions(quizzes))
+        self._serve(self.catalog_ref.current.with_versions(quizzes))
 
     def _serve(self, catalog: Catalog) -> None:
-        """Every holder of the catalogue switches at once (no await in between)."""
-        self.options.catalog = catalog
-        for holder in (
-            self.quiz,
-            self.group_runs,
-            self.group_schedules,
-            self.review,
-            self.learner_stats,
-            self.private_handlers,
-            self.group_handlers,
-            self.progress_handlers,
-            self.practice,
-            self.practice_handlers,
-            self.reporting,
-            self.sharing,
-        ):
-            holder.catalog = catalog
+        """Serve a new catalogue: one swap, seen by every holder from its next read on
+        (`options.catalog` follows, for whoever reads the bot's options)."""
+        self.catalog_ref.current = self.options.catalog = catalog
 
     async def _reload_command(self) -> tuple[bool, str]:
         result = await self.reload_content()

@@ -31,6 +31,7 @@ from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
 from bot.usecases import group_settings as gs
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
@@ -43,7 +44,7 @@ UploadButtons = Callable[[CallbackQuery, int, str, str, Learner, Translator], Aw
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
 
 
-class GroupHandlers:
+class GroupHandlers(ServesCatalog):
     def __init__(
         self,
         settings: gs.GroupSettingsCases,
@@ -51,14 +52,14 @@ class GroupHandlers:
         schedules: sched.GroupSchedules,
         runner: GroupRunner,
         admins: AdminCache,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
     ) -> None:
         self.settings_ = settings
         self.runs = runs_
         self.schedules_ = schedules
         self.runner = runner
         self.admins = admins
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         # The group's own quizzes' buttons (schedule hint, delete confirmation): set by uploads.
         self.upload_buttons: UploadButtons | None = None
         # Whoever adds the bot is seen in the group (chat id, user id): set by uploads.

@@ -32,6 +32,7 @@ from bot.tg.private_handlers import drop_keyboard, edit, reply
 from bot.tg.private_render import Screen, with_image
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.timer_backends import Timers
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.practice_session import (
     ExamTimeIsUp,
@@ -46,10 +47,10 @@ log = logging.getLogger(__name__)
 DEFAULT_LENGTH = 10
 
 
-class PracticeHandlers:
-    def __init__(self, session: PracticeSession, catalog: Catalog) -> None:
+class PracticeHandlers(ServesCatalog):
+    def __init__(self, session: PracticeSession, catalog: Catalog | CatalogRef) -> None:
         self.session = session
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.timers: Timers | None = None  # exam clocks; set by `use_timers`
         self.bot: Bot | None = None
         self.learners: Learners | None = None

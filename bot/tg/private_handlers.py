@@ -28,6 +28,7 @@ from bot.tg.wire.captions import fits_caption
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_quiz as pq
 from bot.usecases import private_selections as ps
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected
@@ -116,12 +117,12 @@ def _in_own_chat(query: CallbackQuery, user_id: int) -> bool:
     return query.message is not None and query.message.chat.id == user_id
 
 
-class PrivateHandlers:
+class PrivateHandlers(ServesCatalog):
     def __init__(
         self,
         quiz: pq.PrivateQuiz,
         learners: Learners,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         stats: LearnerStatsCases | None = None,
         typed: TypedAnswers | None = None,
         photos: PhotoSender | None = None,
@@ -129,7 +130,7 @@ class PrivateHandlers:
     ) -> None:
         self.quiz = quiz
         self.learners = learners
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.stats = stats
         self.photos = photos  # content pictures (bot/tg/wire/photos.py); None: text only
         self.typed = typed or TypedAnswers(quiz)

@@ -27,6 +27,7 @@ from bot.tg.private_render import Screen, truncate
 from bot.tg.select_render import nothing_selected
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -57,7 +58,7 @@ IsAdmin = Callable[[int, int, int | None], Awaitable[bool]]  # chat, user, sende
 GroupLanguage = Callable[[int], Awaitable[str]]
 
 
-class ProgressHandlers:
+class ProgressHandlers(ServesCatalog):
     dashboard: DashboardLinks | None = None  # the Mini App's buttons, when it is served
     # A learner's place and points in each of their groups, shown at the end of /stats.
     group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
@@ -73,7 +74,7 @@ class ProgressHandlers:
         rounds: ReviewRounds,
         stats: LearnerStatsCases,
         learners: Learners,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         is_admin: IsAdmin,
         group_language: GroupLanguage,
     ) -> None:
@@ -82,7 +83,7 @@ class ProgressHandlers:
         self.rounds = rounds
         self.stats_cases = stats
         self.learners = learners
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.is_admin = is_admin
         self.group_language = group_language
         self.photos: PhotoSender | None = None  # content pictures on cards (bot/tg/wire/photos.py)

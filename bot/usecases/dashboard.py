@@ -37,6 +37,7 @@ from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
 from bot.store.schedules import Schedule, ScheduleStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.item_reports import QuizItems, analysed
 
 HARDEST_SHOWN = 10
@@ -116,10 +117,10 @@ def _zone(name: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-class DashboardService:
+class DashboardService(ServesCatalog):
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         db: Engine,
         *,
         timezone: str = "UTC",
@@ -127,7 +128,7 @@ class DashboardService:
         sync: Sync | None = None,
         owners: frozenset[int] = frozenset(),
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.owners = owners  # QUIZBOT_OWNER_IDS: they run the content, keys included
         self.store = DashboardStore(db)
         self.analytics = AnalyticsStore(db)

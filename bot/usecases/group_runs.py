@@ -33,6 +33,7 @@ from bot.core.models import Catalog, Quiz
 from bot.core.schedule import next_quiz
 from bot.store import GroupStore, Stored
 from bot.store.learners import encode_orders
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings, RunStanding
 from bot.usecases.learner_profile import Learner
@@ -151,10 +152,10 @@ def closest_quiz(typed: str, ids: list[str]) -> str | None:
     return starts[0] if len(starts) == 1 else None
 
 
-class GroupRuns:
+class GroupRuns(ServesCatalog):
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         store: GroupStore,
         settings: GroupSettingsCases,
         *,
@@ -164,7 +165,7 @@ class GroupRuns:
         standings: GroupStandings | None = None,
         shared: bool = False,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.settings = settings
         self.standings = standings

@@ -18,6 +18,7 @@ from bot.core.models import Catalog
 from bot.core.schedule import ScheduleError, encode_days, parse_schedule, same_schedule
 from bot.schedule_words import day_words, quiz_words
 from bot.store import Schedule, ScheduleStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 
 MAX_SCHEDULES = 20
 
@@ -59,9 +60,11 @@ class NoSuchSchedule:
     pass
 
 
-class GroupSchedules:
-    def __init__(self, catalog: Catalog, store: ScheduleStore, *, clock: Clock = time.time) -> None:
-        self.catalog = catalog
+class GroupSchedules(ServesCatalog):
+    def __init__(
+        self, catalog: Catalog | CatalogRef, store: ScheduleStore, *, clock: Clock = time.time
+    ) -> None:
+        self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.clock = clock
         # A group's own (uploaded) quiz ids, schedulable there only; set by the uploads.

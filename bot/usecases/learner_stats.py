@@ -28,6 +28,7 @@ from bot.core.stats import (
 )
 from bot.core.streaks import StreakStatus, streak_status
 from bot.store.analytics import AnalyticsStore, GroupTotals
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.item_reports import QuizItems, analysed
 from bot.usecases.spaced_review import SpacedReview
 
@@ -63,7 +64,7 @@ class GroupReport:
 ReportCounts = Callable[[Iterable[str]], Awaitable[dict[tuple[str, str], int]]]
 
 
-class LearnerStatsCases:
+class LearnerStatsCases(ServesCatalog):
     # A learner's own zone by user id (bot/usecases/reminders.py); None: the configured one.
     zone_of: Callable[[int], Awaitable[str]] | None = None
     # Problem reports per question (bot/usecases/problem_reporting.py); None: not shown.
@@ -71,13 +72,13 @@ class LearnerStatsCases:
 
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         analytics: AnalyticsStore,
         review: SpacedReview,
         *,
         clock: Clock = time.time,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.analytics = analytics
         self.review = review  # the queue's counts, after its inbox is drained
         self.clock = clock

@@ -40,6 +40,7 @@ from bot.core.practice import LENGTHS, QuestionKey, draw, matching_quizzes, pool
 from bot.core.review import DEFAULT_SCHEDULER, ReviewItem, after_miss
 from bot.store.practice_sets import Ended, PracticeStore, StoredSet
 from bot.store.reviews import ReviewStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +118,13 @@ class RunningExam:
     deadline: float
 
 
-class PracticeSession:
+class PracticeSession(ServesCatalog):
     # A learner's own zone by user id (LearnerReminders.zone); None: `timezone` for everyone.
     zone_of: Callable[[int], Awaitable[str]] | None = None
 
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         store: PracticeStore,
         reviews: ReviewStore,
         *,
@@ -131,7 +132,7 @@ class PracticeSession:
         clock: Clock = time.time,
         rng: random.Random | None = None,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.reviews = reviews
         self.tz = ZoneInfo(timezone)

@@ -42,6 +42,7 @@ from bot.core.kinds import rating_id
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 
 CACHE_SIZE = 10_000
@@ -140,7 +141,7 @@ MistakesOutcome = Mistakes | NotYours | InExam
 StartOutcome = ShowQuestion | StartChoice | UnknownQuiz | InExam
 
 
-class PrivateQuiz:
+class PrivateQuiz(ServesCatalog):
     # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
     exam_running: Callable[[int], Awaitable[bool]] | None = None
     # A flashcard's rating to FSRS (SpacedReview.rate_flashcard: user, quiz id, question id,
@@ -149,14 +150,14 @@ class PrivateQuiz:
 
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         learners: LearnerStore,
         *,
         clock: Clock = time.time,
         rng: random.Random | None = None,
         shared: bool = False,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.learners = learners
         self.shared = shared
         self.clock = clock

@@ -27,6 +27,7 @@ from bot.store import LearnerStore
 from bot.store.practice_sets import PracticeStore
 from bot.store.problem_reports import NewReport, ProblemReportStore
 from bot.store.review_sessions import RoundStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +108,10 @@ ReportOutcome = Reported | AlreadyReported | Refused
 SentenceOutcome = SentenceAdded | NotWaiting | EmptySentence
 
 
-class ProblemReporting:
+class ProblemReporting(ServesCatalog):
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         learners: LearnerStore,
         store: ProblemReportStore,
         *,
@@ -118,7 +119,7 @@ class ProblemReporting:
         sets: PracticeStore | None = None,
         clock: Clock = time.time,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.learners = learners
         self.store = store
         self.rounds = rounds  # review and practice rounds; None: their cards are not reportable

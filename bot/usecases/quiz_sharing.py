@@ -18,6 +18,7 @@ from bot.core.clock import Clock
 from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog, Quiz
 from bot.store.quiz_plays import QuizPlays
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_runs import UnknownQuiz, closest_quiz
 
 QUERY_MAX_CHARS = 256  # Telegram's own bound on an inline query; longer ones are cut, not refused
@@ -46,9 +47,11 @@ def _words(text: str) -> list[str]:
     return fold(cleaned).split()
 
 
-class QuizSharing:
-    def __init__(self, catalog: Catalog, plays: QuizPlays, *, clock: Clock = time.time) -> None:
-        self.catalog = catalog
+class QuizSharing(ServesCatalog):
+    def __init__(
+        self, catalog: Catalog | CatalogRef, plays: QuizPlays, *, clock: Clock = time.time
+    ) -> None:
+        self._catalog_ref = catalog_ref(catalog)
         self.plays = plays
         self.clock = clock
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.

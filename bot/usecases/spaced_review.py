@@ -47,6 +47,7 @@ from bot.core.review import (
     scheduler,
 )
 from bot.store.reviews import ReviewStore
+from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.private_quiz import option_id
 
 MEDIAN_SECONDS = 600.0  # how long a question's median answer time is reused
@@ -77,14 +78,14 @@ class NothingDue:
     next_at: float | None  # when the next question falls due; None: the queue is empty
 
 
-class SpacedReview:
+class SpacedReview(ServesCatalog):
     # A learner's own zone by user id (their /timezone, else the bot's: LearnerReminders.zone,
     # kept in memory with their language, so no store read per update); None: `timezone` for all.
     zone_of: Callable[[int], Awaitable[str]] | None = None
 
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | CatalogRef,
         store: ReviewStore,
         *,
         timezone: str = "UTC",
@@ -92,7 +93,7 @@ class SpacedReview:
         rng: random.Random | None = None,
         retention: float = DEFAULT_RETENTION,
     ) -> None:
-        self.catalog = catalog
+        self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.retention = retention
         # The deployment's FSRS: the package's parameters until the stored ones are read (once

@@ -22,7 +22,6 @@ from aiohttp import web
 
 from bot.core.clock import Clock
 from bot.core.dashboard_math import chat_of
-from bot.core.models import Catalog
 from bot.i18n import Translator, choose_language, translator
 from bot.log_budget import LogBudget, log_refusal
 from bot.usecases.dashboard import DashboardService
@@ -54,7 +53,6 @@ HEADERS = {
 @dataclass
 class WebOptions:
     token: str  # the bot's: initData is signed with it
-    catalog: Catalog
     service: DashboardService
     is_admin: IsAdmin
     default_language: str = "en"
@@ -173,10 +171,10 @@ class Dashboard:
             return self._page(tr, group_page.render(tr, page, nav, csv))
         if view == "preview":
             nav = self._nav(tr, "preview", chat_id)
-            quiz = self.o.catalog.quiz(query.get("quiz", ""))
+            quiz = self.o.service.catalog.quiz(query.get("quiz", ""))
             if quiz is None:
                 link = "/?" + urlencode(_preview_query(chat_id)) + "&quiz={quiz}"
-                return self._page(tr, preview_page.quiz_list(tr, self.o.catalog, nav, link))
+                return self._page(tr, preview_page.quiz_list(tr, self.o.service.catalog, nav, link))
             # A group's admin sees the keys when the preview is opened from the group's page
             # (its `chat`), checked as that page checks; a spent budget only hides the keys.
             admin = (

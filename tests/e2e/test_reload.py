@@ -271,3 +271,33 @@ async def test_a_group_run_started_before_a_reload_finishes_on_its_version(tmp_p
         assert plain(quiz.questions[1].prompt.get("en")) in second.text
         await admin.send("/stop", chat=group)
         await group.wait_for(lambda m: "stopped" in m.text)
+
+
+async def test_the_dashboard_beside_the_bot_serves_the_reloaded_content(tmp_path: Path) -> None:
+    """The Mini App started with the bot reads the catalogue the bot serves now: its preview
+    once kept listing the quizzes it started with after a reload."""
+    import aiohttp
+
+    from bot.cli.run import start_dashboard
+    from bot.web.auth import sign_init_data
+
+    async with reload_bot(tmp_path) as h:
+        assert h.bot is not None
+        runner, port = await start_dashboard(h.bot, TOKEN, "127.0.0.1", 0)
+        try:
+            data = yaml.safe_load(source(h).read_text(encoding="utf-8"))
+            data["title"] = "Accumulating gradients, retitled"
+            source(h).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+            assert "Quizzes changed" in await owner_reload(h)
+            user = {"id": OWNER, "first_name": "Owner", "language_code": "en"}
+            ticket = sign_init_data(TOKEN, user, auth_date=h.clock.now)
+            url = f"http://127.0.0.1:{port}/api/view?view=preview"
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(url, headers={"Authorization": f"tma {ticket}"}) as response,
+            ):
+                page = await response.text()
+            assert response.status == 200, page
+            assert "Accumulating gradients, retitled" in page
+        finally:
+            await runner.cleanup()

@@ -12,6 +12,7 @@ from bot.store import Database, LearnerStore
 from bot.store.problem_reports import ProblemReportStore
 from bot.usecases import private_quiz as pq
 from bot.usecases import problem_reporting as pr
+from bot.usecases.catalog_ref import CatalogRef
 from tests.e2e.harness import FakeClock, shipped_catalog
 
 QUIZ = "gradient-checkpointing"
@@ -30,7 +31,8 @@ async def test_only_the_owner_reports_an_answered_question_once_per_reason(db: D
     catalog, clock = shipped_catalog(), FakeClock()
     quiz, attempt_id = await started(db, catalog, clock)
     store = ProblemReportStore(db)
-    use = pr.ProblemReporting(catalog, LearnerStore(db), store, clock=clock)
+    served = CatalogRef(catalog)  # what a reload swaps
+    use = pr.ProblemReporting(served, LearnerStore(db), store, clock=clock)
 
     refused = pr.Refused()
     assert await use.open(OTHER, attempt_id, 0) == refused  # not theirs
@@ -60,7 +62,7 @@ async def test_only_the_owner_reports_an_answered_question_once_per_reason(db: D
 
     # Content that changed since (a restart forgot the old version): refused.
     newer = replace(catalog.quizzes[QUIZ], version="something-else")
-    use.catalog = Catalog(catalog.guides, {**catalog.quizzes, QUIZ: newer})
+    served.current = Catalog(catalog.guides, {**catalog.quizzes, QUIZ: newer})
     assert await use.report(OWNER, attempt_id, 0, Reason.KEY, "fr") == refused
 
 

@@ -86,7 +86,7 @@ async def world(db) -> AsyncIterator[World]:  # type: ignore[no-untyped-def]
         service = DashboardService(catalog, db, clock=clock, owners=frozenset({OWNER}))
         async with member_status(TOKEN, emu.base_url) as fetch, aiohttp.ClientSession() as session:
             options = WebOptions(
-                token=TOKEN, catalog=catalog, service=service,
+                token=TOKEN, service=service,
                 is_admin=AdminCache(fetch, clock).is_admin, clock=clock,
             )  # fmt: skip
             runner, port = await start(options, "127.0.0.1", 0)
