@@ -26,7 +26,7 @@ FLOORS: tuple[frozenset[str], ...] = tuple(
         {"observability"},  # metrics (the store counts answers) and their /metrics server
         {"content", "store", "number_words", "schedule_words"},  # files, SQL, words per language
         {"config", "usecases"},  # settings read from the environment; the use cases
-        {"item_words"},  # item analysis's sentences, shared by the chat and the dashboard
+        {"item_words", "compose"},  # item analysis in words; the use cases built (compose.py)
         {"tg", "web", "workers"},  # the adapters: Telegram, the Mini App, PostgreSQL workers
         {"cli", "bench", "i18n_tools"},  # entry points and tools
         {"sandbox", "__main__"},  # the offline sandbox runs `cli.run`; `quizbot` dispatches

@@ -42,6 +42,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.compose import ServiceSettings, build_services
 from bot.content import default_content_dir
 from bot.content.reload import ReloadResult, reload_catalog
 from bot.control import ControlServer
@@ -51,21 +52,13 @@ from bot.core.models import Catalog, Quiz
 from bot.i18n import load_all, translator
 from bot.observability import gauges, metrics
 from bot.observability.exposition import serve_metrics
-from bot.store import Database, GroupStore, LearnerStore, ScheduleStore
-from bot.store.analytics import AnalyticsStore
+from bot.store import Database
 from bot.store.content_ids import convert_old_answers
 from bot.store.courtesy_log import CourtesyStore
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
-from bot.store.practice_sets import PracticeStore
-from bot.store.problem_reports import ProblemReportStore
-from bot.store.quiz_plays import QuizPlays
-from bot.store.review_sessions import RoundStore
-from bot.store.reviews import ReviewStore
-from bot.store.run_scores import StandingsStore
 from bot.store.selections import SelectionStore
-from bot.store.uploads import UploadStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
@@ -102,23 +95,8 @@ from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
-from bot.usecases.group_runs import GroupRuns
-from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_selections import GroupSelections
-from bot.usecases.group_settings import GroupSettingsCases
-from bot.usecases.group_standings import GroupStandings
-from bot.usecases.learner_profile import Learners
-from bot.usecases.learner_stats import LearnerStatsCases
-from bot.usecases.practice_session import PracticeSession
-from bot.usecases.private_quiz import PrivateQuiz
-from bot.usecases.private_selections import PrivateSelections
-from bot.usecases.problem_reporting import ProblemReporting
-from bot.usecases.quiz_sharing import QuizSharing
-from bot.usecases.quiz_uploads import QuizUploads
-from bot.usecases.reminders import LearnerReminders
-from bot.usecases.review_rounds import ReviewRounds
 from bot.usecases.select_review import SelectReview
-from bot.usecases.spaced_review import SpacedReview
 from bot.usecases.typed_answers import TypedAnswers
 from bot.usecases.typed_review import TypedReview
 
@@ -249,89 +227,41 @@ class QuizBot:
         self.db: Engine = (
             options.database if options.database is not None else Database(options.db_path)
         )
-        learner_store = LearnerStore(self.db)
-        self.learners = Learners(
-            learner_store,
-            default_language=options.default_language,
-            clock=options.clock,
-            shared=options.shared,
-        )
-        self.quiz = PrivateQuiz(
+        # Every use case, built once from plain settings (bot/compose.py); handlers below.
+        self.services = build_services(
+            ServiceSettings(
+                content_dir=options.content_dir or default_content_dir(),
+                default_language=options.default_language,
+                timezone=options.timezone,
+                group_seconds=options.group_seconds,
+                group_timezone=options.group_timezone,
+                question_seconds=options.question_seconds,
+                retention=options.retention,
+                shared=options.shared,
+                clock=options.clock,
+                rng=options.rng,
+            ),
+            self.db,
             self.catalog_ref,
-            learner_store,
-            clock=options.clock,
-            rng=options.rng,
-            shared=options.shared,
         )
-        self.selections = PrivateSelections(self.quiz, SelectionStore(self.db), clock=options.clock)
-        group_store = GroupStore(self.db)
-        self.standings = GroupStandings(StandingsStore(self.db), group_store, options.clock)
-        self.group_settings = GroupSettingsCases(
-            group_store,
-            default_language=options.default_language,
-            default_seconds=options.group_seconds,
-            default_timezone=options.group_timezone,
-            clock=options.clock,
+        services = self.services
+        # The names the handlers, the command line and the tests reach the use cases by.
+        self.learners, self.quiz, self.selections = (
+            services.learners,
+            services.quiz,
+            services.selections,
         )
-        self.group_runs = GroupRuns(
-            self.catalog_ref,
-            group_store,
-            self.group_settings,
-            seconds_override=options.question_seconds,
-            clock=options.clock,
-            rng=options.rng,
-            standings=self.standings,
-            shared=options.shared,
+        self.standings, self.group_settings = services.standings, services.group_settings
+        self.group_runs, self.group_schedules = services.group_runs, services.group_schedules
+        self.uploads, self.review, self.review_rounds = (
+            services.uploads,
+            services.review,
+            services.review_rounds,
         )
-        self.group_schedules = GroupSchedules(
-            self.catalog_ref, ScheduleStore(self.db), clock=options.clock
-        )
-        self.review = SpacedReview(
-            self.catalog_ref,
-            ReviewStore(self.db),
-            timezone=options.timezone,
-            clock=options.clock,
-            rng=options.rng,
-            retention=options.retention,
-        )
-        self.review_rounds = ReviewRounds(self.review, RoundStore(self.db), clock=options.clock)
-        self.learner_stats = LearnerStatsCases(
-            self.catalog_ref, AnalyticsStore(self.db), self.review, clock=options.clock
-        )
-        self.practice = PracticeSession(
-            self.catalog_ref,
-            PracticeStore(self.db),
-            ReviewStore(self.db),
-            timezone=options.timezone,
-            clock=options.clock,
-            rng=options.rng,
-        )
-        self.reminders = LearnerReminders(
-            self.learners,
-            ReviewStore(self.db),
-            self.review,
-            self.learner_stats,
-            default_timezone=options.timezone,
-            clock=options.clock,
-        )
-        self.learner_stats.zone_of = self.reminders.zone  # streaks in the learner's own days
-        self.review.zone_of = self.reminders.zone  # due days too
-        self.practice.zone_of = self.reminders.zone  # a /practice miss, due on their next day
-        self.practice.fsrs_of = lambda: self.review.fsrs  # and scheduled by the same FSRS
-        self.review_rounds.exam_running = self.practice.exam_running  # rounds wait for its end
-        self.quiz.exam_running = self.practice.exam_running  # and private quizzes
-        self.quiz.flashcard_rated = self.review.rate_flashcard  # a flashcard's rating to FSRS
-        self.reporting = ProblemReporting(
-            self.catalog_ref,
-            learner_store,
-            ProblemReportStore(self.db),
-            rounds=RoundStore(self.db),  # ⚠️ Report on review and practice cards
-            sets=PracticeStore(self.db),  # ⚠️ Report on /practice questions
-            clock=options.clock,
-        )
-        self.learner_stats.report_counts = self.reporting.counts  # counts in /groupstats
+        self.learner_stats, self.practice = services.learner_stats, services.practice
+        self.reminders, self.reporting = services.reminders, services.reporting
         # Inline mode's search and the quiz a startgroup link names (listed quizzes only).
-        self.sharing = QuizSharing(self.catalog_ref, QuizPlays(self.db), clock=options.clock)
+        self.sharing = services.sharing
         self._seen_updates: OrderedDict[int, None] = OrderedDict()
         self._reload_lock = asyncio.Lock()
         self.control: ControlServer | None = None
@@ -516,14 +446,7 @@ class QuizBot:
         group.say = self.courtesy.say
         guard = self.courtesy.guard
         groups = filters.ChatType.GROUPS
-        self.uploads = QuizUploads(
-            self.options.content_dir or default_content_dir(),
-            clock=self.options.clock,
-            store=UploadStore(self.db),
-        )
-        self.group_runs.own_quizzes = self.uploads.own
         self.runner.on_moved.append(self.uploads.moved)
-        self.group_schedules.own_ids = self.uploads.own
         upload = UploadHandlers(
             self.uploads,
             self.group_settings,
@@ -571,7 +494,6 @@ class QuizBot:
             app.add_handler(CommandHandler(name, command, filters=groups))
         # The bot added by a startgroup link: `/start@bot <quiz id>` (before plain /start).
         share = ShareHandlers(self.sharing, self.group_settings, self.runner, self.courtesy.say)
-        self.sharing.own_quizzes = self.uploads.own
         with_quiz = groups & filters.Regex(re.compile(GROUP_START_WITH_QUIZ, re.IGNORECASE))
         app.add_handler(
             CommandHandler("start", guard("start-quiz", share.group_start), filters=with_quiz)

@@ -164,6 +164,7 @@ class GroupRuns(ServesCatalog):
         rng: random.Random | None = None,
         standings: GroupStandings | None = None,
         shared: bool = False,
+        own_quizzes: Callable[[int], Mapping[str, Quiz]] | None = None,
     ) -> None:
         self._catalog_ref = catalog_ref(catalog)
         self.store = store
@@ -177,7 +178,8 @@ class GroupRuns(ServesCatalog):
         self.shared = shared
         self._runs: dict[int, GroupRun] = {}
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
-        self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
+        # A group's own (uploaded) quizzes by id, beside the shipped catalogue.
+        self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = own_quizzes or (lambda _: {})
         # Set once the open question's message id is known (a reply names that message).
         self._sent: dict[int, asyncio.Event] = {}
 

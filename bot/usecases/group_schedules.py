@@ -62,13 +62,18 @@ class NoSuchSchedule:
 
 class GroupSchedules(ServesCatalog):
     def __init__(
-        self, catalog: Catalog | CatalogRef, store: ScheduleStore, *, clock: Clock = time.time
+        self,
+        catalog: Catalog | CatalogRef,
+        store: ScheduleStore,
+        *,
+        clock: Clock = time.time,
+        own_ids: Callable[[int], Iterable[str]] | None = None,
     ) -> None:
         self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.clock = clock
         # A group's own (uploaded) quiz ids, schedulable there only; set by the uploads.
-        self.own_ids: Callable[[int], Iterable[str]] = lambda chat_id: ()
+        self.own_ids: Callable[[int], Iterable[str]] = own_ids or (lambda _: ())
 
     async def add(
         self,

@@ -39,10 +39,12 @@ class Learners:
         store: LearnerStore,
         *,
         default_language: str = "en",
+        default_timezone: str = "UTC",
         clock: Clock = time.time,
         shared: bool = False,
     ) -> None:
         self.store = store
+        self.default_timezone = default_timezone  # QUIZBOT_TIMEZONE, until they choose theirs
         # Shared: another worker may change a learner's language, so it is read every time.
         self.shared = shared
         self.default_language = default_language
@@ -80,6 +82,10 @@ class Learners:
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user picked, if any; read once, then kept (this is the only writer)."""
         return (await self._choices(user_id))[0]
+
+    async def zone(self, user_id: int) -> str:
+        """The zone a learner's days are counted in: theirs, else the bot's default."""
+        return await self.chosen_zone(user_id) or self.default_timezone
 
     async def chosen_zone(self, user_id: int) -> str | None:
         """The time zone the user set with /timezone, if any; kept like their language."""

@@ -77,7 +77,11 @@ class LearnerStatsCases(ServesCatalog):
         review: SpacedReview,
         *,
         clock: Clock = time.time,
+        zone_of: Callable[[int], Awaitable[str]] | None = None,
+        report_counts: ReportCounts | None = None,
     ) -> None:
+        self.zone_of = zone_of  # the learner's own zone (streaks in their days)
+        self.report_counts = report_counts  # problem reports per question, for /groupstats
         self._catalog_ref = catalog_ref(catalog)
         self.analytics = analytics
         self.review = review  # the queue's counts, after its inbox is drained

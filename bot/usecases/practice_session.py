@@ -131,7 +131,10 @@ class PracticeSession(ServesCatalog):
         timezone: str = "UTC",
         clock: Clock = time.time,
         rng: random.Random | None = None,
+        zone_of: Callable[[int], Awaitable[str]] | None = None,
+        fsrs_of: Callable[[], Scheduler] | None = None,
     ) -> None:
+        self.zone_of = zone_of  # a /practice miss is due on the learner's next day
         self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.reviews = reviews
@@ -140,7 +143,7 @@ class PracticeSession(ServesCatalog):
         self.rng = rng or random.SystemRandom()
         # The deployment's FSRS (SpacedReview.fsrs, its stored parameters once read); None:
         # the package's defaults.
-        self.fsrs_of: Callable[[], Scheduler] | None = None
+        self.fsrs_of = fsrs_of  # and scheduled by the review's FSRS (its parameters may change)
 
     def _fsrs(self) -> Scheduler:
         return self.fsrs_of() if self.fsrs_of else DEFAULT_SCHEDULER

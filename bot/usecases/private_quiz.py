@@ -156,7 +156,11 @@ class PrivateQuiz(ServesCatalog):
         clock: Clock = time.time,
         rng: random.Random | None = None,
         shared: bool = False,
+        exam_running: Callable[[int], Awaitable[bool]] | None = None,
+        flashcard_rated: Callable[[int, str, str, int], Awaitable[ReviewItem]] | None = None,
     ) -> None:
+        self.exam_running = exam_running
+        self.flashcard_rated = flashcard_rated
         self._catalog_ref = catalog_ref(catalog)
         self.learners = learners
         self.shared = shared

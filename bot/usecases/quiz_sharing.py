@@ -49,13 +49,18 @@ def _words(text: str) -> list[str]:
 
 class QuizSharing(ServesCatalog):
     def __init__(
-        self, catalog: Catalog | CatalogRef, plays: QuizPlays, *, clock: Clock = time.time
+        self,
+        catalog: Catalog | CatalogRef,
+        plays: QuizPlays,
+        *,
+        clock: Clock = time.time,
+        own_quizzes: Callable[[int], Mapping[str, Quiz]] | None = None,
     ) -> None:
         self._catalog_ref = catalog_ref(catalog)
         self.plays = plays
         self.clock = clock
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
-        self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = lambda chat_id: {}
+        self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = own_quizzes or (lambda _: {})
         self._counts: dict[str, int] = {}
         self._counted_at: float | None = None
 

@@ -136,7 +136,15 @@ class ReviewRounds:
     # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
     exam_running: Callable[[int], Awaitable[bool]] | None = None
 
-    def __init__(self, review: SpacedReview, rounds: RoundStore, *, clock: Clock = time.time):
+    def __init__(
+        self,
+        review: SpacedReview,
+        rounds: RoundStore,
+        *,
+        clock: Clock = time.time,
+        exam_running: Callable[[int], Awaitable[bool]] | None = None,
+    ):
+        self.exam_running = exam_running
         self.review = review
         self.rounds = rounds
         self.clock = clock

@@ -92,7 +92,9 @@ class SpacedReview(ServesCatalog):
         clock: Clock = time.time,
         rng: random.Random | None = None,
         retention: float = DEFAULT_RETENTION,
+        zone_of: Callable[[int], Awaitable[str]] | None = None,
     ) -> None:
+        self.zone_of = zone_of  # the learner's own zone: due dates fall on their days
         self._catalog_ref = catalog_ref(catalog)
         self.store = store
         self.retention = retention
