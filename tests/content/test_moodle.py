@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import base64
 import itertools
+import shutil
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
 import pytest
 
+from bot.content import check
+from bot.content.cli import main
 from bot.content.exporter import draft
 from bot.content.formats import (
     DraftOption,
@@ -26,11 +29,13 @@ from bot.content.formats.draft import FLASHCARD, MULTIPLE, NUMBER, SINGLE, TRUE_
 from bot.content.formats.moodle import category_title
 from bot.content.formats.safe_xml import parse_xml
 from bot.content.loader import load_catalog
+from bot.content.uploads import check_upload
 from bot.core.kinds import NumberAnswer, score_multiple
 from tests.content.test_media import jpeg, png
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
-MOODLE = Path(__file__).parent / "fixtures" / "formats" / "moodle"
+FIXTURES = Path(__file__).parent / "fixtures"
+MOODLE = FIXTURES / "formats" / "moodle"
 # Every hand-written file under fixtures/formats/moodle, and the test that reads it.
 USED = {
     "docs-examples.xml": "test_the_docs_examples_import_with_what_is_left_out_named_by_line",
@@ -390,3 +395,56 @@ def test_every_moodle_fixture_is_exercised() -> None:
     assert {p.name for p in MOODLE.iterdir()} == set(USED)
     for test in USED.values():
         assert test in globals(), test
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copy(FIXTURES / "valid" / "guides.yaml", root / "guides.yaml")
+    return root
+
+
+def test_the_command_line_imports_pictures_and_tags_and_exports_them_again(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["import", str(MOODLE / "pictures.xml"), "--format", "moodle", "--out", str(content)]
+    assert main(args) == 1  # the answer's picture has no alt text: the checker asks for it
+    out = capsys.readouterr().out
+    assert "pictures.xml:51: note: question “Map”: picture legend.png is not in the file" in out
+    assert (
+        "pictures.xml:13: questions.grey-square.explanation_image.alt: empty text: write the text"
+    ) in out
+    assert not (content / "quizzes").exists()
+    with_alt = tmp_path / "pictures.xml"
+    data = (MOODLE / "pictures.xml").read_bytes()
+    src = b'"@@PLUGINFILE@@/answer.jpg"'
+    with_alt.write_bytes(data.replace(src, src + b' alt="The grey square again"'))
+    status = main([*args[:1], str(with_alt), *args[2:]])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    written = (content / "quizzes" / "flags-and-maps.yaml").read_text("utf-8")
+    assert "    # tags: colours, week 2\n" in written
+    assert '      file: "flags-and-maps-grey-square.png"\n      alt: "A small square"' in written
+    media = content / "media"
+    assert (media / "flags-and-maps-grey-square.png").read_bytes() == png(16, 16)
+    assert (media / "flags-and-maps-answer.jpg").read_bytes() == jpeg(32, 24)
+    assert check(content).errors == []
+    target = tmp_path / "out.xml"
+    args = ["export", "flags-and-maps", "--format", "moodle", "--content", str(content)]
+    assert main([*args, "--out", str(target)]) == 0
+    (back,) = parse_bytes("moodle", target.read_bytes(), "out.xml").quizzes
+    square = back.questions[0]
+    assert square.image is not None and square.image.data == png(16, 16)
+    assert square.tags == ()  # the YAML keeps tags as a comment only
+
+
+def test_an_uploaded_moodle_file_is_checked_and_its_pictures_left_out() -> None:
+    checked = check_upload("bank.xml", (MOODLE / "pictures.xml").read_bytes(), SHIPPED)
+    assert checked.fmt == "moodle" and checked.quiz is not None, checked.errors
+    assert [q.id for q in checked.quiz.questions] == ["grey-square", "map"]
+    said = [(p.line, p.code, str(p.detail)) for p in checked.warnings]
+    assert (13, "format", "pictures are not kept in an uploaded quiz: the question is kept "
+            "without its picture") in said  # fmt: skip
+    refused = check_upload("bank.xml", b"<quiz><question", SHIPPED)
+    assert refused.quiz is None

@@ -25,6 +25,11 @@ def _number_of(text: str) -> float | None:
 
 
 def numerical(read: Read, *, short: bool = False) -> DraftQuestion | None:
+    count = len(read.element.findall("answer"))
+    if count > read.limits.max_options:
+        read.report.skip(Msg(N_("{count} answers: quizbot reads at most {most} in a question"),
+                             count=count, most=read.limits.max_options))  # fmt: skip
+        return None
     parts = common(read)
     answers = answers_of(read, rich=False)
     if parts is None or answers is None:

@@ -67,19 +67,20 @@ def read_question(read: Read) -> DraftQuestion | None:
 
 
 def _multichoice(read: Read) -> DraftQuestion | None:
+    single = (plain(child(read.element, "single")) or "true") not in ("false", "0")
+    most = read.limits.max_options if single else min(read.limits.max_options,
+                                                       MULTIPLE_MAX_OPTIONS)  # fmt: skip
+    count = len(read.element.findall("answer"))  # before reading any: 10,000 cost nothing
+    if not 2 <= count <= most:
+        what = Msg(N_("a question")) if single else Msg(N_("a several-answer question"))
+        read.report.skip(Msg(N_("{count} answers: {what} needs 2 to {most}"),
+                             count=count, what=what, most=most))  # fmt: skip
+        return None
     parts = common(read)
     answers = answers_of(read, rich=True)
     if parts is None or answers is None:
         return None
     prompt, image, general, shown = parts
-    single = (plain(child(read.element, "single")) or "true") not in ("false", "0")
-    most = read.limits.max_options if single else min(read.limits.max_options,
-                                                       MULTIPLE_MAX_OPTIONS)  # fmt: skip
-    if not 2 <= len(answers) <= most:
-        what = Msg(N_("a question")) if single else Msg(N_("a several-answer question"))
-        read.report.skip(Msg(N_("{count} answers: {what} needs 2 to {most}"),
-                             count=len(answers), what=what, most=most))  # fmt: skip
-        return None
     if any(not answer.text for answer in answers):
         read.report.skip(Msg(N_("an answer is empty")))
         return None
@@ -123,14 +124,14 @@ def _check_weights(read: Read, answers: list[Answer], right: list[bool]) -> None
 
 
 def _truefalse(read: Read) -> DraftQuestion | None:
+    if len(read.element.findall("answer")) != 2:
+        read.report.skip(Msg(N_("a true/false question needs two answers, true and false")))
+        return None
     parts = common(read)
     answers = answers_of(read, rich=False)
     if parts is None or answers is None:
         return None
     prompt, image, general, shown = parts
-    if len(answers) != 2:
-        read.report.skip(Msg(N_("a true/false question needs two answers, true and false")))
-        return None
     # Moodle's importer: the answers' texts say which is true; old files put true first.
     words = [a.text.strip().casefold() for a in answers]
     if sorted(words) == ["false", "true"] and words[0] == "false":
