@@ -89,8 +89,8 @@ def _multichoice(read: Read) -> DraftQuestion | None:
     if single:
         right = [math.isclose(a.fraction, 1.0, abs_tol=1e-6) for a in answers]
         if sum(right) != 1:
-            read.report.skip(Msg(N_("{n} answers give full marks in a one-answer question: "
-                                    "quizbot needs exactly one"), n=sum(right)))  # fmt: skip
+            read.report.skip(Msg(N_("answers with full marks: {n}; a one-answer question "
+                                    "needs exactly one"), n=sum(right)))  # fmt: skip
             return None
         if any(not r and a.fraction != 0 for a, r in zip(answers, right, strict=True)):
             read.report.note(Msg(N_("partial marks of the other answers not kept: only the "
