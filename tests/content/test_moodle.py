@@ -448,3 +448,20 @@ def test_an_uploaded_moodle_file_is_checked_and_its_pictures_left_out() -> None:
             "without its picture") in said  # fmt: skip
     refused = check_upload("bank.xml", b"<quiz><question", SHIPPED)
     assert refused.quiz is None
+
+
+def test_the_shipped_example_imports() -> None:
+    """examples/quiz.moodle.xml (our export of examples/quiz.gift under its own category, so the
+    upload test can put every example in one group) is what README offers."""
+    example = SHIPPED.parent / "examples" / "quiz.moodle.xml"
+    result = parse_bytes("moodle", example.read_bytes(), example.name)
+    assert result.problems == []
+    (quiz,) = result.quizzes
+    assert (quiz.id, quiz.title) == (
+        "arithmetic-and-geography-moodle",
+        "Arithmetic and geography (Moodle)",
+    )
+    assert [(q.id, q.answer, q.explanation) for q in quiz.questions] == [
+        ("sum", 0, "Two and two make four."),
+        ("capital", 1, "Dakar has been the capital since independence in 1960."),
+    ]
