@@ -465,3 +465,21 @@ def test_the_shipped_example_imports() -> None:
         ("sum", 0, "Two and two make four."),
         ("capital", 1, "Dakar has been the capital since independence in 1960."),
     ]
+
+
+@pytest.mark.parametrize(
+    ("single", "kind"),
+    [(None, SINGLE), ("true", SINGLE), ("1", SINGLE), ("false", MULTIPLE), ("0", MULTIPLE),
+     ("", MULTIPLE)],
+)  # fmt: skip
+def test_single_is_read_as_moodles_importer_reads_it(single: str | None, kind: str) -> None:
+    """qformat_xml::trans_single: "false", and anything PHP finds empty ("", "0"), is several
+    answers; a missing <single> is one answer."""
+    tag = "" if single is None else f"<single>{single}</single>"
+    data = (
+        '<?xml version="1.0"?><quiz><question type="multichoice"><name><text>q</text></name>'
+        f'<questiontext><text>Pick</text></questiontext>{tag}<answer fraction="100"><text>a'
+        '</text></answer><answer fraction="0"><text>b</text></answer></question></quiz>'
+    ).encode()
+    (quiz,) = parse_bytes("moodle", data, "x").quizzes
+    assert quiz.questions[0].kind == kind
