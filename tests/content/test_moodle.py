@@ -483,3 +483,20 @@ def test_single_is_read_as_moodles_importer_reads_it(single: str | None, kind: s
     ).encode()
     (quiz,) = parse_bytes("moodle", data, "x").quizzes
     assert quiz.questions[0].kind == kind
+
+
+def test_answers_and_feedback_take_the_question_texts_format_unless_they_say() -> None:
+    """As Moodle's importer: an answer or feedback without `format` is in the question text's."""
+    data = (
+        b'<?xml version="1.0"?><quiz><question type="multichoice"><name><text>q</text></name>'
+        b'<questiontext format="plain_text"><text>Is a &lt;b&gt; tag bold?</text></questiontext>'
+        b"<generalfeedback><text>&lt;b&gt; is kept as typed.</text></generalfeedback>"
+        b'<answer fraction="100"><text>&lt;b&gt;yes&lt;/b&gt;</text></answer>'
+        b'<answer fraction="0" format="html"><text>&lt;b&gt;no&lt;/b&gt;</text></answer>'
+        b"</question></quiz>"
+    )
+    result = parse_bytes("moodle", data, "x")
+    (question,) = result.quizzes[0].questions
+    assert question.prompt == "Is a <b> tag bold?"
+    assert question.explanation == "<b> is kept as typed."
+    assert [o.text for o in question.options] == ["<b>yes</b>", "no"]

@@ -91,6 +91,9 @@ def common(read: Read) -> tuple[str, DraftPicture | None, str, DraftPicture | No
     the question has no text."""
     text_element = child(read.element, "questiontext")
     prompt = read.fields.read(text_element)
+    if text_element is not None and text_element.get("format"):
+        # Moodle's importer: the other fields default to the question text's format.
+        read.fields.default_format = text_element.get("format") or "html"
     if not prompt.text.strip() and not prompt.images:
         read.report.skip(Msg(N_("the question has no text")))
         return None
