@@ -69,9 +69,7 @@ def numerical(read: Read, *, short: bool = False) -> DraftQuestion | None:
     explanation = read.clean("\n".join(part for part in (general, feedback) if part))
     question = draft(read, prompt, (), explanation, NUMBER, image, shown, key)
     unit = _unit(read)
-    if question is None or not unit:
-        return question
-    return replace(question, unit=read.clean(unit))
+    return replace(question, unit=read.clean(unit)) if unit else question
 
 
 def _unit(read: Read) -> str:
@@ -85,7 +83,8 @@ def _unit(read: Read) -> str:
             base = name
         elif name:
             others.append(name)
-    if others:
+    if others:  # a file may list thousands: the first ten are named
+        listed = ", ".join(others[:10]) + (", …" if len(others) > 10 else "")
         read.report.note(Msg(N_("units left out (quizbot shows one unit): {units}"),
-                             units=", ".join(others)))  # fmt: skip
+                             units=listed))  # fmt: skip
     return base
