@@ -68,8 +68,8 @@ def read_question(read: Read) -> DraftQuestion | None:
 
 def _multichoice(read: Read) -> DraftQuestion | None:
     # As Moodle's trans_single: "false", "" and "0" (empty to PHP) are several answers.
-    said = child(read.element, "single")
-    single = said is None or plain(said) not in ("false", "0", "")
+    written = child(read.element, "single")
+    single = written is None or plain(written) not in ("false", "0", "")
     most = read.limits.max_options if single else min(read.limits.max_options,
                                                        MULTIPLE_MAX_OPTIONS)  # fmt: skip
     count = len(read.element.findall("answer"))  # before reading any: 10,000 cost nothing
