@@ -500,3 +500,21 @@ def test_answers_and_feedback_take_the_question_texts_format_unless_they_say() -
     assert question.prompt == "Is a <b> tag bold?"
     assert question.explanation == "<b> is kept as typed."
     assert [o.text for o in question.options] == ["<b>yes</b>", "no"]
+
+
+def test_an_embedded_file_that_is_no_picture_in_the_text_is_named() -> None:
+    """A language course's audio (`<a href="@@PLUGINFILE@@/bonjour.mp3">`) has nowhere to go."""
+    data = (
+        b'<?xml version="1.0"?><quiz><question type="truefalse"><name><text>q</text></name>'
+        b'<questiontext format="html"><text>&lt;a href="@@PLUGINFILE@@/bonjour.mp3"&gt;Listen'
+        b"&lt;/a&gt;: is it French?</text>"
+        b'<file name="bonjour.mp3" encoding="base64">SUQz</file></questiontext>'
+        b'<answer fraction="100"><text>true</text></answer>'
+        b'<answer fraction="0"><text>false</text></answer></question></quiz>'
+    )
+    result = parse_bytes("moodle", data, "x")
+    assert result.quizzes[0].questions[0].prompt == "Listen: is it French?"
+    assert messages(result) == [
+        "bank.xml:1: note: question “q”: file bonjour.mp3 left out (quizbot keeps the pictures "
+        "a text shows, not sound or documents)"
+    ]

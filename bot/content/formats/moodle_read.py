@@ -19,7 +19,15 @@ from bot.content.formats.draft import (
     clean_text,
     option_letter,
 )
-from bot.content.formats.moodle_text import Converted, Fields, child, files_of, picture, plain
+from bot.content.formats.moodle_text import (
+    Converted,
+    Fields,
+    child,
+    file_path,
+    files_of,
+    picture,
+    plain,
+)
 from bot.content.formats.safe_xml import line_of
 from bot.content.problems import N_, Msg
 from bot.core.kinds import NumberAnswer
@@ -83,6 +91,12 @@ class Read:
                 kept = found
             else:
                 self.report.note(found)
+        shown = {file_path(image.src) for image in converted.images}
+        for path in files:
+            if path not in shown:  # sound, a document, a picture the text does not show
+                self.report.note(Msg(N_("file {name} left out (quizbot keeps the pictures a "
+                                        "text shows, not sound or documents)"),
+                                     name=path.rsplit("/", 1)[-1][:200]))  # fmt: skip
         return kept
 
 

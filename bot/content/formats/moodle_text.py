@@ -87,14 +87,21 @@ def files_of(element: Element | None) -> dict[str, str]:
     return found
 
 
+def file_path(src: str) -> str | None:
+    """The `<file>` (path + name) an `@@PLUGINFILE@@/...` address names; None for another."""
+    src = src.strip()
+    if not src.startswith(PLUGINFILE):
+        return None
+    path = unquote(src[len(PLUGINFILE) :].split("?", 1)[0])
+    return path if path.startswith("/") else "/" + path
+
+
 def picture(image: HtmlImage, files: dict[str, str]) -> DraftPicture | Msg:
     """The picture an `<img>` shows, from the field's own `<file>`s; or why it is left out."""
-    src = image.src.strip()
-    if not src.startswith(PLUGINFILE):
+    path = file_path(image.src)
+    if path is None:
         return Msg(N_("picture {name} is not in the file (quizbot fetches nothing): left out"),
-                   name=src[:200])  # fmt: skip
-    path = unquote(src[len(PLUGINFILE) :].split("?", 1)[0])
-    path = path if path.startswith("/") else "/" + path
+                   name=image.src.strip()[:200])  # fmt: skip
     data = files.get(path)
     name = path.rsplit("/", 1)[-1]
     if data is None:
