@@ -45,7 +45,8 @@ def write(quizzes: Sequence[DraftQuiz]) -> bytes:
     """The file's bytes (UTF-8, as its declaration says)."""
     root = Element("quiz")
     for quiz in quizzes:
-        root.append(Comment(f" quizbot quiz {quiz.id} ({quiz.lang}) "))
+        said = f" quizbot quiz {quiz.id} ({quiz.lang}) ".replace("--", "- -")  # XML forbids --
+        root.append(Comment(said))
         category = SubElement(root, "question", {"type": "category"})
         path = SubElement(category, "category")
         SubElement(path, "text").text = "$course$/" + quiz.title.replace("/", "//")
