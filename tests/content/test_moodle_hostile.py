@@ -129,3 +129,21 @@ def test_a_weight_that_is_no_number_leaves_the_question_out() -> None:
     assert result.quizzes == []
     assert [p.message for p in result.problems] == ["question “Q”: answer weight lots is not a "
                                                     "number"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("numerical", "10000 answers: quizbot reads at most 10 in a question"),
+        ("shortanswer", "10000 answers: quizbot reads at most 10 in a question"),
+        ("truefalse", "a true/false question needs two answers, true and false"),
+    ],
+)
+def test_ten_thousand_answers_of_any_type_are_refused_before_being_read(
+    kind: str, said: str
+) -> None:
+    flood = QUESTION.format(prompt="Flood", answers=answers(10_000))
+    data = (HEAD + "<quiz>\n" + flood.replace("multichoice", kind) + "\n</quiz>\n").encode()
+    result = read(data)
+    assert result.quizzes == []
+    assert [(p.line, p.message) for p in result.problems] == [(3, f"question “Q”: {said}")]
