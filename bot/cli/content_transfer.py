@@ -188,6 +188,14 @@ def run_export(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     for question_id in result.flashcards:
+        if args.format == "moodle":
+            print(
+                f"note: Moodle has no flashcards: question {question_id} written as a "
+                "description (its text the front, its general feedback the back), tagged "
+                "quizbot-flashcard so that quizbot reads it back as a flashcard",
+                file=sys.stderr,
+            )
+            continue
         print(
             f"note: {args.format} has no flashcards: question {question_id} left out "
             "(YAML and the CSV layout carry them)",

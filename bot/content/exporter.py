@@ -25,7 +25,9 @@ class Exported:
     fallbacks: dict[str, int]  # language -> strings shown in English because untranslated
     dropped: int  # explanations the format cannot carry (Aiken)
     skipped: int = 0  # number and select-all questions Aiken and CSV cannot carry (not rows)
-    flashcards: tuple[str, ...] = ()  # ids of the flashcards GIFT and Aiken cannot carry
+    # ids of the flashcards the format has no question for (GIFT, Aiken, QTI leave them out;
+    # Moodle XML writes each as a description)
+    flashcards: tuple[str, ...] = ()
     units: int = 0  # units GIFT cannot carry (a number question's unit is left out)
 
     @property
@@ -95,8 +97,9 @@ def export(quiz: Quiz, fmt: str, langs: list[str]) -> Exported:
             fallbacks[lang] = missing
     skipped = units = 0
     flashcards: tuple[str, ...] = ()
-    if fmt in ("aiken", "gift"):  # neither format has a question without an answer key
+    if fmt in ("aiken", "gift", "qti", "moodle"):  # no question without an answer key
         flashcards = tuple(q.id for q in quiz.questions if q.flashcard)
+    if fmt in ("aiken", "gift"):  # (QTI's writer leaves them out, Moodle's writes descriptions)
         drafts = [
             replace(d, questions=tuple(q for q in d.questions if q.kind != FLASHCARD))
             for d in drafts

@@ -49,7 +49,7 @@ BUTTON_KEYS = frozenset({"sched", "delq", "delx", *REPLACE_KEYS})
 def how_to_upload(tr: Translator) -> str:
     return tr._(
         "Send a quiz file with /upload as its caption, or reply /upload to a quiz file "
-        "(YAML, GIFT, Aiken or CSV)."
+        "(YAML, GIFT, Aiken, CSV, Moodle XML, QTI 2.1 or Anki)."
     )
 
 
@@ -139,7 +139,8 @@ def _problem(tr: Translator, problem: UploadProblem, limits: UploadLimits) -> st
         case "unknown_format":
             what = tr._(
                 "I read quiz files in our YAML format (.yaml), GIFT (.gift, or .txt with "
-                "braces), Aiken (.txt) and our CSV layout (.csv)"
+                "braces), Aiken (.txt), our CSV layout (.csv), Moodle XML (.xml), QTI 2.1 (.zip) "
+                "and Anki (.apkg, .colpkg)"
             )
         case "no_questions":
             what = tr._("I found no question I can use in this file")
@@ -301,8 +302,8 @@ def schedule_hint(tr: Translator, typed: str) -> str:
 def how_to_upload_private(tr: Translator) -> str:
     return html.escape(
         tr._(
-            "Send me a quiz file with /upload as its caption (YAML, GIFT, Aiken or CSV); I will "
-            "ask which of your groups it is for."
+            "Send me a quiz file with /upload as its caption (YAML, GIFT, Aiken, CSV, Moodle XML, "
+            "QTI 2.1 or Anki); I will ask which of your groups it is for."
         )
     )
 

@@ -15,10 +15,11 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.content.formats import parse
+from bot.content.formats import parse, parse_bytes
 from bot.content.loader import check
 from bot.content.problems import Msg
 from bot.i18n import locales_dir
+from tests.content.test_moodle_hostile import HOSTILE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKER_FIXTURES = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name != "formats")
@@ -59,5 +60,24 @@ def test_every_checker_message_is_a_translated_gettext_string(fixture: Path) -> 
 @pytest.mark.parametrize("fixture", FORMAT_FIXTURES, ids=lambda p: p.name)
 def test_every_import_format_message_is_a_translated_gettext_string(fixture: Path) -> None:
     result = parse(FORMAT_OF[fixture.suffix], fixture.read_text(encoding="utf-8"), fixture.stem)
+    bad = [f"{p.line}: {why}" for p in result.problems for why in _untranslated(p.message)]
+    assert not bad, "\n".join(bad)
+
+
+MOODLE_FIXTURES = sorted((FIXTURES / "formats" / "moodle").glob("*.xml"))
+MOODLE_HOSTILE = {name: build for name, (build, _, _) in HOSTILE.items()}
+
+
+@pytest.mark.parametrize("fixture", MOODLE_FIXTURES, ids=lambda p: p.name)
+def test_every_moodle_import_message_is_a_translated_gettext_string(fixture: Path) -> None:
+    result = parse_bytes("moodle", fixture.read_bytes(), fixture.stem)
+    assert result.problems
+    bad = [f"{p.line}: {why}" for p in result.problems for why in _untranslated(p.message)]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("name", MOODLE_HOSTILE)
+def test_every_moodle_refusal_is_a_translated_gettext_string(name: str) -> None:
+    result = parse_bytes("moodle", MOODLE_HOSTILE[name](), "hostile.xml")
     bad = [f"{p.line}: {why}" for p in result.problems for why in _untranslated(p.message)]
     assert not bad, "\n".join(bad)

@@ -168,6 +168,17 @@ def test_import_writes_a_flashcard_and_export_keeps_it_in_csv_only(
         captured = capsys.readouterr()
         assert "How many days" not in captured.out
         assert f"note: {fmt} has no flashcards: question week left out" in captured.err
+    # Binary formats say so too: QTI leaves it out; Moodle XML keeps it as a description.
+    said = {
+        "qti": "note: qti has no flashcards: question week left out",
+        "moodle": "note: Moodle has no flashcards: question week written as a description (its "
+        "text the front, its general feedback the back), tagged quizbot-flashcard",
+    }
+    for fmt, note in said.items():
+        target = tmp_path / f"cards.{fmt}"
+        args = ["export", "cards", "--format", fmt, "--content", str(out), "--out", str(target)]
+        assert main(args) == 0
+        assert note in capsys.readouterr().err
 
 
 def test_gift_says_by_line_that_it_has_no_flashcards() -> None:

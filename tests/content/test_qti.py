@@ -409,3 +409,20 @@ def test_an_item_quizbot_cannot_ask_is_skipped_by_line(body: str, message: str) 
     result = one_item(body)
     assert result.quizzes == []
     assert [(p.message, p.skipped) for p in result.problems] == [(message, True)]
+
+
+def test_the_shipped_example_package_imports() -> None:
+    """examples/quiz.qti.zip (our export of examples/quiz.gift as its own test, so the upload
+    test can put every example in one group) is what README offers."""
+    example = SHIPPED.parent / "examples" / "quiz.qti.zip"
+    result = parse_bytes("qti", example.read_bytes(), "quiz")
+    assert result.problems == []
+    (quiz,) = result.quizzes
+    assert (quiz.id, quiz.title) == (
+        "arithmetic-and-geography-qti",
+        "Arithmetic and geography (QTI)",
+    )
+    assert [q.prompt for q in quiz.questions] == [
+        "How much is 2 + 2?",
+        "Which city is the capital of Senegal?",
+    ]

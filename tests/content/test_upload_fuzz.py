@@ -1,5 +1,6 @@
-"""Property-based: every format the upload path accepts (GIFT, Aiken, CSV, YAML), fed text
-built from each format's own pieces (near-valid files, where parsers break) and plain junk.
+"""Property-based: every format the upload path accepts (GIFT, Aiken, CSV, YAML, Moodle XML),
+fed text built from each format's own pieces (near-valid files, where parsers break) and plain
+junk.
 
 Two levels: the parsers alone (fast, many examples: never raise, every problem has a line of
 the file), and the whole upload check (`check_upload`, parser + importer + checker: never
@@ -8,6 +9,7 @@ Each test stays within a few seconds (`max_examples`)."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.content import default_content_dir
-from bot.content.formats import parse
+from bot.content.formats import parse, parse_bytes
 from bot.content.uploads import check_upload
 
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
@@ -140,6 +142,84 @@ def test_the_upload_check_never_raises_and_a_refusal_says_where(name: str) -> No
     @given(text=UPLOAD_FILES[name])
     def run(text: str) -> None:
         checked = check_upload(name, text.encode("utf-8"), GUIDES)
+        if checked.quiz is None:
+            assert checked.errors, "a refused file must say why"
+        assert_line_numbered(
+            [(p.line, p.detail or p.code) for p in checked.problems], text, zero_ok=True
+        )
+
+    run()
+
+
+# Moodle XML, read as bytes: questions built from its own elements and attribute values (types,
+# fractions, formats, pictures, categories), well-formed or not, and plain junk.
+moodle_values = st.sampled_from(
+    ["100", "50", "-50", "0", "33.33333", "x", "nan", "1e999", "", "true", "false", "1", "0.5",
+     "*", "html", "plain_text", "moodle_auto_format", "markdown", "&amp;", "&lt;b&gt;", "café"]
+)  # fmt: skip
+moodle_pieces = st.one_of(
+    st.sampled_from(
+        ['<question type="multichoice">', '<question type="truefalse">', "</question>",
+         '<question type="numerical">', '<question type="shortanswer">', '<question type="x">',
+         '<question type="description">', '<question type="category">', "<category>",
+         "</category>", "<name><text>n</text></name>", "<questiontext", ">", "</questiontext>",
+         "<text>", "</text>", "<answer", "</answer>", ' fraction="', ' format="', '"',
+         "<single>", "</single>", "<tolerance>", "</tolerance>", "<feedback>", "</feedback>",
+         "<generalfeedback>", "</generalfeedback>", "<units><unit><multiplier>1</multiplier>"
+         "<unit_name>m</unit_name></unit></units>", "<tags><tag><text>quizbot-flashcard</text>"
+         "</tag></tags>", '&lt;img src="@@PLUGINFILE@@/p.png" alt="a"&gt;',
+         '<file name="p.png" path="/" encoding="base64">iVBORw0KGgo=</file>', "$course$/top/c",
+         "<![CDATA[<p>x</p>]]>", "\n", " "]
+    ),
+    moodle_values,
+    words,
+)  # fmt: skip
+moodle_text = st.one_of(
+    phrase, st.sampled_from(["<p>x</p>", "<b>y", "<img src='@@PLUGINFILE@@/p.png'>", "<pre>c"])
+).map(lambda text: html.escape(re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "", text)))
+moodle_answer = st.builds(
+    '<answer fraction="{}"><text>{}</text><tolerance>{}</tolerance>'
+    "<feedback><text>{}</text></feedback></answer>".format,
+    moodle_values, moodle_text, moodle_values, moodle_text,
+)  # fmt: skip
+moodle_question = st.builds(
+    '<question type="{}"><name><text>{}</text></name><questiontext format="{}"><text>{}</text>'
+    '{}</questiontext><generalfeedback><text>{}</text></generalfeedback><single>{}</single>'
+    "{}{}</question>\n".format,
+    st.sampled_from(["multichoice", "truefalse", "numerical", "shortanswer", "description",
+                     "essay", "category", "matching"]),
+    moodle_text, moodle_values, moodle_text,
+    st.sampled_from(["", '<file name="p.png" path="/" encoding="base64">iVBORw0KGgo=</file>']),
+    moodle_text, moodle_values, st.lists(moodle_answer, max_size=12).map("".join),
+    st.sampled_from(["", "<tags><tag><text>quizbot-flashcard</text></tag></tags>",
+                     "<units><unit><multiplier>1</multiplier><unit_name>m</unit_name></unit>"
+                     "</units>"]),
+)  # fmt: skip
+moodle = st.one_of(
+    st.lists(moodle_pieces, max_size=80).map("".join),
+    st.lists(moodle_question, max_size=8).map("".join),
+).map(lambda body: '<?xml version="1.0"?>\n<quiz>\n' + body + "\n</quiz>\n")
+
+
+# Fewer examples than the text formats: each is a whole XML file, several questions long.
+MOODLE = settings(max_examples=150, deadline=None, database=None)
+
+
+def test_the_moodle_parser_never_raises_and_every_problem_has_a_line() -> None:
+    @MOODLE
+    @given(text=st.one_of(moodle, junk))
+    def run(text: str) -> None:
+        result = parse_bytes("moodle", text.encode("utf-8"), "fuzz.xml")
+        assert_line_numbered([(p.line, p.message) for p in result.problems], text, zero_ok=False)
+
+    run()
+
+
+def test_an_uploaded_moodle_file_never_raises_and_a_refusal_says_where() -> None:
+    @settings(UPLOADS, max_examples=60)
+    @given(text=moodle)
+    def run(text: str) -> None:
+        checked = check_upload("bank.xml", text.encode("utf-8"), GUIDES)
         if checked.quiz is None:
             assert checked.errors, "a refused file must say why"
         assert_line_numbered(

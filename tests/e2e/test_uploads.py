@@ -148,7 +148,21 @@ HOSTILE = {
         ).encode(),
         "Line",
     ),
-    "unknown type": ("quiz.docx", b"PK\x03\x04", "YAML"),
+    "unknown type": (
+        "quiz.docx",
+        b"PK\x03\x04",
+        "Moodle XML (.xml), QTI 2.1 (.zip) and Anki (.apkg",
+    ),
+    "a Moodle XML entity bomb": (
+        "bank.xml",
+        b'<?xml version="1.0"?>\n<!DOCTYPE quiz [<!ENTITY a "aaaaaaaaaa">'
+        + b"".join(
+            f'<!ENTITY {n} "{("&" + p + ";") * 10}">'.encode()
+            for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+        )
+        + b"]>\n<quiz>&i;</quiz>\n",
+        "Line 2: question left out: a DTD or an entity declaration",
+    ),
 }
 
 

@@ -168,6 +168,8 @@ def test_there_is_an_example_in_every_supported_format() -> None:
         "quiz.aiken.txt",
         "quiz.csv",
         "quiz.apkg",
+        "quiz.moodle.xml",
+        "quiz.qti.zip",
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.content.formats import aiken, anki, anki_export, csv_layout, gift, qti
+from bot.content.formats import aiken, anki, anki_export, csv_layout, gift, moodle, qti
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     DraftOption,
@@ -37,6 +37,7 @@ WRITERS: dict[str, Writer] = {"gift": gift.write, "aiken": aiken.write, "csv": c
 # Filled by the Moodle XML, QTI and Anki modules (one line each below as they land).
 BINARY_PARSERS: dict[str, BinaryParser] = {}
 BINARY_WRITERS: dict[str, BinaryWriter] = {}
+BINARY_PARSERS["moodle"], BINARY_WRITERS["moodle"] = moodle.parse, moodle.write
 BINARY_PARSERS["qti"], BINARY_WRITERS["qti"] = qti.parse, qti.write
 BINARY_PARSERS["anki"], BINARY_WRITERS["anki"] = anki.parse, anki_export.write
 
