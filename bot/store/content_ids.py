@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import logging
 
-import aiosqlite
-
 from bot.core.models import Catalog
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 log = logging.getLogger(__name__)
 
 
-async def _convert(conn: aiosqlite.Connection, catalog: Catalog) -> int:
+async def _convert(conn: Conn, catalog: Catalog) -> int:
     combos = await conn.execute_fetchall(
         """SELECT DISTINCT a.quiz_id, an.question_index, an.option_index
            FROM answers an JOIN attempts a ON a.id = an.attempt_id

@@ -37,11 +37,13 @@ from bot.store.answer_batch import (
     insert_each,
     store_names,
 )
+from bot.store.conn import Conn
 from bot.store.reader import Reader
+from bot.store.sqlite_conn import SqliteConn
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-WriteFn = Callable[[aiosqlite.Connection], Awaitable[Any]]
+WriteFn = Callable[[Conn], Awaitable[Any]]
 # The Telegram update the current task is handling (set by `updates.handling_update`): a write
 # made for it records the id in its own transaction, so a re-delivered update is known as done.
 current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
@@ -59,7 +61,7 @@ class _Write:
 
     async def run(self, conn: aiosqlite.Connection) -> Any:
         assert self.on_loop is not None
-        value = await self.on_loop(conn)
+        value = await self.on_loop(SqliteConn(conn))
         if self.update_id is not None:
             await conn.execute(
                 "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
@@ -172,7 +174,7 @@ class Database:
             raise StoreError("database is not open")
         return Reader(self._reader)
 
-    async def write(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+    async def write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
         """Run `fn` inside a committed transaction and return its result once it is durable."""
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")

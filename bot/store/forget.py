@@ -23,8 +23,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-import aiosqlite
-
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 
@@ -53,7 +52,7 @@ class ForgetStore:
     async def forget(self, user_id: int) -> Forgotten:
         alias = pseudonym()
 
-        async def erase(conn: aiosqlite.Connection) -> Forgotten:
+        async def erase(conn: Conn) -> Forgotten:
             async def run(sql: str, *args: object) -> int:
                 async with conn.execute(sql, args) as cursor:
                     return int(cursor.rowcount)

@@ -7,7 +7,6 @@ after the reveal counted the answers.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -16,6 +15,8 @@ import aiosqlite
 from bot.core.engine import Standing
 from bot.core.group_run import GroupRun
 from bot.store.answer_batch import AnswerRow
+from bot.store.conn import Conn
+from bot.store.errors import IntegrityError
 from bot.store.interface import Engine
 from bot.store.learners import decode_orders, encode_orders
 
@@ -117,7 +118,7 @@ class GroupStore:
     ) -> GroupSettings:
         """The group's settings, created with these defaults the first time; marks it joined."""
 
-        async def upsert(conn: aiosqlite.Connection) -> GroupSettings:
+        async def upsert(conn: Conn) -> GroupSettings:
             async with conn.execute(
                 """INSERT INTO groups (chat_id, title, language, seconds_per_question, timezone,
                                        created_at, updated_at)
@@ -139,7 +140,7 @@ class GroupStore:
         if column not in SETTING_COLUMNS:
             raise ValueError(f"not a group setting: {column}")
 
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 f"UPDATE groups SET {column} = ?, updated_at = ? WHERE chat_id = ?",
                 (value, now, chat_id),
@@ -150,7 +151,7 @@ class GroupStore:
     async def left(self, chat_id: int, now: float) -> list[int]:
         """The bot left the group: abandon its run, drop its schedules; their ids are returned."""
 
-        async def update(conn: aiosqlite.Connection) -> list[int]:
+        async def update(conn: Conn) -> list[int]:
             await conn.execute(
                 "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
             )
@@ -172,7 +173,7 @@ class GroupStore:
     async def migrate(self, old_id: int, new_id: int, now: float) -> bool:
         """Move settings, runs, history and schedules of a group upgraded to a supergroup."""
 
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             async with conn.execute("SELECT 1 FROM groups WHERE chat_id = ?", (old_id,)) as cur:
                 had_old = await cur.fetchone() is not None
             if had_old:
@@ -225,7 +226,7 @@ class GroupStore:
         unique index says); `typed`: its number questions are asked (else left out);
         `flashcards`: its flashcards are shown (else left out)."""
 
-        async def insert(conn: aiosqlite.Connection) -> int | None:
+        async def insert(conn: Conn) -> int | None:
             try:
                 async with conn.execute(
                     """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders,
@@ -234,7 +235,7 @@ class GroupStore:
                     (chat_id, user_id, quiz_id, orders, now, version, thread_id),
                 ) as cur:
                     row = await cur.fetchone()
-            except sqlite3.IntegrityError:
+            except IntegrityError:
                 return None
             assert row is not None
             await conn.execute(
@@ -262,7 +263,7 @@ class GroupStore:
         """Question `index` takes answers until `deadline`; `sent_at` names this opening. False
         if question `index` was already released to Telegram: it is never opened (sent) twice."""
 
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE group_runs SET current_question = ?, question_open = 1,
                        question_message_id = NULL, question_sent_at = ?, deadline = ?,
@@ -281,7 +282,7 @@ class GroupStore:
         never recorded. False if that opening is no longer the run's (another worker took the
         run over and opened the question again): then this send must not leave."""
 
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_released_at = coalesce(question_released_at, ?)
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1
@@ -293,7 +294,7 @@ class GroupStore:
         return await self.db.write(update)
 
     async def question_sent(self, run_id: int, index: int, message_id: int) -> None:
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 """UPDATE group_runs SET question_message_id = ?
                    WHERE attempt_id = ? AND current_question = ?""",
@@ -305,7 +306,7 @@ class GroupStore:
     async def close_question(self, run_id: int, index: int) -> bool:
         """Stop taking answers to question `index`; False if it was not the open one."""
 
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_open = 0
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
@@ -322,7 +323,7 @@ class GroupStore:
         before the last answers were committed while other reads overlap, so counting there
         could leave fresh answers out of the reveal."""
 
-        async def update(conn: aiosqlite.Connection) -> list[tuple[int, str | None]] | None:
+        async def update(conn: Conn) -> list[tuple[int, str | None]] | None:
             cur = await conn.execute(
                 """UPDATE group_runs SET question_open = 0
                    WHERE attempt_id = ? AND current_question = ? AND question_open = 1""",
@@ -340,7 +341,7 @@ class GroupStore:
         return await self.db.write(update)
 
     async def finish_run(self, run_id: int, status: str, now: float) -> bool:
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             await conn.execute(
                 "UPDATE group_runs SET question_open = 0 WHERE attempt_id = ?", (run_id,)
             )

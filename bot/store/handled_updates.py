@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import time
 
-import aiosqlite
-
+from bot.store.conn import Conn
 from bot.store.db import HANDLED_UPDATES_MAX_AGE, current_update
 from bot.store.interface import Engine
 
@@ -42,7 +41,7 @@ class UpdateLog:
     async def prune(self, keep: int) -> None:
         """Keep the latest `keep` keys, none older than Telegram would re-deliver."""
 
-        async def delete(conn: aiosqlite.Connection) -> None:
+        async def delete(conn: Conn) -> None:
             await conn.execute(
                 "DELETE FROM handled_updates WHERE handled_at < ?",
                 (time.time() - HANDLED_UPDATES_MAX_AGE,),

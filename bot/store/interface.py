@@ -18,39 +18,15 @@ dashboard's queries, analytics), `Engine` for everything that also writes.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.store.answer_batch import AnswerRow
+from bot.store.conn import Conn, Reads, Rows, Statement
+
+__all__ = ["Conn", "Engine", "Reading", "Reads", "Rows", "Statement"]
 
 T = TypeVar("T")
-
-
-class Rows(Protocol):
-    """The rows of one finished statement, read like an aiosqlite cursor (rows by name or
-    position: `sqlite3.Row` on SQLite, `asyncpg.Record` on PostgreSQL)."""
-
-    async def fetchone(self) -> Any: ...
-
-    async def fetchall(self) -> Sequence[Any]: ...
-
-    def __aiter__(self) -> AsyncIterator[Any]: ...
-
-
-class Statement(Protocol):
-    """A statement sent on `execute`: awaited (`rows = await ...`) or used as a context."""
-
-    def __await__(self) -> Generator[Any, None, Rows]: ...
-
-    async def __aenter__(self) -> Rows: ...
-
-    async def __aexit__(self, *exc: object) -> None: ...
-
-
-class Reads(Protocol):
-    """Reads, each statement answered whole, seeing every committed write."""
-
-    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Statement: ...
 
 
 class Reading(Protocol):
@@ -68,7 +44,7 @@ class Engine(Reading, Protocol):
 
     async def close(self) -> None: ...
 
-    async def write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
         """Run `fn` (a function of a connection, with no effect outside it) in one committed
         transaction and return its result once it is durable."""
         ...

@@ -9,6 +9,7 @@ import aiosqlite
 
 from bot.core.engine import Attempt, OptionOrders, Status
 from bot.store.answer_batch import AnswerRow
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.reviews import Reminder
 
@@ -62,7 +63,7 @@ class LearnerStore:
     ) -> User:
         """Create or refresh a user from an update; `private` marks that they wrote to the bot."""
 
-        async def upsert(conn: aiosqlite.Connection) -> User:
+        async def upsert(conn: Conn) -> User:
             async with conn.execute(
                 """INSERT INTO users (id, first_name, telegram_language, started_private,
                                       created_at, updated_at)
@@ -82,7 +83,7 @@ class LearnerStore:
         return await self.db.write(upsert)
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO users (id, language, created_at, updated_at) VALUES (?, ?, ?, ?)
                    ON CONFLICT (id) DO UPDATE SET language = excluded.language,
@@ -96,7 +97,7 @@ class LearnerStore:
         """Keep the learner's time zone; their reminder, if they have one, moves with it (same
         local time, new zone) in the same transaction, so it is never in the old zone alone."""
 
-        async def update(conn: aiosqlite.Connection) -> Reminder | None:
+        async def update(conn: Conn) -> Reminder | None:
             await conn.execute(
                 """INSERT INTO users (id, timezone, created_at, updated_at) VALUES (?, ?, ?, ?)
                    ON CONFLICT (id) DO UPDATE SET timezone = excluded.timezone,
@@ -118,7 +119,7 @@ class LearnerStore:
     ) -> int:
         """Open a new private attempt, abandoning any other one the learner had running."""
 
-        async def insert(conn: aiosqlite.Connection) -> int:
+        async def insert(conn: Conn) -> int:
             await conn.execute(
                 """UPDATE attempts SET status = 'abandoned', finished_at = ?
                    WHERE kind = 'private' AND user_id = ? AND status = 'active'""",
@@ -226,7 +227,7 @@ class LearnerStore:
         """The message asking the attempt's open number question (its reply is the answer);
         None once it is answered."""
 
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE attempts SET typed_message_id = ? WHERE id = ? AND kind = 'private'",
                 (message_id, attempt_id),
@@ -238,7 +239,7 @@ class LearnerStore:
         """The ForceReply prompt of the attempt's open number question (deleted once answered,
         by whichever worker takes the reply)."""
 
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE attempts SET typed_prompt_id = ? WHERE id = ? AND kind = 'private'",
                 (prompt_id, attempt_id),
@@ -270,7 +271,7 @@ class LearnerStore:
     async def abandon(self, user_id: int, now: float) -> int | None:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""
 
-        async def update(conn: aiosqlite.Connection) -> int | None:
+        async def update(conn: Conn) -> int | None:
             async with conn.execute(
                 """UPDATE attempts SET status = 'abandoned', finished_at = ?
                    WHERE kind = 'private' AND user_id = ? AND status = 'active' RETURNING id""",

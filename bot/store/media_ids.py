@@ -7,8 +7,7 @@ only remembers: when to upload, and what to do with a refused file_id, is the se
 
 from __future__ import annotations
 
-import aiosqlite
-
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 
@@ -26,7 +25,7 @@ class MediaIdStore:
     async def remember(self, path: str, sha256: str, file_id: str, now: float) -> None:
         """Store (or replace) the file_id of these bytes."""
 
-        async def upsert(conn: aiosqlite.Connection) -> None:
+        async def upsert(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO media_file_ids (path, sha256, file_id, stored_at)
                    VALUES (?, ?, ?, ?)
@@ -41,7 +40,7 @@ class MediaIdStore:
         """Drop a file_id Telegram refused (only that one: another worker may have stored a
         fresh one meanwhile)."""
 
-        async def delete(conn: aiosqlite.Connection) -> None:
+        async def delete(conn: Conn) -> None:
             await conn.execute(
                 "DELETE FROM media_file_ids WHERE path = ? AND sha256 = ? AND file_id = ?",
                 (path, sha256, file_id),

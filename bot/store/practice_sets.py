@@ -19,6 +19,7 @@ import aiosqlite
 
 from bot.core.practice import QuestionKey
 from bot.core.review import ReviewItem
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.review_sessions import close_open
 from bot.store.reviews import queue
@@ -109,7 +110,7 @@ class PracticeStore:
         alone (`seen` None) and stops the learner's open review or practice round: a card of
         it could show the key of a question the exam asks."""
 
-        async def write(conn: aiosqlite.Connection) -> int:
+        async def write(conn: Conn) -> int:
             await _abandon(conn, user_id, now, ended)
             if exam is not None:
                 await close_open(conn, user_id, "stopped", now)
@@ -159,7 +160,7 @@ class PracticeStore:
         """/stop: the learner's running exam, now abandoned with its misses queued; None when
         no exam was running (a practice set is left alone: /stop is not about it)."""
 
-        async def write(conn: aiosqlite.Connection) -> StoredSet | None:
+        async def write(conn: Conn) -> StoredSet | None:
             stopped = await _abandon(conn, user_id, now, ended, exams_only=True)
             return stopped[0] if stopped else None
 
@@ -188,7 +189,7 @@ class PracticeStore:
         right = marks.count("r")
         picked = "".join(f"{pick}," for pick in (*picks, *[""] * (len(marks) - len(picks))))
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             async with conn.execute(
                 _ANSWER,
                 (len(marks), right, marks, picked, now, len(marks), total, len(marks), total,
@@ -205,7 +206,7 @@ class PracticeStore:
 
 
 async def _abandon(
-    conn: aiosqlite.Connection, user_id: int, now: float, ended: Ended, *, exams_only: bool = False
+    conn: Conn, user_id: int, now: float, ended: Ended, *, exams_only: bool = False
 ) -> list[StoredSet]:
     """End the learner's running set (or only a running exam) inside the caller's transaction,
     and queue an exam's misses: the exam is over, its verdicts no longer wait."""

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import aiosqlite
-
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 
@@ -49,7 +48,7 @@ class ProblemReportStore:
         newest report waits: an older one still waiting stops waiting."""
         r = report
 
-        async def insert(conn: aiosqlite.Connection) -> int | None:
+        async def insert(conn: Conn) -> int | None:
             async with conn.execute(
                 """INSERT OR IGNORE INTO problem_reports
                      (user_id, quiz_id, question_id, lang, content_version, reason, text_until,
@@ -101,7 +100,7 @@ class ProblemReportStore:
         )
 
     async def _close(self, sql: str, args: tuple[object, ...]) -> bool:
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             async with conn.execute(sql, args) as cur:
                 return await cur.fetchone() is not None
 

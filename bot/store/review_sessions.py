@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.core.practice import QuestionKey
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 REVIEW = "review"
@@ -68,7 +69,7 @@ def _round(row: aiosqlite.Row) -> StoredRound:
     )
 
 
-async def close_open(conn: aiosqlite.Connection, user_id: int, status: str, now: float) -> None:
+async def close_open(conn: Conn, user_id: int, status: str, now: float) -> None:
     await conn.execute(
         """UPDATE review_sessions SET status = ?, ended_at = ?
            WHERE user_id = ? AND status = 'open'""",
@@ -85,7 +86,7 @@ class RoundStore:
     ) -> int:
         """A new round; the learner's open one, if any, is stopped (its cards go stale)."""
 
-        async def write(conn: aiosqlite.Connection) -> int:
+        async def write(conn: Conn) -> int:
             await close_open(conn, user_id, "stopped", now)
             async with conn.execute(
                 """INSERT INTO review_sessions (user_id, mode, questions, total, started_at)
@@ -128,7 +129,7 @@ class RoundStore:
         round's card `index` (a practice round has its questions from the start). `now`: when,
         kept so the answer's time can be rated (in the same UPDATE: no extra write)."""
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE review_sessions SET shown = ? + 1, total = ?, card_shown_at = ?
                    WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
@@ -156,7 +157,7 @@ class RoundStore:
         """The ForceReply prompt of the round's number card: a reply handled after a restart
         (or by another worker) deletes it."""
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE review_sessions SET prompt_id = ? WHERE id = ?", (prompt_id, round_id)
             )
@@ -171,7 +172,7 @@ class RoundStore:
         a card's send may return after the message answered from it (its explanation, with
         Next) was recorded, and message ids only grow in a chat."""
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             async with conn.execute(
                 """UPDATE review_sessions
                    SET message_id = CASE WHEN message_id IS NULL OR message_id < ? THEN ?
@@ -187,7 +188,7 @@ class RoundStore:
     async def practised(self, round_id: int, index: int, correct: bool, now: float) -> bool:
         """A practice answer to card `index`: counted once, nothing else changes."""
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             return await step(conn, round_id, index, correct, now)
 
         return await self.db.write(write)
@@ -201,7 +202,7 @@ class RoundStore:
         so its `message_id` is either the one `card_sent` recorded first or, when `card_sent`
         comes after, that call sees the round stopped (no read-then-write gap between them)."""
 
-        async def write(conn: aiosqlite.Connection) -> StoredRound | None:
+        async def write(conn: Conn) -> StoredRound | None:
             async with conn.execute(
                 """UPDATE review_sessions SET status = 'stopped', ended_at = ?
                    WHERE user_id = ? AND status = 'open'
@@ -215,7 +216,7 @@ class RoundStore:
         return await self.db.write(write)
 
     async def _end(self, round_id: int, status: str, now: float) -> bool:
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE review_sessions SET status = ?, ended_at = ?
                    WHERE id = ? AND status = 'open'""",
@@ -226,9 +227,7 @@ class RoundStore:
         return await self.db.write(write)
 
 
-async def step(
-    conn: aiosqlite.Connection, round_id: int, index: int, correct: bool, now: float
-) -> bool:
+async def step(conn: Conn, round_id: int, index: int, correct: bool, now: float) -> bool:
     """Count the answer to card `index` of an open round, inside the caller's transaction;
     False (nothing written) unless the round waits for exactly that card."""
     cur = await conn.execute(
@@ -240,7 +239,7 @@ async def step(
     return cur.rowcount == 1
 
 
-async def waits_for(conn: aiosqlite.Connection, round_id: int, index: int) -> bool:
+async def waits_for(conn: Conn, round_id: int, index: int) -> bool:
     """Whether an open round waits for the answer to its card `index` (shown, not answered)."""
     async with conn.execute(
         """SELECT 1 FROM review_sessions

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.core.review import ReviewItem
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.review_sessions import step, waits_for
 
@@ -51,7 +52,7 @@ def _item(row: aiosqlite.Row) -> tuple[int, ReviewItem]:
     )
 
 
-async def queue(conn: aiosqlite.Connection, items: Sequence[ReviewItem], rating: int = 1) -> None:
+async def queue(conn: Conn, items: Sequence[ReviewItem], rating: int = 1) -> None:
     """Queue missed questions as FSRS's state after Again (a miss of a queued question starts
     it over, as a new card), inside the caller's transaction (the inbox's drain, or the write
     that ends an exam), and log each as an Again rating. A miss older than what the queue last
@@ -116,7 +117,7 @@ class ReviewStore:
         changes nothing: draining late must not undo a review.
         """
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await queue(conn, items)
             await conn.executemany(
                 """DELETE FROM review_inbox
@@ -129,7 +130,7 @@ class ReviewStore:
     async def rated(self, item: ReviewItem, rating: int) -> None:
         """Queue (or move) a flashcard the learner rated in a quiz, logging their rating."""
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await queue(conn, [item], rating)
 
         await self.db.write(write)
@@ -222,7 +223,7 @@ class ReviewStore:
         False when a double tap or a second device got there first: nothing changes.
         """
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             if round_step is not None and not await waits_for(conn, *round_step):
                 return False
             cur = await conn.execute(
@@ -296,7 +297,7 @@ class ReviewStore:
         return tuple(float(p) for p in json.loads(row[0])) if row else None
 
     async def set_parameters(self, parameters: Sequence[float], reviews: int, now: float) -> None:
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO fsrs_parameters (id, parameters, reviews, optimized_at)
                    VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET
@@ -310,7 +311,7 @@ class ReviewStore:
     async def drop(self, item_id: int) -> None:
         """Forget an item whose question left the content."""
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await conn.execute("DELETE FROM review_items WHERE id = ?", (item_id,))
 
         await self.db.write(write)
@@ -335,7 +336,7 @@ class ReviewStore:
     async def mark_notified(self, attempt_id: int, user_id: int, now: float) -> bool:
         """Claim the right to tell this member about this run; False if it was already used."""
 
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             cur = await conn.execute(
                 """INSERT OR IGNORE INTO review_notices (attempt_id, user_id, sent_at)
                    VALUES (?, ?, ?)""",
@@ -348,7 +349,7 @@ class ReviewStore:
     # -- reminders ----------------------------------------------------------------------------
 
     async def set_reminder(self, user_id: int, at_time: str, timezone: str, now: float) -> None:
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO reminders (user_id, at_time, timezone, created_at)
                    VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET
@@ -359,7 +360,7 @@ class ReviewStore:
         await self.db.write(write)
 
     async def clear_reminder(self, user_id: int) -> bool:
-        async def write(conn: aiosqlite.Connection) -> bool:
+        async def write(conn: Conn) -> bool:
             cur = await conn.execute("DELETE FROM reminders WHERE user_id = ?", (user_id,))
             return cur.rowcount == 1
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.core.scoring import AnswerFact, RunScore
 from bot.core.standings import Tally
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 Scorer = Callable[[Sequence[AnswerFact]], list[RunScore]]
@@ -54,7 +53,7 @@ class StandingsStore:
     ) -> list[RunScore]:
         """Score a finished run once (a second call changes nothing and returns [])."""
 
-        async def write(conn: aiosqlite.Connection) -> list[RunScore]:
+        async def write(conn: Conn) -> list[RunScore]:
             async with conn.execute(
                 "SELECT 1 FROM run_scores WHERE attempt_id = ? LIMIT 1", (run_id,)
             ) as cur:
@@ -136,7 +135,7 @@ class StandingsStore:
     async def set_present(self, chat_id: int, user_id: int, present: bool, now: float) -> None:
         """Record that a member left (or came back); their scores stay either way."""
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO group_members (chat_id, user_id, present, updated_at)
                    VALUES (?, ?, ?, ?)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 
 
@@ -51,7 +52,7 @@ class ScheduleStore:
         thread_id: int = 0,
         thread_name: str = "",
     ) -> Schedule:
-        async def insert(conn: aiosqlite.Connection) -> Schedule:
+        async def insert(conn: Conn) -> Schedule:
             async with conn.execute(
                 """INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at,
                                           thread_id, thread_name)
@@ -84,7 +85,7 @@ class ScheduleStore:
         """Mark (or clear) that the schedule's topic is gone; True if this call changed it, so
         that of several workers firing it exactly one tells the admins."""
 
-        async def update(conn: aiosqlite.Connection) -> bool:
+        async def update(conn: Conn) -> bool:
             cur = await conn.execute(
                 "UPDATE schedules SET topic_gone = ? WHERE id = ? AND topic_gone <> ?",
                 (int(gone), schedule_id, int(gone)),
@@ -94,7 +95,7 @@ class ScheduleStore:
         return await self.db.write(update)
 
     async def delete_schedule(self, schedule_id: int) -> bool:
-        async def delete(conn: aiosqlite.Connection) -> bool:
+        async def delete(conn: Conn) -> bool:
             cur = await conn.execute("DELETE FROM schedules WHERE id = ?", (schedule_id,))
             return cur.rowcount == 1
 

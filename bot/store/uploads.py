@@ -7,6 +7,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.location import Location
 from bot.store.oneshot import read_rows
@@ -50,7 +51,7 @@ class UploadStore:
         deleted earlier continues its numbering, so answers never meet two sources at one
         version)."""
 
-        async def insert(conn: aiosqlite.Connection) -> UploadedQuiz:
+        async def insert(conn: Conn) -> UploadedQuiz:
             async with conn.execute(
                 """INSERT INTO uploaded_quizzes
                      (chat_id, quiz_id, version, file_name, format, source, uploaded_by,
@@ -125,7 +126,7 @@ class UploadStore:
     async def seen(self, chat_id: int, user_id: int, now: float) -> None:
         """`user_id` was seen in the group (added the bot, or confirmed as an admin there)."""
 
-        async def upsert(conn: aiosqlite.Connection) -> None:
+        async def upsert(conn: Conn) -> None:
             await conn.execute(
                 """INSERT INTO group_seen (chat_id, user_id, seen_at) VALUES (?, ?, ?)
                    ON CONFLICT (chat_id, user_id) DO UPDATE SET seen_at = excluded.seen_at""",
@@ -139,7 +140,7 @@ class UploadStore:
         it is no longer offered. Only the flag: its settings, schedules, quizzes and history
         stay, and the next update from the group lists it again (`ensure_group`)."""
 
-        async def update(conn: aiosqlite.Connection) -> None:
+        async def update(conn: Conn) -> None:
             await conn.execute(
                 "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
             )
@@ -152,7 +153,7 @@ class UploadStore:
         queue items carry), with the misses not yet queued: a deleted quiz is not reviewed, and
         /review, /stats and the dashboard count the same queue. Answers keep their history."""
 
-        async def hide(conn: aiosqlite.Connection) -> bool:
+        async def hide(conn: Conn) -> bool:
             cur = await conn.execute(
                 """UPDATE uploaded_quizzes SET deleted_at = ?
                     WHERE chat_id = ? AND quiz_id = ? AND deleted_at IS NULL""",

@@ -3,7 +3,6 @@ both engines (the `db` fixture: SQLite, then PostgreSQL) where it is quick to ru
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import aiosqlite
@@ -12,6 +11,7 @@ import pytest
 from bot.store import Database, GroupStore, StoreError, oneshot
 from bot.store.analytics import AnalyticsStore
 from bot.store.db import current_update
+from bot.store.errors import IntegrityError
 from bot.store.location import Location
 
 CHAT, USER, DAY = -100, 7, 86_400.0
@@ -57,7 +57,7 @@ async def test_a_change_before_a_caught_violation_is_kept_or_refused_never_lost(
             await conn.execute(
                 "INSERT INTO handled_updates (update_id, handled_at) VALUES (1, 2.0)"
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:  # the store's own, on either engine
             return "caught"
         return "not raised"
 

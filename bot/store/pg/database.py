@@ -12,13 +12,13 @@ What differs from SQLite, and why it is still the same store:
   function runs in a SERIALIZABLE transaction: the database then guarantees the outcome of some
   one-at-a-time order, and a write that lost a race is run again from the start (it is a plain
   function of its connection; it has no effects outside the transaction).
-* A constraint violation arrives as `sqlite3.IntegrityError`, which the query modules already
-  catch (a second active run in a group, …). SQLite undoes only the failing statement;
-  PostgreSQL aborts the whole transaction. So a write function that catches the violation and
-  returns has its transaction rolled back, and the update being handled is recorded in one of
-  its own (SQLite records it in the write's). That is the same outcome only when the violation
-  came before any change: a change before it, or a statement after it, is refused loudly
-  (PgStoreError) rather than lost quietly.
+* A constraint violation arrives as the store's own `IntegrityError` (bot/store/errors.py),
+  which store modules catch (a second active run in a group, …). SQLite undoes only the failing
+  statement; PostgreSQL aborts the whole transaction. So a write function that catches the
+  violation and returns has its transaction rolled back, and the update being handled is
+  recorded in one of its own (SQLite records it in the write's). That is the same outcome only
+  when the violation came before any change: a change before it, or a statement after it, is
+  refused loudly (PgStoreError) rather than lost quietly.
 * Reads run on a pool, each statement on its own, and see every committed write.
 """
 
@@ -29,7 +29,6 @@ import contextlib
 import functools
 import logging
 import re
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from typing import Any, TypeVar
@@ -39,6 +38,7 @@ import asyncpg
 from bot.observability import metrics
 from bot.store.answer_batch import AnswerRow
 from bot.store.db import HANDLED_UPDATES_MAX_AGE, StoreError, current_update
+from bot.store.errors import IntegrityError
 from bot.store.pg import schema
 from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
@@ -96,7 +96,7 @@ async def _run(conn: Any, sql: str, params: Sequence[Any]) -> Cursor:
             return Cursor(rows, len(rows))
         status: str = await conn.execute(query, *params)
     except asyncpg.IntegrityConstraintViolationError as exc:
-        raise sqlite3.IntegrityError(str(exc)) from exc
+        raise IntegrityError(str(exc)) from exc
     last = status.rsplit(" ", 1)[-1]
     return Cursor([], int(last) if last.isdigit() else -1)
 
@@ -145,7 +145,7 @@ class PgConn:
             raise PgStoreError(f"a statement after a constraint violation in one write: {sql}")
         try:
             result = await statement()
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             self.violated, self.changed_before = True, self._changed
             raise
         self._changed = self._changed or not _READ.match(sql)
@@ -163,7 +163,7 @@ async def _many(conn: Any, sql: str, params: list[tuple[Any, ...]]) -> None:
     try:
         await conn.executemany(to_postgres(sql), params)
     except asyncpg.IntegrityConstraintViolationError as exc:
-        raise sqlite3.IntegrityError(str(exc)) from exc
+        raise IntegrityError(str(exc)) from exc
 
 
 class PgReader:
