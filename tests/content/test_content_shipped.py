@@ -51,6 +51,8 @@ def test_python_dash_m_runs_the_cli(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "argv", ["bot", "content", "check", str(CONTENT)])
+    # An earlier test in this process may have imported bot.__main__: runpy warns then.
+    monkeypatch.delitem(sys.modules, "bot.__main__", raising=False)
     with pytest.raises(SystemExit) as done:
         runpy.run_module("bot", run_name="__main__", alter_sys=True)
     assert done.value.code == 0
