@@ -13,8 +13,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.review import first_rating, flashcard_rating
 from bot.emulator import Emulator
+from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN, answered
-from tests.e2e.test_groups import GroupHarness, make_group
 from tests.e2e.test_progress import DAY
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 

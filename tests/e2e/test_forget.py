@@ -11,8 +11,7 @@ import pytest
 
 from bot.cli import forget as forget_cli
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.harness import answered
-from tests.e2e.test_groups import (
+from tests.e2e.groups_kit import (
     LETTERS,
     QUIZ,
     GroupHarness,
@@ -20,6 +19,7 @@ from tests.e2e.test_groups import (
     make_group,
     right_position,
 )
+from tests.e2e.harness import answered
 
 LEARNER, OTHER = 3001, 3002
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 
 async def say(group: ChatView, admin: SimUser, text: str) -> str:

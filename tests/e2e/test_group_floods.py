@@ -23,9 +23,9 @@ from bot.content import load_catalog
 from bot.core.courtesy import GROUP_REPLIES, HINTS_PER_QUESTION
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, Mark, SimUser
+from tests.e2e.groups_kit import QUIZ, GroupHarness, group_bot, make_group
 from tests.e2e.harness import TOKEN
 from tests.e2e.test_group_number import _typed_on
-from tests.e2e.test_groups import QUIZ, GroupHarness, group_bot, make_group
 from tests.e2e.test_private_number import _with_number
 from tests.reliability.support import content_copy
 

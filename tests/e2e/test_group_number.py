@@ -14,8 +14,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_groups import GroupHarness, make_group
 from tests.e2e.test_private_number import QUIZ, _with_number
 from tests.reliability.support import content_copy
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.core.markup import plain
 from bot.i18n import translator
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 
 async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_groups import group_bot
+from tests.e2e.groups_kit import group_bot
 
 
 async def test_the_suggested_zone_is_a_button_only_an_admin_can_use(tmp_path: Path) -> None:

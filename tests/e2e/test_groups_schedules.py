@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.emulator import FloodLimits
 from bot.i18n import translator
 from bot.tg.app import QuizBot
-from tests.e2e.test_groups import group_bot, make_group
+from tests.e2e.groups_kit import group_bot, make_group
 
 
 def schedule_jobs(bot: QuizBot) -> list:

@@ -18,8 +18,8 @@ from bot.core.models import Catalog
 from bot.emulator import Emulator
 from bot.emulator.params import Upload
 from bot.emulator.state import EmuMessage
+from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN, Harness, answered
-from tests.e2e.test_groups import GroupHarness, make_group
 from tests.reliability.support import bot_at, buttons, content_copy, handler_errors, start_quiz
 
 QUIZ = "gradient-checkpointing"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.usecases.group_schedules import MAX_SCHEDULES
-from tests.e2e.test_groups import group_bot, make_group
+from tests.e2e.groups_kit import group_bot, make_group
 
 
 async def test_schedules_are_capped_and_a_long_list_still_fits(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.cli import export
 from bot.core.markup import plain
 from bot.core.review import DEFAULT_SCHEDULER
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 DAY = 86_400.0
 

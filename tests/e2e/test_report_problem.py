@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator import EmuMessage, SimUser
+from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
 from tests.e2e.harness import answered
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
 from tests.e2e.test_images import catalog as picture_catalog
 from tests.reliability.support import ReliableHarness, bot_at, buttons, start_quiz
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
 
 QUIZ = "gradient-accumulation"
 

@@ -15,8 +15,8 @@ from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.groups_kit import GroupHarness, make_group, shown_counts
 from tests.e2e.harness import SUBMIT, TOKEN, answer_select_all, right_letters, shipped_catalog
-from tests.e2e.test_groups import GroupHarness, make_group, shown_counts
 
 QUIZ = "gradient-checkpointing"
 

@@ -13,8 +13,7 @@ from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
 from bot.usecases.dashboard import DashboardService
-from tests.e2e.harness import TOKEN, shipped_catalog
-from tests.e2e.test_groups import (
+from tests.e2e.groups_kit import (
     LETTERS,
     QUIZ,
     GroupHarness,
@@ -22,6 +21,7 @@ from tests.e2e.test_groups import (
     make_group,
     right_position,
 )
+from tests.e2e.harness import TOKEN, shipped_catalog
 
 
 async def settled(h: GroupHarness, sql: str, expected: list[tuple[object, ...]]) -> None:

@@ -11,7 +11,7 @@ from bot.cli import content as content_cli
 from bot.cli import export
 from bot.emulator.state import EmuMessage
 from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
-from tests.e2e.test_groups import LETTERS, GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import LETTERS, GroupHarness, group_bot, make_group
 
 GIFT = """\
 $CATEGORY: Our own quiz
