@@ -14,7 +14,7 @@ from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
-from bot.tg.app import BotOptions
+from bot.tg.app import BotOptions, QuizBot
 from tests.e2e.harness import TOKEN, Harness, shipped_catalog
 
 LETTERS = "ABCD"
@@ -90,3 +90,9 @@ def shown_counts(message: EmuMessage) -> list[int]:
     return [
         int(line.split()[-1]) for line in message.text.splitlines() if "▓" in line or "░" in line
     ]
+
+
+def schedule_jobs(bot: QuizBot) -> list:
+    """The bot's scheduled group runs, as its job queue holds them."""
+    assert bot.app.job_queue is not None
+    return [job for job in bot.app.job_queue.jobs() if (job.name or "").startswith("sched:")]

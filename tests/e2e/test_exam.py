@@ -7,18 +7,9 @@ from __future__ import annotations
 from bot.core.kinds import ONE_TAP
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import QUIZ, exam_length
 from tests.e2e.harness import Harness
-from tests.e2e.test_practice import LETTERS, right_letter
-
-QUIZ = "gradient-accumulation"
-
-
-def exam_length(h: Harness) -> int:
-    """How many questions an exam of QUIZ asks: the kinds one tap answers (no number
-    question, typed, nor select-all one, toggled then submitted)."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    return sum(q.kind in ONE_TAP for q in quiz.questions)
+from tests.e2e.practice_kit import LETTERS, right_letter
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]

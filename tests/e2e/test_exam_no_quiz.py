@@ -14,6 +14,7 @@ import pytest
 from bot.core.models import Quiz
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import exam_started
 from tests.e2e.harness import (
     Harness,
     answer_current,
@@ -24,8 +25,7 @@ from tests.e2e.harness import (
     toggle_label,
     typed_for,
 )
-from tests.e2e.test_exam_no_verdict import exam_started
-from tests.e2e.test_progress import QUIZ
+from tests.e2e.progress_kit import QUIZ
 
 IN_EXAM = {
     "en": "⏱ You are in an exam: your quizzes wait until it ends, so that none gives its answers "

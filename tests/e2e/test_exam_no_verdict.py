@@ -8,35 +8,13 @@ and a review card already open when the exam began answers nothing more."""
 from __future__ import annotations
 
 from bot.core.review import DEFAULT_SCHEDULER
-from bot.emulator.driver import SimUser
-from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import exam_answer, exam_length, exam_started
 from tests.e2e.harness import Harness
-from tests.e2e.test_exam import exam_length
-from tests.e2e.test_practice import LETTERS, right_letter
-from tests.e2e.test_progress import DAY, QUIZ, take_quiz
+from tests.e2e.practice_kit import LETTERS, right_letter
+from tests.e2e.progress_kit import DAY, QUIZ, take_quiz
 
 IN_EXAM = "⏱ You are in an exam:"
 QUEUE = "SELECT question_id, stability, due_at, last_seen_at FROM review_items ORDER BY question_id"
-
-
-async def exam_started(user: SimUser) -> EmuMessage:
-    """/exam of QUIZ, 30 s per question: its first question."""
-    chat = user.private
-    mark = chat.mark()
-    await user.send(f"/exam {QUIZ}")
-    choice = await chat.next_message(after=mark)
-    mark = chat.mark()
-    await user.tap(choice, "30 s per question")
-    return await chat.next_message(after=mark)
-
-
-async def exam_answer(h: Harness, user: SimUser, shown: EmuMessage, *, right: bool) -> EmuMessage:
-    """Answer an exam question; the bot's next message (the next question, or the results)."""
-    correct = right_letter(h, shown)
-    mark = user.private.mark()
-    popup = await user.tap(shown, LETTERS[correct if right else (correct + 1) % 4])
-    assert popup is not None and (popup.text or "").startswith("Answer saved:")
-    return await user.private.next_message(after=mark)
 
 
 async def test_an_exams_misses_join_the_review_queue_only_when_it_ends(harness: Harness) -> None:

@@ -15,7 +15,7 @@ from bot.core.review import first_rating, flashcard_rating
 from bot.emulator import Emulator
 from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN, answered
-from tests.e2e.test_progress import DAY
+from tests.e2e.progress_kit import DAY
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 QUIZ = "gradient-checkpointing"

@@ -15,10 +15,9 @@ import pytest
 
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
-from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, right_position, schedule_jobs
 from tests.e2e.harness import Harness
-from tests.e2e.test_groups_schedules import schedule_jobs
-from tests.e2e.test_uploads_flow import GIFT
+from tests.e2e.uploads_kit import GIFT
 
 OTHER = "gradient-checkpointing"
 FORUM = -1001234567

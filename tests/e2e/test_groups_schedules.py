@@ -8,13 +8,7 @@ from pathlib import Path
 
 from bot.emulator import FloodLimits
 from bot.i18n import translator
-from bot.tg.app import QuizBot
-from tests.e2e.groups_kit import group_bot, make_group
-
-
-def schedule_jobs(bot: QuizBot) -> list:
-    assert bot.app.job_queue is not None
-    return [job for job in bot.app.job_queue.jobs() if (job.name or "").startswith("sched:")]
+from tests.e2e.groups_kit import group_bot, make_group, schedule_jobs
 
 
 async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> None:

@@ -11,38 +11,12 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.models import Catalog
 from tests.e2e.harness import answer_current, answered, reply_prompt
+from tests.e2e.number_kit import PROMPTS, QUIZ, WHY, with_number
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
-
-QUIZ = "gradient-accumulation"
-PROMPTS = {
-    "en": "Micro-batches of 0.25 GB of activations, two of them in memory: how many GB is that?",
-    "fr": "Des micro-lots de 0,25 Go d’activations, deux en mémoire : combien de Go cela fait-il ?",
-    "wo": "Ay micro-lot yu am 0,25 GB ci activations, ñaar ci mémoire: ñaata GB la?",
-}
-UNITS = {"en": "GB", "fr": "Go", "wo": "GB"}
-WHY = {
-    "en": "Two micro-batches of 0.25 GB each: 0.5 GB.",
-    "fr": "Deux micro-lots de 0,25 Go chacun : 0,5 Go.",
-    "wo": "Ñaari micro-lot yu nekk 0,25 GB: 0,5 GB.",
-}
-
-
-def _with_number(path: Path, data: dict[str, Any]) -> None:
-    """Adds a number question (0.5 GB ± 0.05) after the first two questions of the quiz."""
-    if not path.name.startswith(QUIZ) or "questions" not in data:
-        return
-    lang = path.name.split(".")[1] if path.name.count(".") == 2 else "en"
-    question: dict[str, Any] = {"prompt": PROMPTS[lang], "explanation": WHY[lang]}
-    question["unit"] = UNITS[lang]
-    if lang == "en":
-        question = {"kind": "number", **question, "answer": {"value": "0.5", "tolerance": "0.05"}}
-    elif lang == "wo":
-        data.setdefault("same_as_source", []).append("questions.memory-number.unit")
-    data["questions"]["memory-number"] = question
 
 
 def number_catalog(tmp_path: Path) -> Catalog:
-    return load_catalog(content_copy(tmp_path / "content", questions=2, edit=_with_number))
+    return load_catalog(content_copy(tmp_path / "content", questions=2, edit=with_number))
 
 
 async def _to_number_question(user: Any, lang: str = "en") -> Any:

@@ -8,26 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator import EmuMessage, SimUser
-from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import group_bot, make_group
 from tests.e2e.harness import answered
-from tests.e2e.test_images import catalog as picture_catalog
-from tests.reliability.support import ReliableHarness, bot_at, buttons, start_quiz
+from tests.e2e.images_kit import catalog as picture_catalog
+from tests.e2e.reports_kit import REASONS, open_reasons, reports
+from tests.reliability.support import bot_at, buttons, start_quiz
 
 QUIZ = "gradient-accumulation"
-REASONS = [
-    "The answer key looks wrong",
-    "The question is unclear",
-    "The translation is wrong",
-    "Something else",
-    "⬅️ Back",
-]
-
-
-def reports(h: ReliableHarness | GroupHarness) -> list[tuple[object, ...]]:
-    return h.rows(
-        """SELECT user_id, quiz_id, question_id, lang, content_version, reason, text
-             FROM problem_reports ORDER BY id"""
-    )
 
 
 async def answer_first(user: SimUser) -> EmuMessage:
@@ -35,20 +22,6 @@ async def answer_first(user: SimUser) -> EmuMessage:
     mark = user.private.mark()
     await user.tap(question, "A")
     return await answered(user.private, question, mark)
-
-
-async def open_reasons(
-    user: SimUser, shown: EmuMessage, report: str = "⚠️ Report", back: str = "⬅️ Back"
-) -> EmuMessage:
-    """Tap ⚠️ Report (once the message shows it) and wait for the reasons in the same message."""
-    current = await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and report in buttons(m)
-    )
-    mark = user.private.mark()
-    await user.tap(current, report)
-    return await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and back in buttons(m), after=mark
-    )
 
 
 async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:

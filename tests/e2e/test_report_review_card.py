@@ -6,9 +6,9 @@ served, found server-side; another learner's forged tap stores nothing."""
 from __future__ import annotations
 
 from tests.e2e.harness import Harness
-from tests.e2e.test_progress import DAY, QUIZ, question_in, take_quiz
-from tests.e2e.test_report_problem import REASONS, open_reasons, reports
-from tests.e2e.test_review_rounds import PRACTISE, answer_card, labels
+from tests.e2e.progress_kit import DAY, QUIZ, question_in, take_quiz
+from tests.e2e.reports_kit import REASONS, open_reasons, reports
+from tests.e2e.rounds_kit import PRACTISE, answer_card, labels
 
 
 async def test_report_from_a_review_card_then_back_and_on(harness: Harness) -> None:

@@ -23,7 +23,7 @@ from tests.e2e.harness import (
     toggle_label,
     typed_for,
 )
-from tests.e2e.test_progress import DAY, QUIZ, take_quiz
+from tests.e2e.progress_kit import DAY, QUIZ, take_quiz
 
 NOT_YOURS = "This button is not for you."
 SCHEDULE = "SELECT id, question_id, stability, due_at, last_seen_at FROM review_items ORDER BY id"

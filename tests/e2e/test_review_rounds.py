@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content import load_catalog
-from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.driver import ChatView
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness, answered
-from tests.e2e.test_one_message import lengthen
-from tests.e2e.test_progress import (
+from tests.e2e.one_message_kit import lengthen
+from tests.e2e.progress_kit import (
     DAY,
     LETTERS,
     QUIZ,
@@ -21,9 +21,8 @@ from tests.e2e.test_progress import (
     rows,
     take_quiz,
 )
+from tests.e2e.rounds_kit import PRACTISE, answer_card, labels
 from tests.reliability.support import bot_at, content_copy, start_quiz
-
-PRACTISE = "🎯 Practise my mistakes now"
 
 # What a practice round must leave alone: the schedule, the review log, the quiz answers.
 SCHEDULE = (
@@ -31,25 +30,6 @@ SCHEDULE = (
 )
 LOGGED = "SELECT count(*) FROM review_log"
 ANSWERS = "SELECT count(*), sum(is_correct) FROM answers"
-
-
-def labels(message: EmuMessage) -> list[str]:
-    return [b.text for row in message.buttons for b in row]
-
-
-async def answer_card(
-    user: SimUser, chat: ChatView, card: EmuMessage, h: Harness, *, right: bool
-) -> EmuMessage:
-    """Answer a card; return it once edited in place (verdict, explanation, way on)."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    pos = right_letter(card, quiz, question_in(card, quiz))
-    mark = chat.mark()
-    popup = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
-    assert popup is not None and (popup.text or "").startswith("✅" if right else "❌")
-    done = await answered(chat, card, mark)
-    assert chat.mark().next_message_id == mark.next_message_id  # one message per card
-    return done
 
 
 async def test_practise_now_leaves_the_schedule_as_it_was(harness: Harness) -> None:

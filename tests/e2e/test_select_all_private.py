@@ -12,17 +12,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.kinds import QuestionKind
 from tests.e2e.harness import SUBMIT, answered, right_letters, toggle_label
+from tests.e2e.select_all_kit import QUIZ, SELECT_ALL, select_all_first
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
-
-QUIZ = "gradient-checkpointing"
-SELECT_ALL = "checkpointing-facts"
-
-
-def select_all_first(path: Path, data: dict[str, Any]) -> None:
-    """The quiz's select-all question first, then one single-answer question."""
-    if SELECT_ALL in data.get("questions", {}):
-        questions = data["questions"]
-        data["questions"] = {k: questions[k] for k in (SELECT_ALL, "trade-off")}
 
 
 async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None:

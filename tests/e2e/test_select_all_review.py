@@ -12,8 +12,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.review import DEFAULT_SCHEDULER
 from tests.e2e.harness import SUBMIT, answer_select_all, answered, right_letters, wrong_letter
-from tests.e2e.test_progress import DAY
-from tests.e2e.test_select_all_private import QUIZ, SELECT_ALL, select_all_first
+from tests.e2e.progress_kit import DAY
+from tests.e2e.select_all_kit import QUIZ, SELECT_ALL, select_all_first
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 

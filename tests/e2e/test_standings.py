@@ -9,8 +9,6 @@ import socket
 from pathlib import Path
 
 from bot.emulator import Emulator
-from bot.emulator.driver import ChatView, SimUser
-from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
 from bot.usecases.dashboard import DashboardService
 from tests.e2e.groups_kit import (
@@ -22,6 +20,7 @@ from tests.e2e.groups_kit import (
     right_position,
 )
 from tests.e2e.harness import TOKEN, shipped_catalog
+from tests.e2e.standings_kit import play
 
 
 async def settled(h: GroupHarness, sql: str, expected: list[tuple[object, ...]]) -> None:
@@ -31,27 +30,6 @@ async def settled(h: GroupHarness, sql: str, expected: list[tuple[object, ...]])
             return
         await asyncio.sleep(0.025)
     assert h.rows(sql) == expected
-
-
-async def play(
-    h: GroupHarness, group: ChatView, admin: SimUser, plan: list[tuple[SimUser, list[bool]]]
-) -> EmuMessage:
-    """Push the 2-question quiz; each member answers right or wrong, in plan order (the clock
-    moves 1 s before each tap). Returns the results message."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    mark = group.mark()
-    await admin.send(f"/push {QUIZ}", chat=group)
-    for index in range(2):
-        question = await group.wait_for(
-            lambda m, i=index: f"Question {i + 1}/2" in m.text and bool(m.buttons), after=mark
-        )
-        right = right_position(question, quiz, index)
-        for member, answers in plan:
-            h.clock.advance(1)
-            pos = right if answers[index] else (right + 1) % 4
-            await member.tap(question, LETTERS[pos])
-    return await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
 
 
 async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from bot.core.markup import plain
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
-from tests.e2e.test_progress import QUIZ, take_quiz
+from tests.e2e.progress_kit import QUIZ, take_quiz
 
 DAY = 86_400.0
 NNBSP = "\u202f"

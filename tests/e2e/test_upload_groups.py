@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.emulator.driver import SimUser
 from bot.tg.upload_render import MAX_GROUP_BUTTONS
 from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
-from tests.e2e.test_uploads_flow import GIFT
+from tests.e2e.uploads_kit import GIFT
 
 
 def member_calls(h: GroupHarness, chat_id: int | None = None) -> int:

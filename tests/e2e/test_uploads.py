@@ -10,32 +10,7 @@ import pytest
 
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness, running
-
-GOOD_YAML = """\
-id: my-quiz
-guide: gradient-checkpointing
-level: beginner
-languages: [en]
-title: "Our own quiz"
-description: "Two questions the group wrote."
-questions:
-  sum:
-    prompt: "How much is 2 + 2?"
-    options:
-      a: "Four"
-      b: "Five"
-      c: "Three"
-    answer: a
-    explanation: "Two and two make four."
-  capital:
-    prompt: "Which city is the capital of Senegal?"
-    options:
-      a: "Saint-Louis"
-      b: "Dakar"
-      c: "Thiès"
-    answer: b
-    explanation: "Dakar has been the capital since 1960."
-"""
+from tests.e2e.uploads_kit import GOOD_YAML
 
 
 @pytest.fixture

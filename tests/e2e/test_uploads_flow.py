@@ -12,22 +12,8 @@ from bot.cli import export
 from bot.emulator.state import EmuMessage
 from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
 from tests.e2e.groups_kit import LETTERS, GroupHarness, group_bot, make_group
+from tests.e2e.uploads_kit import GIFT
 
-GIFT = """\
-$CATEGORY: Our own quiz
-
-::sum:: How much is 2 + 2? {
-  =Four #Two and two make four.
-  ~Five
-  ~Three
-}
-
-::week:: How many days are there in a week? {
-  ~Five days
-  =Seven #A week has seven days.
-  ~Ten days
-}
-"""
 RIGHT = {"How much is 2 + 2?": "Four", "How many days are there in a week?": "Seven"}
 
 
