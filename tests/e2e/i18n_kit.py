@@ -25,8 +25,6 @@ TRANSLATED = [lang for lang in SUPPORTED_LANGUAGES if lang != "en"]
 
 # The picker asks in every language on purpose: the learner may not read the current one.
 MULTILINGUAL = {"Choose your language"}
-
-
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 

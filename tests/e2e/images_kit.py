@@ -1,5 +1,5 @@
 """Pictured questions for end-to-end tests: a content copy whose first question carries a picture.
-Shared by the image and report tests. So no test imports another."""
+Shared by the image and report tests, so no test imports another."""
 
 from __future__ import annotations
 
@@ -12,11 +12,7 @@ from bot.core.models import Catalog
 from tests.reliability.support import content_copy
 
 QUIZ = "gradient-checkpointing"
-
-
 PICTURE = "sqrt-n-checkpoints.png"
-
-
 LONG = " Think about which activations stay in memory." * 25  # ≈ 1,200 characters more
 
 

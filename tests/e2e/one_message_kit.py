@@ -1,5 +1,5 @@
 """An explanation too long to share its question's message, for end-to-end tests: a content edit
-shared by the one-message and round tests. So no test imports another."""
+shared by the one-message and round tests, so no test imports another."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Practice sets for end-to-end tests: play a set, read which question a card shows and where its
-right answer sits. Shared by the practice and exam tests. So no test imports another."""
+right answer sits. Shared by the practice and exam tests, so no test imports another."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Problem reports for end-to-end tests: the reasons offered, opening them on a card, the reports
-stored. Shared by the report tests. So no test imports another."""
+stored. Shared by the report tests, so no test imports another."""
 
 from __future__ import annotations
 

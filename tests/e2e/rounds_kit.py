@@ -1,5 +1,5 @@
 """Review and practice rounds for end-to-end tests: a card's labels and its answer. Shared by the
-round, report and learner-zone tests. So no test imports another."""
+round, report and learner-zone tests, so no test imports another."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Select-all questions for end-to-end tests: a catalogue whose first question asks to select every
-right option. Shared by the select-all tests. So no test imports another."""
+right option. Shared by the select-all tests, so no test imports another."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 QUIZ = "gradient-checkpointing"
-
-
 SELECT_ALL = "checkpointing-facts"
 
 

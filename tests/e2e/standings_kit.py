@@ -1,5 +1,5 @@
 """Standings for end-to-end tests: play a group run with chosen answers. Shared by the standings
-and name tests. So no test imports another."""
+and name tests, so no test imports another."""
 
 from __future__ import annotations
 
