@@ -59,7 +59,7 @@ async def test_number_questions_are_skipped_while_typed_answers_are_off(tmp_path
         results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
         assert "\u2068Ada\u2069 · " in results.text and "/1 · " in results.text
         assert not any("Reply to this message" in m.text for m in group.bot_messages)
-        assert h.rows("SELECT count(*) FROM answers WHERE question_id = 'memory-number'") == [(0,)]
+        assert h.answers_to("memory-number") == [(0,)]
 
 
 async def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -93,8 +93,7 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         )
         await cat.send("about half", chat=group, reply_to=number)  # no second hint
         await bob.send("0.5")  # in private, not a reply to the question: no answer
-        count = "SELECT count(*) FROM answers WHERE question_id = 'memory-number'"
-        await _until(lambda: h.rows(count) == [(2,)])
+        await _until(lambda: h.answers_to("memory-number") == [(2,)])
         await awa.send("0,7", chat=group, reply_to=number)  # a second reply: ignored
         await admin.send("/stop", chat=group)
         reveal = await group.wait_for(

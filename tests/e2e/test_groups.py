@@ -56,7 +56,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
         await admin.send("/settings", chat=group)
         settings = await group.wait_for(lambda m: "Answer popups" in m.text, after=mark)
         await admin.tap(settings, "Popup: verdict")
-        assert h.rows("SELECT popup_verdict FROM groups") == [(1,)]
+        assert h.popup_verdicts() == [(1,)]
 
         await awa.send(f"/push {QUIZ}", chat=group)
         await group.wait_for(lambda m: "admins can" in m.text)  # not /help's list
@@ -68,7 +68,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
         assert quiz.title.get("en") in intro.text and "2 questions" in intro.text
         assert quiz.guide.url.get("en") in intro.html
         q1 = await group.wait_for(lambda m: "Question 1/2" in m.text)
-        ((run_id,),) = h.rows("SELECT id FROM attempts WHERE kind = 'group'")
+        ((run_id,),) = h.group_run_ids()
         right = right_position(q1, quiz, 0)
         wrong = (right + 1) % len(q1.buttons[0])
 
@@ -151,8 +151,8 @@ async def test_anonymous_admin_pushes_and_stop_posts_results_so_far(tmp_path: Pa
         assert "Bintou" in results.text
         revealed = group.message(q1.message_id)
         assert revealed.edited and not revealed.buttons and shown_counts(revealed)[0] == 1
-        assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
-        assert h.rows("SELECT count(*) FROM answers") == [(1,)]
+        assert h.attempt_statuses() == [("abandoned",)]
+        assert h.answer_count() == [(1,)]
         mark = group.mark()
         await group.send_as_anonymous_admin("/stop")
         assert "No quiz" in (await group.next_message(after=mark)).text
@@ -181,8 +181,8 @@ async def test_restart_mid_run_loses_no_answer_and_finishes(tmp_path: Path) -> N
         await members[0].tap(q2, "A")
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=6)
         assert all(m.state.first_name in board.text for m in members)
-        assert h.rows("SELECT count(*) FROM answers") == [(4,)]
-        assert h.rows("SELECT status FROM attempts") == [("finished",)]
+        assert h.answer_count() == [(4,)]
+        assert h.attempt_statuses() == [("finished",)]
 
 
 async def test_restart_after_the_deadline_reveals_at_once(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ async def test_practice_sets_without_repeats_and_misses_to_review(harness: Harne
     done = await play_set(h, user, chooser, miss={0, 3})
     assert "Practice done: 3/5" in done.text
     assert "2 missed questions join your review queue" in done.text
-    assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 3001") == [(2,)]
+    assert h.queued_count(3001) == [(2,)]
 
     done = await play_set(h, user, chooser, miss=set())
     assert "Practice done: 5/5" in done.text

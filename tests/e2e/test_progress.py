@@ -66,7 +66,7 @@ async def test_missed_questions_come_back_on_fsrs_due_days(harness: Harness) -> 
         done = await chat.wait_for(lambda m: "Review done" in m.text, after=mark)
         assert "2 of 2 questions right" in done.text and "Next review:" in done.text
         # Due when the learner's day (UTC here) begins, FSRS's interval from today.
-        (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
+        (due,) = {d for (d,) in harness.due_dates()}
         today = harness.clock.now - harness.clock.now % DAY
         assert due == today + expected[round_number + 1] * DAY
         harness.clock.now = due - 1  # one second early: nothing yet
@@ -76,7 +76,7 @@ async def test_missed_questions_come_back_on_fsrs_due_days(harness: Harness) -> 
         harness.clock.advance(1 + 3600 * round_number)
     assert served == [{1, 4}] * rounds
     assert rows(harness, "SELECT count(*) FROM review_items") == [(2,)]
-    assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(10, 10)]
+    assert harness.review_log_tally() == [(10, 10)]
     # Every rating is logged for the optimiser: the two misses (Again), then ten Goods, timed.
     ratings = rows(harness, "SELECT rating, elapsed_ms IS NOT NULL FROM review_ratings")
     assert sorted(ratings) == [(1, 0)] * 2 + [(3, 1)] * 10
@@ -94,7 +94,7 @@ async def test_a_wrong_review_comes_back_the_next_day_and_survives_a_restart(
     await user.send("/review")
     assert await review_once(user, chat, quiz) == 2
     today = harness.clock.now - harness.clock.now % DAY
-    assert rows(harness, "SELECT due_at FROM review_items") == [(today + 2 * DAY,)]
+    assert harness.due_dates() == [(today + 2 * DAY,)]
     harness.clock.advance(3 * DAY)
     await harness.restart_bot()
     mark = chat.mark()
@@ -102,7 +102,7 @@ async def test_a_wrong_review_comes_back_the_next_day_and_survives_a_restart(
     await chat.next_message(after=mark)
     assert await review_once(user, chat, quiz, right=False) == 2
     today = harness.clock.now - harness.clock.now % DAY
-    assert rows(harness, "SELECT due_at FROM review_items") == [(today + DAY,)]  # Again
+    assert harness.due_dates() == [(today + DAY,)]  # Again
     # A forged or replayed review button changes nothing.
     (item_id,) = rows(harness, "SELECT id FROM review_items")[0]
     stale = await user.tap(chat.last, callback_data=f"rva:1:0:{item_id}:0123:0")
@@ -186,7 +186,7 @@ async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Har
     mark = chat.mark()
     await user.send("/remind off")
     assert "off" in (await chat.next_message(after=mark)).text
-    assert rows(harness, "SELECT count(*) FROM reminders") == [(0,)]
+    assert harness.reminder_count() == [(0,)]
     mark = chat.mark()
     await user.send("/remind sometimes")
     assert "/remind on" in (await chat.next_message(after=mark)).text

@@ -253,7 +253,7 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
     said = await group.next_message(after=mark)
     assert "Cancelled. Nothing was changed." in said.text
     assert group.message(ask.message_id).buttons == ()
-    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(1,)]
+    assert h.live_upload_count() == [(1,)]
 
     mark = group.mark()
     await admin.send("/deletequiz my-quiz", chat=group)
@@ -263,7 +263,7 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
     await admin.tap(ask, "🗑 Delete")
     await group.wait_for(lambda m: "was deleted" in m.text, after=mark)
     assert group.message(ask.message_id).buttons == ()
-    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(0,)]
+    assert h.live_upload_count() == [(0,)]
     # A tap the client still had in flight: answered, nothing said twice in the group.
     mark = group.mark()
     answer = await admin.tap(ask, callback_data=stale)
