@@ -122,6 +122,25 @@ class StoreReads:
         """Each reminder's time and the zone it follows."""
         return self.rows("SELECT at_time, timezone FROM reminders")
 
+    def traces_of(self, user_id: int) -> dict[str, int]:
+        """How many rows of each kind the store holds about one learner: what /forget erases."""
+
+        def count(sql: str) -> int:
+            return int(self.rows(sql, user_id)[0][0])
+
+        return {
+            "users": count("SELECT count(*) FROM users WHERE id = ?"),
+            "attempts": count("SELECT count(*) FROM attempts WHERE user_id = ?"),
+            "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
+            "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
+            "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
+            "timezone": count("SELECT count(*) FROM users WHERE id = ? AND timezone IS NOT NULL"),
+            "run_scores": count("SELECT count(*) FROM run_scores WHERE user_id = ?"),
+            "group_members": count("SELECT count(*) FROM group_members WHERE user_id = ?"),
+            "practice_sets": count("SELECT count(*) FROM practice_sets WHERE user_id = ?"),
+            "practice_seen": count("SELECT count(*) FROM practice_seen WHERE user_id = ?"),
+        }
+
     # -- groups --------------------------------------------------------------------------------
 
     def popup_verdicts(self) -> Rows:
