@@ -107,6 +107,13 @@ class StoreReads:
         """Each practice set's (or exam's) status, how many it answered, and its marks."""
         return self.rows("SELECT status, answered, marks FROM practice_sets")
 
+    def problem_reports(self) -> Rows:
+        """Every problem report, oldest first, with the content version it was made on."""
+        return self.rows(
+            """SELECT user_id, quiz_id, question_id, lang, content_version, reason, text
+                 FROM problem_reports ORDER BY id"""
+        )
+
     # -- learners ------------------------------------------------------------------------------
 
     def learner_timezone(self, user_id: int) -> Rows:

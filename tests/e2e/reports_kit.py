@@ -1,11 +1,10 @@
-"""Problem reports for end-to-end tests: the reasons offered, opening them on a card, the reports
-stored. Shared by the report tests, so no test imports another."""
+"""Problem reports for end-to-end tests: the reasons offered, and opening them on a card (the
+reports stored: `h.problem_reports()`). Shared by the report tests, so no test imports another."""
 
 from __future__ import annotations
 
 from bot.emulator import EmuMessage, SimUser
-from tests.e2e.groups_kit import GroupHarness
-from tests.reliability.support import ReliableHarness, buttons
+from tests.reliability.support import buttons
 
 REASONS = [
     "The answer key looks wrong",
@@ -14,13 +13,6 @@ REASONS = [
     "Something else",
     "⬅️ Back",
 ]
-
-
-def reports(h: ReliableHarness | GroupHarness) -> list[tuple[object, ...]]:
-    return h.rows(
-        """SELECT user_id, quiz_id, question_id, lang, content_version, reason, text
-             FROM problem_reports ORDER BY id"""
-    )
 
 
 async def open_reasons(

@@ -6,12 +6,7 @@ from __future__ import annotations
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness, answered
-from tests.e2e.progress_kit import (
-    LETTERS,
-    QUIZ,
-    question_in,
-    right_letter,
-)
+from tests.e2e.progress_kit import LETTERS, QUIZ, question_in, right_letter
 
 PRACTISE = "🎯 Practise my mistakes now"
 
