@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.content.formats import parse_bytes, write_bytes
 from bot.content.formats.draft import FLASHCARD, DraftOption, DraftPicture, DraftQuestion, DraftQuiz
 from bot.core.kinds import NumberAnswer
-from tests.content.test_media import png
+from tests.content.media_kit import png
 
 
 def test_a_quiz_round_trips_through_an_apkg() -> None:

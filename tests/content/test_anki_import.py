@@ -22,7 +22,7 @@ from tests.content.anki_decks import (
     latest_apkg,
     legacy_apkg,
 )
-from tests.content.test_media import png
+from tests.content.media_kit import png
 
 PICTURE = png(32, 32)
 GIF = b"GIF89a" + b"\x00" * 40

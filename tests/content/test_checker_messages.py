@@ -19,7 +19,7 @@ from bot.content.formats import parse, parse_bytes
 from bot.content.loader import check
 from bot.content.problems import Msg
 from bot.i18n import locales_dir
-from tests.content.test_moodle_hostile import HOSTILE
+from tests.content.moodle_kit import HOSTILE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKER_FIXTURES = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name != "formats")

@@ -15,7 +15,8 @@ from bot.content import check, format_report, load_catalog
 from bot.content.formats import parse
 from bot.content.uploads import check_upload
 from bot.core.kinds import QuestionKind
-from tests.content.test_import_export import FIXTURES
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "quiz.yaml"

@@ -20,7 +20,7 @@ from bot.content.formats import (
 from bot.content.formats.draft import MULTIPLE, NUMBER
 from bot.content.importer import ImportFailed, ImportRequest, plan, write
 from bot.core.kinds import NumberAnswer
-from tests.content.test_media import jpeg, png
+from tests.content.media_kit import jpeg, png
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -31,7 +31,7 @@ from bot.content.formats.safe_xml import parse_xml
 from bot.content.loader import load_catalog
 from bot.content.uploads import check_upload
 from bot.core.kinds import NumberAnswer, score_multiple
-from tests.content.test_media import jpeg, png
+from tests.content.media_kit import jpeg, png
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -4,46 +4,10 @@ measured in content/README.md's Moodle XML section, never asserted here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from bot.content.formats import Limits, ParseResult, parse_bytes
-
-HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
-QUESTION = """<question type="multichoice">
-<name><text>Q</text></name>
-<questiontext format="html"><text>{prompt}</text></questiontext>
-{answers}
-</question>"""
-
-
-def answers(count: int) -> str:
-    return "".join(
-        f'<answer fraction="{100 if i == 0 else 0}"><text>A{i}</text></answer>'
-        for i in range(count)
-    )
-
-
-def bank(prompt: str = "Why?", count: int = 2, doctype: str = "") -> bytes:
-    question = QUESTION.format(prompt=prompt, answers=answers(count))
-    return (HEAD + doctype + "<quiz>\n" + question + "\n</quiz>\n").encode("utf-8")
-
-
-LAUGHS = (
-    '<!DOCTYPE quiz [<!ENTITY lol "lol">'
-    + "".join(f'<!ENTITY lol{n} "{("&lol" + str(n - 1) + ";") * 10}">' for n in range(1, 10))
-    + "]>\n"
-).replace("&lol0;", "&lol;")
-
-
-DEFAULT = Limits()
-
-
-SECRET = '<!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
-
-
-SECRET = '<!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+from tests.content.moodle_kit import DEFAULT, HEAD, HOSTILE, QUESTION, answers, bank
 
 
 def read(data: bytes, limits: Limits = DEFAULT) -> ParseResult:
@@ -55,23 +19,6 @@ def test_a_small_bank_imports() -> None:
     result = read(bank())
     assert [q.prompt for q in result.quizzes[0].questions] == ["Why?"]
     assert result.problems == []
-
-
-HOSTILE: dict[str, tuple[Callable[[], bytes], int, str]] = {
-    "billion laughs": (lambda: bank(prompt="&lol9;", doctype=LAUGHS), 2, "DTD"),
-    "external entity": (lambda: bank(prompt="&x;", doctype=SECRET), 2, "DTD"),
-    "external DTD": (
-        lambda: bank(doctype='<!DOCTYPE quiz SYSTEM "http://example.invalid/q.dtd">\n'),
-        2,
-        "DTD",
-    ),
-    "deep nesting": (lambda: bank(prompt="<b>" * 100_000 + "</b>" * 100_000), 5, "deeper than"),
-    "invalid UTF-8": (lambda: bank(prompt="caf@").replace(b"caf@", b"caf\xe9"), 5, "broken XML"),
-    "10 MB": (lambda: bank(prompt="x" * 10_000_000), 1, "at most 1000000 are accepted"),
-    "not XML": (lambda: b"question,answer\n1,2\n", 1, "broken XML"),
-    "another root": (lambda: HEAD.encode() + b"<html><body/></html>", 2, "not Moodle XML"),
-    "an undefined entity": (lambda: bank(prompt="&nbsp;"), 5, "undefined entity"),
-}
 
 
 @pytest.mark.parametrize("name", HOSTILE)

@@ -21,7 +21,7 @@ from bot.store.interface import Engine
 from bot.store.pg.database import PgDatabase
 from tests.item_tables import MEMBERS, QUESTIONS, QUIZ
 from tests.pgserver import pg_cluster, pg_dsn
-from tests.usecases.test_item_analysis_report import NOW, run_quiz
+from tests.usecases.item_analysis_kit import NOW, run_quiz
 
 __all__ = ["pg_cluster", "pg_dsn"]  # fixtures: the PostgreSQL variant below
 

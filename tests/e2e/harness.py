@@ -2,7 +2,8 @@
 
 The store is the SQLite file at `db_path`, or, for a test marked `both_engines` in its
 PostgreSQL variant, a fresh PostgreSQL database (tests/e2e/conftest.py sets `STORE.dsn`);
-`Harness.rows` reads either one in the store's common SQL dialect.
+`Harness.rows` reads either one in the store's common SQL dialect, and tests/e2e/reads.py names
+the reads the tests ask.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.emulator.state import EmuMessage
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
 from bot.tg.app import BotOptions, QuizBot
+from tests.e2e.reads import StoreReads
 
 TOKEN = "123456:TEST-token-never-logged"
 
@@ -72,7 +74,9 @@ def _pg_rows(dsn: str, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]
 
 
 @dataclass
-class Harness:
+class Harness(StoreReads):
+    """The bot, its emulator and its store; the named reads of tests/e2e/reads.py ask the store."""
+
     emu: Emulator
     db_path: Path
     catalog: Catalog

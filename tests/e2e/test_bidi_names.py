@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.bidi import FSI, PDI
-from tests.e2e.test_groups import group_bot
-from tests.e2e.test_standings import play
+from tests.e2e.groups_kit import group_bot
+from tests.e2e.standings_kit import play
 
 RLO = "\u202e"
 

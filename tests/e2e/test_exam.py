@@ -7,18 +7,9 @@ from __future__ import annotations
 from bot.core.kinds import ONE_TAP
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import QUIZ, exam_length
 from tests.e2e.harness import Harness
-from tests.e2e.test_practice import LETTERS, right_letter
-
-QUIZ = "gradient-accumulation"
-
-
-def exam_length(h: Harness) -> int:
-    """How many questions an exam of QUIZ asks: the kinds one tap answers (no number
-    question, typed, nor select-all one, toggled then submitted)."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    return sum(q.kind in ONE_TAP for q in quiz.questions)
+from tests.e2e.practice_kit import LETTERS, right_letter
 
 
 def rows(h: Harness, sql: str, *args: object) -> list[tuple]:  # type: ignore[type-arg]
@@ -101,7 +92,7 @@ async def test_exam_per_question_clock(harness: Harness) -> None:
     # Issue 28 #28: the missed question shows the learner's own pick (the late one has none).
     assert text.count("Your answer: ") == 1
     assert f"Your answer: {picked_wrong} · " in text
-    assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 4001") == [(2,)]
+    assert h.queued_count(4001) == [(2,)]
 
 
 async def test_exam_total_clock_runs_out(harness: Harness) -> None:
@@ -117,7 +108,7 @@ async def test_exam_total_clock_runs_out(harness: Harness) -> None:
     popup, result = await answer(h, user, second, right=True)
     assert popup == "⏰ Time was up: this one counts as missed."
     assert result is not None and ", 1/9" in result.text
-    assert rows(h, "SELECT status, marks FROM practice_sets") == [("finished", "rtttttttt")]
+    assert h.practice_set_marks() == [("finished", "rtttttttt")]
     ((set_id,),) = rows(h, "SELECT id FROM practice_sets")
     late = await user.tap(second, callback_data=f"pa:{set_id}:2:0")  # a tap after the time
     assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
@@ -148,18 +139,14 @@ async def test_a_total_clock_ends_the_exam_of_a_learner_who_walked_away(harness:
         if question.kind not in ONE_TAP:
             continue
         assert question.explanation.get("en").replace("`", "")[:40] in text
-    assert rows(h, "SELECT status, marks FROM practice_sets") == [
-        ("finished", "r" + "t" * (exam_length(h) - 1))
-    ]
+    assert h.practice_set_marks() == [("finished", "r" + "t" * (exam_length(h) - 1))]
     missed = exam_length(h) - 1  # every question but the first, answered
-    assert rows(h, "SELECT count(*) FROM review_items WHERE user_id = 4003") == [(missed,)]
+    assert h.queued_count(4003) == [(missed,)]
 
     late = await user.tap(second, LETTERS[right_letter(h, second)])  # back, too late
     assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
     await user.private.wait_for(lambda m: m.message_id == second.message_id and not m.buttons)
-    assert rows(h, "SELECT status, marks FROM practice_sets") == [
-        ("finished", "r" + "t" * (exam_length(h) - 1))
-    ]
+    assert h.practice_set_marks() == [("finished", "r" + "t" * (exam_length(h) - 1))]
 
     await h.restart_bot()  # nothing left to end: the results are not sent again
     mark = user.private.mark()
@@ -182,10 +169,10 @@ async def test_a_question_clock_moves_on_without_a_tap(harness: Harness) -> None
     note = await user.private.wait_for(lambda m: "Time is up for question 1" in m.text, after=mark)
     second = await user.private.wait_for(lambda m: f"Exam 2/{total}" in m.text, after=mark)
     assert second.message_id > note.message_id and "⏱ 30 s for this question" in second.text
-    assert rows(h, "SELECT status, answered, marks FROM practice_sets") == [("active", 1, "t")]
+    assert h.practice_set_progress() == [("active", 1, "t")]
     late = await user.tap(shown, LETTERS[right_letter(h, shown)])
     assert late is not None and (late.text or "").startswith("⏰ Time is up for this question")
-    assert rows(h, "SELECT status, answered, marks FROM practice_sets") == [("active", 1, "t")]
+    assert h.practice_set_progress() == [("active", 1, "t")]
     h.clock.advance(5)
     popup, third = await answer(h, user, second, right=True)  # the next one has its full time
     assert (

@@ -3,10 +3,9 @@ queued misses never sit next to "No answers yet"."""
 
 from __future__ import annotations
 
+from tests.e2e.exam_kit import exam_answer, exam_length, exam_started
 from tests.e2e.harness import Harness
-from tests.e2e.test_exam import exam_length
-from tests.e2e.test_exam_no_verdict import exam_answer, exam_started
-from tests.e2e.test_progress import QUIZ
+from tests.e2e.progress_kit import QUIZ
 
 
 async def test_stats_counts_a_finished_exam(harness: Harness) -> None:

@@ -14,6 +14,7 @@ import pytest
 from bot.core.models import Quiz
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import exam_started
 from tests.e2e.harness import (
     Harness,
     answer_current,
@@ -24,8 +25,7 @@ from tests.e2e.harness import (
     toggle_label,
     typed_for,
 )
-from tests.e2e.test_exam_no_verdict import exam_started
-from tests.e2e.test_progress import QUIZ
+from tests.e2e.progress_kit import QUIZ
 
 IN_EXAM = {
     "en": "⏱ You are in an exam: your quizzes wait until it ends, so that none gives its answers "
@@ -111,7 +111,7 @@ async def test_the_refusal_speaks_the_learners_language(harness: Harness, lang: 
     user = harness.emu.user(3312 + len(lang) + ord(lang[0]), "Ndèye", language_code=lang)
     await exam_in_any_language(user)
     assert (await replied(user, f"/start {QUIZ}")).text == IN_EXAM[lang]
-    assert harness.rows("SELECT count(*) FROM attempts") == [(0,)]
+    assert harness.attempt_count() == [(0,)]
 
 
 async def test_a_quiz_open_before_the_exam_answers_nothing_until_it_ends(
@@ -148,7 +148,7 @@ async def test_a_quiz_open_before_the_exam_answers_nothing_until_it_ends(
     )
     popup = await user.tap(second, "B")  # the exam is over: the quiz goes on where it was
     assert popup is not None and (popup.text or "")[:1] in ("✅", "❌")
-    assert h.rows("SELECT count(*) FROM answers") == [(2,)]
+    assert h.answer_count() == [(2,)]
 
 
 async def test_select_all_typed_answers_and_mistakes_wait_for_the_exam(harness: Harness) -> None:

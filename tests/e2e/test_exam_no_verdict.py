@@ -8,35 +8,12 @@ and a review card already open when the exam began answers nothing more."""
 from __future__ import annotations
 
 from bot.core.review import DEFAULT_SCHEDULER
-from bot.emulator.driver import SimUser
-from bot.emulator.state import EmuMessage
+from tests.e2e.exam_kit import exam_answer, exam_length, exam_started
 from tests.e2e.harness import Harness
-from tests.e2e.test_exam import exam_length
-from tests.e2e.test_practice import LETTERS, right_letter
-from tests.e2e.test_progress import DAY, QUIZ, take_quiz
+from tests.e2e.practice_kit import LETTERS, right_letter
+from tests.e2e.progress_kit import DAY, QUIZ, take_quiz
 
 IN_EXAM = "⏱ You are in an exam:"
-QUEUE = "SELECT question_id, stability, due_at, last_seen_at FROM review_items ORDER BY question_id"
-
-
-async def exam_started(user: SimUser) -> EmuMessage:
-    """/exam of QUIZ, 30 s per question: its first question."""
-    chat = user.private
-    mark = chat.mark()
-    await user.send(f"/exam {QUIZ}")
-    choice = await chat.next_message(after=mark)
-    mark = chat.mark()
-    await user.tap(choice, "30 s per question")
-    return await chat.next_message(after=mark)
-
-
-async def exam_answer(h: Harness, user: SimUser, shown: EmuMessage, *, right: bool) -> EmuMessage:
-    """Answer an exam question; the bot's next message (the next question, or the results)."""
-    correct = right_letter(h, shown)
-    mark = user.private.mark()
-    popup = await user.tap(shown, LETTERS[correct if right else (correct + 1) % 4])
-    assert popup is not None and (popup.text or "").startswith("Answer saved:")
-    return await user.private.next_message(after=mark)
 
 
 async def test_an_exams_misses_join_the_review_queue_only_when_it_ends(harness: Harness) -> None:
@@ -51,18 +28,18 @@ async def test_an_exams_misses_join_the_review_queue_only_when_it_ends(harness: 
     await user.send("/review")
     card = await chat.next_message(after=mark)  # its review card, open
     assert "Review · 1 of 1" in card.text
-    queue = h.rows(QUEUE)
+    queue = h.review_queue()
 
     first = await exam_started(user)
     assert "Exam 1/" in first.text
     # The open review card of that very question would show its key: the exam closed it.
     popup = await user.tap(card, LETTERS[right_letter(h, card)])
     assert popup is not None and popup.text == "This review is over. /review to start a new one."
-    assert h.rows("SELECT count(*) FROM review_log") == [(0,)]
+    assert h.review_log_count() == [(0,)]
 
     second = await exam_answer(h, user, first, right=False)
     third = await exam_answer(h, user, second, right=False)
-    assert h.rows(QUEUE) == queue  # no verdict yet, not even through the queue
+    assert h.review_queue() == queue  # no verdict yet, not even through the queue
 
     mark = chat.mark()
     await user.send("/review")
@@ -76,7 +53,7 @@ async def test_an_exams_misses_join_the_review_queue_only_when_it_ends(harness: 
     for _ in range(exam_length(h) - 2):
         shown = await exam_answer(h, user, shown, right=True)
     assert "Exam finished" in shown.text
-    ended = h.rows(QUEUE)
+    ended = h.review_queue()
     assert [q for q, *_ in ended] == sorted([quiz.questions[0].id, quiz.questions[1].id])
     first_miss = DEFAULT_SCHEDULER.parameters[0]  # FSRS: a new card rated Again
     assert all(s == first_miss for _, s, *_ in ended)  # both missed: Again, due the next day
@@ -97,7 +74,7 @@ async def test_stop_ends_an_exam_and_its_misses_join_the_queue(harness: Harness)
     first = await exam_started(user)
     second = await exam_answer(h, user, first, right=False)
     third = await exam_answer(h, user, second, right=True)
-    assert h.rows(QUEUE) == []
+    assert h.review_queue() == []
 
     mark = chat.mark()
     await user.send("/stop")
@@ -106,13 +83,13 @@ async def test_stop_ends_an_exam_and_its_misses_join_the_queue(harness: Harness)
         f"⏹ Exam stopped after 2 of {exam_length(h)} questions (1 right). "
         "The ones you missed join your reviews. /exam to take another."
     )
-    assert h.rows("SELECT status, marks FROM practice_sets") == [("abandoned", "wr")]
+    assert h.practice_set_marks() == [("abandoned", "wr")]
     quiz = h.catalog.quiz(QUIZ)
     assert quiz is not None
-    assert [q for q, *_ in h.rows(QUEUE)] == [quiz.questions[0].id]
+    assert [q for q, *_ in h.review_queue()] == [quiz.questions[0].id]
     popup = await user.tap(third, LETTERS[right_letter(h, third)])  # the exam is over
     assert popup is not None and popup.text == "This question was already answered."
-    assert h.rows("SELECT status, marks FROM practice_sets") == [("abandoned", "wr")]
+    assert h.practice_set_marks() == [("abandoned", "wr")]
     mark = chat.mark()
     await user.send("/stop")
     assert "no quiz running" in (await chat.next_message(after=mark)).text
@@ -134,9 +111,9 @@ async def test_a_new_exam_in_its_place_ends_the_running_one_with_its_misses(
         ("abandoned", "w"),
         ("active", ""),
     ]
-    assert len(h.rows(QUEUE)) == 1
+    assert len(h.review_queue()) == 1
     mark = chat.mark()
     await user.send("/review")  # the new exam runs: its questions' keys stay out of reach
     assert (await chat.next_message(after=mark)).text.startswith(IN_EXAM)
     await exam_answer(h, user, again, right=False)
-    assert len(h.rows(QUEUE)) == 1  # the new exam's miss waits for its end
+    assert len(h.review_queue()) == 1  # the new exam's miss waits for its end

@@ -13,9 +13,9 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.review import first_rating, flashcard_rating
 from bot.emulator import Emulator
+from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN, answered
-from tests.e2e.test_groups import GroupHarness, make_group
-from tests.e2e.test_progress import DAY
+from tests.e2e.progress_kit import DAY
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 QUIZ = "gradient-checkpointing"
@@ -50,7 +50,7 @@ def flashcard_catalog(tmp_path: Path) -> Any:
 
 
 def _schedule(h: Any) -> list[tuple[Any, ...]]:
-    return h.rows("SELECT stability, due_at FROM review_items WHERE question_id = ?", CARD)
+    return h.schedule_of(CARD)
 
 
 async def _flip(user: Any, front: Any) -> Any:
@@ -80,7 +80,7 @@ async def test_a_flashcard_in_a_private_quiz_is_flipped_rated_and_scheduled(
         back = await _flip(user, front)
         assert BACK["en"] in back.text and FRONT["en"] in back.text
         assert buttons(back) == RATINGS
-        assert h.rows("SELECT count(*) FROM answers") == [(0,)]  # flipping stores nothing
+        assert h.answer_count() == [(0,)]  # flipping stores nothing
 
         mark = user.private.mark()
         popup = await user.tap(back, "🙂 Good")
@@ -146,7 +146,7 @@ async def test_a_flashcard_rated_again_comes_back_in_review_and_is_rated_there(
         assert "Next review of this question" in shown.text
         (after,) = _schedule(h)
         assert after[0] > before[0] and after[1] > before[1]
-        logged = h.rows("SELECT rating FROM review_ratings WHERE question_id = ? ORDER BY id", CARD)
+        logged = h.ratings_of(CARD)
         assert logged == [(1,), (4,)]
 
 
@@ -166,7 +166,7 @@ async def test_a_group_run_leaves_flashcards_out(tmp_path: Path) -> None:
             await admin.tap(question, "A")
             await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
             assert not any(FRONT["en"] in m.text for m in group.bot_messages)
-            assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", CARD) == [(0,)]
+            assert h.answers_to(CARD) == [(0,)]
         finally:
             await h.stop_bot()
 
@@ -205,7 +205,7 @@ async def test_an_admin_turns_flashcards_on_and_the_group_sees_the_back_unscored
             await admin.tap(question, "A")
             results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
             assert "/1 · " in results.text  # scored over the one question, not the flashcard
-            assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", CARD) == [(0,)]
+            assert h.answers_to(CARD) == [(0,)]
         finally:
             await h.stop_bot()
 
@@ -311,7 +311,7 @@ async def test_a_pictured_flashcard_in_review_shows_its_back_picture_with_the_ra
         await user.tap(flipped, "🙂 Good")
         shown = await answered(user.private, flipped, mark)
         assert "Your rating: 🙂 Good" in shown.text and "Next review of this question" in shown.text
-        logged = h.rows("SELECT rating FROM review_ratings WHERE question_id = ? ORDER BY id", CARD)
+        logged = h.ratings_of(CARD)
         assert logged == [(1,), (3,)]
         assert not h.emu.stats.errors
 

@@ -11,8 +11,7 @@ import pytest
 
 from bot.cli import forget as forget_cli
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.harness import answered
-from tests.e2e.test_groups import (
+from tests.e2e.groups_kit import (
     LETTERS,
     QUIZ,
     GroupHarness,
@@ -20,6 +19,7 @@ from tests.e2e.test_groups import (
     make_group,
     right_position,
 )
+from tests.e2e.harness import answered
 
 LEARNER, OTHER = 3001, 3002
 
@@ -73,28 +73,10 @@ async def _leave_traces(h: GroupHarness, learner: SimUser, group: ChatView, admi
         await asyncio.sleep(0.025)
 
 
-def _traces(h: GroupHarness, user_id: int) -> dict[str, int]:
-    def count(sql: str) -> int:
-        return int(h.rows(sql, user_id)[0][0])
-
-    return {
-        "users": count("SELECT count(*) FROM users WHERE id = ?"),
-        "attempts": count("SELECT count(*) FROM attempts WHERE user_id = ?"),
-        "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
-        "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
-        "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
-        "timezone": count("SELECT count(*) FROM users WHERE id = ? AND timezone IS NOT NULL"),
-        "run_scores": count("SELECT count(*) FROM run_scores WHERE user_id = ?"),
-        "group_members": count("SELECT count(*) FROM group_members WHERE user_id = ?"),
-        "practice_sets": count("SELECT count(*) FROM practice_sets WHERE user_id = ?"),
-        "practice_seen": count("SELECT count(*) FROM practice_seen WHERE user_id = ?"),
-    }
-
-
 def _kept(h: GroupHarness, traces: dict[str, int] | None = None) -> dict[str, int]:
     """The traces that cannot change by themselves (group misses reach the review queue in the
     background after a run, so its size may still grow)."""
-    traces = traces if traces is not None else _traces(h, LEARNER)
+    traces = traces if traces is not None else h.traces_of(LEARNER)
     return {k: v for k, v in traces.items() if k != "review_items"} | {
         "review_items": int(traces["review_items"] > 0)
     }
@@ -107,7 +89,7 @@ async def test_forget_after_confirmation_deletes_the_learner_and_keeps_group_cou
         group, admin = await make_group(h)
         learner, other = h.emu.user(LEARNER, "Awa"), h.emu.user(OTHER, "Bintou")
         await _leave_traces(h, learner, group, admin)
-        before = _traces(h, LEARNER)
+        before = h.traces_of(LEARNER)
         assert all(before.values()), before
         group_answers = h.rows(
             "SELECT count(*) FROM answers a JOIN attempts t ON t.id = a.attempt_id "
@@ -135,7 +117,7 @@ async def test_forget_after_confirmation_deletes_the_learner_and_keeps_group_cou
         confirm = await learner.private.wait_for(lambda m: bool(m.buttons), after=mark)
         await learner.tap(confirm, "Delete my data")
         await learner.private.wait_for(lambda m: "forgotten you" in m.text)
-        assert _traces(h, LEARNER) == dict.fromkeys(before, 0)
+        assert h.traces_of(LEARNER) == dict.fromkeys(before, 0)
         assert h.rows("SELECT count(*) FROM review_log WHERE user_id = ?", LEARNER) == [(0,)]
         # The group still counts their answers, under one pseudonym and no name.
         assert (
@@ -171,9 +153,9 @@ async def test_the_operator_command_does_the_same(
         group, admin = await make_group(h)
         learner = h.emu.user(LEARNER, "Awa")
         await _leave_traces(h, learner, group, admin)
-        assert all(_traces(h, LEARNER).values())
+        assert all(h.traces_of(LEARNER).values())
         await h.stop_bot()
     assert await asyncio.to_thread(forget_cli.main, [str(LEARNER), "--db", h.store]) == 0
     assert "group answers kept" in capsys.readouterr().out
-    assert _traces(h, LEARNER) == dict.fromkeys(_traces(h, LEARNER), 0)
+    assert h.traces_of(LEARNER) == dict.fromkeys(h.traces_of(LEARNER), 0)
     assert forget_cli.main(["-5", "--db", h.store]) == 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 
 async def say(group: ChatView, admin: SimUser, text: str) -> str:
@@ -29,7 +29,7 @@ async def test_quiz_ids_running_quiz_and_closest_id(tmp_path: Path) -> None:
             "gradient-accumulation? /quiz shows the list."
         )
         assert "Did you mean" not in await say(group, admin, "/push zzzz")
-        assert h.rows("SELECT count(*) FROM attempts") == [(0,)]
+        assert h.attempt_count() == [(0,)]
         mark = group.mark()
         await admin.send(f"/push {QUIZ}", chat=group)
         await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)
@@ -119,7 +119,7 @@ async def test_a_run_nobody_answers_stops_after_two_questions(tmp_path: Path) ->
         assert "Scored over the 2 questions asked, of 4." in results.text
         assert "Nobody answered this time." in results.text
         assert not any("Question 3/4" in m.text for m in group.bot_messages)
-        assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
+        assert h.attempt_statuses() == [("abandoned",)]
         mark = group.mark()  # the group can play again at once
         await admin.send(f"/push {QUIZ}", chat=group)
         await group.wait_for(lambda m: "Question 1/4" in m.text, after=mark)

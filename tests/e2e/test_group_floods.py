@@ -23,10 +23,9 @@ from bot.content import load_catalog
 from bot.core.courtesy import GROUP_REPLIES, HINTS_PER_QUESTION
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, Mark, SimUser
+from tests.e2e.groups_kit import QUIZ, GroupHarness, group_bot, make_group
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_group_number import _typed_on
-from tests.e2e.test_groups import QUIZ, GroupHarness, group_bot, make_group
-from tests.e2e.test_private_number import _with_number
+from tests.e2e.number_kit import typed_on, with_number
 from tests.reliability.support import content_copy
 
 SECONDS = 3.0  # each question's time
@@ -134,7 +133,7 @@ async def number_first_bot(tmp_path: Path) -> AsyncIterator[GroupHarness]:
     """The number question (0.5 GB ± 0.05) first, then one tap question; paced as Telegram."""
 
     def edit(path: Path, data: dict[str, Any]) -> None:
-        _with_number(path, data)
+        with_number(path, data)
         if path.name.startswith(QUIZ) and "questions" in data:
             questions = data["questions"]
             first_tap = next(k for k in questions if k != "memory-number")
@@ -161,7 +160,7 @@ async def test_unreadable_replies_get_a_few_hints_and_the_run_keeps_its_pace(
         members = [h.emu.user(4001 + n, f"N{n}", language_code="en") for n in range(FLOOD)]
         for member in members:
             group.add_member(member)
-        await _typed_on(group, admin)
+        await typed_on(group, admin)
         mark = group.mark()
         await admin.send(f"/push {QUIZ}", chat=group)
         number = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark)

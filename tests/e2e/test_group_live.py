@@ -10,8 +10,8 @@ from pathlib import Path
 from bot.core.live_feedback import LivePolicy, live_steps
 from bot.emulator import Emulator
 from bot.tg.app import BotOptions
+from tests.e2e.groups_kit import LETTERS, QUIZ, GroupHarness, make_group, short_catalog
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_groups import LETTERS, QUIZ, GroupHarness, make_group, short_catalog
 
 # Steps every half second (a looser policy than production's, which would plan none for the
 # few seconds a test question lasts); the budget the plan obeys is tested in tests/core.

@@ -14,9 +14,9 @@ from typing import Any
 from bot.content import load_catalog
 from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
+from tests.e2e.groups_kit import GroupHarness, make_group
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_groups import GroupHarness, make_group
-from tests.e2e.test_private_number import QUIZ, _with_number
+from tests.e2e.number_kit import QUIZ, typed_on, with_number
 from tests.reliability.support import content_copy
 
 
@@ -27,7 +27,7 @@ async def number_group_bot(
     """`taps` tap questions, then a number question (0.5 GB ± 0.05), in every language."""
 
     def edit(path: Path, data: dict[str, Any]) -> None:
-        _with_number(path, data)
+        with_number(path, data)
         if path.name.startswith(QUIZ) and "questions" in data:
             keep = [*list(data["questions"])[:taps], "memory-number"]
             data["questions"] = {k: v for k, v in data["questions"].items() if k in keep}
@@ -59,16 +59,7 @@ async def test_number_questions_are_skipped_while_typed_answers_are_off(tmp_path
         results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
         assert "\u2068Ada\u2069 · " in results.text and "/1 · " in results.text
         assert not any("Reply to this message" in m.text for m in group.bot_messages)
-        assert h.rows("SELECT count(*) FROM answers WHERE question_id = 'memory-number'") == [(0,)]
-
-
-async def _typed_on(group: ChatView, admin: SimUser) -> None:
-    mark = group.mark()
-    await admin.send("/settings", chat=group)
-    screen = await group.wait_for(lambda m: "Group settings" in m.text, after=mark)
-    assert "Typed answers: off" in screen.text
-    await admin.tap(screen, "Typed answers on")
-    await group.wait_for(lambda m: "Typed answers: on" in m.text)
+        assert h.answers_to("memory-number") == [(0,)]
 
 
 async def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -88,7 +79,7 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         cat = h.emu.user(2003, "Cat", language_code="en")
         for member in (awa, bob, cat):
             group.add_member(member, "member")
-        await _typed_on(group, admin)
+        await typed_on(group, admin)
         await _push(group, admin)
         number = await group.wait_for(lambda m: "Question 1/1" in m.text)
         assert "Reply to this message with a number (in GB)" in number.text
@@ -102,8 +93,7 @@ async def test_with_typed_answers_the_first_reply_per_member_counts(tmp_path: Pa
         )
         await cat.send("about half", chat=group, reply_to=number)  # no second hint
         await bob.send("0.5")  # in private, not a reply to the question: no answer
-        count = "SELECT count(*) FROM answers WHERE question_id = 'memory-number'"
-        await _until(lambda: h.rows(count) == [(2,)])
+        await _until(lambda: h.answers_to("memory-number") == [(2,)])
         await awa.send("0,7", chat=group, reply_to=number)  # a second reply: ignored
         await admin.send("/stop", chat=group)
         reveal = await group.wait_for(

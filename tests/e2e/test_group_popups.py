@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.core.markup import plain
 from bot.i18n import translator
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 
 async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path: Path) -> None:
@@ -20,7 +20,7 @@ async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path:
         awa = h.emu.user(2002, "Awa", language_code="fr")
         for member in (cheikh, awa):
             group.add_member(member)
-        assert h.rows("SELECT popup_verdict FROM groups") == [(0,)]  # the default: no give-away
+        assert h.popup_verdicts() == [(0,)]  # the default: no give-away
 
         await admin.send(f"/push {QUIZ}", chat=group)
         q1 = await group.wait_for(lambda m: "Question 1/1" in m.text)
@@ -71,15 +71,15 @@ async def test_only_admins_switch_verdicts_back_into_the_popup(tmp_path: Path) -
         assert "the letter only" in settings.text
         refused = await awa.tap(settings, "Popup: verdict")
         assert refused is not None and "only the group's admins" in (refused.text or "")
-        assert h.rows("SELECT popup_verdict FROM groups") == [(0,)]
+        assert h.popup_verdicts() == [(0,)]
         forged = await admin.tap(settings, callback_data=f"set:{group.id}:popup:maybe")
-        assert forged is not None and h.rows("SELECT popup_verdict FROM groups") == [(0,)]
+        assert forged is not None and h.popup_verdicts() == [(0,)]
         saved = await admin.tap(settings, "Popup: verdict")
         assert saved is not None and saved.text == "Saved."
         await group.wait_for(
             lambda m: m.message_id == settings.message_id and "right or wrong at once" in m.text
         )
-        assert h.rows("SELECT popup_verdict FROM groups") == [(1,)]
+        assert h.popup_verdicts() == [(1,)]
 
         await admin.send(f"/push {QUIZ}", chat=group)
         q1 = await group.wait_for(lambda m: "Question 1/1" in m.text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_groups import group_bot
+from tests.e2e.groups_kit import group_bot
 
 
 async def test_the_suggested_zone_is_a_button_only_an_admin_can_use(tmp_path: Path) -> None:
@@ -26,9 +26,9 @@ async def test_the_suggested_zone_is_a_button_only_an_admin_can_use(tmp_path: Pa
 
         refused = await member.tap(offer, "Europe/Paris")
         assert refused is not None and "administrateurs" in refused.text
-        assert h.rows("SELECT timezone FROM groups") != [("Europe/Paris",)]
+        assert h.group_timezones() != [("Europe/Paris",)]
 
         saved = await admin.tap(offer, "Europe/Paris")
         assert saved is not None and saved.text == "Saved."
         await group.wait_for(lambda m: m.text == "Time zone set to Europe/Paris.")
-        assert h.rows("SELECT timezone FROM groups") == [("Europe/Paris",)]
+        assert h.group_timezones() == [("Europe/Paris",)]

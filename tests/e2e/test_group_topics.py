@@ -15,10 +15,9 @@ import pytest
 
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, right_position, schedule_jobs
 from tests.e2e.harness import Harness
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, right_position
-from tests.e2e.test_groups_schedules import schedule_jobs
-from tests.e2e.test_uploads_flow import GIFT
+from tests.e2e.uploads_kit import GIFT
 
 OTHER = "gradient-checkpointing"
 FORUM = -1001234567
@@ -155,10 +154,10 @@ async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
         caplog.clear()
         with caplog.at_level(logging.INFO):
             for _ in range(100):
-                if h.rows("SELECT status FROM attempts") == [("abandoned",)]:
+                if h.attempt_statuses() == [("abandoned",)]:
                     break
                 await asyncio.sleep(0.05)
-            assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
+            assert h.attempt_statuses() == [("abandoned",)]
             await asyncio.sleep(1.5)  # a question's time more: nothing retries
         if gone == "closed":
             assert group.message(q1.message_id).edited  # the reveal (an edit) still showed
@@ -200,12 +199,12 @@ async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_pa
         told = [m for m in group.bot_messages if "could not run" in m.text]
         assert len(told) == 1 and told[0].thread_id is None
         assert "Schedule 1" in told[0].text and "/unschedule 1" in told[0].text
-        assert h.rows("SELECT topic_gone FROM schedules") == [(1,)]
+        assert h.schedule_topics_gone() == [(1,)]
         group.reopen_topic(a)
         mark = group.mark()
         await job.run(h.bot.app)
         await group.wait_for(lambda m: "finished" in m.text and m.thread_id == a, after=mark)
-        assert h.rows("SELECT topic_gone FROM schedules") == [(0,)]
+        assert h.schedule_topics_gone() == [(0,)]
 
 
 async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> None:

@@ -4,95 +4,21 @@ reveals and leaderboards match the database, /stop, and a restart in the middle 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
 from bot.core.markup import plain
-from bot.core.models import Catalog, Quiz
-from bot.emulator import Emulator, FloodLimits
-from bot.emulator.driver import ChatView, SimUser
-from bot.emulator.state import EmuMessage
 from bot.i18n import translator
-from bot.tg.app import BotOptions
-from tests.e2e.harness import TOKEN, Harness, shipped_catalog
-
-LETTERS = "ABCD"
-QUIZ = "gradient-accumulation"
-
-
-def short_catalog(questions: int = 2) -> Catalog:
-    """The shipped quizzes cut to a few questions, so a whole group run takes seconds."""
-    full = shipped_catalog()
-    quizzes = {
-        qid: replace(q, questions=q.questions[:questions]) for qid, q in full.quizzes.items()
-    }
-    return Catalog(full.guides, quizzes)
-
-
-@dataclass
-class GroupHarness(Harness):
-    seconds: float = 1.0
-    rate_limit: bool = False
-
-    def options(self) -> BotOptions:
-        return replace(super().options(), question_seconds=self.seconds, rate_limit=self.rate_limit)
-
-
-@asynccontextmanager
-async def group_bot(
-    tmp_path: Path,
-    *,
-    seconds: float = 1.0,
-    flood: FloodLimits | None = None,
-    rate_limit: bool = False,
-    questions: int = 2,
-    transport: str | None = None,
-) -> AsyncIterator[GroupHarness]:
-    async with Emulator(token=TOKEN, flood=flood) as emu:
-        h = GroupHarness(
-            emu,
-            tmp_path / "quizbot.sqlite3",
-            short_catalog(questions),
-            seconds=seconds,
-            rate_limit=rate_limit,
-        )
-        if transport is not None:
-            h.transport = transport
-        await h.start_bot()
-        try:
-            yield h
-        finally:
-            await h.stop_bot()
-
-
-async def make_group(
-    h: Harness, chat_id: int = -100500, admin_id: int = 1001
-) -> tuple[ChatView, SimUser]:
-    admin = h.emu.user(admin_id, "Ada", language_code="en")
-    group = h.emu.group(chat_id, f"Study group {chat_id}")
-    group.add_member(admin, "creator")
-    await h.emu.add_bot_to_group(group, by=admin)
-    await group.wait_for(lambda m: "/push" in m.text)  # the how-to
-    return group, admin
-
-
-def right_position(message: EmuMessage, quiz: Quiz, index: int, lang: str = "en") -> int:
-    q = quiz.questions[index]
-    right = plain(q.options[q.correct].text.get(lang))
-    for line in message.text.splitlines():
-        if line[:2] in {f"{c}." for c in LETTERS} and line[3:].strip() == right:
-            return LETTERS.index(line[0])
-    raise AssertionError(f"{right!r} not in:\n{message.text}")
-
-
-def shown_counts(message: EmuMessage) -> list[int]:
-    return [
-        int(line.split()[-1]) for line in message.text.splitlines() if "▓" in line or "░" in line
-    ]
+from tests.e2e.groups_kit import (
+    LETTERS,
+    QUIZ,
+    GroupHarness,
+    group_bot,
+    make_group,
+    right_position,
+    shown_counts,
+)
 
 
 def db_counts(h: GroupHarness, run_id: int, index: int) -> list[int]:
@@ -130,7 +56,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
         await admin.send("/settings", chat=group)
         settings = await group.wait_for(lambda m: "Answer popups" in m.text, after=mark)
         await admin.tap(settings, "Popup: verdict")
-        assert h.rows("SELECT popup_verdict FROM groups") == [(1,)]
+        assert h.popup_verdicts() == [(1,)]
 
         await awa.send(f"/push {QUIZ}", chat=group)
         await group.wait_for(lambda m: "admins can" in m.text)  # not /help's list
@@ -142,7 +68,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
         assert quiz.title.get("en") in intro.text and "2 questions" in intro.text
         assert quiz.guide.url.get("en") in intro.html
         q1 = await group.wait_for(lambda m: "Question 1/2" in m.text)
-        ((run_id,),) = h.rows("SELECT id FROM attempts WHERE kind = 'group'")
+        ((run_id,),) = h.group_run_ids()
         right = right_position(q1, quiz, 0)
         wrong = (right + 1) % len(q1.buttons[0])
 
@@ -225,8 +151,8 @@ async def test_anonymous_admin_pushes_and_stop_posts_results_so_far(tmp_path: Pa
         assert "Bintou" in results.text
         revealed = group.message(q1.message_id)
         assert revealed.edited and not revealed.buttons and shown_counts(revealed)[0] == 1
-        assert h.rows("SELECT status FROM attempts") == [("abandoned",)]
-        assert h.rows("SELECT count(*) FROM answers") == [(1,)]
+        assert h.attempt_statuses() == [("abandoned",)]
+        assert h.answer_count() == [(1,)]
         mark = group.mark()
         await group.send_as_anonymous_admin("/stop")
         assert "No quiz" in (await group.next_message(after=mark)).text
@@ -255,8 +181,8 @@ async def test_restart_mid_run_loses_no_answer_and_finishes(tmp_path: Path) -> N
         await members[0].tap(q2, "A")
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=6)
         assert all(m.state.first_name in board.text for m in members)
-        assert h.rows("SELECT count(*) FROM answers") == [(4,)]
-        assert h.rows("SELECT status FROM attempts") == [("finished",)]
+        assert h.answer_count() == [(4,)]
+        assert h.attempt_statuses() == [("finished",)]
 
 
 async def test_restart_after_the_deadline_reveals_at_once(tmp_path: Path) -> None:

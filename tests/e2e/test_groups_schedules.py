@@ -8,13 +8,7 @@ from pathlib import Path
 
 from bot.emulator import FloodLimits
 from bot.i18n import translator
-from bot.tg.app import QuizBot
-from tests.e2e.test_groups import group_bot, make_group
-
-
-def schedule_jobs(bot: QuizBot) -> list:
-    assert bot.app.job_queue is not None
-    return [job for job in bot.app.job_queue.jobs() if (job.name or "").startswith("sched:")]
+from tests.e2e.groups_kit import group_bot, make_group, schedule_jobs
 
 
 async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> None:
@@ -30,7 +24,7 @@ async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> N
         forged = await member.tap(panel, callback_data="set:-100999:lang:fr")
         assert forged is not None and "expired" in (forged.text or "")
         await admin.tap(panel, "Français")
-        assert h.rows("SELECT language FROM groups") == [("fr",)]
+        assert h.group_languages() == [("fr",)]
         panel = await group.wait_for(lambda m: m.message_id == panel.message_id and m.edited)
         ten = translator("fr").seconds(10)
         assert ten == "10\u00a0s"  # French: a no-break space before the unit
@@ -61,8 +55,8 @@ async def test_settings_are_for_admins_and_change_the_group(tmp_path: Path) -> N
         mark = group.mark()
         await admin.send("/timezone Africa/Dakar", chat=group)
         await group.next_message(after=mark)
-        assert h.rows("SELECT timezone FROM groups") == [("Africa/Dakar",)]
-        assert h.rows("SELECT count(*) FROM schedules") == [(0,)]
+        assert h.group_timezones() == [("Africa/Dakar",)]
+        assert h.schedule_count() == [(0,)]
 
 
 async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_removal(
@@ -80,9 +74,7 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         await admin.send("/schedule next weekdays 08:30", chat=group)
         listing = await group.next_message(after=mark)
         assert "✅ Scheduled:\n1. the next quiz in order: Monday to Friday at 08:30" in listing.text
-        assert h.rows("SELECT quiz, days, at_time FROM schedules") == [
-            ("next", "0,1,2,3,4", "08:30")
-        ]
+        assert h.schedules() == [("next", "0,1,2,3,4", "08:30")]
         (job,) = schedule_jobs(h.bot)
         assert job.next_t is not None and job.next_t.weekday() < 5
         assert (job.next_t.hour, job.next_t.minute) == (8, 30)
@@ -118,7 +110,7 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
                 break
             await asyncio.sleep(0.05)
         assert schedule_jobs(h.bot) == []
-        assert h.rows("SELECT count(*) FROM schedules") == [(0,)]
+        assert h.schedule_count() == [(0,)]
 
         await h.restart_bot()  # nothing comes back for a group the bot left
         assert schedule_jobs(h.bot) == []

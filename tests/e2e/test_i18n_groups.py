@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_groups import group_bot
-from tests.e2e.test_i18n_private import TRANSLATED, Seen, english_patterns
+from tests.e2e.groups_kit import group_bot
+from tests.e2e.i18n_kit import TRANSLATED, Seen, english_patterns
 
 QUIZ = "gradient-checkpointing"
 

@@ -12,8 +12,8 @@ from bot.core.markup import plain
 from bot.core.models import Question
 from bot.emulator import Emulator
 from bot.emulator.state import EmuMessage
+from tests.e2e.groups_kit import LETTERS, GroupHarness, make_group
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_groups import LETTERS, GroupHarness, make_group
 from tests.item_tables import MEMBERS, MISKEYED, QUESTIONS, QUIZ, TRUE_KEY, choice, miskeyed_catalog
 
 SECONDS = 8.0  # per question: room for 25 taps on a loaded machine

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.usecases.group_schedules import MAX_SCHEDULES
-from tests.e2e.test_groups import group_bot, make_group
+from tests.e2e.groups_kit import group_bot, make_group
 
 
 async def test_schedules_are_capped_and_a_long_list_still_fits(tmp_path: Path) -> None:
@@ -25,7 +25,7 @@ async def test_schedules_are_capped_and_a_long_list_still_fits(tmp_path: Path) -
         refused = await group.next_message(after=mark)
         assert f"already has {MAX_SCHEDULES} schedules" in refused.text, refused.text
         assert "/unschedule" in refused.text
-        assert h.rows("SELECT count(*) FROM schedules") == [(MAX_SCHEDULES,)]
+        assert h.schedule_count() == [(MAX_SCHEDULES,)]
 
         # A group that had 60 before the cap: its list is cut, and says how many are left out.
         store = h.bot.group_schedules.store

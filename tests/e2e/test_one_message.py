@@ -5,7 +5,6 @@ message of its own; an explanation too long to share the question's message foll
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from bot.content import load_catalog
 from tests.e2e.harness import (
@@ -16,10 +15,10 @@ from tests.e2e.harness import (
     typed_for,
     wrong_letter,
 )
+from tests.e2e.one_message_kit import lengthen
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 QUIZ = "gradient-accumulation"
-LONG = "A long why. " * 300  # ≈ 3,600 characters: fits alone, not with its question
 
 
 async def test_each_question_is_one_message_and_the_result_another(tmp_path: Path) -> None:
@@ -66,12 +65,6 @@ async def test_each_question_is_one_message_and_the_result_another(tmp_path: Pat
         # Questions and the result, nothing else: one message per question, then the result.
         ours = [m for m in user.private.bot_messages if m.message_id >= first and not m.deleted]
         assert len(ours) == len(quiz) + 1
-
-
-def lengthen(path: Path, data: dict[str, Any]) -> None:
-    if path.name.count(".") == 1 and "questions" in data:
-        first = next(iter(data["questions"].values()))
-        first["explanation"] = f"{first['explanation']} {LONG}"
 
 
 async def test_an_explanation_too_long_to_join_its_question_follows_it(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.core.models import Level
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
-from tests.e2e.test_practice import LETTERS, play_set, right_letter, shown_question
+from tests.e2e.practice_kit import LETTERS, play_set, right_letter, shown_question
 
 
 def labels(message: EmuMessage) -> list[str]:

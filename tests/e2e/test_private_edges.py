@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bot.emulator import EmuMessage, SimUser
 from tests.e2e.harness import Harness, answer_current, answered
+from tests.e2e.reads import Rows
 from tests.reliability.support import shipped_length
 
 N = shipped_length("gradient-checkpointing")  # both shipped quizzes have the same length
 
 
-def count(h: Harness, sql: str = "SELECT count(*) FROM answers") -> int:
-    return int(h.rows(sql)[0][0])
+def count(h: Harness, read: Callable[[], Rows] | None = None) -> int:
+    """A count the store holds: of answers, unless `read` names another."""
+    return int((read or h.answer_count)()[0][0])
 
 
 async def start_by_link(user: SimUser, quiz_id: str = "gradient-checkpointing") -> EmuMessage:
@@ -33,7 +37,7 @@ async def test_unknown_deep_link_lists_quizzes(harness: Harness) -> None:
     user = harness.emu.user(3002, "Claire", language_code="fr")
     await user.send("/start no-such-quiz")
     listing = await user.private.wait_for(lambda m: bool(m.buttons))
-    assert "Gradient" in listing.text and count(harness, "SELECT count(*) FROM attempts") == 0
+    assert "Gradient" in listing.text and count(harness, harness.attempt_count) == 0
 
 
 @pytest.mark.both_transports
@@ -123,7 +127,7 @@ async def test_stop_abandons_and_old_buttons_close(harness: Harness) -> None:
     closed = await user.tap(q1, "A")
     assert "closed" in closed.text
     assert count(harness) == 0
-    assert harness.rows("SELECT status FROM attempts") == [("abandoned",)]
+    assert harness.attempt_statuses() == [("abandoned",)]
 
 
 async def test_review_of_mistakes_and_retake(harness: Harness) -> None:

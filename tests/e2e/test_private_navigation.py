@@ -58,7 +58,7 @@ async def test_continue_or_start_over_from_a_link_the_list_and_retake(harness: H
     offer = await chat.next_message(after=mark)
     assert offer.text.startswith(f"You have a quiz in progress: {title}, question 2 of")
     assert [row[0].text for row in offer.buttons] == ["▶️ Continue", "🔄 Start over"]
-    attempts = harness_rows(harness, "SELECT count(*) FROM attempts")
+    attempts = harness.attempt_count()
 
     mark = chat.mark()
     await user.send("/quizzes")
@@ -71,7 +71,7 @@ async def test_continue_or_start_over_from_a_link_the_list_and_retake(harness: H
     await user.tap(card, "▶️ Start")  # another quiz, from its card
     offer = await chat.next_message(after=mark)
     assert [row[0].text for row in offer.buttons] == ["▶️ Continue", f"🆕 Start {other}"]
-    assert harness_rows(harness, "SELECT count(*) FROM attempts") == attempts  # nothing started
+    assert harness.attempt_count() == attempts  # nothing started
 
     mark = chat.mark()
     await user.tap(offer, "▶️ Continue")

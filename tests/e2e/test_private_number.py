@@ -11,38 +11,12 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.models import Catalog
 from tests.e2e.harness import answer_current, answered, reply_prompt
+from tests.e2e.number_kit import PROMPTS, QUIZ, WHY, with_number
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
-
-QUIZ = "gradient-accumulation"
-PROMPTS = {
-    "en": "Micro-batches of 0.25 GB of activations, two of them in memory: how many GB is that?",
-    "fr": "Des micro-lots de 0,25 Go d’activations, deux en mémoire : combien de Go cela fait-il ?",
-    "wo": "Ay micro-lot yu am 0,25 GB ci activations, ñaar ci mémoire: ñaata GB la?",
-}
-UNITS = {"en": "GB", "fr": "Go", "wo": "GB"}
-WHY = {
-    "en": "Two micro-batches of 0.25 GB each: 0.5 GB.",
-    "fr": "Deux micro-lots de 0,25 Go chacun : 0,5 Go.",
-    "wo": "Ñaari micro-lot yu nekk 0,25 GB: 0,5 GB.",
-}
-
-
-def _with_number(path: Path, data: dict[str, Any]) -> None:
-    """Adds a number question (0.5 GB ± 0.05) after the first two questions of the quiz."""
-    if not path.name.startswith(QUIZ) or "questions" not in data:
-        return
-    lang = path.name.split(".")[1] if path.name.count(".") == 2 else "en"
-    question: dict[str, Any] = {"prompt": PROMPTS[lang], "explanation": WHY[lang]}
-    question["unit"] = UNITS[lang]
-    if lang == "en":
-        question = {"kind": "number", **question, "answer": {"value": "0.5", "tolerance": "0.05"}}
-    elif lang == "wo":
-        data.setdefault("same_as_source", []).append("questions.memory-number.unit")
-    data["questions"]["memory-number"] = question
 
 
 def number_catalog(tmp_path: Path) -> Catalog:
-    return load_catalog(content_copy(tmp_path / "content", questions=2, edit=_with_number))
+    return load_catalog(content_copy(tmp_path / "content", questions=2, edit=with_number))
 
 
 async def _to_number_question(user: Any, lang: str = "en") -> Any:
@@ -120,7 +94,7 @@ async def test_a_reply_that_is_no_number_leaves_the_question_open(tmp_path: Path
         await user.send("0,5 GB")  # no reply needed; the English unit is read too
         shown = await answered(user.private, question, mark)
         assert "✅ Votre réponse\u00a0: 0,5 GB" in shown.text
-        rows = h.rows("SELECT typed_text FROM answers WHERE question_id = ?", "memory-number")
+        rows = h.typed_texts("memory-number")
         assert rows == [("0,5 GB",)]
 
 
@@ -145,7 +119,7 @@ async def test_a_reply_to_an_old_question_counts_for_nothing(tmp_path: Path) -> 
         await user.send("0.7", reply_to=question)
         again = await user.private.next_message(after=mark)
         assert "That question is closed" in again.text
-        rows = h.rows("SELECT typed_text FROM answers WHERE question_id = ?", "memory-number")
+        rows = h.typed_texts("memory-number")
         assert rows == [("0.5",)]
 
 
@@ -195,7 +169,7 @@ async def test_a_missed_number_question_is_reviewed_by_a_typed_reply(tmp_path: P
         assert "✅ Votre réponse\u00a0: 0,5" in shown.text
         assert "La réponse est 0,5 ± 0,05 Go" in shown.text.replace("\u00a0", " ")
         assert user.private.message(card_prompt.message_id).deleted
-        logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
+        logged = h.review_verdicts("memory-number")
         assert logged == [(1,)]
 
 
@@ -209,9 +183,7 @@ async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_pat
         mark = user.private.mark()
         await user.send("/review")  # nothing due yet: the offer to practise now
         offer = await user.private.next_message(after=mark)
-        schedule = h.rows(
-            "SELECT stability, due_at FROM review_items WHERE question_id = ?", "memory-number"
-        )
+        schedule = h.schedule_of("memory-number")
         assert schedule
         mark = user.private.mark()
         await user.tap(offer, "🎯 Practise my mistakes now")
@@ -224,9 +196,7 @@ async def test_a_number_question_practised_now_leaves_the_schedule_alone(tmp_pat
         assert "Practice" in card.text and not card.buttons
         shown = await answer_current(user, card, typed="0.5")
         assert "✅ Your answer: 0.5" in shown.text and "schedule stays as it was" in shown.text
-        after = h.rows(
-            "SELECT stability, due_at FROM review_items WHERE question_id = ?", "memory-number"
-        )
+        after = h.schedule_of("memory-number")
         assert after == schedule
 
 
@@ -256,7 +226,7 @@ async def test_a_review_number_card_takes_its_reply_after_a_restart(tmp_path: Pa
         shown = await answered(user.private, card, mark)
         assert "✅ Your answer: 0.5" in shown.text
         assert user.private.message(card_prompt.message_id).deleted  # its id was in the store
-        logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", "memory-number")
+        logged = h.review_verdicts("memory-number")
         assert logged == [(1,)]
 
 

@@ -43,7 +43,7 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
             )
             expected_correct += 1
             assert quiz.questions[index].explanation.get(lang)[:20] in explanation.text
-            stored = rows(harness, "SELECT is_correct FROM answers WHERE question_index = ?", index)
+            stored = harness.verdicts_at(index)
             assert stored == [(1,)]
             mark = chat.mark()
             await user.tap(explanation, explanation.buttons[0][0].text)
@@ -59,7 +59,7 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
         assert answer is not None and answer.text is not None
         assert answer.text.startswith("✅" if good else "❌")
         # The answer is in the DB by the time the popup is shown.
-        stored = rows(harness, "SELECT is_correct FROM answers WHERE question_index = ?", index)
+        stored = harness.verdicts_at(index)
         assert stored == [(int(good),)]
         # One message per question: the question itself becomes the explanation, with Next.
         explanation = await answered(chat, question, mark)
@@ -76,8 +76,6 @@ async def test_a_whole_quiz_in_each_language(harness: Harness, lang: str) -> Non
     result = await chat.next_message(after=mark)
     assert f"{expected_correct}/{len(quiz)}" in result.text
     total = len(quiz)
-    assert rows(harness, "SELECT count(*), sum(is_correct) FROM answers") == [
-        (total, expected_correct)
-    ]
-    assert rows(harness, "SELECT status FROM attempts") == [("finished",)]
+    assert harness.answer_tally() == [(total, expected_correct)]
+    assert harness.attempt_statuses() == [("finished",)]
     assert rows(harness, "SELECT language FROM users") == [(lang,)]

@@ -8,91 +8,18 @@ from datetime import UTC, datetime
 from fsrs import Card, Rating, Scheduler
 
 from bot.core.markup import plain
-from bot.core.models import Quiz
-from bot.emulator.driver import ChatView, SimUser
-from bot.emulator.state import EmuMessage
-from tests.e2e.harness import Harness, answer_as, answer_current, answered, typed_for
-
-LETTERS = "ABCD"
-QUIZ = "gradient-accumulation"
-DAY = 86_400.0
-
-
-def rows(h: Harness, sql: str, *args: object) -> list[tuple]:
-    return h.rows(sql, *args)
-
-
-def option_lines(text: str) -> list[str]:
-    return [
-        line
-        for line in text.splitlines()
-        if line[:2] in {f"{c}." for c in LETTERS} or line[2:4] in {f"{c}." for c in LETTERS}
-    ]
-
-
-def is_card(message: EmuMessage) -> bool:
-    """A question waiting for its answer: its buttons are the letters."""
-    return bool(message.buttons) and message.buttons[0][0].text == "A"
-
-
-def question_in(message: EmuMessage, quiz: Quiz) -> int:
-    """Which of the quiz's questions a message shows, read from its prompt."""
-    found = [
-        i
-        for i, q in enumerate(quiz.questions)
-        if q.prompt.get("en").replace("`", "") in message.text
-    ]
-    assert len(found) == 1, message.text
-    return found[0]
-
-
-def right_letter(message: EmuMessage, quiz: Quiz, index: int) -> int:
-    q = quiz.questions[index]
-    right = q.options[q.correct].text.get("en").replace("`", "")
-    for pos, line in enumerate(option_lines(message.text)):
-        if line[3:].strip() == right:
-            return pos
-    raise AssertionError(f"{right!r} not in {message.text}")
-
-
-async def take_quiz(
-    user: SimUser, chat: ChatView, quiz: Quiz, miss: set[int], *, first: bool = True
-) -> None:
-    if first:
-        await user.send("/start")
-        picker = await chat.wait_for(lambda m: bool(m.buttons))
-        await user.tap(picker, "✓ English")
-    mark = chat.mark()
-    await user.send(f"/start {QUIZ}")
-    for index in range(len(quiz)):
-        question = await chat.next_message(after=mark)
-        if quiz.questions[index].typed:  # a number question: the answer is typed
-            typed = typed_for(quiz.questions[index], right=index not in miss)
-            explanation = await answer_current(user, question, typed=typed)
-        else:
-            mark = chat.mark()
-            await answer_as(user, question, quiz.questions[index], right=index not in miss)
-            explanation = await answered(chat, question, mark)
-        mark = chat.mark()
-        await user.tap(explanation, explanation.buttons[0][0].text)
-    await chat.next_message(after=mark)  # the score
-
-
-async def review_once(user: SimUser, chat: ChatView, quiz: Quiz, *, right: bool = True) -> int:
-    """Answer one served review question; return which question it was."""
-    card = await chat.wait_for(lambda m: "Review" in m.text and is_card(m))
-    index = question_in(card, quiz)
-    pos = right_letter(card, quiz, index)
-    mark = chat.mark()
-    answer = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
-    assert answer is not None and (answer.text or "").startswith("✅" if right else "❌")
-    feedback = await answered(chat, card, mark)  # one message per question: the card, edited
-    assert quiz.guide.url.get("en") in feedback.html
-    assert quiz.questions[index].explanation.get("en").split("`")[0][:25] in feedback.text
-    assert chat.mark().next_message_id == mark.next_message_id  # no second message
-    mark = chat.mark()
-    await user.tap(feedback, feedback.buttons[0][0].text)  # Next ▶️ or 🏁 See the summary
-    return index
+from tests.e2e.harness import Harness, answered
+from tests.e2e.progress_kit import (
+    DAY,
+    LETTERS,
+    QUIZ,
+    is_card,
+    question_in,
+    review_once,
+    right_letter,
+    rows,
+    take_quiz,
+)
 
 
 def fsrs_days(ratings: list[Rating]) -> list[int]:
@@ -139,7 +66,7 @@ async def test_missed_questions_come_back_on_fsrs_due_days(harness: Harness) -> 
         done = await chat.wait_for(lambda m: "Review done" in m.text, after=mark)
         assert "2 of 2 questions right" in done.text and "Next review:" in done.text
         # Due when the learner's day (UTC here) begins, FSRS's interval from today.
-        (due,) = {d for (d,) in rows(harness, "SELECT due_at FROM review_items")}
+        (due,) = {d for (d,) in harness.due_dates()}
         today = harness.clock.now - harness.clock.now % DAY
         assert due == today + expected[round_number + 1] * DAY
         harness.clock.now = due - 1  # one second early: nothing yet
@@ -149,7 +76,7 @@ async def test_missed_questions_come_back_on_fsrs_due_days(harness: Harness) -> 
         harness.clock.advance(1 + 3600 * round_number)
     assert served == [{1, 4}] * rounds
     assert rows(harness, "SELECT count(*) FROM review_items") == [(2,)]
-    assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(10, 10)]
+    assert harness.review_log_tally() == [(10, 10)]
     # Every rating is logged for the optimiser: the two misses (Again), then ten Goods, timed.
     ratings = rows(harness, "SELECT rating, elapsed_ms IS NOT NULL FROM review_ratings")
     assert sorted(ratings) == [(1, 0)] * 2 + [(3, 1)] * 10
@@ -167,7 +94,7 @@ async def test_a_wrong_review_comes_back_the_next_day_and_survives_a_restart(
     await user.send("/review")
     assert await review_once(user, chat, quiz) == 2
     today = harness.clock.now - harness.clock.now % DAY
-    assert rows(harness, "SELECT due_at FROM review_items") == [(today + 2 * DAY,)]
+    assert harness.due_dates() == [(today + 2 * DAY,)]
     harness.clock.advance(3 * DAY)
     await harness.restart_bot()
     mark = chat.mark()
@@ -175,7 +102,7 @@ async def test_a_wrong_review_comes_back_the_next_day_and_survives_a_restart(
     await chat.next_message(after=mark)
     assert await review_once(user, chat, quiz, right=False) == 2
     today = harness.clock.now - harness.clock.now % DAY
-    assert rows(harness, "SELECT due_at FROM review_items") == [(today + DAY,)]  # Again
+    assert harness.due_dates() == [(today + DAY,)]  # Again
     # A forged or replayed review button changes nothing.
     (item_id,) = rows(harness, "SELECT id FROM review_items")[0]
     stale = await user.tap(chat.last, callback_data=f"rva:1:0:{item_id}:0123:0")
@@ -259,7 +186,7 @@ async def test_reminders_are_opt_in_sent_only_when_due_and_restored(harness: Har
     mark = chat.mark()
     await user.send("/remind off")
     assert "off" in (await chat.next_message(after=mark)).text
-    assert rows(harness, "SELECT count(*) FROM reminders") == [(0,)]
+    assert harness.reminder_count() == [(0,)]
     mark = chat.mark()
     await user.send("/remind sometimes")
     assert "/remind on" in (await chat.next_message(after=mark)).text

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.cli import export
 from bot.core.markup import plain
 from bot.core.review import DEFAULT_SCHEDULER
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group, right_position
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 
 DAY = 86_400.0
 
@@ -46,7 +46,7 @@ async def test_group_misses_reach_the_review_queue_and_admins_see_statistics(
         assert "2101" in sent_to and "2102" not in sent_to
         # Told once: a second call (say, after a restart) sends nothing.
         assert h.bot is not None
-        ((run_id,),) = h.rows("SELECT id FROM attempts WHERE kind = 'group'")
+        ((run_id,),) = h.group_run_ids()
         assert await h.bot.progress_handlers.notify_group_misses(run_id) == 0
 
         h.clock.advance(DAY)

@@ -17,9 +17,9 @@ from bot.core.zones import COMMON_ZONES
 from bot.emulator import EmuMessage
 from bot.emulator.driver import ChatView, SimUser
 from bot.i18n import translator
+from tests.e2e.groups_kit import GroupHarness, group_bot
 from tests.e2e.harness import answered
-from tests.e2e.test_groups import GroupHarness, group_bot
-from tests.e2e.test_i18n_private import Seen, walk_private_flow
+from tests.e2e.i18n_kit import Seen, walk_private_flow
 from tests.i18n.pseudo import content_strings, language_names, unmarked_words, write_pseudo_locales
 
 DAY = 86_400.0

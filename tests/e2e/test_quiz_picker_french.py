@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.test_groups import GroupHarness, group_bot
-from tests.e2e.test_uploads import GOOD_YAML
+from tests.e2e.groups_kit import GroupHarness, group_bot
+from tests.e2e.uploads_kit import GOOD_YAML
 
 NBSP = "\u00a0"  # before a colon, as the French catalogue writes it ("Langue : Français")
 

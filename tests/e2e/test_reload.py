@@ -22,9 +22,9 @@ from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.emulator import Emulator
 from bot.tg.app import BotOptions
+from tests.e2e.groups_kit import GroupHarness, make_group, right_position
 from tests.e2e.harness import TOKEN, answer_as, answer_current, answered, typed_for
-from tests.e2e.test_groups import GroupHarness, make_group, right_position
-from tests.e2e.test_progress import LETTERS, QUIZ, is_card, right_letter, take_quiz
+from tests.e2e.progress_kit import LETTERS, QUIZ, is_card, right_letter, take_quiz
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
 OWNER = 4242

@@ -8,26 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator import EmuMessage, SimUser
+from tests.e2e.groups_kit import group_bot, make_group
 from tests.e2e.harness import answered
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
-from tests.e2e.test_images import catalog as picture_catalog
-from tests.reliability.support import ReliableHarness, bot_at, buttons, start_quiz
+from tests.e2e.images_kit import catalog as picture_catalog
+from tests.e2e.reports_kit import REASONS, open_reasons
+from tests.reliability.support import bot_at, buttons, start_quiz
 
 QUIZ = "gradient-accumulation"
-REASONS = [
-    "The answer key looks wrong",
-    "The question is unclear",
-    "The translation is wrong",
-    "Something else",
-    "⬅️ Back",
-]
-
-
-def reports(h: ReliableHarness | GroupHarness) -> list[tuple[object, ...]]:
-    return h.rows(
-        """SELECT user_id, quiz_id, question_id, lang, content_version, reason, text
-             FROM problem_reports ORDER BY id"""
-    )
 
 
 async def answer_first(user: SimUser) -> EmuMessage:
@@ -35,20 +22,6 @@ async def answer_first(user: SimUser) -> EmuMessage:
     mark = user.private.mark()
     await user.tap(question, "A")
     return await answered(user.private, question, mark)
-
-
-async def open_reasons(
-    user: SimUser, shown: EmuMessage, report: str = "⚠️ Report", back: str = "⬅️ Back"
-) -> EmuMessage:
-    """Tap ⚠️ Report (once the message shows it) and wait for the reasons in the same message."""
-    current = await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and report in buttons(m)
-    )
-    mark = user.private.mark()
-    await user.tap(current, report)
-    return await user.private.wait_for(
-        lambda m: m.message_id == shown.message_id and back in buttons(m), after=mark
-    )
 
 
 async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
@@ -71,7 +44,7 @@ async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
         back = await user.private.wait_for(
             lambda m: m.message_id == shown.message_id and "⚠️ Report" in buttons(m), after=mark
         )
-        assert buttons(back) == ["Next ▶️", "⚠️ Report"] and reports(h) == []
+        assert buttons(back) == ["Next ▶️", "⚠️ Report"] and h.problem_reports() == []
 
         reasons = await open_reasons(user, back)
         mark = user.private.mark()
@@ -84,14 +57,14 @@ async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
             lambda m: m.message_id == shown.message_id and "⚠️ Report" in buttons(m), after=mark
         )
         assert buttons(restored) == ["Next ▶️", "⚠️ Report"]
-        ((_, _, _, _, version, _, text),) = reports(h)
+        ((_, _, _, _, version, _, text),) = h.problem_reports()
         assert version == quiz.version and text is None
 
         mark = user.private.mark()
         await user.send("Option C\x07 is right too, <b>surely</b>\u202e!\n" + "x" * 600)
         thanks = await user.private.next_message(after=mark)
         assert thanks.text == "🙏 Thanks — the authors will look at it."
-        ((user_id, quiz_id, question_id, lang, _, reason, text),) = reports(h)
+        ((user_id, quiz_id, question_id, lang, _, reason, text),) = h.problem_reports()
         assert (user_id, quiz_id, question_id, lang, reason) == (
             7301, QUIZ, quiz.questions[0].id, "en", "key"
         )  # fmt: skip
@@ -103,7 +76,7 @@ async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
         await user.send("hello")
         hint = await user.private.next_message(after=mark)
         assert "I only understand" in hint.text
-        assert [r[6] for r in reports(h)] == [text]
+        assert [r[6] for r in h.problem_reports()] == [text]
 
         # The same reason again: "already reported", nothing stored.
         reasons = await open_reasons(user, shown)
@@ -112,7 +85,7 @@ async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
         assert popup is not None and popup.text == (
             "You already reported this question for this reason."
         )
-        assert len(reports(h)) == 1
+        assert len(h.problem_reports()) == 1
         assert user.private.mark().next_message_id == mark.next_message_id  # no message
         # Another reason for the same question is a report of its own; Skip closes it.
         reasons = await open_reasons(user, shown)
@@ -125,7 +98,7 @@ async def test_report_with_a_sentence_then_a_duplicate(tmp_path: Path) -> None:
             lambda m: m.message_id == invite.message_id and not m.buttons
         )
         assert done.text == "🙏 Thanks — the authors will look at it."
-        assert [(r[5], r[6]) for r in reports(h)] == [("key", text), ("unclear", None)]
+        assert [(r[5], r[6]) for r in h.problem_reports()] == [("key", text), ("unclear", None)]
         # After Skip the next text is no sentence.
         mark = user.private.mark()
         await user.send("hello again")
@@ -158,7 +131,7 @@ async def test_forged_and_foreign_report_buttons_store_nothing(tmp_path: Path) -
         # Replayed on the owner's own message from the intruder's side: nothing either.
         popup = await intruder.tap(shown, callback_data=f"rpr:{attempt_id}:0:k")
         assert popup is not None and popup.text == refusal
-        assert reports(h) == []
+        assert h.problem_reports() == []
         assert buttons(owner.private.message(shown.message_id)) == ["Next ▶️", "⚠️ Report"]
         # A forged Skip of someone else's report changes nothing.
         reasons = await open_reasons(owner, shown)
@@ -221,7 +194,7 @@ async def test_groupstats_counts_reports_per_question_for_admins(tmp_path: Path)
                     french = await open_reasons(user, shown, "⚠️ Signaler", "⬅️ Retour")
                     await user.tap(french, "La question n’est pas claire")
                 await user.private.next_message(after=mark)  # the invitation
-        assert len(reports(h)) == 3
+        assert len(h.problem_reports()) == 3
 
         mark = group.mark()
         await admin.send("/groupstats", chat=group)
@@ -244,7 +217,7 @@ async def test_the_sentence_is_awaited_across_a_restart(tmp_path: Path) -> None:
         await user.send("« Gradient » se dit pareil.")
         thanks = await user.private.next_message(after=mark)
         assert thanks.text == "🙏 Merci — les auteurs vont s’en occuper."
-        assert [(r[3], r[5], r[6]) for r in reports(h)] == [
+        assert [(r[3], r[5], r[6]) for r in h.problem_reports()] == [
             ("fr", "translation", "« Gradient » se dit pareil.")
         ]
 

@@ -6,9 +6,9 @@ served, found server-side; another learner's forged tap stores nothing."""
 from __future__ import annotations
 
 from tests.e2e.harness import Harness
-from tests.e2e.test_progress import DAY, QUIZ, question_in, take_quiz
-from tests.e2e.test_report_problem import REASONS, open_reasons, reports
-from tests.e2e.test_review_rounds import PRACTISE, answer_card, labels
+from tests.e2e.progress_kit import DAY, QUIZ, question_in, take_quiz
+from tests.e2e.reports_kit import REASONS, open_reasons
+from tests.e2e.rounds_kit import PRACTISE, answer_card, labels
 
 
 async def test_report_from_a_review_card_then_back_and_on(harness: Harness) -> None:
@@ -33,7 +33,7 @@ async def test_report_from_a_review_card_then_back_and_on(harness: Harness) -> N
     back = await chat.wait_for(
         lambda m: m.message_id == done.message_id and "⚠️ Report" in labels(m), after=mark
     )
-    assert labels(back) == ["Next ▶️", "⚠️ Report"] and reports(harness) == []
+    assert labels(back) == ["Next ▶️", "⚠️ Report"] and harness.problem_reports() == []
 
     # Another learner taps this card's reasons with forged data: refused, nothing stored.
     other = harness.emu.user(3402, "Eve", language_code="en")
@@ -53,14 +53,16 @@ async def test_report_from_a_review_card_then_back_and_on(harness: Harness) -> N
     for forged in (f"rvrr:{round_id}:1:k", "rvrr:999999:0:k"):
         popup = await user.tap(reasons, callback_data=forged)
         assert popup is not None and popup.text == refusal, forged
-    assert reports(harness) == []
+    assert harness.problem_reports() == []
 
     mark = chat.mark()
     await user.tap(reasons, "The question is unclear")
     invite = await chat.next_message(after=mark)
     assert invite.text.startswith("⚠️ Reported: The question is unclear.")
     question = quiz.questions[question_in(done, quiz)]
-    assert reports(harness) == [(user.id, QUIZ, question.id, "en", quiz.version, "unclear", None)]
+    assert harness.problem_reports() == [
+        (user.id, QUIZ, question.id, "en", quiz.version, "unclear", None)
+    ]
     restored = chat.message(done.message_id)
     assert labels(restored) == ["Next ▶️", "⚠️ Report"]
     # The round goes on from the same card.
@@ -89,7 +91,7 @@ async def test_report_from_a_practice_card_and_the_summary_button_comes_back(
     mark = chat.mark()
     await user.tap(reasons, "The answer key looks wrong")
     await chat.next_message(after=mark)  # the invitation
-    assert reports(harness) == [
+    assert harness.problem_reports() == [
         (user.id, QUIZ, quiz.questions[4].id, "en", quiz.version, "key", None)
     ]
     assert labels(chat.message(done.message_id)) == ["🏁 See the summary", "⚠️ Report"]

@@ -23,7 +23,7 @@ from tests.e2e.harness import (
     toggle_label,
     typed_for,
 )
-from tests.e2e.test_progress import DAY, QUIZ, take_quiz
+from tests.e2e.progress_kit import DAY, QUIZ, take_quiz
 
 NOT_YOURS = "This button is not for you."
 SCHEDULE = "SELECT id, question_id, stability, due_at, last_seen_at FROM review_items ORDER BY id"
@@ -80,17 +80,17 @@ async def test_a_review_card_takes_no_other_due_item_of_its_learner(harness: Har
     for _ in range(3):
         question = shown_question(h, card)
         seen.append(question.id)
-        schedule, logged = h.rows(SCHEDULE), h.rows("SELECT count(*) FROM review_log")
+        schedule, logged = h.rows(SCHEDULE), h.review_log_count()
         if is_select_all(card):
             toggle = card.button(toggle_label(card, "A")).callback_data
             popup = await user.tap(card, callback_data=forged(toggle, other))
             assert popup is not None and popup.text == NOT_YOURS
-            assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
+            assert h.pending_selection_count() == [(0,)]
             await user.tap(card, toggle_label(card, "A"))  # the card's own toggle: kept
             submit = card.button(submit_label(card) or "").callback_data
             popup = await user.tap(card, callback_data=forged(submit, other))
             assert popup is not None and popup.text == NOT_YOURS
-            assert h.rows("SELECT count(*) FROM pending_selections") == [(1,)]
+            assert h.pending_selection_count() == [(1,)]
         elif card.buttons:
             tap = card.button("A").callback_data
             popup = await user.tap(card, callback_data=forged(tap, other))
@@ -102,7 +102,7 @@ async def test_a_review_card_takes_no_other_due_item_of_its_learner(harness: Har
             popup = await user.tap(card, callback_data=f"rva:{round_id}:{index}:{other}:0123:0")
             assert popup is not None and popup.text == NOT_YOURS
         assert h.rows(SCHEDULE) == schedule  # neither the card's question nor the other moved
-        assert h.rows("SELECT count(*) FROM review_log") == logged
+        assert h.review_log_count() == logged
 
         # The card's own answer still counts, as the card's question.
         if is_select_all(card):

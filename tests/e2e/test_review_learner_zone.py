@@ -9,8 +9,8 @@ middle of the learner's Sep 22."""
 from __future__ import annotations
 
 from tests.e2e.harness import Harness
-from tests.e2e.test_progress import QUIZ, review_once, take_quiz
-from tests.e2e.test_review_rounds import labels
+from tests.e2e.progress_kit import QUIZ, review_once, take_quiz
+from tests.e2e.rounds_kit import labels
 
 HOUR = 3600.0
 PRACTISE = "🎯 Practise my mistakes now"

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content import load_catalog
-from bot.emulator.driver import ChatView, SimUser
+from bot.emulator.driver import ChatView
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness, answered
-from tests.e2e.test_one_message import lengthen
-from tests.e2e.test_progress import (
+from tests.e2e.one_message_kit import lengthen
+from tests.e2e.progress_kit import (
     DAY,
     LETTERS,
     QUIZ,
@@ -21,35 +21,13 @@ from tests.e2e.test_progress import (
     rows,
     take_quiz,
 )
+from tests.e2e.rounds_kit import PRACTISE, answer_card, labels
 from tests.reliability.support import bot_at, content_copy, start_quiz
-
-PRACTISE = "🎯 Practise my mistakes now"
 
 # What a practice round must leave alone: the schedule, the review log, the quiz answers.
 SCHEDULE = (
     "SELECT id, quiz_id, question_id, stability, difficulty, due_at, last_seen_at FROM review_items"
 )
-LOGGED = "SELECT count(*) FROM review_log"
-ANSWERS = "SELECT count(*), sum(is_correct) FROM answers"
-
-
-def labels(message: EmuMessage) -> list[str]:
-    return [b.text for row in message.buttons for b in row]
-
-
-async def answer_card(
-    user: SimUser, chat: ChatView, card: EmuMessage, h: Harness, *, right: bool
-) -> EmuMessage:
-    """Answer a card; return it once edited in place (verdict, explanation, way on)."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    pos = right_letter(card, quiz, question_in(card, quiz))
-    mark = chat.mark()
-    popup = await user.tap(card, LETTERS[pos if right else (pos + 1) % 4])
-    assert popup is not None and (popup.text or "").startswith("✅" if right else "❌")
-    done = await answered(chat, card, mark)
-    assert chat.mark().next_message_id == mark.next_message_id  # one message per card
-    return done
 
 
 async def test_practise_now_leaves_the_schedule_as_it_was(harness: Harness) -> None:
@@ -62,7 +40,7 @@ async def test_practise_now_leaves_the_schedule_as_it_was(harness: Harness) -> N
     await user.send("/review")
     offer = await chat.next_message(after=mark)
     schedule = rows(harness, SCHEDULE)  # the misses reached the queue
-    logged, quiz_answers = rows(harness, LOGGED), rows(harness, ANSWERS)
+    logged, quiz_answers = harness.review_log_count(), harness.answer_tally()
     assert len(schedule) == 2
     assert "No reviews due" in offer.text
     assert "2 missed questions are not due yet" in offer.text
@@ -97,8 +75,8 @@ async def test_practise_now_leaves_the_schedule_as_it_was(harness: Harness) -> N
 
     # Not a single change to the schedule, the review log, or the quiz's answers and scores.
     assert rows(harness, SCHEDULE) == schedule
-    assert rows(harness, LOGGED) == logged
-    assert rows(harness, ANSWERS) == quiz_answers
+    assert harness.review_log_count() == logged
+    assert harness.answer_tally() == quiz_answers
     stale = await user.tap(second, callback_data=labels_data(done))
     assert stale is not None and stale.text is None  # the summary is already shown: silent
 
@@ -137,7 +115,7 @@ async def test_a_review_counts_k_of_n_ends_with_a_summary_and_offers_practice(
     assert "3 missed questions are not due yet" in summary.text
     assert labels(summary) == [PRACTISE]
     assert labels_data(summary) == f"rvp:{user.id}"
-    assert rows(harness, "SELECT count(*), sum(is_correct) FROM review_log") == [(3, 2)]
+    assert harness.review_log_tally() == [(3, 2)]
 
 
 async def test_stop_ends_a_review_and_its_old_card_changes_nothing(harness: Harness) -> None:
@@ -170,7 +148,7 @@ async def test_stop_ends_a_review_and_its_old_card_changes_nothing(harness: Harn
     popup = await user.tap(done, callback_data=labels_data(done))
     assert popup is not None and popup.text == "This review is over. /review to start a new one."
     assert rows(harness, SCHEDULE) == schedule
-    assert rows(harness, "SELECT count(*) FROM review_log") == [(1,)]
+    assert harness.review_log_count() == [(1,)]
     # /stop again: no round open, so it is about the quiz (none running either).
     mark = chat.mark()
     await user.send("/stop")
@@ -314,11 +292,11 @@ async def test_stop_ends_the_review_first_then_the_quiz(harness: Harness) -> Non
     stopped = await chat.next_message(after=mark)
     assert stopped.text.startswith("⏹ Review stopped after 0 of 1 question (0 right).")
     assert "Your quiz is still running" in stopped.text
-    assert rows(harness, "SELECT status FROM attempts ORDER BY id DESC LIMIT 1") == [("active",)]
+    assert harness.last_attempt_status() == [("active",)]
     mark = chat.mark()
     await user.send("/stop")
     assert "Quiz abandoned" in (await chat.next_message(after=mark)).text
-    assert rows(harness, "SELECT status FROM attempts ORDER BY id DESC LIMIT 1") == [("abandoned",)]
+    assert harness.last_attempt_status() == [("abandoned",)]
 
 
 async def test_a_round_survives_a_restart(harness: Harness) -> None:

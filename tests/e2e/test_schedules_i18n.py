@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.emulator.driver import ChatView, SimUser
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
 
 QUIZ = "gradient-accumulation"
 
@@ -32,7 +32,7 @@ async def test_french_words_localized_list_confirmations_and_refusals(tmp_path: 
         group, admin = await french_group(h)
         h.clock.now = 1_796_108_400.0  # Tuesday 1 December 2026, 08:00 in Paris (07:00 UTC)
         assert "Europe/Paris" in await say(group, admin, "/timezone europe/paris")
-        assert h.rows("SELECT timezone FROM groups") == [("UTC",)]  # a suggestion, no change
+        assert h.group_timezones() == [("UTC",)]  # a suggestion, no change
         await say(group, admin, "/timezone Europe/Paris")
 
         text = await say(group, admin, "/schedule suivant lun,MER 18h30")
@@ -41,11 +41,11 @@ async def test_french_words_localized_list_confirmations_and_refusals(tmp_path: 
         assert "1. le quiz suivant dans l’ordre\u00a0: lundi et mercredi à 18:30" in text
         assert "prochaine partie\u00a0: mar. 1er déc. à 18:30" not in text  # Tuesday: not chosen
         assert "prochaine partie\u00a0: mer. 2 déc. à 18:30" in text
-        assert h.rows("SELECT quiz, days, at_time FROM schedules") == [("next", "0,2", "18:30")]
+        assert h.schedules() == [("next", "0,2", "18:30")]
 
         again = await say(group, admin, "/schedule next mon,wed 18:30")  # English always works
         assert "La programmation n°\u00a01 fait déjà exactement cela" in again
-        assert h.rows("SELECT count(*) FROM schedules") == [(1,)]
+        assert h.schedule_count() == [(1,)]
 
         text = await say(group, admin, f"/schedule {QUIZ} quotidien 19:00")
         assert f"2. {title}\u00a0: tous les jours à 19:00" in text
@@ -94,7 +94,7 @@ async def test_a_settings_refusal_is_in_the_tappers_language(tmp_path: Path) -> 
         refused = await awa.tap(panel, "Wolof")
         assert refused is not None
         assert refused.text == "Baal ma, saytukati mbooloo mi rekk a ko mën a def."
-        assert h.rows("SELECT language FROM groups") == [("fr",)]
+        assert h.group_languages() == [("fr",)]
 
 
 async def test_remind_says_what_is_wrong_with_a_time(tmp_path: Path) -> None:
@@ -109,4 +109,4 @@ async def test_remind_says_what_is_wrong_with_a_time(tmp_path: Path) -> None:
         mark = chat.mark()
         await user.send("/remind on 7h30")
         assert "07:30" in (await chat.next_message(after=mark)).text
-        assert h.rows("SELECT at_time FROM reminders") == [("07:30",)]
+        assert h.reminder_times() == [("07:30",)]

@@ -15,8 +15,8 @@ from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator
 from bot.emulator.driver import SimUser
 from bot.emulator.state import EmuMessage
+from tests.e2e.groups_kit import GroupHarness, make_group, shown_counts
 from tests.e2e.harness import SUBMIT, TOKEN, answer_select_all, right_letters, shipped_catalog
-from tests.e2e.test_groups import GroupHarness, make_group, shown_counts
 
 QUIZ = "gradient-checkpointing"
 
@@ -78,7 +78,7 @@ async def test_selections_stay_private_until_the_reveal_counts_them(tmp_path: Pa
         # The shared message shows nobody's selection, and toggles are not answers.
         shown = group.message(q1.message_id)
         assert not shown.edited and [b.text for row in shown.buttons for b in row] == labels
-        assert h.rows("SELECT count(*) FROM answers") == [(0,)]
+        assert h.answer_count() == [(0,)]
 
         # Forged: another group's chat, a private chat, a position no button carried.
         toggle = q1.button("☐ A").callback_data

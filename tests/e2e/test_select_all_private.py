@@ -12,17 +12,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.kinds import QuestionKind
 from tests.e2e.harness import SUBMIT, answered, right_letters, toggle_label
+from tests.e2e.select_all_kit import QUIZ, SELECT_ALL, select_all_first
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
-
-QUIZ = "gradient-checkpointing"
-SELECT_ALL = "checkpointing-facts"
-
-
-def select_all_first(path: Path, data: dict[str, Any]) -> None:
-    """The quiz's select-all question first, then one single-answer question."""
-    if SELECT_ALL in data.get("questions", {}):
-        questions = data["questions"]
-        data["questions"] = {k: questions[k] for k in (SELECT_ALL, "trade-off")}
 
 
 async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None:
@@ -49,7 +40,7 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         await _toggled(user, shown, wrong, f"☐ {wrong}")
         await _toggled(user, question, right[0], f"☑ {right[0]}")
         assert h.count() == 0  # toggles are not answers
-        assert h.rows("SELECT user_id FROM pending_selections") == [(7301,)]
+        assert h.pending_selection_users() == [(7301,)]
 
         # Submit one of the two right options: partly right, 50 %.
         mark = user.private.mark()
@@ -71,7 +62,7 @@ async def test_toggle_untoggle_submit_and_partial_credit(tmp_path: Path) -> None
         [(option_id, selected, score, is_correct, question_id)] = stored
         assert selected == option_id and selected in {"a", "c"}  # one of the two right ones
         assert (score, is_correct, question_id) == (0.5, 0, SELECT_ALL)
-        assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
+        assert h.pending_selection_count() == [(0,)]
 
         # The submission was the answer: later toggles and submits change nothing.
         again = await user.tap(question, callback_data=_data(question, "☐ A"))
@@ -154,7 +145,7 @@ async def test_the_exact_set_is_right_and_forged_toggles_are_refused(tmp_path: P
         assert forged is not None and forged.text == "Cette question est close."
         forged = await other.tap(theirs, callback_data=_data(question, SUBMIT))
         assert forged is not None and forged.text == "Cette question est close."
-        assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
+        assert h.pending_selection_count() == [(0,)]
         assert buttons(owner.private.message(question.message_id))[0] == "☐ A"
         # A position no button carried.
         attempt = toggle_a.split(":")[1]
@@ -163,7 +154,7 @@ async def test_the_exact_set_is_right_and_forged_toggles_are_refused(tmp_path: P
         # A toggle of a question that is not the current one.
         bad = await owner.tap(question, callback_data=f"tg:{attempt}:1:0")
         assert bad is not None and bad.text == "This question is closed."
-        assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
+        assert h.pending_selection_count() == [(0,)]
 
         right = right_letters(question, quiz.questions[0])
         for letter in right:

@@ -12,8 +12,8 @@ from typing import Any
 from bot.content import load_catalog
 from bot.core.review import DEFAULT_SCHEDULER
 from tests.e2e.harness import SUBMIT, answer_select_all, answered, right_letters, wrong_letter
-from tests.e2e.test_progress import DAY
-from tests.e2e.test_select_all_private import QUIZ, SELECT_ALL, select_all_first
+from tests.e2e.progress_kit import DAY
+from tests.e2e.select_all_kit import QUIZ, SELECT_ALL, select_all_first
 from tests.reliability.support import bot_at, buttons, content_copy, start_quiz
 
 
@@ -34,7 +34,7 @@ async def _miss_select_all(h: Any, user: Any) -> Any:
 
 
 def _schedule(h: Any) -> list[tuple[Any, ...]]:
-    return h.rows("SELECT stability, due_at FROM review_items WHERE question_id = ?", SELECT_ALL)
+    return h.schedule_of(SELECT_ALL)
 
 
 async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
@@ -67,7 +67,7 @@ async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
         data = card.button(SUBMIT).callback_data
         forged = await other.tap(card, callback_data=data)
         assert forged is not None and forged.text == "This button is not for you."
-        assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
+        assert h.pending_selection_count() == [(0,)]
 
         # Toggle a wrong one on and off (kept server-side, shown as ☑), then the right set.
         right = right_letters(card, q)
@@ -77,7 +77,7 @@ async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
         ticked = await user.private.wait_for(
             lambda m: m.message_id == card.message_id and f"☑ {wrong}" in buttons(m), after=mark
         )
-        assert h.rows("SELECT user_id FROM pending_selections") == [(7321,)]
+        assert h.pending_selection_users() == [(7321,)]
         await user.tap(ticked, f"☑ {wrong}")
         mark = user.private.mark()
         popup = await answer_select_all(user, card, right)
@@ -92,8 +92,8 @@ async def test_a_missed_select_all_question_is_reviewed_with_toggles_and_submit(
         # Right: FSRS spaces the question out; the selection is gone.
         ((stability, due),) = _schedule(h)
         assert stability > missed[0][0] and due > missed[0][1]
-        assert h.rows("SELECT count(*) FROM pending_selections") == [(0,)]
-        logged = h.rows("SELECT is_correct FROM review_log WHERE question_id = ?", SELECT_ALL)
+        assert h.pending_selection_count() == [(0,)]
+        logged = h.review_verdicts(SELECT_ALL)
         assert logged == [(1,)]
         # A late toggle on the answered card changes nothing.
         late = await user.tap(card, callback_data=card.button("☐ A").callback_data)
@@ -132,4 +132,4 @@ async def test_a_partly_right_practice_answer_leaves_the_schedule_alone(tmp_path
         assert "wrong pick" not in shown.text
         assert "schedule stays as it was" in shown.text
         assert _schedule(h) == schedule
-        assert h.rows("SELECT count(*) FROM review_log") == [(0,)]
+        assert h.review_log_count() == [(0,)]

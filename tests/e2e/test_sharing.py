@@ -8,9 +8,9 @@ from pathlib import Path
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from bot.tg import callbacks as cb
+from tests.e2e.groups_kit import QUIZ, GroupHarness, group_bot, short_catalog
 from tests.e2e.harness import answer_current
-from tests.e2e.test_groups import QUIZ, GroupHarness, group_bot, short_catalog
-from tests.e2e.test_uploads_flow import GIFT
+from tests.e2e.uploads_kit import GIFT
 
 BOT = "quizbot_test_bot"
 CATALOG = short_catalog()

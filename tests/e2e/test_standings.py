@@ -6,52 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.emulator import Emulator
-from bot.emulator.driver import ChatView, SimUser
-from bot.emulator.state import EmuMessage
 from bot.tg.app import BotOptions, QuizBot
 from bot.usecases.dashboard import DashboardService
-from tests.e2e.harness import TOKEN, shipped_catalog
-from tests.e2e.test_groups import (
+from tests.e2e.groups_kit import (
     LETTERS,
     QUIZ,
-    GroupHarness,
     group_bot,
     make_group,
     right_position,
 )
+from tests.e2e.harness import TOKEN, shipped_catalog
+from tests.e2e.reads import Rows
+from tests.e2e.standings_kit import play
 
 
-async def settled(h: GroupHarness, sql: str, expected: list[tuple[object, ...]]) -> None:
+async def settled(read: Callable[[], Rows], expected: Rows) -> None:
     """Wait until the bot has handled a service message (updates run concurrently)."""
     for _ in range(200):
-        if h.rows(sql) == expected:
+        if read() == expected:
             return
         await asyncio.sleep(0.025)
-    assert h.rows(sql) == expected
-
-
-async def play(
-    h: GroupHarness, group: ChatView, admin: SimUser, plan: list[tuple[SimUser, list[bool]]]
-) -> EmuMessage:
-    """Push the 2-question quiz; each member answers right or wrong, in plan order (the clock
-    moves 1 s before each tap). Returns the results message."""
-    quiz = h.catalog.quiz(QUIZ)
-    assert quiz is not None
-    mark = group.mark()
-    await admin.send(f"/push {QUIZ}", chat=group)
-    for index in range(2):
-        question = await group.wait_for(
-            lambda m, i=index: f"Question {i + 1}/2" in m.text and bool(m.buttons), after=mark
-        )
-        right = right_position(question, quiz, index)
-        for member, answers in plan:
-            h.clock.advance(1)
-            pos = right if answers[index] else (right + 1) % 4
-            await member.tap(question, LETTERS[pos])
-    return await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
+    assert read() == expected
 
 
 async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> None:
@@ -77,7 +56,7 @@ async def test_speed_scoring_podium_climbers_and_top_windows(tmp_path: Path) -> 
 
         board = await play(h, group, admin, [(cheikh, [True, True]), (awa, [True, False])])
         assert "Scoring: speed" in board.text and "Right answers · total answer time" in board.text
-        scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
+        scores = dict(h.run_points())
         assert scores[2001] > scores[2002] > 0 and scores[2001] <= 2000
         # the run's points: a second figure on each line, after right answers and time
         first = next(line for line in board.text.splitlines() if line.startswith("🥇"))
@@ -155,14 +134,14 @@ async def test_me_stats_and_members_who_left(tmp_path: Path) -> None:
 
         # Awa leaves: kept in history, not listed; back again: listed with her points
         await h.emu.member_leaves(group, awa)
-        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(0,)])
+        await settled(lambda: h.member_present(2002), [(0,)])
         mark = group.mark()
         await modou.send("/top", chat=group)
         top = await group.wait_for(lambda m: "Standings" in m.text, after=mark)
         assert "Modou" in top.text and "Awa" not in top.text
-        assert h.rows("SELECT count(*) FROM run_scores WHERE user_id = 2002") == [(1,)]
+        assert h.run_score_count(2002) == [(1,)]
         await h.emu.member_joins(group, awa)
-        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(1,)])
+        await settled(lambda: h.member_present(2002), [(1,)])
         h.clock.advance(61)  # a member's same command is answered once a minute
         mark = group.mark()
         await modou.send("/top", chat=group)
@@ -187,9 +166,9 @@ async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> No
         awa = h.emu.user(2002, "Awa", language_code="en")
         group.add_member(awa)
         await h.emu.member_leaves(group, awa, service=False)
-        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(0,)])
+        await settled(lambda: h.member_present(2002), [(0,)])
         await h.emu.member_joins(group, awa, service=False)
-        await settled(h, "SELECT present FROM group_members WHERE user_id = 2002", [(1,)])
+        await settled(lambda: h.member_present(2002), [(1,)])
 
 
 async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
@@ -246,7 +225,7 @@ async def test_speed_leaderboard_ranks_by_right_answers_then_time(tmp_path: Path
                 h.clock.advance(wait)
                 await member.tap(question, LETTERS[right if is_right else (right + 1) % 4])
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=8, after=mark)
-        scores = dict(h.rows("SELECT user_id, points FROM run_scores"))
+        scores = dict(h.run_points())
         assert scores[2001] > scores[2002] > 0
         lines = board.text.splitlines()
         first = next(line for line in lines if line.startswith("🥇"))

@@ -18,7 +18,7 @@ from bot.core.markup import plain
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.harness import Harness
-from tests.e2e.test_progress import QUIZ, take_quiz
+from tests.e2e.progress_kit import QUIZ, take_quiz
 
 DAY = 86_400.0
 NNBSP = "\u202f"
@@ -58,7 +58,7 @@ async def test_timezone_shows_the_default_then_sets_a_valid_zone(harness: Harnes
 
     done = await say(user, "/timezone Europe/Paris")
     assert done.text.startswith("🌍 Time zone set to Europe/Paris (it is ")
-    assert harness.rows("SELECT timezone FROM users WHERE id = 6101") == [("Europe/Paris",)]
+    assert harness.learner_timezone(6101) == [("Europe/Paris",)]
     shown = await say(user, "/timezone")
     assert "Your time zone: Europe/Paris" in shown.text and "not chosen" not in shown.text
     assert "✅ Europe/Paris" in labels(shown)
@@ -70,7 +70,7 @@ async def test_timezone_shows_the_default_then_sets_a_valid_zone(harness: Harnes
         lambda m: m.message_id == shown.message_id and m.edited, after=mark
     )
     assert edited.text.startswith("🌍 Time zone set to Africa/Dakar") and not edited.buttons
-    assert harness.rows("SELECT timezone FROM users WHERE id = 6101") == [("Africa/Dakar",)]
+    assert harness.learner_timezone(6101) == [("Africa/Dakar",)]
 
 
 async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Harness) -> None:
@@ -83,7 +83,7 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
     nothing = await say(user, "/timezone Mars/Olympus")
     assert nothing.text.startswith("Fuseau horaire inconnu") and "Africa/Dakar" in nothing.text
     assert "Africa/Dakar" in labels(nothing)  # no suggestion: the common zones as buttons
-    assert harness.rows("SELECT timezone FROM users WHERE id = 6102") == [(None,)]
+    assert harness.learner_timezone(6102) == [(None,)]
 
     # The suggestion is a button that sets it; a forged zone in the same data is refused.
     assert labels(suggested) == ["Europe/Paris"]
@@ -102,7 +102,7 @@ async def test_an_unknown_zone_gets_a_suggestion_and_changes_nothing(harness: Ha
         lambda m: m.message_id == suggested.message_id and m.edited, after=mark
     )
     assert done.text.startswith("🌍 Fuseau horaire réglé sur Europe/Paris (il y est ")
-    assert harness.rows("SELECT timezone FROM users WHERE id = 6102") == [("Europe/Paris",)]
+    assert harness.learner_timezone(6102) == [("Europe/Paris",)]
 
 
 async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zone(
@@ -117,7 +117,7 @@ async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zon
     on = await say(user, "/remind on 18:30")
     assert on.text.startswith(f"⏰ Daily reminder on, at 6:30{NNBSP}PM (Europe/Paris)")
     assert local_fire_time(reminder_job(harness, user.id), "Europe/Paris") == (18, 30)
-    assert harness.rows("SELECT at_time, timezone FROM reminders") == [("18:30", "Europe/Paris")]
+    assert harness.reminder_zones() == [("18:30", "Europe/Paris")]
     current = await say(user, "/remind")
     assert f"on, at 6:30{NNBSP}PM (Europe/Paris)" in current.text
 
@@ -125,9 +125,7 @@ async def test_the_reminder_fires_at_the_learners_local_time_and_follows_the_zon
     moved = await say(user, "/timezone America/New_York")
     assert f"stays at 6:30{NNBSP}PM, now in America/New_York" in moved.text
     assert local_fire_time(reminder_job(harness, user.id), "America/New_York") == (18, 30)
-    assert harness.rows("SELECT at_time, timezone FROM reminders") == [
-        ("18:30", "America/New_York")
-    ]
+    assert harness.reminder_zones() == [("18:30", "America/New_York")]
 
     # Nothing due today: the job runs and says nothing.
     mark = chat.mark()
@@ -204,7 +202,7 @@ async def test_a_suggested_zone_is_one_the_button_then_sets(harness: Harness) ->
             lambda m, r=reply: m.message_id == r.message_id and m.edited, after=mark
         )
         assert done.text.startswith(f"🌍 Time zone set to {suggestion}")
-        assert harness.rows("SELECT timezone FROM users WHERE id = 6111") == [(suggestion,)]
+        assert harness.learner_timezone(6111) == [(suggestion,)]
     refused = await user.tap(reply, callback_data=f"tzs:{user.id}:Factory")
     assert refused is not None and refused.text.startswith("Unknown time zone: Factory.")
     assert "not yours" not in refused.text
@@ -235,13 +233,13 @@ async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -
     assert garbage.text.startswith("I did not understand “sometimes”.")
     assert "Your daily reminder is off." in garbage.text and "/remind on [HH:MM]" in garbage.text
     assert "Times are in your time zone, UTC" in garbage.text
-    assert harness.rows("SELECT count(*) FROM reminders") == [(0,)]
+    assert harness.reminder_count() == [(0,)]
 
     # 7h30 is read as 07:30 (as /schedule reads it); /remind HH:MM alone means "on".
     assert f"at 7:30{NNBSP}AM (UTC)" in (await say(user, "/remind on 7h30")).text
     assert f"at 9:05{NNBSP}PM (UTC)" in (await say(user, "/remind 21:05")).text
     assert f"at 6:00{NNBSP}PM (UTC)" in (await say(user, "/remind on")).text  # the default
-    assert harness.rows("SELECT at_time FROM reminders") == [("18:00",)]
+    assert harness.reminder_times() == [("18:00",)]
     assert (await say(user, "/remind off")).text == "Daily reminder off."
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from bot.i18n import translator
+from tests.e2e.groups_kit import group_bot
 from tests.e2e.harness import Harness
-from tests.e2e.test_groups import group_bot
-from tests.e2e.test_progress import QUIZ, take_quiz
+from tests.e2e.progress_kit import QUIZ, take_quiz
 
 WO = translator("wo")
 NOTICE = WO._("⚠️ This translation has not yet been reviewed by a native speaker.")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bot.emulator.driver import SimUser
 from bot.tg.upload_render import MAX_GROUP_BUTTONS
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
-from tests.e2e.test_uploads_flow import GIFT
+from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
+from tests.e2e.uploads_kit import GIFT
 
 
 def member_calls(h: GroupHarness, chat_id: int | None = None) -> int:
@@ -78,7 +78,7 @@ async def test_a_group_telegram_no_longer_knows_is_skipped_and_marked_gone(
         assert "Which group" in text and "went wrong" not in text
         ask = admin.private.last
         assert ask is not None and [b.text for row in ask.buttons for b in row] == [group.title]
-        assert h.rows("SELECT member FROM groups WHERE chat_id = ?", gone.id) == [(0,)]
+        assert h.bot_in_group(gone.id) == [(0,)]
         # marked gone, not destroyed: its settings stay, and it is not asked about again
         before = member_calls(h, gone.id)
         await private_upload(admin)
@@ -88,7 +88,7 @@ async def test_a_group_telegram_no_longer_knows_is_skipped_and_marked_gone(
         mark = gone.mark()
         await admin.send("/quiz", chat=gone)
         await gone.next_message(after=mark)
-        assert h.rows("SELECT member FROM groups WHERE chat_id = ?", gone.id) == [(1,)]
+        assert h.bot_in_group(gone.id) == [(1,)]
 
 
 async def test_a_passing_error_skips_a_group_without_forgetting_it(tmp_path: Path) -> None:
@@ -101,4 +101,4 @@ async def test_a_passing_error_skips_a_group_without_forgetting_it(tmp_path: Pat
         assert "Which group" in text and "went wrong" not in text
         ask = admin.private.last
         assert ask is not None and [b.text for row in ask.buttons for b in row] == [group.title]
-        assert h.rows("SELECT member FROM groups WHERE chat_id = ?", flaky.id) == [(1,)]
+        assert h.bot_in_group(flaky.id) == [(1,)]

@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.core.bidi import FSI, PDI
 from bot.emulator.driver import ChatView
 from bot.emulator.state import EmuMessage
-from tests.e2e.test_groups import GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import GroupHarness, group_bot, make_group
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 AIKEN = (

@@ -10,32 +10,7 @@ import pytest
 
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness, running
-
-GOOD_YAML = """\
-id: my-quiz
-guide: gradient-checkpointing
-level: beginner
-languages: [en]
-title: "Our own quiz"
-description: "Two questions the group wrote."
-questions:
-  sum:
-    prompt: "How much is 2 + 2?"
-    options:
-      a: "Four"
-      b: "Five"
-      c: "Three"
-    answer: a
-    explanation: "Two and two make four."
-  capital:
-    prompt: "Which city is the capital of Senegal?"
-    options:
-      a: "Saint-Louis"
-      b: "Dakar"
-      c: "Thiès"
-    answer: b
-    explanation: "Dakar has been the capital since 1960."
-"""
+from tests.e2e.uploads_kit import GOOD_YAML
 
 
 @pytest.fixture
@@ -292,7 +267,7 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
     said = await group.next_message(after=mark)
     assert "Cancelled. Nothing was changed." in said.text
     assert group.message(ask.message_id).buttons == ()
-    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(1,)]
+    assert h.live_upload_count() == [(1,)]
 
     mark = group.mark()
     await admin.send("/deletequiz my-quiz", chat=group)
@@ -302,7 +277,7 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
     await admin.tap(ask, "🗑 Delete")
     await group.wait_for(lambda m: "was deleted" in m.text, after=mark)
     assert group.message(ask.message_id).buttons == ()
-    assert h.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL") == [(0,)]
+    assert h.live_upload_count() == [(0,)]
     # A tap the client still had in flight: answered, nothing said twice in the group.
     mark = group.mark()
     answer = await admin.tap(ask, callback_data=stale)

@@ -11,23 +11,9 @@ from bot.cli import content as content_cli
 from bot.cli import export
 from bot.emulator.state import EmuMessage
 from bot.usecases.group_admins import TTL_SECONDS as ADMIN_TTL
-from tests.e2e.test_groups import LETTERS, GroupHarness, group_bot, make_group
+from tests.e2e.groups_kit import LETTERS, GroupHarness, group_bot, make_group
+from tests.e2e.uploads_kit import GIFT
 
-GIFT = """\
-$CATEGORY: Our own quiz
-
-::sum:: How much is 2 + 2? {
-  =Four #Two and two make four.
-  ~Five
-  ~Three
-}
-
-::week:: How many days are there in a week? {
-  ~Five days
-  =Seven #A week has seven days.
-  ~Ten days
-}
-"""
 RIGHT = {"How much is 2 + 2?": "Four", "How many days are there in a week?": "Seven"}
 
 
@@ -274,7 +260,7 @@ async def test_a_deleted_groups_quiz_leaves_the_review_queue(tmp_path: Path) -> 
         await kadi.send("/stats")
         stats = await kadi.private.next_message(after=mark, timeout=30)
         assert "(in your queue: 1)" not in stats.text
-        assert h.rows("SELECT count(*) FROM review_items WHERE user_id = 2102") == [(0,)]
+        assert h.queued_count(2102) == [(0,)]
         served = f"g{abs(group.id)}-our-own-quiz"
         assert answers_of(h, served) == 1  # the answer keeps its history
 
@@ -317,7 +303,7 @@ async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Pa
         await admin.tap(ask, group.title)
         done = await admin.private.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
         assert "/push our-own-quiz" in done.text and group.title in done.text
-        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(group.id,)]
+        assert h.upload_chats() == [(group.id,)]
         mark = group.mark()
         await admin.send("/push our-own-quiz", chat=group)
         await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
@@ -341,7 +327,7 @@ async def test_a_private_upload_survives_a_restart_before_the_group_is_chosen(
         assert answer is None or "expired" not in (answer.text or "")
         done = await admin.private.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
         assert group.title in done.text
-        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(group.id,)]
+        assert h.upload_chats() == [(group.id,)]
 
 
 async def test_the_groups_quizzes_follow_it_into_a_supergroup(tmp_path: Path) -> None:
@@ -355,4 +341,4 @@ async def test_the_groups_quizzes_follow_it_into_a_supergroup(tmp_path: Path) ->
         mark = supergroup.mark()
         await admin.send("/push our-own-quiz", chat=supergroup)
         await supergroup.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
-        assert h.rows("SELECT chat_id FROM uploaded_quizzes") == [(new_id,)]
+        assert h.upload_chats() == [(new_id,)]

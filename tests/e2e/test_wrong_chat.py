@@ -14,8 +14,8 @@ import pytest
 from bot.emulator import EmuMessage
 from bot.i18n import load_all, translator
 from bot.tg.menus import GROUP, GROUP_ADMIN, GROUP_ONLY, PRIVATE_ONLY
+from tests.e2e.groups_kit import group_bot
 from tests.e2e.harness import Harness
-from tests.e2e.test_groups import group_bot
 
 BOT = "quizbot_test_bot"  # the emulator's default bot username
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.test_groups import LETTERS, QUIZ, group_bot, make_group
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.tg.wire import retry
-from tests.e2e.test_groups import group_bot, make_group
+from tests.e2e.groups_kit import group_bot, make_group
 
 
 @pytest.fixture(autouse=True)

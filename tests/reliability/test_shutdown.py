@@ -17,8 +17,8 @@ import pytest
 
 from bot.emulator import ChatView, Emulator, SimUser
 from bot.tg import app as app_module
+from tests.e2e.groups_kit import group_bot, make_group
 from tests.e2e.harness import TOKEN
-from tests.e2e.test_groups import group_bot, make_group
 from tests.reliability.support import BotProcess, content_copy
 
 QUIZ = "gradient-accumulation"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_uploads import GOOD_YAML
+from tests.e2e.uploads_kit import GOOD_YAML
 from tests.sandbox.driver import Sandbox
 
 

@@ -24,7 +24,7 @@ from bot.store.reviews import ReviewStore
 from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
 from tests.pgserver import new_database
-from tests.store.test_progress import DAY, NOW, QUIZ, Clock
+from tests.store.progress_kit import DAY, NOW, QUIZ, Clock
 
 FSRS_MIGRATION = 28
 USER = 5

@@ -7,31 +7,19 @@ import random
 from datetime import date
 from zoneinfo import ZoneInfo
 
-import aiosqlite
 from fsrs import Rating
 
 from bot.core.engine import option_orders
 from bot.core.models import Quiz
 from bot.core.review import after_miss, start_of_day
 from bot.store import Database, LearnerStore
-from bot.store.learners import encode_orders
 from bot.store.reviews import ReviewStore
 from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
+from tests.store.progress_kit import DAY, NOW, QUIZ, Clock, group_answer
 
-DAY = 86_400.0
-NOW = 1_790_000_000.0
 # What a first miss anywhere leaves in the queue: FSRS's state after Again on a new card.
 FIRST_MISS = after_miss(0, "q", "q1", NOW, ZoneInfo("UTC"))
-QUIZ = "gradient-accumulation"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def service(db: Database, clock: Clock) -> SpacedReview:
@@ -47,33 +35,6 @@ def service(db: Database, clock: Clock) -> SpacedReview:
 def ids(quiz: Quiz, index: int, option: int) -> dict[str, str]:
     question = quiz.questions[index]
     return {"question_id": question.id, "option_id": question.options[option].id}
-
-
-async def group_answer(
-    db: Database, chat: int, user: int, index: int, option: int, right: bool, at: float
-) -> int:
-    """A group attempt and one member's answer, written as the group code would."""
-
-    async def write(conn: aiosqlite.Connection) -> int:
-        orders = encode_orders(option_orders(shipped_catalog().quizzes[QUIZ], random.Random(0)))
-        async with conn.execute(
-            """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, status,
-                                     started_at) VALUES ('group', ?, 1, ?, ?, 'finished', ?)
-               RETURNING id""",
-            (chat, QUIZ, orders, at),
-        ) as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        question = shipped_catalog().quizzes[QUIZ].questions[index]
-        await conn.execute(
-            """INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
-                                    language, answered_at, elapsed_ms, question_id, option_id)
-               VALUES (?, ?, ?, ?, ?, 'fr', ?, 1200, ?, ?)""",
-            (row[0], index, user, option, right, at, question.id, question.options[option].id),
-        )
-        return int(row[0])
-
-    return await db.write(write)
 
 
 async def test_private_and_group_misses_join_the_queue_once(db: Database) -> None:

@@ -12,7 +12,7 @@ from bot.store.reviews import ReviewStore
 from bot.usecases import review_rounds as rr
 from bot.usecases.spaced_review import SpacedReview
 from tests.e2e.harness import shipped_catalog
-from tests.store.test_progress import DAY, NOW, QUIZ, Clock, group_answer
+from tests.store.progress_kit import DAY, NOW, QUIZ, Clock, group_answer
 
 SCHEDULE = "SELECT id, stability, difficulty, due_at, last_seen_at FROM review_items ORDER BY id"
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from bot.tg.wire.ratelimit import PacedRateLimiter
 from bot.tg.wire.shared_pace import SharedBudget
-from tests.tg.test_ratelimit import EPS, Wire, call
+from tests.tg.wire_kit import EPS, Wire, call
 
 
 class Schedule:

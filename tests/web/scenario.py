@@ -24,8 +24,8 @@ from bot.emulator import Emulator
 from bot.emulator.driver import ChatView, SimUser
 from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
+from tests.e2e.groups_kit import LETTERS, QUIZ, GroupHarness, right_position, short_catalog
 from tests.e2e.harness import TOKEN, answered
-from tests.e2e.test_groups import LETTERS, QUIZ, GroupHarness, right_position, short_catalog
 
 T = TypeVar("T")
 GROUP = -100_777

@@ -11,8 +11,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.web import charts
+from tests.web.http_kit import get
 from tests.web.scenario import GROUP, MOUSSA, NDEYE, QUIZ, Served
-from tests.web.test_http import get
 
 LANGS = ("en", "fr", "wo")
 

@@ -15,7 +15,7 @@ from bot.store.reviews import ReviewStore
 from bot.usecases.dashboard import DashboardService
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
 from tests.e2e.harness import shipped_catalog
-from tests.web.test_answer_keys import ACCUMULATION, LEARNER, World, world
+from tests.web.world_kit import ACCUMULATION, LEARNER, World, world
 
 __all__ = ["world"]  # the fixture, from the answer keys' tests
 

@@ -7,7 +7,6 @@ import gc
 import html
 import logging
 import re
-import socket
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +16,9 @@ import pytest
 from bot.i18n import translator
 from bot.store import GroupStore
 from bot.web.admin_gate import BURST, REFILL_SECONDS
+from tests.web.http_kit import ADMIN_ONLY, get, raw, status_of
 from tests.web.scenario import AWA, CLAIRE, GROUP, Served
-from tests.web.test_answer_keys import ADMIN, STRANGER, World, world
-from tests.web.test_http import ADMIN_ONLY, get
+from tests.web.world_kit import ADMIN, STRANGER, World, world
 
 __all__ = ["world"]  # the fixture, as `quizbot web` serves the dashboard (test_answer_keys)
 
@@ -33,23 +32,6 @@ def flooded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield world
     finally:
         world.stop()
-
-
-def raw(served: Served, request: bytes) -> bytes:
-    """Send bytes as they are (no client tidies them) and read the whole answer."""
-    port = int(served.url.rsplit(":", 1)[1])
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(request)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def status_of(answer: bytes) -> int:
-    match = re.match(rb"HTTP/1\.[01] (\d{3}) ", answer)
-    assert match, answer[:80]
-    return int(match.group(1))
 
 
 def test_distinct_languages_in_csv_links_share_the_supported_translators(

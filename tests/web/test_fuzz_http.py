@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.web.http_kit import raw, status_of
 from tests.web.scenario import AWA, CLAIRE, GROUP, NDEYE, QUIZ, Served
-from tests.web.test_floods import raw, status_of
 
 EXAMPLES = 150
 ROUTES = ["/", "/api/view", "/healthz", "/static/app.js", "/static/app.css", "/static/",

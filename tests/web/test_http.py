@@ -9,8 +9,6 @@ import io
 import json
 import logging
 import re
-import urllib.error
-import urllib.request
 from datetime import datetime
 from datetime import time as dt_time
 from urllib.parse import quote
@@ -21,19 +19,8 @@ import pytest
 from bot.core.review import local_day
 from bot.i18n import translator
 from bot.web.auth import sign_init_data
+from tests.web.http_kit import get
 from tests.web.scenario import AWA, CLAIRE, GROUP, MOUSSA, NDEYE, Served
-
-ADMIN_ONLY = "Only the group's admins can see this page."
-
-
-def get(served: Served, path: str, init_data: str | None = None) -> tuple[int, str, dict[str, str]]:
-    headers = {"Authorization": f"tma {init_data}"} if init_data is not None else {}
-    request = urllib.request.Request(served.url + path, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, response.read().decode(), dict(response.headers)
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode(), dict(exc.headers)
 
 
 def values(page: str) -> dict[str, float]:

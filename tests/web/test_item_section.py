@@ -12,7 +12,7 @@ from bot.store.interface import Engine
 from bot.usecases.dashboard import DashboardService
 from bot.web import group_page
 from tests.item_tables import MEMBERS, MISKEYED, QUESTIONS, miskeyed_catalog
-from tests.usecases.test_item_analysis_report import CHAT, NOW, run_quiz
+from tests.usecases.item_analysis_kit import CHAT, NOW, run_quiz
 
 
 async def page_html(db: Engine, lang: str = "en") -> str:

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from bot.i18n import translator
+from tests.web.http_kit import get
 from tests.web.scenario import AWA, GROUP, NDEYE, Served
-from tests.web.test_http import get
 
 NEWCOMER = 999_002  # never wrote to the bot
 

@@ -1,5 +1,5 @@
-"""Standings, practice sets and exams on PostgreSQL: the same scenarios as on SQLite, through
-PgDatabase (the store's query modules unchanged)."""
+"""Practice sets and exams on PostgreSQL, through PgDatabase (the store's query modules
+unchanged). The standings' scenarios run on both engines in tests/store/test_run_scores.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from bot.store.pg.database import PgDatabase
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
-from tests.store import test_run_scores as on_sqlite
 
 
 @pytest.fixture
@@ -25,18 +24,6 @@ async def pgdb(pg_dsn: str) -> AsyncIterator[PgDatabase]:
         yield db
     finally:
         await db.close()
-
-
-async def test_windows_ties_and_time_zones(pgdb: PgDatabase) -> None:
-    await on_sqlite.test_windows_follow_the_group_time_zone(pgdb)  # type: ignore[arg-type]
-
-
-async def test_speed_mode_and_streak_bonus(pgdb: PgDatabase) -> None:
-    await on_sqlite.test_speed_mode_streak_bonus_and_the_mode_kept_per_run(pgdb)  # type: ignore[arg-type]
-
-
-async def test_moves_and_members_who_left(pgdb: PgDatabase) -> None:
-    await on_sqlite.test_moves_up_and_members_who_left(pgdb)  # type: ignore[arg-type]
 
 
 async def test_practice_and_exam(pgdb: PgDatabase) -> None:
