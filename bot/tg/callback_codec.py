@@ -1,11 +1,9 @@
 """How a kind of button data is declared once, and read and written from that one declaration.
 
 A kind is a frozen dataclass whose fields carry their wire pattern in their type
-(`attempt_id: Annotated[int, Number(12)]`), registered with its prefix and the one chat type
-its buttons are made in. Why a class decorator rather than a table of tuples beside the
-classes: the dataclass is what handlers import and match on, and its annotations already name
-every field in order, so adding the pattern to the type makes the class the table entry and
-nothing is said twice (the old module wrote each kind four times: class, regex, encoder, docs).
+(`attempt_id: Annotated[int, Number(12)]`), registered in a `Table` with its prefix and the one
+chat type its buttons are made in (the table itself is bot/tg/callbacks.py). The old module
+wrote each kind four times: class, regex, encoder and docs; here it is written once.
 
 Callback data is attacker-controlled: any client sends any string up to 64 bytes from any chat.
 `Table.parse` accepts only what `Table.encode` can produce, byte for byte: ASCII only, numbers

@@ -2,8 +2,11 @@
 chat type it is made in, its fields typed with their wire patterns. `parse` and `encode` come
 from the table (bot/tg/callback_codec.py), and so do the formats in docs/callback-data.md.
 
-A new button is one class here and one route in bot/tg/buttons.py. The data of a button already
-sent must keep its meaning after a deploy: tests/tg/test_callbacks.py pins every kind's bytes.
+The class is the table entry (rather than a row of tuples beside it) because handlers import and
+match on the class, and its annotations already list the fields in wire order: the pattern rides
+on the type, so nothing is written twice. A new button is one class here and one route in
+bot/tg/buttons.py. Data already sent must keep its meaning after a deploy: tests/tg/
+test_callbacks.py pins every kind's bytes.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ Level = Annotated[str, Letter("xbia")]  # x (any), b, i or a
 
 @dataclass_transform(frozen_default=True)
 def button(prefix: str, place: Place) -> Callable[[type[T]], type[T]]:
-    """Register a kind: `@button("ans", PRIVATE)` above its class."""
+    """Register a kind: `@button("ans", PRIVATE)` above its class. A module-level function, as
+    mypy honours `dataclass_transform` there (it then checks every constructor call)."""
     return TABLE.register(prefix, place)
 
 
