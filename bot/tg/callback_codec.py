@@ -2,8 +2,8 @@
 
 A kind is a frozen dataclass whose fields carry their wire pattern in their type
 (`attempt_id: Annotated[int, Number(12)]`), registered in a `Table` with its prefix and the one
-chat type its buttons are made in (the table itself is bot/tg/callbacks.py). The old module
-wrote each kind four times: class, regex, encoder and docs; here it is written once.
+chat type its buttons are made in (the table itself is bot/tg/callbacks.py). The class is all
+that is written by hand: the regex, the encoder and the docs are derived from it.
 
 Callback data is attacker-controlled: any client sends any string up to 64 bytes from any chat.
 `Table.parse` accepts only what `Table.encode` can produce, byte for byte: ASCII only, numbers
