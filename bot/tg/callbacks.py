@@ -1,637 +1,432 @@
-"""Callback data: short, typed, and parsed defensively (anyone can forge any string up to 64 bytes).
+"""Every button's data, as one table: each kind is a dataclass registered with its prefix and the
+chat type it is made in, its fields typed with their wire patterns. `parse` and `encode` come
+from the table (bot/tg/callback_codec.py), and so do the formats in docs/callback-data.md.
 
-Formats (ids are decimal, quiz ids are [A-Za-z0-9_-]):
-  lang:<code>                 pick a language
-  quiz:<quiz_id>              show a quiz card          go:<quiz_id>   start it
-  list                        the quiz list
-  ans:<attempt>:<q>:<pos>     answer question q of a private attempt with displayed position pos
-  tg:<attempt>:<q>:<pos>      select-all question: toggle the option at position pos (private)
-  sub:<attempt>:<q>           select-all question: submit the selection (private)
-  fc:<attempt>:<q>            flashcard q of a private attempt: show its back and rating buttons
-                              (its rating is ans:<attempt>:<q>:<0 Again .. 3 Easy>)
-  next:<attempt>:<q>          show question q of a private attempt
-  cont:<attempt>              continue a running attempt  stop:<attempt>  abandon it
-  rev:<attempt>               review the mistakes of a finished attempt
-  g:<run>:<q>:<pos>           answer in a group run
-  gt:<run>:<q>:<pos>          toggle an option of a group run's select-all question
-  gs:<run>:<q>                submit the tapper's selection in a group run
-  set:<chat>:<key>[:<value>]  group settings (admins only)
-  top:<chat>:<window>         group standings for w(eek), m(onth) or a(ll time) (any member)
-  pc:<guides>:<level>:<len>   practice chooser: guides as a bit mask, level x/b/i/a, length
-  pg:<guides>:<level>:<len>   start that practice set
-  pa:<set>:<q>:<pos>          answer question q of a practice set or exam
-  ex:<quiz_id>                exam: pick the clock     eg:<quiz_id>:<q|t>:<seconds>  start it
-  rva:<round>:<k>:<item>:<order>:<pos>  answer card k of a review or practice round, its options
-                              shown in `order` (item: the queue item a review card answers)
-  rvt:<round>:<k>:<item>:<order>:<pos>  toggle an option of select-all card k of a round
-  rvu:<round>:<k>:<item>:<order>  submit select-all card k's selection (kept server-side)
-  rvn                         start a review (the button of reminders sent before rmr:)
-  rvf:<round>:<k>:<item>      flashcard card k of a round: show its back and ratings (a rating
-                              is rva:<round>:<k>:<item>:00:<0 Again .. 3 Easy>: no options)
-  rvs:<round>:<k>             card k of a round (its Next), or its summary
-  rvp:<user>                  "Practise my mistakes now", for that learner only
-  tz:<user>:<n>               a learner's /timezone: the n-th offered zone (bound to the user)
-  tzs:<user>:<zone>           a learner's /timezone: the suggested zone (bound to the user)
-  rmr:<user>                  the reminder's button: start the review (bound to the user)
-  rp:<attempt>:<q>            report a problem with answered question q: show the reasons
-  rpr:<attempt>:<q>:<r>       report it for reason r (k key, u unclear, t translation, o other)
-  rpb:<attempt>:<q>           back from the reasons to the answered question's buttons
-  rps:<report>                no sentence for that report (Skip)
-  rvr:<round>:<k>             report answered card k of a review or practice round: the reasons
-  rvrr:<round>:<k>:<r>        report that card for reason r      rvrb:<round>:<k>  back from them
-  pm                          under a practice summary: a new chooser
-  psr:<set>:<q>               report answered question q of a /practice set: the reasons
-  psrr:<set>:<q>:<r>          report it for reason r             psrb:<set>:<q>  back from them
+The class is the table entry (rather than a row of tuples beside it) because handlers import and
+match on the class, and its annotations already list the fields in wire order: the pattern rides
+on the type, so nothing is written twice. A new button is one class here and one route in
+bot/tg/buttons.py. Data already sent must keep its meaning after a deploy: tests/tg/
+test_callbacks.py pins every kind's bytes.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Annotated, TypeVar, dataclass_transform
 
-from bot.core.limits import CALLBACK_DATA_MAX_BYTES
+from bot.core.limits import QUIZ_ID_MAX_CHARS
+from bot.tg.callback_codec import Letter, Number, Place, Table, Text
 
-_ID = r"(\d{1,12})"
-_SMALL = r"(\d{1,3})"
-_QUIZ = r"([A-Za-z0-9_-]{1,32})"
-_KEY = r"([a-z_]{1,16})"
-_VALUE = r"([A-Za-z0-9_/+-]{1,32})"
+T = TypeVar("T")
+GROUP, PRIVATE = Place.GROUP, Place.PRIVATE
+TABLE = Table()
 
-
-@dataclass(frozen=True, slots=True)
-class Lang:
-    code: str
-
-
-@dataclass(frozen=True, slots=True)
-class ShowQuiz:
-    quiz_id: str
+Id = Annotated[int, Number(12)]  # an attempt, run, round, set, user, report or queue item
+Index = Annotated[int, Number(3)]  # a question's or card's place, an option's displayed position
+ChatId = Annotated[int, Number(16, "-?")]
+GroupId = Annotated[int, Number(16, "-")]
+QuizId = Annotated[str, Text("A-Za-z0-9_-", 1, QUIZ_ID_MAX_CHARS)]
+Reason = Annotated[str, Letter("kuto")]  # a bot.core.problem_report.Reason code
+Order = Annotated[str, Text("0-9", 2, 10)]  # the displayed order of options, a digit each
+Level = Annotated[str, Letter("xbia")]  # x (any), b, i or a
 
 
-@dataclass(frozen=True, slots=True)
-class StartQuiz:
-    quiz_id: str
+@dataclass_transform(frozen_default=True)
+def button(prefix: str, place: Place) -> Callable[[type[T]], type[T]]:
+    """Register a kind: `@button("ans", PRIVATE)` above its class. A module-level function, as
+    mypy honours `dataclass_transform` there (it then checks every constructor call)."""
+    return TABLE.register(prefix, place)
 
 
-@dataclass(frozen=True, slots=True)
-class StartOver:
+class Callback:
+    """Any kind of button data."""
+
+    __slots__ = ()
+
+
+@button("lang", PRIVATE)
+class Lang(Callback):
+    """Pick a language."""
+
+    code: Annotated[str, Text("a-z", 2, 3)]
+
+
+@button("quiz", PRIVATE)
+class ShowQuiz(Callback):
+    """Show a quiz's card."""
+
+    quiz_id: QuizId
+
+
+@button("go", PRIVATE)
+class StartQuiz(Callback):
+    """Start a quiz."""
+
+    quiz_id: QuizId
+
+
+@button("new", PRIVATE)
+class StartOver(Callback):
     """Start `quiz_id` now, leaving the quiz in progress (the learner was asked first)."""
 
-    quiz_id: str
+    quiz_id: QuizId
 
 
-@dataclass(frozen=True, slots=True)
-class QuizList:
-    pass
+@button("list", PRIVATE)
+class QuizList(Callback):
+    """The quiz list, in a new message."""
 
 
-@dataclass(frozen=True, slots=True)
-class BackToList:
+@button("back", PRIVATE)
+class BackToList(Callback):
     """From a quiz card back to the list, in the same message."""
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    attempt_id: int
-    question: int
-    position: int
+@button("ans", PRIVATE)
+class Answer(Callback):
+    """Answer question `question` of a private attempt with the option displayed at `position`
+    (a flashcard's rating too: 0 Again .. 3 Easy)."""
+
+    attempt_id: Id
+    question: Index
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Toggle:
+@button("tg", PRIVATE)
+class Toggle(Callback):
     """Select or unselect one option of a select-all question; the selection itself is kept
     server-side, per attempt, question and tapper (bot/store/selections.py), never in here."""
 
-    attempt_id: int
-    question: int
-    position: int
+    attempt_id: Id
+    question: Index
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Submit:
-    attempt_id: int
-    question: int
+@button("sub", PRIVATE)
+class Submit(Callback):
+    """Submit the selection of a select-all question."""
+
+    attempt_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Flip:
-    """A flashcard's "Show answer"; bound to its attempt's owner by the use case."""
+@button("fc", PRIVATE)
+class Flip(Callback):
+    """A flashcard's "Show answer": its back and rating buttons (bound to the attempt's owner
+    by the use case)."""
 
-    attempt_id: int
-    question: int
-
-
-@dataclass(frozen=True, slots=True)
-class Next:
-    attempt_id: int
-    question: int
+    attempt_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Continue:
-    attempt_id: int
+@button("next", PRIVATE)
+class Next(Callback):
+    """Show question `question` of a private attempt."""
+
+    attempt_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Abandon:
-    attempt_id: int
+@button("cont", PRIVATE)
+class Continue(Callback):
+    """Continue a running attempt."""
+
+    attempt_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class Review:
-    attempt_id: int
+@button("stop", PRIVATE)
+class Abandon(Callback):
+    """Abandon a running attempt."""
+
+    attempt_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class GroupAnswer:
-    run_id: int
-    question: int
-    position: int
+@button("rev", PRIVATE)
+class Review(Callback):
+    """Review the mistakes of a finished attempt."""
+
+    attempt_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class GroupToggle:
-    run_id: int
-    question: int
-    position: int
+@button("g", GROUP)
+class GroupAnswer(Callback):
+    """Answer a group run's question."""
+
+    run_id: Id
+    question: Index
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class GroupSubmit:
-    run_id: int
-    question: int
+@button("gt", GROUP)
+class GroupToggle(Callback):
+    """Toggle an option of a group run's select-all question."""
+
+    run_id: Id
+    question: Index
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
-    chat_id: int
-    key: str
-    value: str | None = None
+@button("gs", GROUP)
+class GroupSubmit(Callback):
+    """Submit the tapper's selection in a group run."""
+
+    run_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class TopWindow:
-    chat_id: int
-    window: str  # a bot.core.standings.Window value
+@button("set", GROUP)
+class Setting(Callback):
+    """A group setting (admins only)."""
+
+    chat_id: ChatId
+    key: Annotated[str, Text("a-z_", 1, 16)]
+    value: Annotated[str | None, Text("A-Za-z0-9_/+-", 1, 32)] = None
 
 
-@dataclass(frozen=True, slots=True)
-class PracticeChoice:
-    guides: int  # bit i set: the i-th guide of the catalogue is chosen (none set: all guides)
-    level: str  # x (any), b, i or a
-    length: int
+@button("top", GROUP)
+class TopWindow(Callback):
+    """Group standings for a week, a month or all time (any member)."""
+
+    chat_id: ChatId
+    window: Annotated[str, Letter("wma")]  # a bot.core.standings.Window value
 
 
-@dataclass(frozen=True, slots=True)
-class PracticeGo:
-    guides: int
-    level: str
-    length: int
+@button("pc", PRIVATE)
+class PracticeChoice(Callback):
+    """The practice chooser."""
+
+    guides: Annotated[int, Number(9)]  # bit i: the catalogue's i-th guide (none set: all)
+    level: Level
+    length: Annotated[int, Number(2)]
 
 
-@dataclass(frozen=True, slots=True)
-class PracticeMore:
+@button("pg", PRIVATE)
+class PracticeGo(Callback):
+    """Start the practice set the chooser shows."""
+
+    guides: Annotated[int, Number(9)]
+    level: Level
+    length: Annotated[int, Number(2)]
+
+
+@button("pm", PRIVATE)
+class PracticeMore(Callback):
     """Under a practice summary: a fresh chooser in a new message (the summary stays)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PracticeAnswer:
-    set_id: int
-    question: int
-    position: int
+@button("pa", PRIVATE)
+class PracticeAnswer(Callback):
+    """Answer a question of a practice set or exam."""
+
+    set_id: Id
+    question: Index
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ExamPick:
-    quiz_id: str
+@button("ex", PRIVATE)
+class ExamPick(Callback):
+    """An exam: pick its clock."""
+
+    quiz_id: QuizId
 
 
-@dataclass(frozen=True, slots=True)
-class ExamGo:
-    quiz_id: str
-    clock: str  # q (seconds per question) or t (total seconds)
-    seconds: int
+@button("eg", PRIVATE)
+class ExamGo(Callback):
+    """Start an exam: `seconds` per question (clock q) or in total (clock t)."""
+
+    quiz_id: QuizId
+    clock: Annotated[str, Letter("qt")]
+    seconds: Annotated[int, Number(5)]
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewAnswer:
-    round_id: int
-    index: int  # the card's place in its round, from 0
-    item_id: int  # review: the queue item; practice: 0
-    order: str  # the displayed order of options, one digit each (at most 10 options)
-    position: int
+@button("rva", PRIVATE)
+class ReviewAnswer(Callback):
+    """Answer card `index` of a review or practice round, its options shown in `order` (a
+    flashcard's rating: order 00, position 0 Again .. 3 Easy)."""
+
+    round_id: Id
+    index: Index  # the card's place in its round, from 0
+    item_id: Id  # review: the queue item; practice: 0
+    order: Order
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewToggle:
+@button("rvt", PRIVATE)
+class ReviewToggle(Callback):
     """Select or unselect one option of a select-all card in a round; the selection is kept
     server-side per round, card and learner (bot/store/selections.py), never in here."""
 
-    round_id: int
-    index: int
-    item_id: int
-    order: str
-    position: int
+    round_id: Id
+    index: Index
+    item_id: Id
+    order: Order
+    position: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewSubmit:
+@button("rvu", PRIVATE)
+class ReviewSubmit(Callback):
     """Submit the selection of a select-all card in a round: the card's one answer."""
 
-    round_id: int
-    index: int
-    item_id: int
-    order: str
+    round_id: Id
+    index: Index
+    item_id: Id
+    order: Order
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewFlip:
+@button("rvf", PRIVATE)
+class ReviewFlip(Callback):
     """A flashcard review card's "Show answer": bound like an answer to the round's card."""
 
-    round_id: int
-    index: int
-    item_id: int
+    round_id: Id
+    index: Index
+    item_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewNext:
-    """Start a review round (the daily reminder's button)."""
+@button("rvn", PRIVATE)
+class ReviewNext(Callback):
+    """Start a review round (the button of reminders sent before rmr:)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewStep:
+@button("rvs", PRIVATE)
+class ReviewStep(Callback):
     """Card `index` of a round (its Next button), or the round's summary."""
 
-    round_id: int
-    index: int
+    round_id: Id
+    index: Index
 
 
-@dataclass(frozen=True, slots=True)
-class PractiseNow:
+@button("rvp", PRIVATE)
+class PractiseNow(Callback):
     """Start a practice round of the missed questions not due yet, for learner `user_id`."""
 
-    user_id: int
+    user_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class ZonePick:
+@button("tz", PRIVATE)
+class ZonePick(Callback):
     """One of the zones a learner's /timezone offers, for that learner only."""
 
-    user_id: int
-    index: int
+    user_id: Id
+    index: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ZoneSuggested:
+@button("tzs", PRIVATE)
+class ZoneSuggested(Callback):
     """The zone a mistyped /timezone probably meant ('Europe/Paris'), for that learner only;
     checked again when tapped (the data may be forged)."""
 
-    user_id: int
-    zone: str
+    user_id: Id
+    zone: Annotated[str, Text("A-Za-z0-9_/+-", 1, 40)]
 
 
-@dataclass(frozen=True, slots=True)
-class ReminderReview:
+@button("rmr", PRIVATE)
+class ReminderReview(Callback):
     """The daily reminder's button: start `user_id`'s review, as /review does."""
 
-    user_id: int
+    user_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class UploadFor:
+@button("upf", PRIVATE)
+class UploadFor(Callback):
     """In a private chat: the file remembered under `token` is for group `chat_id`."""
 
-    chat_id: int
-    token: str
+    chat_id: GroupId
+    token: Annotated[str, Text("0-9a-f", 8, 8)]
 
 
-@dataclass(frozen=True, slots=True)
-class UploadChoice:
+@button("upc", PRIVATE)
+class UploadChoice(Callback):
     """In a private chat: the answer (`Choice`: r, n or x) to "Replace …?" for the file
     remembered under `token` for group `chat_id`."""
 
-    chat_id: int
-    token: str
-    choice: str
+    chat_id: GroupId
+    token: Annotated[str, Text("0-9a-f", 8, 8)]
+    choice: Annotated[str, Letter("rnx")]
 
 
-@dataclass(frozen=True, slots=True)
-class ReportOpen:
-    attempt_id: int
-    question: int
+@button("rp", PRIVATE)
+class ReportOpen(Callback):
+    """Report a problem with answered question `question` of an attempt: show the reasons."""
+
+    attempt_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ReportReason:
-    attempt_id: int
-    question: int
-    reason: str  # a bot.core.problem_report.Reason code
+@button("rpr", PRIVATE)
+class ReportReason(Callback):
+    """Report it for a reason (k key, u unclear, t translation, o other)."""
+
+    attempt_id: Id
+    question: Index
+    reason: Reason
 
 
-@dataclass(frozen=True, slots=True)
-class ReportBack:
-    attempt_id: int
-    question: int
+@button("rpb", PRIVATE)
+class ReportBack(Callback):
+    """Back from the reasons to the answered question's buttons."""
+
+    attempt_id: Id
+    question: Index
 
 
-@dataclass(frozen=True, slots=True)
-class ReportSkip:
-    report_id: int
+@button("rps", PRIVATE)
+class ReportSkip(Callback):
+    """No sentence for that report (Skip)."""
+
+    report_id: Id
 
 
-@dataclass(frozen=True, slots=True)
-class CardReportOpen:
+@button("rvr", PRIVATE)
+class CardReportOpen(Callback):
     """⚠️ Report on answered card `index` of a round: the round and card its Next names, never
     a quiz or question id (the question is found from the round, server-side)."""
 
-    round_id: int
-    index: int
+    round_id: Id
+    index: Index
 
 
-@dataclass(frozen=True, slots=True)
-class CardReportReason:
-    round_id: int
-    index: int
-    reason: str  # a bot.core.problem_report.Reason code
+@button("rvrr", PRIVATE)
+class CardReportReason(Callback):
+    """Report that card for a reason."""
+
+    round_id: Id
+    index: Index
+    reason: Reason
 
 
-@dataclass(frozen=True, slots=True)
-class CardReportBack:
-    round_id: int
-    index: int
+@button("rvrb", PRIVATE)
+class CardReportBack(Callback):
+    """Back from that card's reasons."""
+
+    round_id: Id
+    index: Index
 
 
-@dataclass(frozen=True, slots=True)
-class SetReportOpen:
+@button("psr", PRIVATE)
+class SetReportOpen(Callback):
     """⚠️ Report on answered question `index` of /practice set `set_id` (the question is found
     from the set, server-side, never from the button)."""
 
-    set_id: int
-    index: int
+    set_id: Id
+    index: Index
 
 
-@dataclass(frozen=True, slots=True)
-class SetReportReason:
-    set_id: int
-    index: int
-    reason: str  # a bot.core.problem_report.Reason code
+@button("psrr", PRIVATE)
+class SetReportReason(Callback):
+    """Report that question for a reason."""
+
+    set_id: Id
+    index: Index
+    reason: Reason
 
 
-@dataclass(frozen=True, slots=True)
-class SetReportBack:
-    set_id: int
-    index: int
+@button("psrb", PRIVATE)
+class SetReportBack(Callback):
+    """Back from that question's reasons."""
+
+    set_id: Id
+    index: Index
 
 
-Callback = (
-    Lang
-    | ShowQuiz
-    | StartQuiz
-    | StartOver
-    | QuizList
-    | BackToList
-    | Answer
-    | Toggle
-    | Submit
-    | Next
-    | Flip
-    | Continue
-    | Abandon
-    | Review
-    | GroupAnswer
-    | GroupToggle
-    | GroupSubmit
-    | Setting
-    | TopWindow
-    | PracticeChoice
-    | PracticeGo
-    | PracticeMore
-    | PracticeAnswer
-    | ExamPick
-    | ExamGo
-    | ReviewAnswer
-    | ReviewToggle
-    | ReviewSubmit
-    | ReviewFlip
-    | ReviewNext
-    | ReviewStep
-    | PractiseNow
-    | ZonePick
-    | ZoneSuggested
-    | ReminderReview
-    | UploadFor
-    | UploadChoice
-    | ReportOpen
-    | ReportReason
-    | ReportBack
-    | ReportSkip
-    | CardReportOpen
-    | CardReportReason
-    | CardReportBack
-    | SetReportOpen
-    | SetReportReason
-    | SetReportBack
-)
-
-# Where each kind of button is made, and so the only chat type it is accepted from.
-GROUP_ONLY: tuple[type, ...] = (GroupAnswer, GroupToggle, GroupSubmit, Setting, TopWindow)
-PRIVATE_ONLY: tuple[type, ...] = (
-    Lang, ShowQuiz, StartQuiz, StartOver, QuizList, BackToList, Answer, Toggle, Submit, Next,
-    Flip, Continue, Abandon,
-    Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep,
-    PractiseNow, PracticeChoice, PracticeGo, PracticeMore,
-    PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
-    ReminderReview,
-    ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
-    CardReportBack, SetReportOpen, SetReportReason, SetReportBack,
-)  # fmt: skip
-REVIEW_KINDS: tuple[type, ...] = (
-    ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep, PractiseNow,
-)  # fmt: skip
-REMINDER_KINDS: tuple[type, ...] = (ZonePick, ZoneSuggested, ReminderReview)
-PRACTICE_KINDS: tuple[type, ...] = (
-    PracticeChoice, PracticeGo, PracticeMore, PracticeAnswer, ExamPick, ExamGo,
-)  # fmt: skip
-REPORT_KINDS: tuple[type, ...] = (
-    ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
-    CardReportBack, SetReportOpen, SetReportReason, SetReportBack,
-)  # fmt: skip
-
-_PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
-    (re.compile(r"lang:([a-z]{2,3})"), Lang, (str,)),
-    (re.compile(rf"quiz:{_QUIZ}"), ShowQuiz, (str,)),
-    (re.compile(rf"go:{_QUIZ}"), StartQuiz, (str,)),
-    (re.compile(rf"new:{_QUIZ}"), StartOver, (str,)),
-    (re.compile(r"list"), QuizList, ()),
-    (re.compile(r"back"), BackToList, ()),
-    (re.compile(rf"ans:{_ID}:{_SMALL}:{_SMALL}"), Answer, (int, int, int)),
-    (re.compile(rf"tg:{_ID}:{_SMALL}:{_SMALL}"), Toggle, (int, int, int)),
-    (re.compile(rf"sub:{_ID}:{_SMALL}"), Submit, (int, int)),
-    (re.compile(rf"next:{_ID}:{_SMALL}"), Next, (int, int)),
-    (re.compile(rf"fc:{_ID}:{_SMALL}"), Flip, (int, int)),
-    (re.compile(rf"cont:{_ID}"), Continue, (int,)),
-    (re.compile(rf"stop:{_ID}"), Abandon, (int,)),
-    (re.compile(rf"rev:{_ID}"), Review, (int,)),
-    (re.compile(rf"g:{_ID}:{_SMALL}:{_SMALL}"), GroupAnswer, (int, int, int)),
-    (re.compile(rf"gt:{_ID}:{_SMALL}:{_SMALL}"), GroupToggle, (int, int, int)),
-    (re.compile(rf"gs:{_ID}:{_SMALL}"), GroupSubmit, (int, int)),
-    (re.compile(rf"set:(-?\d{{1,16}}):{_KEY}(?::{_VALUE})?"), Setting, (int, str, str)),
-    (re.compile(r"top:(-?\d{1,16}):([wma])"), TopWindow, (int, str)),
-    (re.compile(r"pc:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeChoice, (int, str, int)),
-    (re.compile(r"pg:(\d{1,9}):([xbia]):(\d{1,2})"), PracticeGo, (int, str, int)),
-    (re.compile(r"pm"), PracticeMore, ()),
-    (re.compile(rf"pa:{_ID}:{_SMALL}:{_SMALL}"), PracticeAnswer, (int, int, int)),
-    (re.compile(rf"ex:{_QUIZ}"), ExamPick, (str,)),
-    (re.compile(rf"eg:{_QUIZ}:([qt]):(\d{{1,5}})"), ExamGo, (str, str, int)),
-    (
-        re.compile(rf"rva:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}}):{_SMALL}"),
-        ReviewAnswer,
-        (int, int, int, str, int),
-    ),
-    (
-        re.compile(rf"rvt:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}}):{_SMALL}"),
-        ReviewToggle,
-        (int, int, int, str, int),
-    ),
-    (
-        re.compile(rf"rvu:{_ID}:{_SMALL}:(\d{{1,12}}):(\d{{2,10}})"),
-        ReviewSubmit,
-        (int, int, int, str),
-    ),
-    (re.compile(r"rvf:(\d{1,12}):(\d{1,3}):(\d{1,12})"), ReviewFlip, (int, int, int)),
-    (re.compile(r"rvn"), ReviewNext, ()),
-    (re.compile(rf"rvs:{_ID}:{_SMALL}"), ReviewStep, (int, int)),
-    (re.compile(rf"rvp:{_ID}"), PractiseNow, (int,)),
-    (re.compile(rf"tz:{_ID}:{_SMALL}"), ZonePick, (int, int)),
-    (re.compile(rf"tzs:{_ID}:([A-Za-z0-9_/+-]{{1,40}})"), ZoneSuggested, (int, str)),
-    (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
-    (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
-    (re.compile(r"upc:(-\d{1,16}):([0-9a-f]{8}):([rnx])"), UploadChoice, (int, str, str)),
-    (re.compile(rf"rp:{_ID}:{_SMALL}"), ReportOpen, (int, int)),
-    (re.compile(rf"rpr:{_ID}:{_SMALL}:([kuto])"), ReportReason, (int, int, str)),
-    (re.compile(rf"rpb:{_ID}:{_SMALL}"), ReportBack, (int, int)),
-    (re.compile(rf"rps:{_ID}"), ReportSkip, (int,)),
-    (re.compile(rf"rvr:{_ID}:{_SMALL}"), CardReportOpen, (int, int)),
-    (re.compile(rf"rvrr:{_ID}:{_SMALL}:([kuto])"), CardReportReason, (int, int, str)),
-    (re.compile(rf"rvrb:{_ID}:{_SMALL}"), CardReportBack, (int, int)),
-    (re.compile(rf"psr:{_ID}:{_SMALL}"), SetReportOpen, (int, int)),
-    (re.compile(rf"psrr:{_ID}:{_SMALL}:([kuto])"), SetReportReason, (int, int, str)),
-    (re.compile(rf"psrb:{_ID}:{_SMALL}"), SetReportBack, (int, int)),
-]
-
-
-def parse(data: str | None) -> Callback | None:
-    """The callback a button carried, or None for anything we never produced."""
-    if not data or len(data.encode("utf-8", "surrogatepass")) > CALLBACK_DATA_MAX_BYTES:
-        return None
-    for pattern, kind, converters in _PATTERNS:
-        match = pattern.fullmatch(data)
-        if match:
-            args = [
-                conv(group) if group is not None else None
-                for conv, group in zip(converters, match.groups(), strict=True)
-            ]
-            return kind(*args)  # type: ignore[no-any-return]
-    return None
-
-
-def encode(cb: Callback) -> str:
-    """The button data for a callback; always within Telegram's 64 bytes for valid content."""
-    match cb:
-        case Lang(code):
-            data = f"lang:{code}"
-        case ShowQuiz(quiz_id):
-            data = f"quiz:{quiz_id}"
-        case StartQuiz(quiz_id):
-            data = f"go:{quiz_id}"
-        case StartOver(quiz_id):
-            data = f"new:{quiz_id}"
-        case QuizList():
-            data = "list"
-        case BackToList():
-            data = "back"
-        case Answer(a, q, p):
-            data = f"ans:{a}:{q}:{p}"
-        case Toggle(a, q, p):
-            data = f"tg:{a}:{q}:{p}"
-        case Submit(a, q):
-            data = f"sub:{a}:{q}"
-        case Next(a, q):
-            data = f"next:{a}:{q}"
-        case Flip(a, q):
-            data = f"fc:{a}:{q}"
-        case Continue(a):
-            data = f"cont:{a}"
-        case Abandon(a):
-            data = f"stop:{a}"
-        case Review(a):
-            data = f"rev:{a}"
-        case GroupAnswer(r, q, p):
-            data = f"g:{r}:{q}:{p}"
-        case GroupToggle(r, q, p):
-            data = f"gt:{r}:{q}:{p}"
-        case GroupSubmit(r, q):
-            data = f"gs:{r}:{q}"
-        case Setting(chat, key, value):
-            data = f"set:{chat}:{key}" + (f":{value}" if value is not None else "")
-        case TopWindow(chat, window):
-            data = f"top:{chat}:{window}"
-        case PracticeChoice(guides, level, length):
-            data = f"pc:{guides}:{level}:{length}"
-        case PracticeGo(guides, level, length):
-            data = f"pg:{guides}:{level}:{length}"
-        case PracticeMore():
-            data = "pm"
-        case PracticeAnswer(s, q, p):
-            data = f"pa:{s}:{q}:{p}"
-        case ExamPick(quiz_id):
-            data = f"ex:{quiz_id}"
-        case ExamGo(quiz_id, clock, seconds):
-            data = f"eg:{quiz_id}:{clock}:{seconds}"
-        case ReviewAnswer(r, k, item, order, p):
-            data = f"rva:{r}:{k}:{item}:{order}:{p}"
-        case ReviewToggle(r, k, item, order, p):
-            data = f"rvt:{r}:{k}:{item}:{order}:{p}"
-        case ReviewSubmit(r, k, item, order):
-            data = f"rvu:{r}:{k}:{item}:{order}"
-        case ReviewFlip(r, k, item):
-            data = f"rvf:{r}:{k}:{item}"
-        case ReviewNext():
-            data = "rvn"
-        case ReviewStep(r, k):
-            data = f"rvs:{r}:{k}"
-        case PractiseNow(user):
-            data = f"rvp:{user}"
-        case ZonePick(user, n):
-            data = f"tz:{user}:{n}"
-        case ZoneSuggested(user, zone):
-            data = f"tzs:{user}:{zone}"
-        case ReminderReview(user):
-            data = f"rmr:{user}"
-        case UploadFor(chat, token):
-            data = f"upf:{chat}:{token}"
-        case UploadChoice(chat, token, choice):
-            data = f"upc:{chat}:{token}:{choice}"
-        case ReportOpen(a, q):
-            data = f"rp:{a}:{q}"
-        case ReportReason(a, q, reason):
-            data = f"rpr:{a}:{q}:{reason}"
-        case ReportBack(a, q):
-            data = f"rpb:{a}:{q}"
-        case ReportSkip(report):
-            data = f"rps:{report}"
-        case CardReportOpen(r, k):
-            data = f"rvr:{r}:{k}"
-        case CardReportReason(r, k, reason):
-            data = f"rvrr:{r}:{k}:{reason}"
-        case CardReportBack(r, k):
-            data = f"rvrb:{r}:{k}"
-        case SetReportOpen(s, k):
-            data = f"psr:{s}:{k}"
-        case SetReportReason(s, k, reason):
-            data = f"psrr:{s}:{k}:{reason}"
-        case SetReportBack(s, k):
-            data = f"psrb:{s}:{k}"
-    if len(data.encode("utf-8")) > CALLBACK_DATA_MAX_BYTES:
-        raise ValueError(f"callback data too long: {data!r}")
-    return data
+parse: Callable[[str | None], Callback | None] = TABLE.parse
+encode: Callable[[Callback], str] = TABLE.encode
