@@ -84,7 +84,7 @@ def judge(
         position=position,
         option_index=option_index,
         correct_position=list(order).index(question.correct),
-        is_correct=option_index == question.correct,
+        is_correct=kinds.score_choice(option_index, question.correct).right,
     )
 
 
