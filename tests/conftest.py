@@ -23,6 +23,22 @@ from bot.store import Database
 aiosqlite.core.Thread = functools.partial(threading.Thread, daemon=True)  # type: ignore[misc]
 
 
+# Slow folders first. Their tests start processes, browsers and servers, and wait on real
+# timers; collected last (alphabetically), they once ran after everything else while the
+# other xdist workers sat idle. Sent first, a test or two at a time (`--maxschedchunk 2` in
+# pyproject.toml), they run beside the quick ones, which fill in the end of the run.
+SLOW_FIRST = ("workers", "reliability", "sandbox", "bench", "observability", "web", "e2e")
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        folder = item.path.relative_to(TESTS).parts[0]
+        return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)  # stable: each folder keeps its own order
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test asking for `transport` runs on quizbot's default HTTP stack (or the one named by
     QUIZBOT_TRANSPORT); marked `both_transports`, on PTB's default (httpx) as well."""
