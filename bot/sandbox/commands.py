@@ -24,7 +24,8 @@ Type to chat with the bot; a button's number (or its label) taps it on the lates
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
-  :upload PATH        send a local quiz file (YAML, GIFT, Aiken, CSV) here with /upload
+  :upload PATH        send a local quiz file here with /upload (YAML, GIFT, Aiken, CSV,
+                      Moodle XML, a QTI .zip, an Anki .apkg: try examples/)
   :dashboard          a link to the Mini App dashboard as you (in the group: the group's page)
   :inline WORDS       what typing "@bot WORDS" here offers; :inline #N posts result N here
   :addvia QUIZ        add the bot to the study group by its t.me/...?startgroup=QUIZ link
