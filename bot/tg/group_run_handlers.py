@@ -287,9 +287,17 @@ class GroupRunner:
         steps = live_steps(run.seconds, self.live)
         if not steps or self.timers.durable or self.stopping:
             return
-        task: asyncio.Task[Any] = self.app.create_task(self._live(run.id, index, steps))
+        # A task of the loop's own, not PTB's create_task: that one wraps the coroutine in
+        # another, and a refresh cancelled at stop before it began left its coroutine "never
+        # awaited" (a RuntimeWarning, an error under the tests' -W error).
+        task = asyncio.get_running_loop().create_task(self._live(run.id, index, steps))
         self._live_tasks.add(task)
-        task.add_done_callback(self._live_tasks.discard)
+        task.add_done_callback(self._live_done)
+
+    def _live_done(self, task: asyncio.Task[Any]) -> None:
+        self._live_tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.warning("live count stopped: %s: %s", type(exc).__name__, exc)
 
     async def _live(self, run_id: int, index: int, steps: list[float]) -> None:
         """At each step, one edit if the count changed since the last one shown; none per tap.
