@@ -69,7 +69,8 @@ def write_converted(
         return [*left_out, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
     try:
-        # Until the admin picks one (the upload's guide buttons), the first guide stands in.
+        # The schema needs a guide: the first stands in for the check, and `check_upload`
+        # takes it off the quiz (the file named none; an admin may pick one from buttons).
         guide = next(iter(guide_ids(root)), None)
         planned = plan(ImportRequest(Path(file_name), fmt, root, guide=guide), result)
     except ImportFailed as exc:

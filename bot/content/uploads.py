@@ -15,13 +15,14 @@ import base64
 import binascii
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.content.formats import BINARY_PARSERS
 from bot.content.loader import check, load_catalog
 from bot.content.problems import N_, ContentError, Msg, Severity
-from bot.core.models import Quiz
+from bot.core.models import GuidePath, Quiz
 
 YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
 # File name suffix -> a format read as bytes (only once its module has registered a parser).
@@ -62,8 +63,16 @@ class UploadProblem:
 @dataclass(frozen=True, slots=True)
 class CheckedUpload:
     fmt: str
-    quiz: Quiz | None  # None when any problem is an error
+    # None when any problem is an error. Its guide is the one a YAML file names; the other
+    # formats name none, so theirs is None (an admin may pick one: `QuizUploads.set_guide`).
+    quiz: Quiz | None
     problems: tuple[UploadProblem, ...]
+    guides: Mapping[str, GuidePath] = field(default_factory=dict)  # the deployment's
+
+    @property
+    def names_guide(self) -> bool:
+        """Whether the file itself says which guide the quiz belongs to (only YAML can)."""
+        return self.fmt == YAML
 
     @property
     def errors(self) -> list[UploadProblem]:
@@ -234,7 +243,11 @@ def _checked(
     over = _over_limits(quiz, limits)
     if over:
         return CheckedUpload(fmt, None, (*problems, *over))
-    return CheckedUpload(fmt, quiz, tuple(problems))
+    if fmt != YAML:
+        # The schema needs a guide, so the converted YAML names one; the file did not, and an
+        # unrelated guide on every reveal misleads learners: none until an admin picks one.
+        quiz = replace(quiz, guide=None)
+    return CheckedUpload(fmt, quiz, tuple(problems), dict(catalog.guides))
 
 
 def _over_limits(quiz: Quiz, limits: UploadLimits) -> list[UploadProblem]:

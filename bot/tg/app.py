@@ -526,6 +526,7 @@ class QuizBot:
             self.runner,
             serve=self._serve_uploaded,
             shipped_ids=lambda: set(self.options.catalog.quizzes),
+            guides=lambda: self.options.catalog.guides,
         )
         group.upload_buttons = upload.button
         group.on_added = self.uploads.seen  # whoever adds the bot: their private uploads offer it

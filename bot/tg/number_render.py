@@ -192,6 +192,14 @@ def round_answered(
         else tr._("❌ Not quite: the answer is {answer}.", answer=key)
     )
     why = "\n".join(
-        [f"<b>{head}</b>", "", rich(question.explanation.get(lang)), "", guide, "", where]
+        [
+            f"<b>{head}</b>",
+            "",
+            rich(question.explanation.get(lang)),
+            *([""] if guide else []),
+            *([guide] if guide else []),
+            "",
+            where,
+        ]
     )
     return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), Screen(why, next_button))

@@ -14,7 +14,7 @@ from bot.i18n import translator
 from bot.tg import calls, number_render
 from bot.tg import review_render as rr
 from bot.tg.context import BotContext
-from bot.tg.render import guide_link
+from bot.tg.render import guide_line
 from bot.usecases import typed_answers as ta
 from bot.usecases import typed_review as tv
 from bot.usecases.learner_profile import Learner
@@ -79,7 +79,7 @@ class TypedCards:
                     tr,
                     rr.header(tr, card, lang),
                     card.question,
-                    tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
+                    guide_line(tr, card.quiz.guide, lang),
                     typed,
                     answered.judgement.is_correct,
                     rr.where(tr, card.practice, answered.after, tz),

@@ -16,7 +16,7 @@ lists it again); any other error skips the group this time only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, Document, Message, Update
@@ -24,13 +24,13 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import filters
 
 from bot.content.uploads import CheckedUpload
-from bot.core.models import Quiz
+from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.jobs import GroupRunner
-from bot.tg.private import acknowledge, drop_keyboard
+from bot.tg.private import acknowledge, drop_keyboard, edit
 from bot.tg.render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
@@ -64,9 +64,11 @@ class UploadHandlers:
         runner: GroupRunner,
         serve: Callable[[Quiz], None],
         shipped_ids: Callable[[], set[str]],
+        guides: Callable[[], Mapping[str, GuidePath]] = dict,
     ) -> None:
         self.serve = serve  # the bot's catalogue starts serving a new quiz (or version)
         self.shipped_ids = shipped_ids
+        self.guides = guides  # the deployment's, in guides.yaml's order (the guide buttons')
         self.uploads = uploads
         self.settings = settings
         self.admins = admins
@@ -292,6 +294,9 @@ class UploadHandlers:
         if key in render.REPLACE_KEYS:
             await self._replace_choice(query, chat_id, render.REPLACE_KEYS[key], value, member, tr)
             return
+        if key in render.GUIDE_KEYS:
+            await self._guide_choice(query, chat_id, render.GUIDE_KEYS[key], value, tr)
+            return
         await acknowledge(query)
         if key == "sched":
             await self.runner.send(chat_id, Screen(render.schedule_hint(tr, value)))
@@ -331,6 +336,25 @@ class UploadHandlers:
             return
         user_id = None if anonymous else member.user_id
         await self._process(query.get_bot(), chat_id, chat_id, user_id, pending, said, choice)
+
+    async def _guide_choice(
+        self, query: CallbackQuery, chat_id: int, index: int | None, typed: str, tr: Translator
+    ) -> None:
+        """A guide button of an upload's summary (an admin's tap): the quiz links to that guide
+        (or to none) from now on, in the store for every worker and restart."""
+        guides = list(self.guides().values())
+        guide = guides[index] if index is not None and index < len(guides) else None
+        served = None
+        if index is None or guide is not None:
+            served = await self.uploads.set_guide(chat_id, typed, guide)
+        if served is None:  # the quiz was replaced or deleted since, or guides.yaml changed
+            await acknowledge(query, tr._("This button has expired."))
+            return
+        self.serve(served)
+        await acknowledge(query)
+        shown = query.message
+        text = shown.text_html if isinstance(shown, Message) and shown.text else ""
+        await edit(query, render.guide_picked(tr, text, chat_id, typed, served))
 
     async def _is_admin(self, message: Message) -> bool:
         user = message.from_user
