@@ -53,5 +53,7 @@ class GroupTypedReplies:
         if isinstance(outcome, gt.Unreadable):
             # In the group's language: the group reads it.
             tr = translator(group.language)
-            hint = number_render.group_unreadable(tr, member.first_name, outcome.question)
+            hint = number_render.group_unreadable(
+                tr, member.first_name, outcome.question, outcome.ambiguous
+            )
             await self.courtesy.hint(chat.id, member.user_id, outcome.run_id, outcome.index, hint)

@@ -68,9 +68,9 @@ class TypedCards:
             case ta.OldQuestion():
                 text = tr._("This review question is closed. /review for the next one.")
                 await calls.send_text(bot, chat_id, text)
-            case ta.Unreadable(question):
+            case ta.Unreadable(question, ambiguous):
                 await calls.send_text(
-                    bot, chat_id, number_render.unreadable(tr, question, learner.lang)
+                    bot, chat_id, number_render.unreadable(tr, question, learner.lang, ambiguous)
                 )
             case tv.CardTyped(answered, typed, asked):
                 card, lang = answered.card, learner.lang

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.engine import Judgement, judge_number
-from bot.core.kinds import parse_number
+from bot.core.kinds import ambiguous_number, parse_number
 from bot.core.models import Question, Quiz
 from bot.store import Stored
 from bot.usecases.group_runs import GroupRuns
@@ -41,6 +41,7 @@ class Unreadable:
     question: Question
     run_id: int
     index: int
+    ambiguous: str = ""  # the reply, when it is "1,000": thousands or decimals? (its own hint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,8 @@ async def answer_typed(
     typed = text.strip()
     value = parse_number(typed, separator, units(question, lang))
     if value is None:
-        return Unreadable(lang, question, run.id, index)
+        doubt = typed if ambiguous_number(typed, separator, units(question, lang)) else ""
+        return Unreadable(lang, question, run.id, index, doubt)
     judgement = judge_number(question, index, value)
     if judgement is None:
         return NotAnAnswer()

@@ -429,8 +429,9 @@ def test_a_translation_round_trips_through_gift(
     assert status == 0
     exported = tmp_path / f"ga.{lang}.gift"
     exported.write_text(gift, encoding="utf-8")
-    status, out, _ = run(capsys, "import", str(exported), "--format", "gift", "--lang", lang,
-                         "--id", "gradient-accumulation", "--out", str(content), "--force")  # fmt: skip
+    argv = ["import", str(exported), "--format", "gift", "--lang", lang]
+    argv += ["--id", "gradient-accumulation", "--out", str(content), "--force"]
+    status, out, _ = run(capsys, *argv)
     assert status == 0, out
     assert check(content).errors == []
     after = load_catalog(content).quiz("gradient-accumulation")
