@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -68,11 +69,9 @@ class CheckedUpload:
     quiz: Quiz | None
     problems: tuple[UploadProblem, ...]
     guides: Mapping[str, GuidePath] = field(default_factory=dict)  # the deployment's
-
-    @property
-    def names_guide(self) -> bool:
-        """Whether the file itself says which guide the quiz belongs to (only YAML can)."""
-        return self.fmt == YAML
+    # Whether the file itself says which guide the quiz belongs to (only YAML can, with
+    # `guide:`; an uploaded YAML may leave it out, and then links to none, as the others).
+    names_guide: bool = False
 
     @property
     def errors(self) -> list[UploadProblem]:
@@ -163,22 +162,38 @@ def _in_workdir(
             if (guides_from / name).is_file():
                 shutil.copyfile(guides_from / name, root / name)
         (root / "quizzes").mkdir()
-        notes, lines = _write_quiz(root, fmt, file_name, data, limits)
-        return _checked(root, fmt, notes, lines, limits)
+        notes, lines, named = _write_quiz(root, fmt, file_name, data, limits)
+        return _checked(root, fmt, notes, lines, limits, named)
 
 
 def _write_quiz(
     root: Path, fmt: str, file_name: str, data: bytes, limits: UploadLimits
-) -> tuple[list[UploadProblem], dict[str, int] | None]:
-    """The quiz written as content files under `root`; the format's own notes, by line, and for
+) -> tuple[list[UploadProblem], dict[str, int] | None, bool]:
+    """The quiz written as content files under `root`; the format's own notes, by line; for
     a converted file the uploaded file's line of each question and option (None for YAML, whose
-    lines the checker reads itself)."""
+    lines the checker reads itself); and whether the file names its guide."""
     if fmt == YAML:
+        named = _GUIDE_KEY.search(data) is not None
+        if not named:  # the schema needs one: the first stands in, and `_checked` takes it off
+            data += f"\nguide: {next(iter(_guide_ids(root)), 'none')}\n".encode()
         (root / "quizzes" / "upload.yaml").write_bytes(data)
-        return [], None
+        return [], None, named
     from bot.content.upload_formats import write_converted
 
-    return write_converted(root, fmt, file_name, data, limits)
+    return (*write_converted(root, fmt, file_name, data, limits), False)
+
+
+# A top-level `guide:` key in an uploaded YAML (at the start of a line, no indent).
+_GUIDE_KEY = re.compile(rb"(?m)^guide[ \t]*:")
+
+
+def _guide_ids(root: Path) -> list[str]:
+    from bot.content.importer import ImportFailed, guide_ids
+
+    try:
+        return guide_ids(root)
+    except ImportFailed:  # no guides.yaml: the checker says what is wrong
+        return []
 
 
 def _source_line(
@@ -210,6 +225,7 @@ def _checked(
     notes: list[UploadProblem],
     lines: dict[str, int] | None,
     limits: UploadLimits,
+    named: bool,
 ) -> CheckedUpload:
     report = check(root)
     problems = list(notes)
@@ -243,11 +259,11 @@ def _checked(
     over = _over_limits(quiz, limits)
     if over:
         return CheckedUpload(fmt, None, (*problems, *over))
-    if fmt != YAML:
-        # The schema needs a guide, so the converted YAML names one; the file did not, and an
+    if not named:
+        # The schema needs a guide, so the checked YAML names one; the file did not, and an
         # unrelated guide on every reveal misleads learners: none until an admin picks one.
         quiz = replace(quiz, guide=None)
-    return CheckedUpload(fmt, quiz, tuple(problems), dict(catalog.guides))
+    return CheckedUpload(fmt, quiz, tuple(problems), dict(catalog.guides), named)
 
 
 def _over_limits(quiz: Quiz, limits: UploadLimits) -> list[UploadProblem]:

@@ -145,6 +145,7 @@ class QuizUploads:
         self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
         # (chat, typed id) -> the guide an admin picked, as last read (None: none picked)
         self._picked: dict[tuple[int, str], str | None] = {}
+        self._named: set[tuple[int, str]] = set()  # whose file names its own guide
         self._seen_at: dict[tuple[int, int], float] = {}  # (chat, user) -> last `seen` write
         # files sent privately, waiting for a group to be chosen (any worker may take them)
         self.pending = PendingUploadStore(store.db) if store is not None else None
@@ -220,6 +221,16 @@ class QuizUploads:
         for chat_id, typed_id in [key for key in self._versions if key[0] == old_id]:
             self._versions[(new_id, typed_id)] = self._versions.pop((chat_id, typed_id))
             self._picked[(new_id, typed_id)] = self._picked.pop((chat_id, typed_id), None)
+            if (chat_id, typed_id) in self._named:
+                self._named.discard((chat_id, typed_id))
+                self._named.add((new_id, typed_id))
+
+    def _name(self, chat_id: int, typed_id: str, checked: CheckedUpload) -> None:
+        """Whether the group's quiz `typed_id` names its own guide (then no admin picks one)."""
+        if checked.names_guide:
+            self._named.add((chat_id, typed_id))
+        else:
+            self._named.discard((chat_id, typed_id))
 
     def _serve(
         self, chat_id: int, typed_id: str, quiz: Quiz, version: int, picked: str | None
@@ -265,6 +276,7 @@ class QuizUploads:
         )
         self._count(chat_id)
         quiz = _with_guide(checked, checked.quiz, row.guide)
+        self._name(chat_id, typed_id, checked)
         served = self._serve(chat_id, typed_id, quiz, row.version, row.guide)
         return Stored(served, typed_id, row.version, checked)
 
@@ -276,8 +288,7 @@ class QuizUploads:
         version = self._versions.get((chat_id, typed_id))
         if own is None or version is None or self.store is None:
             return None
-        row = await self.store.version(chat_id, typed_id, version)
-        if row is None or row.format == "yaml":
+        if (chat_id, typed_id) in self._named:
             return None
         picked = guide.id if guide is not None else None
         if not await self.store.set_guide(chat_id, typed_id, version, picked):
@@ -354,6 +365,7 @@ class QuizUploads:
     async def _reload(self, row: UploadedQuiz) -> Quiz | None:
         checked = await self.check(row.file_name, source_bytes(row.source))
         if isinstance(checked, CheckedUpload) and checked.quiz is not None:
+            self._name(row.chat_id, row.quiz_id, checked)
             return _with_guide(checked, checked.quiz, row.guide)
         log.warning("uploaded quiz %s of chat %s no longer passes the checks: not served",
                     row.quiz_id, row.chat_id)  # fmt: skip

@@ -74,3 +74,21 @@ async def test_a_yaml_file_keeps_the_guide_it_names_and_offers_no_buttons(h: Har
     assert f"📖 Guide: {named}" in summary.text, summary.text
     assert not any(label.startswith("📖") for label in labels(summary))
     assert f"📖 Guide: {named}" in await intro(group, admin, "my-quiz")
+
+
+async def test_the_yaml_example_names_no_guide_and_gets_the_buttons(h: Harness) -> None:
+    """examples/quiz.yaml (arithmetic and geography) named gradient-checkpointing (issue 28
+    #38); an uploaded YAML may leave `guide:` out and then links to none, as a GIFT file."""
+    group, admin, _ = await make_group(h)
+    example = Path(__file__).parents[2] / "examples" / "quiz.yaml"
+    mark = group.mark()
+    await admin.send_document("quiz.yaml", example.read_bytes(), caption="/upload", chat=group)
+    summary = await group.wait_for(lambda m: "is a sound quiz" in m.text, after=mark, timeout=30)
+    assert "Quiz id: warm-up" in summary.text and "No guide" in summary.text, summary.text
+    assert "📖 The training loop" in labels(summary)
+    await admin.tap(summary, "📖 The training loop")
+    await group.wait_for(
+        lambda m: m.message_id == summary.message_id and "📖 Guide: The training loop" in m.text
+    )
+    await h.restart_bot()
+    assert "📖 Guide: The training loop" in await intro(group, admin, "warm-up")
