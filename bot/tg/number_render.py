@@ -156,6 +156,15 @@ def group_reveal(
     return revealed(tr, quiz, q, lang, lines)
 
 
+def reply_to_answer(tr: Translator, name: str) -> str:
+    """Said once to a member who typed a number without replying to the open question."""
+    return tr._(
+        "{name}, to answer, reply to the question's message with your number (swipe it, or "
+        "tap it and choose Reply).",
+        name=shown_name(name),
+    )
+
+
 def _whole(typed: str) -> str:
     """ "1,000" as the whole number it may mean, without its separators: "1000"."""
     return "".join(ch for ch in typed if ch.isdigit() or ch in "-−")

@@ -33,9 +33,7 @@ async def test_every_example_and_a_broken_file_answer_a_french_admin_in_french(
         mark = group.mark()
         await admin.send_document(example.name, example.read_bytes(), caption="/upload",
                                   chat=group)  # fmt: skip
-        shown = await group.wait_for(
-            lambda m, n=example.name: n in m.text, after=mark, timeout=30
-        )
+        shown = await group.wait_for(lambda m, n=example.name: n in m.text, after=mark, timeout=30)
         assert f"{example.name} est un quiz valide." in shown.text, shown.text
         assert "Titre\u00a0:" in shown.text and "Identifiant du quiz\u00a0:" in shown.text
         for english in ENGLISH:
