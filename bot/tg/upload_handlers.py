@@ -139,9 +139,11 @@ class UploadHandlers:
         checked = await self.uploads.check(name, data)
         limits = self.uploads.limits
         if not isinstance(checked, CheckedUpload):
+            self.uploads.refused(group_id)
             await say(Screen(render.refusal(tr, checked)))
             return
         if checked.quiz is None:
+            self.uploads.refused(group_id)
             await say(Screen(render.problems(tr, name, checked, limits)))
             return
         stored = await self.uploads.accept(

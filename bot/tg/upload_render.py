@@ -34,6 +34,7 @@ from bot.usecases.quiz_uploads import (
     Stored,
     TooBig,
     TooFrequent,
+    TooManyRefused,
     TooSlow,
 )
 
@@ -68,6 +69,12 @@ def refusal(tr: Translator, refused: Refusal) -> str:
             return tr.ngettext(
                 "Too many uploads in this group for now: try again in {n} minute.",
                 "Too many uploads in this group for now: try again in {n} minutes.",
+                minutes,
+            )
+        case TooManyRefused(minutes):
+            return tr.ngettext(
+                "Too many refused files in this group for now: try again in {n} minute.",
+                "Too many refused files in this group for now: try again in {n} minutes.",
                 minutes,
             )
         case TooSlow(seconds):

@@ -52,7 +52,14 @@ class TooSlow:
     seconds: int
 
 
-Refusal = TooBig | TooFrequent | TooSlow
+@dataclass(frozen=True, slots=True)
+class TooManyRefused:
+    """The group sent too many files that were refused: each cost a download and a parse."""
+
+    minutes: int  # until another upload is looked at in this group
+
+
+Refusal = TooBig | TooFrequent | TooSlow | TooManyRefused
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +137,7 @@ class QuizUploads:
         store: UploadStore | None = None,
         limits: UploadLimits = UPLOAD_LIMITS,
         per_window: int = 10,
+        refused_per_window: int = 30,
         window_seconds: float = 3600.0,
         parse_seconds: float = 20.0,
     ) -> None:
@@ -137,9 +145,13 @@ class QuizUploads:
         self.clock = clock
         self.limits = limits
         self.per_window = per_window
+        # Refused files do not count toward `per_window` (a teacher fixing a file must not be
+        # locked out), but each costs a download and a bounded parse: a cap of their own.
+        self.refused_per_window = refused_per_window
         self.window_seconds = window_seconds
         self.parse_seconds = parse_seconds
         self._recent: dict[int, deque[float]] = {}
+        self._refused: dict[int, deque[float]] = {}
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
         self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
@@ -376,14 +388,25 @@ class QuizUploads:
         stored quizzes count: `accept` counts them)."""
         if declared_size is not None and declared_size > self.limits.max_bytes:
             return TooBig(self.limits.max_bytes // 1024)
+        wait = self._wait(self._refused, chat_id, self.refused_per_window)
+        if wait is not None:
+            return TooManyRefused(wait)
+        wait = self._wait(self._recent, chat_id, self.per_window)
+        return TooFrequent(wait) if wait is not None else None
+
+    def _wait(self, log_: dict[int, deque[float]], chat_id: int, most: int) -> int | None:
+        """Minutes until the group's window in `log_` has room again, None if it has now."""
         now = self.clock()
-        recent = self._recent.setdefault(chat_id, deque())
+        recent = log_.setdefault(chat_id, deque())
         while recent and now - recent[0] >= self.window_seconds:
             recent.popleft()
-        if len(recent) >= self.per_window:
-            wait = self.window_seconds - (now - recent[0])
-            return TooFrequent(max(1, int(wait // 60) + 1))
-        return None
+        if len(recent) < most:
+            return None
+        return max(1, int((self.window_seconds - (now - recent[0])) // 60) + 1)
+
+    def refused(self, chat_id: int) -> None:
+        """A file of the group was refused after its download (problems, or too slow)."""
+        self._refused.setdefault(chat_id, deque()).append(self.clock())
 
     def _count(self, chat_id: int) -> None:
         self._recent.setdefault(chat_id, deque()).append(self.clock())

@@ -298,3 +298,25 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
         for m in group.bot_messages
         if m.message_id > ask.message_id and "no quiz of its own" in m.text
     ] == []
+
+
+async def test_refused_files_have_a_cap_of_their_own(h: Harness) -> None:
+    """Issue 28 #5: refused files no longer count toward the 10 stored an hour, so nothing
+    bounded them: each costs a download and a bounded parse. They have their own cap, 30 an
+    hour per group, said in its own words; nothing is stored meanwhile."""
+    group, admin, _ = await make_group(h)
+    for _ in range(30):
+        mark = group.mark()
+        await admin.send_document("eleven.txt", ONLY_ELEVEN, caption="/upload", chat=group)
+        shown = await group.next_message(after=mark, timeout=30)
+        assert "cannot be used" in shown.text, shown.text
+    mark = group.mark()
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.next_message(after=mark, timeout=30)
+    assert "Too many refused files in this group for now: try again in" in shown.text, shown.text
+    assert h.rows("SELECT count(*) FROM uploaded_quizzes") == [(0,)]
+    h.clock.advance(3600)
+    mark = group.mark()
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.next_message(after=mark, timeout=30)
+    assert "ours.yaml is a sound quiz" in shown.text, shown.text
