@@ -138,3 +138,20 @@ async def test_thirty_problems_come_back_in_one_message(h: Harness) -> None:
         said = f"• Ligne {line}\u00a0: question {n}, réponse\u00a0: la réponse «\u202fz\u202f»"
         assert said in shown.text, (line, shown.text)
     assert "autres problèmes" not in shown.text
+
+
+async def test_a_partial_csv_translation_gets_advice_for_the_csv_it_came_in(h: Harness) -> None:
+    """Issue 28 #9: an uploaded CSV whose French rows lack the title and description was told
+    to "complete it, then add fr to languages in quiz.yaml", a file the uploader never had."""
+    group, admin = await group_with_admin(h, "en")
+    example = Path(__file__).resolve().parents[2] / "examples" / "quiz.csv"
+    partial = example.read_text(encoding="utf-8").replace(
+        "Sommes et semaines,Deux questions dans le format CSV de quizbot.", ","
+    )
+    mark = group.mark()
+    await admin.send_document("weeks.csv", partial.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "weeks.csv" in m.text, after=mark, timeout=30)
+    assert "is a sound quiz" in shown.text and "Languages: English" in shown.text, shown.text
+    assert ".yaml" not in shown.text and "languages in" not in shown.text, shown.text
+    assert "French translation: incomplete" in shown.text, shown.text
+    assert "fill in its title, description" in shown.text, shown.text
