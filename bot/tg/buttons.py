@@ -83,6 +83,8 @@ class ButtonRouter:
             await self.uploads.chosen(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.UploadChoice) and self.uploads is not None:
             await self.uploads.confirmed(query, tapper, data)  # bound there to the tapper
+        elif isinstance(data, cb.UploadGuide) and self.uploads is not None:
+            await self.uploads.guide_chosen(query, tapper, data)  # an admin of the group only
         elif isinstance(data, cb.REMINDER_KINDS) and self.reminders is not None:
             await self.reminders.callback(query, tapper, data)  # bound there to the tapper
         elif isinstance(data, cb.REPORT_KINDS) and self.reports is not None:

@@ -306,6 +306,16 @@ class UploadFor:
 
 
 @dataclass(frozen=True, slots=True)
+class UploadGuide:
+    """In a private chat: group `chat_id`'s quiz `quiz_id` (sent privately, its file naming no
+    guide) links to the `index`-th guide of guides.yaml from now on (-1: to none)."""
+
+    chat_id: int
+    index: int
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class UploadChoice:
     """In a private chat: the answer (`Choice`: r, n or x) to "Replace …?" for the file
     remembered under `token` for group `chat_id`."""
@@ -420,6 +430,7 @@ Callback = (
     | ZoneSuggested
     | ReminderReview
     | UploadFor
+    | UploadGuide
     | UploadChoice
     | ReportOpen
     | ReportReason
@@ -440,7 +451,8 @@ PRIVATE_ONLY: tuple[type, ...] = (
     Flip, Continue, Abandon,
     Review, ReviewAnswer, ReviewToggle, ReviewSubmit, ReviewFlip, ReviewNext, ReviewStep,
     PractiseNow, PracticeChoice, PracticeGo, PracticeMore,
-    PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, ZonePick, ZoneSuggested,
+    PracticeAnswer, ExamPick, ExamGo, UploadFor, UploadChoice, UploadGuide, ZonePick,
+    ZoneSuggested,
     ReminderReview,
     ReportOpen, ReportReason, ReportBack, ReportSkip, CardReportOpen, CardReportReason,
     CardReportBack, SetReportOpen, SetReportReason, SetReportBack,
@@ -507,6 +519,11 @@ _PATTERNS: list[tuple[re.Pattern[str], type, tuple[type, ...]]] = [
     (re.compile(rf"rmr:{_ID}"), ReminderReview, (int,)),
     (re.compile(r"upf:(-\d{1,16}):([0-9a-f]{8})"), UploadFor, (int, str)),
     (re.compile(r"upc:(-\d{1,16}):([0-9a-f]{8}):([rnx])"), UploadChoice, (int, str, str)),
+    (
+        re.compile(r"upg:(-\d{1,16}):(-1|\d{1,2}):([A-Za-z0-9_-]{1,32})"),
+        UploadGuide,
+        (int, int, str),
+    ),
     (re.compile(rf"rp:{_ID}:{_SMALL}"), ReportOpen, (int, int)),
     (re.compile(rf"rpr:{_ID}:{_SMALL}:([kuto])"), ReportReason, (int, int, str)),
     (re.compile(rf"rpb:{_ID}:{_SMALL}"), ReportBack, (int, int)),
@@ -612,6 +629,8 @@ def encode(cb: Callback) -> str:
             data = f"upf:{chat}:{token}"
         case UploadChoice(chat, token, choice):
             data = f"upc:{chat}:{token}:{choice}"
+        case UploadGuide(chat, index, quiz):
+            data = f"upg:{chat}:{index}:{quiz}"
         case ReportOpen(a, q):
             data = f"rp:{a}:{q}"
         case ReportReason(a, q, reason):

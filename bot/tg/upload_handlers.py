@@ -161,7 +161,7 @@ class UploadHandlers:
                 await say(render.stored(tr, name, stored, limits, group_id))
             else:
                 group = await self.settings.settings(group_id)
-                await say(render.stored_privately(tr, name, stored, limits, group.title))
+                await say(render.stored_privately(tr, name, stored, limits, group.title, group_id))
 
     async def upload_private(self, update: Update, context: BotContext) -> None:
         """A file sent privately with /upload: which of the sender's groups is it for? Only the
@@ -339,8 +339,30 @@ class UploadHandlers:
         user_id = None if anonymous else member.user_id
         await self._process(query.get_bot(), chat_id, chat_id, user_id, pending, said, choice)
 
+    async def guide_chosen(
+        self, query: CallbackQuery, learner: Learner, data: cb.UploadGuide
+    ) -> None:
+        """A guide button of a privately sent file's summary (the router checked it is a private
+        chat): the tapper must still administer the group."""
+        tr = translator(learner.lang)
+        admin = await self._administers(data.chat_id, learner.user_id)
+        if not admin:
+            why = render.unreachable(tr) if admin is None else tr._(
+                "Sorry, only the group's admins can do that.")  # fmt: skip
+            await acknowledge(query, why, show_alert=True)
+            return
+        index = None if data.index < 0 else data.index
+        await self._guide_choice(query, data.chat_id, index, data.quiz_id, tr, in_group=False)
+
     async def _guide_choice(
-        self, query: CallbackQuery, chat_id: int, index: int | None, typed: str, tr: Translator
+        self,
+        query: CallbackQuery,
+        chat_id: int,
+        index: int | None,
+        typed: str,
+        tr: Translator,
+        *,
+        in_group: bool = True,
     ) -> None:
         """A guide button of an upload's summary (an admin's tap): the quiz links to that guide
         (or to none) from now on, in the store for every worker and restart."""
@@ -356,7 +378,7 @@ class UploadHandlers:
         await acknowledge(query)
         shown = query.message
         text = shown.text_html if isinstance(shown, Message) and shown.text else ""
-        await edit(query, render.guide_picked(tr, text, chat_id, typed, served))
+        await edit(query, render.guide_picked(tr, text, chat_id, typed, served, in_group=in_group))
 
     async def _is_admin(self, message: Message) -> bool:
         user = message.from_user

@@ -197,8 +197,12 @@ def stored(
         text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
     rows = [_push_row(tr, chat_id, stored_.typed_id)]
     if not stored_.checked.names_guide:
-        rows += _guide_rows(tr, chat_id, stored_.typed_id, stored_.checked.guides,
-                            stored_.quiz.guide)  # fmt: skip
+        keys = list(GUIDE_KEYS)
+
+        def in_group(index: int | None) -> cb.Callback:
+            return cb.Setting(chat_id, keys[-1 if index is None else index], stored_.typed_id)
+
+        rows += _guide_rows(tr, stored_.checked.guides, stored_.quiz.guide, in_group)
     return Screen(text, InlineKeyboardMarkup(rows))
 
 
@@ -211,21 +215,20 @@ def _push_row(tr: Translator, chat_id: int, typed_id: str) -> list[InlineKeyboar
 
 def _guide_rows(
     tr: Translator,
-    chat_id: int,
-    typed_id: str,
     guides: Mapping[str, GuidePath],
     current: GuidePath | None,
+    data: Callable[[int | None], cb.Callback],
 ) -> list[list[InlineKeyboardButton]]:
     """One button per guide of the deployment (the first 26), and "No guide" once one is set:
-    the file names none, so an admin says which one the quiz belongs to, if any."""
-    keys = list(GUIDE_KEYS)
+    the file names none, so an admin says which one the quiz belongs to, if any. `data`: the
+    button's callback for the i-th guide (None: no guide)."""
     rows = [
-        [button("📖 " + guide.title.get(tr.lang), cb.Setting(chat_id, key, typed_id))]
-        for key, guide in zip(keys[:-1], guides.values(), strict=False)
+        [button("📖 " + guide.title.get(tr.lang), data(index))]
+        for index, guide in enumerate(list(guides.values())[: len(GUIDE_KEYS) - 1])
         if current is None or guide.id != current.id
     ]
     if current is not None:
-        rows.append([button("🚫 " + tr._("No guide"), cb.Setting(chat_id, "upg_none", typed_id))])
+        rows.append([button("🚫 " + tr._("No guide"), data(None))])
     return rows
 
 
@@ -236,12 +239,16 @@ def guide_line_of(tr: Translator, guide: GuidePath | None) -> str:
     return html.escape(tr._("📖 No guide: the file names none, so the quiz links to no guide."))
 
 
-def guide_picked(tr: Translator, shown: str, chat_id: int, typed_id: str, quiz: Quiz) -> Screen:
+def guide_picked(
+    tr: Translator, shown: str, chat_id: int, typed_id: str, quiz: Quiz, *, in_group: bool = True
+) -> Screen:
     """The summary once an admin picked the quiz's guide (or none): its guide line says so, and
-    only Push and Schedule are left."""
+    only Push and Schedule are left (in a private chat, no button)."""
     lines = [line for line in shown.split("\n") if not line.startswith("📖")]
     lines += ["", guide_line_of(tr, quiz.guide)]
     text = truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    if not in_group:
+        return Screen(text)
     return Screen(text, InlineKeyboardMarkup([_push_row(tr, chat_id, typed_id)]))
 
 
@@ -440,11 +447,16 @@ def choose_group(tr: Translator, groups: list[tuple[int, str]], token: str) -> S
 
 
 def stored_privately(
-    tr: Translator, name: str, stored_: Stored, limits: UploadLimits, group_title: str
+    tr: Translator,
+    name: str,
+    stored_: Stored,
+    limits: UploadLimits,
+    group_title: str,
+    chat_id: int,
 ) -> Screen:
-    text = summary(
-        tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide, buttons=False
-    )
+    """The summary of a file sent privately for group `chat_id`, with the guide buttons when
+    the file names no guide (private buttons: the group's would not work here)."""
+    text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
         text += "\n" + html.escape(_new_version(tr, stored_.version))
     note = tr._(
@@ -452,4 +464,12 @@ def stored_privately(
         group=isolate(group_title or "?"),  # escaped with the note (shown_name would twice)
         id=stored_.typed_id,
     )
-    return Screen(truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS))
+    text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
+    if stored_.checked.names_guide:
+        return Screen(text)
+
+    def privately(index: int | None) -> cb.Callback:
+        return cb.UploadGuide(chat_id, -1 if index is None else index, stored_.typed_id)
+
+    rows = _guide_rows(tr, stored_.checked.guides, stored_.quiz.guide, privately)
+    return Screen(text, InlineKeyboardMarkup(rows))

@@ -92,3 +92,25 @@ async def test_the_yaml_example_names_no_guide_and_gets_the_buttons(h: Harness) 
     )
     await h.restart_bot()
     assert "📖 Guide: The training loop" in await intro(group, admin, "warm-up")
+
+
+async def test_a_private_upload_offers_the_guides_too(h: Harness) -> None:
+    """A file sent privately (/upload, then the group) had the summary's "No guide" and no way
+    to pick one: its summary has the guide buttons too, for the admin who sent it."""
+    group, admin, member = await make_group(h)
+    await admin.send("/start")
+    await admin.private.wait_for(lambda m: bool(m.buttons))
+    mark = admin.private.mark()
+    await admin.send_document("week 3.aiken.txt", AIKEN, caption="/upload")
+    ask = await admin.private.next_message(after=mark, timeout=30)
+    await admin.tap(ask, ask.buttons[0][0].text)  # the group
+    summary = await admin.private.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+    assert "No guide" in summary.text and "📖 The training loop" in labels(summary)
+    forged = await member.tap(summary, "📖 The training loop")  # another's chat: refused
+    assert forged is not None and forged.text
+    await admin.tap(summary, "📖 The training loop")
+    picked = await admin.private.wait_for(
+        lambda m: m.message_id == summary.message_id and "📖 Guide" in m.text
+    )
+    assert "The training loop" in picked.text and not picked.buttons
+    assert "📖 Guide: The training loop" in await intro(group, admin, "week-3")
