@@ -26,8 +26,12 @@ DAY_KEYWORDS = {
 }
 QUIZ_KEYWORDS = {"next": N_("next"), "random": N_("random")}
 # Keywords a catalogue gave before a better word replaced it: groups typed them, and schedules
-# typed that way must keep working (French "semaine" read as "weekly", "weekend" is "week-end").
-EARLIER_KEYWORDS: dict[str, dict[str, str]] = {"fr": {"semaine": "weekdays", "weekend": "weekends"}}
+# typed that way must keep working (French "semaine" and Wolof "ayu-bés" read as "week", French
+# "weekend" is "week-end").
+EARLIER_KEYWORDS: dict[str, dict[str, str]] = {
+    "fr": {"semaine": "weekdays", "weekend": "weekends"},
+    "wo": {"ayu-bés": "weekdays"},
+}
 # Spellings in common use that CLDR does not list (ISO weekday, 0 = Monday).
 EXTRA_DAY_NAMES: dict[str, tuple[str, ...]] = {
     "wo": ("altine", "talaata", "àllarba", "alxames", "àjjuma", "gaawu", "dibéer"),

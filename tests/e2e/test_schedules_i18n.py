@@ -94,6 +94,8 @@ async def test_wolof_day_names_with_and_without_diacritics(tmp_path: Path) -> No
             ("Talaata,Alxames", "1,3"),
             ("ajjuma,gaawu,dibeer", "4,5,6"),
             ("bés-bu-nekk", "0,1,2,3,4,5,6"),
+            ("altine-àjjuma", "0,1,2,3,4"),  # Monday to Friday (issue 28 #30)
+            ("ayu-bés", "0,1,2,3,4"),  # the earlier keyword, which reads as "week"
         ):
             await say(group, admin, f"/schedule bi-ci-topp {typed} 08:00")
             assert h.rows("SELECT days FROM schedules ORDER BY id DESC LIMIT 1") == [(stored,)]
