@@ -444,3 +444,22 @@ def test_a_translation_round_trips_through_gift(
         assert [o.text.get(lang) for o in new.options] == [o.text.get(lang) for o in old.options]
         assert new.explanation.get(lang) == old.explanation.get(lang)
         assert new.unit.get(lang) == old.unit.get(lang)
+
+
+def test_a_numerical_question_without_feedback_is_kept_with_a_stand_in(
+    content: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A GIFT numerical question without feedback refused the whole file ("explanation: empty
+    text"), on an upload as in `content import`, while a choice question without one gets its
+    right option as a stand-in: a number question gets its right value."""
+    from bot.content.uploads import check_upload
+
+    gift = "::days::How many days are there in a week? {#7}\n\n::pi::Pi, roughly? {#3.14:0.01}\n"
+    checked = check_upload("week.gift", gift.encode(), content)
+    assert checked.errors == [], checked.errors
+    assert checked.quiz is not None
+    assert [q.explanation.get("en") for q in checked.quiz.questions] == ["✅ 7", "✅ 3.14 ± 0.01"]
+    source = tmp_path / "week.gift"
+    source.write_text(gift, encoding="utf-8")
+    status, out, _ = run(capsys, "import", str(source), "--format", "gift", "--out", str(content))
+    assert status == 0, out
