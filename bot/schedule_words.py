@@ -25,6 +25,13 @@ DAY_KEYWORDS = {
     "weekends": N_("weekends"),
 }
 QUIZ_KEYWORDS = {"next": N_("next"), "random": N_("random")}
+# Keywords a catalogue gave before a better word replaced it: groups typed them, and schedules
+# typed that way must keep working (French "semaine" and Wolof "ayu-bés" read as "week", French
+# "weekend" is "week-end").
+EARLIER_KEYWORDS: dict[str, dict[str, str]] = {
+    "fr": {"semaine": "weekdays", "weekend": "weekends"},
+    "wo": {"ayu-bés": "weekdays"},
+}
 # Spellings in common use that CLDR does not list (ISO weekday, 0 = Monday).
 EXTRA_DAY_NAMES: dict[str, tuple[str, ...]] = {
     "wo": ("altine", "talaata", "àllarba", "alxames", "àjjuma", "gaawu", "dibéer"),
@@ -50,6 +57,8 @@ def day_words() -> dict[str, tuple[int, ...]]:
         tr = translator(lang)
         for key, msgid in DAY_KEYWORDS.items():
             words.setdefault(fold(tr._(msgid)), NAMED_SETS[key])
+        for word, key in EARLIER_KEYWORDS.get(lang, {}).items():
+            words.setdefault(fold(word), NAMED_SETS[key])
     return words
 
 

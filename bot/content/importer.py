@@ -26,6 +26,7 @@ from bot.content.numbers import number_answer
 from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
+from bot.content.translation_keep import Kept, kept_from
 from bot.content.yaml_writer import source_yaml, translation_yaml
 from bot.core.models import SOURCE_LANGUAGE
 
@@ -138,10 +139,14 @@ def _plan_quiz(
         )  # fmt: skip
         source = _as_source(first)
         drafts = {SOURCE_LANGUAGE: source, **{k: v for k, v in drafts.items() if k != lang}}
-    translations = {}
+    translations: dict[str, DraftQuiz] = {}
+    file_only: dict[str, Kept] = {}
     for lang, draft in drafts.items():
         if lang != SOURCE_LANGUAGE:
-            translations[lang] = _match(draft, source, out)
+            file_only[lang] = kept_from(
+                folder / f"{quiz_id}.{lang}.yaml", _match(draft, source, out)
+            )
+            translations[lang] = file_only[lang].quiz
     if SOURCE_LANGUAGE in drafts:
         complete = [lang for lang, tr in translations.items() if _complete(tr, source)]
         for lang in sorted(set(translations) - set(complete)):
@@ -180,7 +185,10 @@ def _plan_quiz(
     pictured = {q.id: (q.image, q.explanation_image) for q in source.questions}
     for lang, tr in translations.items():
         tr = _pictures_of_source(tr, pictured)
-        out.files[folder / f"{quiz_id}.{lang}.yaml"] = translation_yaml(tr, origin=origin)
+        carried = file_only[lang]
+        out.files[folder / f"{quiz_id}.{lang}.yaml"] = translation_yaml(
+            tr, origin=origin, same_as_source=carried.same_as_source, reviewed=carried.reviewed
+        )
 
 
 def _pictures_of_source(
@@ -281,8 +289,10 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
                 )
             )
         elif (question.answers and question.answers != theirs.answers) or (
-            question.number is not None and question.number != theirs.number
-        ):
+            question.number is not None
+            and (theirs.number is None or replace(question.number, unit="")
+                 != replace(theirs.number, unit=""))  # a format without units: the key only
+        ):  # fmt: skip
             out.problems.append(
                 FormatProblem(
                     question.line,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.content.formats import DraftQuiz
+from bot.content.formats.draft import DraftQuestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +37,32 @@ def stand_in_explanations(
             continue
         questions = []
         for question in quiz.questions:
-            if not question.explanation.strip() and 0 <= question.answer < len(question.options):
+            right = _right(question)
+            if not question.explanation.strip() and right:
                 stood_in.append(StoodIn(quiz.id, question.id, question.line))
-                right = question.options[question.answer].text
                 question = replace(question, explanation=f"✅ {right}")
             questions.append(question)
         done.append(replace(quiz, questions=tuple(questions)))
     return done, stood_in
+
+
+def _right(question: DraftQuestion) -> str:
+    """The right option's text, or a number question's value ("7", "3.14 ± 0.01", "1–5"), with
+    its unit; "" when the question has no key."""
+    key = question.number
+    if key is not None:
+        unit = f" {question.unit}" if question.unit else ""
+        if key.value is not None:
+            spread = f" ± {_num(key.tolerance)}" if key.tolerance else ""
+            return f"{_num(key.value)}{spread}{unit}"
+        if key.low is not None and key.high is not None:
+            return f"{_num(key.low)}–{_num(key.high)}{unit}"
+        return ""
+    if 0 <= question.answer < len(question.options):
+        return question.options[question.answer].text
+    return ""
+
+
+def _num(value: float) -> str:
+    """Every digit the file gave (65536, 1234567, 0.125), no trailing ".0"."""
+    return format(value, ".15g")

@@ -64,7 +64,8 @@ def write_converted(
         return [*left_out, UploadProblem(0, "no_questions")], {}
     result.quizzes = [_explained(quiz, problems) for quiz in result.quizzes]
     try:
-        # Until the admin picks one (the upload's guide buttons), the first guide stands in.
+        # The schema needs a guide: the first stands in for the check, and `check_upload`
+        # takes it off the quiz (the file named none; an admin may pick one from buttons).
         guide = next(iter(guide_ids(root)), None)
         planned = plan(ImportRequest(Path(file_name), fmt, root, guide=guide), result)
     except ImportFailed as exc:
@@ -74,12 +75,29 @@ def write_converted(
         if (extra.line, extra.message) not in seen:
             problems.append(_from_format(extra))
     for note in planned.notes:
-        if not note.startswith("guide:") and "no explanation" not in note:
+        if isinstance(note, Msg) and note.msgid.startswith(_PARTIAL):
+            problems.append(_partial(str(note.params.get("lang", ""))))
+        elif not note.startswith("guide:") and "no explanation" not in note:
             problems.append(UploadProblem(0, "format", note, warning=True))
     for path, content in planned.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
     return problems, source_lines(result.quizzes)
+
+
+# The importer's note on a partial translation names the YAML files it wrote; an uploader sent
+# one file (a CSV, say) and has no YAML to edit: they get advice about their own file.
+_PARTIAL = "{id}.{lang}.yaml is partial"
+
+
+def _partial(lang: str) -> UploadProblem:
+    advice = Msg(
+        N_(
+            "incomplete, so the quiz is not offered in it: fill in its title, description, "
+            "questions and explanations in the file, then send it again"
+        )
+    )
+    return UploadProblem(0, "format", advice, warning=True, lang=lang)
 
 
 def _from_format(problem: FormatProblem) -> UploadProblem:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.content.formats import BINARY_PARSERS
@@ -23,7 +25,7 @@ from bot.content.loader import check, load_catalog
 from bot.content.problems import N_, ContentError, Msg, Severity
 from bot.content.upload_formats import write_converted
 from bot.content.upload_limits import UPLOAD_LIMITS, UploadLimits, UploadProblem
-from bot.core.models import Quiz
+from bot.core.models import GuidePath, Quiz
 
 YAML, GIFT, AIKEN, CSV = "yaml", "gift", "aiken", "csv"
 # File name suffix -> a format read as bytes (only once its module has registered a parser).
@@ -35,8 +37,14 @@ _BASE64 = "base64:"
 @dataclass(frozen=True, slots=True)
 class CheckedUpload:
     fmt: str
-    quiz: Quiz | None  # None when any problem is an error
+    # None when any problem is an error. Its guide is the one a YAML file names; the other
+    # formats name none, so theirs is None (an admin may pick one: `QuizUploads.set_guide`).
+    quiz: Quiz | None
     problems: tuple[UploadProblem, ...]
+    guides: Mapping[str, GuidePath] = field(default_factory=dict)  # the deployment's
+    # Whether the file itself says which guide the quiz belongs to (only YAML can, with
+    # `guide:`; an uploaded YAML may leave it out, and then links to none, as the others).
+    names_guide: bool = False
 
     @property
     def errors(self) -> list[UploadProblem]:
@@ -127,20 +135,36 @@ def _in_workdir(
             if (guides_from / name).is_file():
                 shutil.copyfile(guides_from / name, root / name)
         (root / "quizzes").mkdir()
-        notes, lines = _write_quiz(root, fmt, file_name, data, limits)
-        return _checked(root, fmt, notes, lines, limits)
+        notes, lines, named = _write_quiz(root, fmt, file_name, data, limits)
+        return _checked(root, fmt, notes, lines, limits, named)
 
 
 def _write_quiz(
     root: Path, fmt: str, file_name: str, data: bytes, limits: UploadLimits
-) -> tuple[list[UploadProblem], dict[str, int] | None]:
-    """The quiz written as content files under `root`; the format's own notes, by line, and for
+) -> tuple[list[UploadProblem], dict[str, int] | None, bool]:
+    """The quiz written as content files under `root`; the format's own notes, by line; for
     a converted file the uploaded file's line of each question and option (None for YAML, whose
-    lines the checker reads itself)."""
+    lines the checker reads itself); and whether the file names its guide."""
     if fmt == YAML:
+        named = _GUIDE_KEY.search(data) is not None
+        if not named:  # the schema needs one: the first stands in, and `_checked` takes it off
+            data += f"\nguide: {next(iter(_guide_ids(root)), 'none')}\n".encode()
         (root / "quizzes" / "upload.yaml").write_bytes(data)
-        return [], None
-    return write_converted(root, fmt, file_name, data, limits)
+        return [], None, named
+    return (*write_converted(root, fmt, file_name, data, limits), False)
+
+
+# A top-level `guide:` key in an uploaded YAML (at the start of a line, no indent).
+_GUIDE_KEY = re.compile(rb"(?m)^guide[ \t]*:")
+
+
+def _guide_ids(root: Path) -> list[str]:
+    from bot.content.importer import ImportFailed, guide_ids
+
+    try:
+        return guide_ids(root)
+    except ImportFailed:  # no guides.yaml: the checker says what is wrong
+        return []
 
 
 def _source_line(
@@ -172,6 +196,7 @@ def _checked(
     notes: list[UploadProblem],
     lines: dict[str, int] | None,
     limits: UploadLimits,
+    named: bool,
 ) -> CheckedUpload:
     report = check(root)
     problems = list(notes)
@@ -205,7 +230,11 @@ def _checked(
     over = _over_limits(quiz, limits)
     if over:
         return CheckedUpload(fmt, None, (*problems, *over))
-    return CheckedUpload(fmt, quiz, tuple(problems))
+    if not named:
+        # The schema needs a guide, so the checked YAML names one; the file did not, and an
+        # unrelated guide on every reveal misleads learners: none until an admin picks one.
+        quiz = replace(quiz, guide=None)
+    return CheckedUpload(fmt, quiz, tuple(problems), dict(catalog.guides), named)
 
 
 def _over_limits(quiz: Quiz, limits: UploadLimits) -> list[UploadProblem]:

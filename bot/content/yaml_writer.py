@@ -108,8 +108,12 @@ def _tags(question: DraftQuestion) -> list[str]:
     return ["    # tags: " + ", ".join(word for word in words if word)]
 
 
-def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
-    """A translation file: the same keys as the source, strings only (never the answer)."""
+def translation_yaml(
+    quiz: DraftQuiz, *, origin: str, same_as_source: Sequence[str] = (), reviewed: bool = True
+) -> str:
+    """A translation file: the same keys as the source, strings only (never the answer); the
+    keys rightly the same as English, and `reviewed: false`, when the file it replaces had
+    them (`translation_keep`)."""
     lines = [
         f"# {quiz.lang} strings, imported by `quizbot content import` from {origin}.",
     ]
@@ -134,6 +138,10 @@ def translation_yaml(quiz: DraftQuiz, *, origin: str) -> str:
         if question.explanation_image is not None and question.explanation_image.alt:
             lines += _picture("explanation_image", question.explanation_image, file=False)
         lines.append("")
+    if same_as_source:
+        lines += ["same_as_source:", *(f"  - {_q(key)}" for key in same_as_source), ""]
+    if not reviewed:
+        lines += ["reviewed: false", ""]
     return "\n".join(lines)
 
 

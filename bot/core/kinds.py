@@ -137,6 +137,36 @@ def score_number(typed: float | None, key: NumberAnswer) -> Score:
 _NUMBER = re.compile(r"^([-+−]?)(\d{1,15}(?:[ \u00a0\u202f]\d{3})*|\d*)(?:([.,])(\d{1,15}))?$")
 
 
+# Digits grouped by threes with one mark, "1,000" or "12.500.000": thousands, or decimals?
+_GROUPED = re.compile(r"^[-+−]?[1-9]\d{0,2}(?:([.,])\d{3})+$")
+
+
+def _without_unit(text: str, unit: str | Collection[str]) -> str:
+    """The reply without a trailing unit ("12 GB" -> "12")."""
+    cleaned = text.strip()
+    units = [unit] if isinstance(unit, str) else list(unit)
+    for name in sorted((u.strip() for u in units if u.strip()), key=len, reverse=True):
+        if cleaned.lower().endswith(name.lower()):
+            return cleaned[: -len(name)].rstrip()
+    return cleaned
+
+
+def ambiguous_number(
+    text: str, decimal_separator: str = ".", unit: str | Collection[str] = ""
+) -> bool:
+    """Whether the reply groups digits by threes with the mark that is not the learner's
+    decimal mark ("1,000" in English, "1.000" in French): a thousand to some readers, a decimal
+    to others, so it is refused with its own message instead of being guessed."""
+    if len(text.strip()) > TYPED_MAX_CHARS:
+        return False
+    cleaned = _without_unit(text, unit)
+    match = _GROUPED.match(cleaned)
+    if match is None:
+        return False
+    marks = {ch for ch in cleaned if ch in ".,"}
+    return marks == {match.group(1)} and match.group(1) != decimal_separator
+
+
 def parse_number(
     text: str, decimal_separator: str = ".", unit: str | Collection[str] = ""
 ) -> float | None:
@@ -145,16 +175,12 @@ def parse_number(
     `decimal_separator` is the locale's ("," for French): both it and "." are read as the
     decimal mark; thin and no-break spaces group thousands ("1 000,5"). A trailing `unit`
     ("12 GB" when the unit is "GB") is accepted; several units may be given (the learner's
-    language's and the English one). "1,000" in English is ambiguous and refused.
+    language's and the English one). "1,000" in English is ambiguous and refused, as "1.000" in
+    French (`ambiguous_number`).
     """
-    cleaned = text.strip()
-    if len(cleaned) > TYPED_MAX_CHARS:
+    if len(text.strip()) > TYPED_MAX_CHARS or ambiguous_number(text, decimal_separator, unit):
         return None
-    units = [unit] if isinstance(unit, str) else list(unit)
-    for name in sorted((u.strip() for u in units if u.strip()), key=len, reverse=True):
-        if cleaned.lower().endswith(name.lower()):
-            cleaned = cleaned[: -len(name)].rstrip()
-            break
+    cleaned = _without_unit(text, unit)
     match = _NUMBER.match(cleaned)
     if match is None:
         return None

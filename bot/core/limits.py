@@ -22,7 +22,7 @@ OPTION_OVERHEAD_CHARS = 8
 
 # The longest callback data the adapter builds that carries a quiz id; the adapter's tests check
 # every encoding against it, the content checker checks every quiz id against it.
-LONGEST_CALLBACK_WITH_QUIZ = "xx:{quiz_id}:9999999999"
+LONGEST_CALLBACK_WITH_QUIZ = "upg:-9999999999999999:-99:{quiz_id}"  # an upload's guide button
 
 
 def callback_bytes(quiz_id: str) -> int:

@@ -146,7 +146,8 @@ class Question:
 @dataclass(frozen=True, slots=True)
 class Quiz:
     id: str
-    guide: GuidePath
+    # None: a group's uploaded quiz whose file names no guide and whose admins picked none.
+    guide: GuidePath | None
     level: Level
     title: Text
     description: Text
@@ -223,5 +224,6 @@ class Catalog:
         """Quizzes grouped by guide path, guides in declaration order, empty guides left out."""
         groups: dict[str, list[Quiz]] = {}
         for quiz in self.quizzes.values():
-            groups.setdefault(quiz.guide.id, []).append(quiz)
+            if quiz.guide is not None:
+                groups.setdefault(quiz.guide.id, []).append(quiz)
         return [(self.guides[g], qs) for g, qs in groups.items()]

@@ -48,7 +48,8 @@ def matching_quizzes(catalog: Catalog, guides: Collection[str], level: Level | N
     return [
         quiz
         for quiz in catalog
-        if (not guides or quiz.guide.id in guides) and (level is None or quiz.level == level)
+        if (not guides or (quiz.guide is not None and quiz.guide.id in guides))
+        and (level is None or quiz.level == level)
     ]
 
 

@@ -24,12 +24,13 @@ class UploadedQuiz:
     uploaded_by: int | None
     uploaded_at: float
     deleted_at: float | None = None
+    guide: str | None = None  # picked by an admin when the file names none (migration 032)
 
 
 def _row(row: aiosqlite.Row) -> UploadedQuiz:
     return UploadedQuiz(
         row["chat_id"], row["quiz_id"], row["version"], row["file_name"], row["format"],
-        row["source"], row["uploaded_by"], row["uploaded_at"], row["deleted_at"],
+        row["source"], row["uploaded_by"], row["uploaded_at"], row["deleted_at"], row["guide"],
     )  # fmt: skip
 
 
@@ -49,17 +50,32 @@ class UploadStore:
     ) -> UploadedQuiz:
         """A new version: 1 for a new quiz id in this group, else one more than the last (a quiz
         deleted earlier continues its numbering, so answers never meet two sources at one
-        version)."""
+        version). It keeps the guide an admin picked for the last version."""
 
         async def insert(conn: Conn) -> UploadedQuiz:
             async with conn.execute(
                 """INSERT INTO uploaded_quizzes
                      (chat_id, quiz_id, version, file_name, format, source, uploaded_by,
-                      uploaded_at)
-                   SELECT ?, ?, coalesce(max(version), 0) + 1, ?, ?, ?, ?, ?
+                      uploaded_at, guide)
+                   SELECT ?, ?, coalesce(max(version), 0) + 1, ?, ?, ?, ?, ?,
+                          (SELECT l.guide FROM uploaded_quizzes l
+                            WHERE l.chat_id = ? AND l.quiz_id = ?
+                            ORDER BY l.version DESC LIMIT 1)
                      FROM uploaded_quizzes WHERE chat_id = ? AND quiz_id = ?
                    RETURNING *""",
-                (chat_id, quiz_id, file_name, fmt, source, uploaded_by, now, chat_id, quiz_id),
+                (
+                    chat_id,
+                    quiz_id,
+                    file_name,
+                    fmt,
+                    source,
+                    uploaded_by,
+                    now,
+                    chat_id,
+                    quiz_id,
+                    chat_id,
+                    quiz_id,
+                ),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
@@ -78,16 +94,35 @@ class UploadStore:
         ) as cur:
             return [_row(row) async for row in cur]
 
-    async def current_versions(self) -> dict[tuple[int, str], int]:
-        """(chat id, quiz id) -> latest version of every quiz not deleted: what a worker
-        compares with what it serves (cheap: no sources read)."""
+    async def current_versions(self) -> dict[tuple[int, str], tuple[int, str | None]]:
+        """(chat id, quiz id) -> (latest version, its picked guide) of every quiz not deleted:
+        what a worker compares with what it serves (cheap: no sources read)."""
         async with self.db.reader.execute(
-            """SELECT u.chat_id, u.quiz_id, u.version FROM uploaded_quizzes u
+            """SELECT u.chat_id, u.quiz_id, u.version, u.guide FROM uploaded_quizzes u
                 WHERE u.deleted_at IS NULL
                   AND u.version = (SELECT max(v.version) FROM uploaded_quizzes v
                                     WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)"""
         ) as cur:
-            return {(int(row[0]), str(row[1])): int(row[2]) async for row in cur}
+            return {
+                (int(row[0]), str(row[1])): (int(row[2]), None if row[3] is None else str(row[3]))
+                async for row in cur
+            }
+
+    async def set_guide(self, chat_id: int, quiz_id: str, version: int, guide: str | None) -> bool:
+        """An admin picked the guide of the group's quiz at `version` (None: no guide); False
+        when that version is no longer the quiz's current one (replaced or deleted since)."""
+
+        async def update(conn: Conn) -> bool:
+            cur = await conn.execute(
+                """UPDATE uploaded_quizzes SET guide = ?
+                    WHERE chat_id = ? AND quiz_id = ? AND version = ? AND deleted_at IS NULL
+                      AND version = (SELECT max(v.version) FROM uploaded_quizzes v
+                                      WHERE v.chat_id = ? AND v.quiz_id = ?)""",
+                (guide, chat_id, quiz_id, version, chat_id, quiz_id),
+            )
+            return cur.rowcount > 0
+
+        return await self.db.write(update)
 
     async def quiz_ids(self, chat_id: int) -> set[str]:
         """Every quiz id the group ever uploaded, deleted ones too."""

@@ -454,6 +454,7 @@ class QuizBot:
             self.runner,
             serve=self._serve_uploaded,
             shipped_ids=lambda: set(self.catalog_ref.current.quizzes),
+            guides=lambda: self.catalog_ref.current.guides,
         )
         group.upload_buttons = upload.button
         group.on_added = self.uploads.seen  # whoever adds the bot: their private uploads offer it
@@ -477,8 +478,9 @@ class QuizBot:
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         # A member's reply to a run's number question (typed answers on); other text is chat.
         typed = GroupTypedReplies(self.group_settings, self.group_runs, self.courtesy)
-        reply = groups & filters.TEXT & filters.REPLY & ~filters.COMMAND
-        app.add_handler(MessageHandler(reply, typed.reply))
+        # Replies answer a number question; a number sent without one gets a hint (its filter
+        # is every text: the handler looks further only at what reads as a number).
+        app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, typed.reply))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
         for name, callback in [
             ("push", group.push),

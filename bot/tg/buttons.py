@@ -70,6 +70,7 @@ class ButtonRouter:
             # These four are bound there to the tapper the data names.
             cb.UploadFor: uploads.chosen,
             cb.UploadChoice: uploads.confirmed,
+            cb.UploadGuide: uploads.guide_chosen,  # the tapper must still administer the group
             **_each(reminders.callback, cb.ZonePick, cb.ZoneSuggested, cb.ReminderReview),
             **_each(reports.callback, cb.ReportOpen, cb.ReportReason, cb.ReportBack,
                     cb.ReportSkip, cb.CardReportOpen, cb.CardReportReason, cb.CardReportBack,

@@ -334,6 +334,16 @@ class UploadFor(Callback):
     token: Annotated[str, Text("0-9a-f", 8, 8)]
 
 
+@button("upg", PRIVATE)
+class UploadGuide(Callback):
+    """In a private chat: group `chat_id`'s quiz `quiz_id` (sent privately, its file naming no
+    guide) links to the `index`-th guide of guides.yaml from now on (-1: to none)."""
+
+    chat_id: GroupId
+    index: Annotated[int, Number(2, "-?")]  # below 0: no guide
+    quiz_id: QuizId
+
+
 @button("upc", PRIVATE)
 class UploadChoice(Callback):
     """In a private chat: the answer (`Choice`: r, n or x) to "Replace …?" for the file

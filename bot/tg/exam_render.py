@@ -17,7 +17,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.private_render import LETTERS, Screen, after_stop, button, guide_link, rich, truncate
+from bot.tg.private_render import LETTERS, Screen, after_stop, button, guide_line, rich, truncate
 from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
@@ -150,7 +150,8 @@ def results(
         )
         lines.append(f"<i>{rich(question.explanation.get(lang))}</i>")
         blocks.append("\n".join(lines))
-    blocks.append(tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)))
+    if quiz.guide is not None:
+        blocks.append(guide_line(tr, quiz.guide, lang))
     blocks.append(tr._("Missed questions join your review queue: /review. /exam for another."))
     messages: list[str] = []
     current = ""

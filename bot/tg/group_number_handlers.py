@@ -18,6 +18,7 @@ from bot.i18n import translator
 from bot.tg import number_render
 from bot.tg.context import BotContext
 from bot.tg.member_replies import CourtesyReplies
+from bot.tg.topics import thread_of
 from bot.usecases import group_typed as gt
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_settings import GroupSettingsCases
@@ -36,8 +37,11 @@ class GroupTypedReplies:
         if message is None or chat is None or message.text is None:
             return
         replied = message.reply_to_message
-        if replied is None or message.from_user is None or message.sender_chat is not None:
-            return  # only a member's own reply to a message (not a channel or anonymous admin)
+        if message.from_user is None or message.sender_chat is not None:
+            return  # only a member's own message (not a channel or anonymous admin)
+        if replied is None or replied.forum_topic_created is not None:  # (in a topic: no reply)
+            await self._not_a_reply(update, context, message.text)
+            return
         group = await self.settings.settings(chat.id)
         member = context.learner
         lang = member.language_in(group.language)
@@ -53,5 +57,24 @@ class GroupTypedReplies:
         if isinstance(outcome, gt.Unreadable):
             # In the group's language: the group reads it.
             tr = translator(group.language)
-            hint = number_render.group_unreadable(tr, member.first_name, outcome.question)
+            hint = number_render.group_unreadable(
+                tr, member.first_name, outcome.question, outcome.ambiguous
+            )
             await self.courtesy.hint(chat.id, member.user_id, outcome.run_id, outcome.index, hint)
+
+    async def _not_a_reply(self, update: Update, context: BotContext, text: str) -> None:
+        """A number typed in the group, not as a reply: if a number question is open in its
+        topic, one hint (claimed as the unreadable replies' are) says to reply to it. Telegram
+        shows a bot such messages only where it is an admin (or its privacy mode is off): in
+        privacy mode the question's "Reply to this message" is all a member gets."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        outcome = await gt.sent_without_reply(self.runs, chat.id, thread_of(update), text)
+        if not isinstance(outcome, gt.NeedsReply):
+            return
+        group = await self.settings.settings(chat.id)
+        tr = translator(group.language)  # the group reads it
+        hint = number_render.reply_to_answer(tr, context.learner.first_name)
+        await self.courtesy.hint(chat.id, context.learner.user_id, outcome.run_id,
+                                 outcome.index, hint)  # fmt: skip

@@ -34,7 +34,8 @@ from bot.tg.private_render import (
     MAX_LIST_BUTTONS,
     Screen,
     button,
-    guide_link,
+    guide_line,
+    guide_lines,
     level_name,
     more_quizzes,
     question_header,
@@ -96,8 +97,8 @@ def intro(tr: Translator, quiz: Quiz, run: GroupRun, lang: str) -> Screen:
         "{n} second per question", "{n} seconds per question", max(1, round(run.seconds))
     )
     title = tr._("🎯 Group quiz: {title}", title=html.escape(quiz.title.get(lang)))
-    guide = tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))
-    lines = [f"<b>{title}</b>", f"{level_name(tr, quiz.level)} · {count} · {seconds}", guide]
+    lines = [f"<b>{title}</b>", f"{level_name(tr, quiz.level)} · {count} · {seconds}"]
+    lines += [line for line in [guide_line(tr, quiz.guide, lang)] if line]
     return Screen("\n".join(lines))
 
 
@@ -261,7 +262,7 @@ def results(
         lines.append(
             tr.ngettext("…and {n} more player", "…and {n} more players", players - len(top))
         )
-    lines += ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    lines += guide_lines(tr, quiz.guide, lang)
     return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
 
 

@@ -105,9 +105,9 @@ class TypedReplies:
                     "/start shows where your quiz stands."
                 )
                 await calls.send_text(bot, chat_id, text)
-            case ta.Unreadable(question):
+            case ta.Unreadable(question, ambiguous):
                 await calls.send_text(
-                    bot, chat_id, number_render.unreadable(tr, question, learner.lang)
+                    bot, chat_id, number_render.unreadable(tr, question, learner.lang, ambiguous)
                 )
             case InExam():  # not counted: the question and its prompt wait for the exam's end
                 await calls.send_text(bot, chat_id, render.in_exam(tr))

@@ -59,9 +59,19 @@ def prompt(tr: Translator, question: Question) -> tuple[str, str]:
     return text, placeholder[:PLACEHOLDER_MAX_CHARS]
 
 
-def unreadable(tr: Translator, question: Question, lang: str) -> str:
-    """A reply that is no number: what we read and how to write one; the question stays open."""
+def unreadable(tr: Translator, question: Question, lang: str, ambiguous: str = "") -> str:
+    """A reply that is no number: what we read and how to write one; the question stays open.
+    `ambiguous`: the reply was "1,000", which reads as a thousand or as a decimal."""
     sample = example(tr, question.number) if question.number is not None else tr.decimal(0.5)
+    if ambiguous:
+        return tr._(
+            "“{typed}” can be read two ways: a whole number with a thousands separator, or a "
+            "decimal. Type whole numbers without a separator ({whole}) and decimals like "
+            "{decimal}. The question is still open; /stop ends the quiz.",
+            typed=html.escape(ambiguous),
+            whole=_whole(ambiguous),
+            decimal=tr.decimal(0.5),
+        )
     unit = question.unit.get(lang)
     if unit:
         return tr._(
@@ -146,8 +156,32 @@ def group_reveal(
     return revealed(tr, quiz, q, lang, lines)
 
 
-def group_unreadable(tr: Translator, name: str, question: Question) -> str:
-    """Said once per member and question in a group: their reply was no number."""
+def reply_to_answer(tr: Translator, name: str) -> str:
+    """Said once to a member who typed a number without replying to the open question."""
+    return tr._(
+        "{name}, to answer, reply to the question's message with your number (swipe it, or "
+        "tap it and choose Reply).",
+        name=shown_name(name),
+    )
+
+
+def _whole(typed: str) -> str:
+    """ "1,000" as the whole number it may mean, without its separators: "1000"."""
+    return "".join(ch for ch in typed if ch.isdigit() or ch in "-−")
+
+
+def group_unreadable(tr: Translator, name: str, question: Question, ambiguous: str = "") -> str:
+    """Said once per member and question in a group: their reply was no number (or an
+    `ambiguous` one, "1,000")."""
+    if ambiguous:
+        return tr._(
+            "{name}, “{typed}” can be read two ways: reply with {whole} for the whole number "
+            "(decimals are written like {decimal}).",
+            name=shown_name(name),
+            typed=html.escape(ambiguous),
+            whole=_whole(ambiguous),
+            decimal=tr.decimal(0.5),
+        )
     return tr._(
         "{name}, I could not read a number there: reply with only the number, e.g. {example}.",
         name=shown_name(name),
@@ -192,6 +226,14 @@ def round_answered(
         else tr._("❌ Not quite: the answer is {answer}.", answer=key)
     )
     why = "\n".join(
-        [f"<b>{head}</b>", "", rich(question.explanation.get(lang)), "", guide, "", where]
+        [
+            f"<b>{head}</b>",
+            "",
+            rich(question.explanation.get(lang)),
+            *([""] if guide else []),
+            *([guide] if guide else []),
+            "",
+            where,
+        ]
     )
     return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), Screen(why, next_button))

@@ -14,7 +14,7 @@ from bot.i18n import translator
 from bot.tg import number_render
 from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
-from bot.tg.private_render import guide_link
+from bot.tg.private_render import guide_line
 from bot.tg.wire import calls
 from bot.usecases import typed_answers as ta
 from bot.usecases import typed_review as tv
@@ -69,9 +69,9 @@ class TypedCards:
             case ta.OldQuestion():
                 text = tr._("This review question is closed. /review for the next one.")
                 await calls.send_text(bot, chat_id, text)
-            case ta.Unreadable(question):
+            case ta.Unreadable(question, ambiguous):
                 await calls.send_text(
-                    bot, chat_id, number_render.unreadable(tr, question, learner.lang)
+                    bot, chat_id, number_render.unreadable(tr, question, learner.lang, ambiguous)
                 )
             case tv.CardTyped(answered, typed, asked):
                 card, lang = answered.card, learner.lang
@@ -80,7 +80,7 @@ class TypedCards:
                     tr,
                     rr.header(tr, card, lang),
                     card.question,
-                    tr._("📖 Guide: {link}", link=guide_link(card.quiz.guide, lang)),
+                    guide_line(tr, card.quiz.guide, lang),
                     typed,
                     answered.judgement.is_correct,
                     rr.where(tr, card.practice, answered.after, tz),

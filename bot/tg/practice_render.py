@@ -21,7 +21,7 @@ from bot.tg.private_render import (
     LETTERS,
     Screen,
     button,
-    guide_link,
+    guide_lines,
     level_name,
     rich,
     truncate,
@@ -126,8 +126,7 @@ def explanation(tr: Translator, answered: PracticeAnswered, lang: str) -> str:
             f"<b>{head}</b>",
             "",
             rich(asked.question.explanation.get(lang)),
-            "",
-            tr._("📖 Guide: {link}", link=guide_link(asked.quiz.guide, lang)),
+            *guide_lines(tr, asked.quiz.guide, lang),
         ]
     )
 

@@ -99,6 +99,19 @@ def guide_link(guide: GuidePath, lang: str) -> str:
     return f"{link} {html.escape(note)}"
 
 
+def guide_line(tr: Translator, guide: GuidePath | None, lang: str) -> str:
+    """ "📖 Guide: <link>", or "" for a quiz that links to no guide (a group's upload)."""
+    if guide is None:
+        return ""
+    return tr._("📖 Guide: {link}", link=guide_link(guide, lang))
+
+
+def guide_lines(tr: Translator, guide: GuidePath | None, lang: str) -> list[str]:
+    """A blank line and the guide's, or nothing for a quiz without a guide."""
+    line = guide_line(tr, guide, lang)
+    return ["", line] if line else []
+
+
 def revealed(tr: Translator, quiz: Quiz, question: Question, lang: str, lines: list[str]) -> Screen:
     """A group reveal: `lines` (the question and how the group answered), then why and the
     guide. Past Telegram's limit the explanation goes, never a cut inside a tag."""
@@ -106,8 +119,7 @@ def revealed(tr: Translator, quiz: Quiz, question: Question, lang: str, lines: l
         *lines,
         "",
         f"<i>{rich(question.explanation.get(lang))}</i>",
-        "",
-        tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+        *guide_lines(tr, quiz.guide, lang),
     ]
     text = "\n".join(lines)
     if len(text) > MESSAGE_MAX_CHARS:
@@ -186,7 +198,7 @@ def quiz_list(
     rows = []
     items = []  # one per quiz, the first of a guide under the guide's line
     for guide, quizzes in catalog.by_guide():
-        guide_lines = ["", f"📖 {guide_link(guide, lang)}"]
+        under_guide = ["", f"📖 {guide_link(guide, lang)}"]
         for quiz in quizzes:
             count = tr.ngettext("{n} question", "{n} questions", len(quiz))
             title = quiz.title.get(lang)
@@ -195,8 +207,8 @@ def quiz_list(
             if marks is not None:
                 status, prefix = _status(tr, quiz, marks)
                 line = f"{line} · {status}"
-            items.append("\n".join([*guide_lines, line]))
-            guide_lines = []
+            items.append("\n".join([*under_guide, line]))
+            under_guide = []
             rows.append([button(prefix + title, cb.ShowQuiz(quiz.id))])
     if not rows:
         lines.append(tr._("No quizzes are available yet."))
@@ -218,8 +230,7 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str, links: QuizLinks | None = N
             f"{level_name(tr, quiz.level)} · {count}",
             "",
             rich(quiz.description.get(lang)),
-            "",
-            tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+            *guide_lines(tr, quiz.guide, lang),
             *unreviewed_notice(tr, quiz, lang),
         ]
     )
@@ -350,8 +361,7 @@ def explained(
             f"<b>{head}</b>",
             "",
             rich(q.explanation.get(lang)),
-            "",
-            tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang)),
+            *guide_lines(tr, quiz.guide, lang),
         ]
     )
     keyboard = answered_keyboard(tr, quiz, attempt_id, index)
@@ -450,7 +460,7 @@ def result(
             missed.append(f"• {tr.number(index + 1)}. {html.escape(truncate(prompt, 120))}")
     elif final.total:
         lines += ["", tr._("🎉 A perfect score!")]
-    guide = ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))]
+    guide = guide_lines(tr, quiz.guide, lang)
     rows = [[button(tr._("🔁 Retake"), cb.StartQuiz(quiz.id))]]
     if final.missed:
         rows.append([button(tr._("🔎 Review my mistakes"), cb.Review(attempt.id))])
@@ -497,7 +507,7 @@ def review(
         blocks.append(lines)
     head, tail = (
         [f"<b>{heading}</b>"],
-        ["", tr._("📖 Guide: {link}", link=guide_link(quiz.guide, lang))],
+        guide_lines(tr, quiz.guide, lang),
     )
     text = "\n".join([*head, *(line for block in blocks for line in block), *tail])
     if len(text) > MESSAGE_MAX_CHARS:

@@ -27,7 +27,7 @@ from bot.tg.private_render import (
     Screen,
     after_stop,
     button,
-    guide_link,
+    guide_lines,
     joined,
     option_lines,
     popup,
@@ -201,8 +201,7 @@ def answered(
             f"<b>{html.escape(verdict(tr, shown, judgement))}</b>",
             "",
             rich(shown.question.explanation.get(lang)),
-            "",
-            tr._("📖 Guide: {link}", link=guide_link(shown.quiz.guide, lang)),
+            *guide_lines(tr, shown.quiz.guide, lang),
             "",
             where(tr, shown.practice, outcome.after, tz),
         ]

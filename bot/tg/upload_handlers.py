@@ -16,7 +16,7 @@ lists it again); any other error skips the group this time only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, Document, Message, Update
@@ -24,13 +24,13 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import filters
 
 from bot.content.uploads import CheckedUpload
-from bot.core.models import Quiz
+from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
-from bot.tg.private_handlers import acknowledge, drop_keyboard
+from bot.tg.private_handlers import acknowledge, drop_keyboard, edit
 from bot.tg.private_render import Screen
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
@@ -64,9 +64,11 @@ class UploadHandlers:
         runner: GroupRunner,
         serve: Callable[[Quiz], None],
         shipped_ids: Callable[[], set[str]],
+        guides: Callable[[], Mapping[str, GuidePath]] = dict,
     ) -> None:
         self.serve = serve  # the bot's catalogue starts serving a new quiz (or version)
         self.shipped_ids = shipped_ids
+        self.guides = guides  # the deployment's, in guides.yaml's order (the guide buttons')
         self.uploads = uploads
         self.settings = settings
         self.admins = admins
@@ -137,9 +139,11 @@ class UploadHandlers:
         checked = await self.uploads.check(name, data)
         limits = self.uploads.limits
         if not isinstance(checked, CheckedUpload):
+            self.uploads.refused(group_id)
             await say(Screen(render.refusal(tr, checked)))
             return
         if checked.quiz is None:
+            self.uploads.refused(group_id)
             await say(Screen(render.problems(tr, name, checked, limits)))
             return
         stored = await self.uploads.accept(
@@ -157,7 +161,7 @@ class UploadHandlers:
                 await say(render.stored(tr, name, stored, limits, group_id))
             else:
                 group = await self.settings.settings(group_id)
-                await say(render.stored_privately(tr, name, stored, limits, group.title))
+                await say(render.stored_privately(tr, name, stored, limits, group.title, group_id))
 
     async def upload_private(self, update: Update, context: BotContext) -> None:
         """A file sent privately with /upload: which of the sender's groups is it for? Only the
@@ -292,6 +296,9 @@ class UploadHandlers:
         if key in render.REPLACE_KEYS:
             await self._replace_choice(query, chat_id, render.REPLACE_KEYS[key], value, member, tr)
             return
+        if key in render.GUIDE_KEYS:
+            await self._guide_choice(query, chat_id, render.GUIDE_KEYS[key], value, tr)
+            return
         await acknowledge(query)
         if key == "sched":
             await self.runner.send(chat_id, Screen(render.schedule_hint(tr, value)))
@@ -331,6 +338,47 @@ class UploadHandlers:
             return
         user_id = None if anonymous else member.user_id
         await self._process(query.get_bot(), chat_id, chat_id, user_id, pending, said, choice)
+
+    async def guide_chosen(
+        self, query: CallbackQuery, learner: Learner, data: cb.UploadGuide
+    ) -> None:
+        """A guide button of a privately sent file's summary (the router checked it is a private
+        chat): the tapper must still administer the group."""
+        tr = translator(learner.lang)
+        admin = await self._administers(data.chat_id, learner.user_id)
+        if not admin:
+            why = render.unreachable(tr) if admin is None else tr._(
+                "Sorry, only the group's admins can do that.")  # fmt: skip
+            await acknowledge(query, why, show_alert=True)
+            return
+        index = None if data.index < 0 else data.index
+        await self._guide_choice(query, data.chat_id, index, data.quiz_id, tr, in_group=False)
+
+    async def _guide_choice(
+        self,
+        query: CallbackQuery,
+        chat_id: int,
+        index: int | None,
+        typed: str,
+        tr: Translator,
+        *,
+        in_group: bool = True,
+    ) -> None:
+        """A guide button of an upload's summary (an admin's tap): the quiz links to that guide
+        (or to none) from now on, in the store for every worker and restart."""
+        guides = list(self.guides().values())
+        guide = guides[index] if index is not None and index < len(guides) else None
+        served = None
+        if index is None or guide is not None:
+            served = await self.uploads.set_guide(chat_id, typed, guide)
+        if served is None:  # the quiz was replaced or deleted since, or guides.yaml changed
+            await acknowledge(query, tr._("This button has expired."))
+            return
+        self.serve(served)
+        await acknowledge(query)
+        shown = query.message
+        text = shown.text_html if isinstance(shown, Message) and shown.text else ""
+        await edit(query, render.guide_picked(tr, text, chat_id, typed, served, in_group=in_group))
 
     async def _is_admin(self, message: Message) -> bool:
         user = message.from_user

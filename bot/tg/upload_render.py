@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import html
 import re
+import string
 from collections.abc import Callable, Mapping
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.content.problems import Msg
 from bot.content.upload_limits import UploadLimits, UploadProblem
 from bot.content.uploads import CheckedUpload
 from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
-from bot.core.models import Quiz
+from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line, schedule_usage
 from bot.tg.long_lists import bounded
-from bot.tg.private_render import Screen, button, truncate
+from bot.tg.private_render import Screen, button, guide_line, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,
@@ -34,6 +35,7 @@ from bot.usecases.quiz_uploads import (
     Stored,
     TooBig,
     TooFrequent,
+    TooManyRefused,
     TooSlow,
 )
 
@@ -43,7 +45,10 @@ MAX_GROUP_BUTTONS = MAX_GROUP_CHECKS  # every group checked may be offered
 # Setting keys of a group's upload buttons (the group handler passes them on): the schedule
 # hint, the delete confirmation, and the answers to "Replace …?" (value: the pending token).
 REPLACE_KEYS = {"up_r": Choice.REPLACE, "up_n": Choice.KEEP_BOTH, "up_x": Choice.CANCEL}
-BUTTON_KEYS = frozenset({"sched", "delq", "delx", *REPLACE_KEYS})
+# The guide buttons of a summary (value: the quiz id): the i-th guide of guides.yaml, or none.
+GUIDE_KEYS: dict[str, int | None] = {f"upg_{c}": i for i, c in enumerate(string.ascii_lowercase)}
+GUIDE_KEYS["upg_none"] = None
+BUTTON_KEYS = frozenset({"sched", "delq", "delx", *REPLACE_KEYS, *GUIDE_KEYS})
 
 
 def how_to_upload(tr: Translator) -> str:
@@ -65,6 +70,12 @@ def refusal(tr: Translator, refused: Refusal) -> str:
             return tr.ngettext(
                 "Too many uploads in this group for now: try again in {n} minute.",
                 "Too many uploads in this group for now: try again in {n} minutes.",
+                minutes,
+            )
+        case TooManyRefused(minutes):
+            return tr.ngettext(
+                "Too many refused files in this group for now: try again in {n} minute.",
+                "Too many refused files in this group for now: try again in {n} minutes.",
                 minutes,
             )
         case TooSlow(seconds):
@@ -182,19 +193,65 @@ def stored(
     tr: Translator, name: str, stored_: Stored, limits: UploadLimits, chat_id: int
 ) -> Screen:
     """The quiz is the group's now: the summary, and Push / Schedule buttons."""
-    text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
+    text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
         note = _new_version(tr, stored_.version)
         text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
-    keyboard = InlineKeyboardMarkup(
-        [
-            [
-                button("▶️ " + tr._("Push"), cb.Setting(chat_id, "push", stored_.typed_id)),
-                button("🗓 " + tr._("Schedule"), cb.Setting(chat_id, "sched", stored_.typed_id)),
-            ]
-        ]
-    )
-    return Screen(text, keyboard)
+    rows = [_push_row(tr, chat_id, stored_.typed_id)]
+    if not stored_.checked.names_guide:
+        keys = list(GUIDE_KEYS)
+
+        def in_group(index: int | None) -> cb.Callback:
+            return cb.Setting(chat_id, keys[-1 if index is None else index], stored_.typed_id)
+
+        rows += _guide_rows(tr, stored_.checked.guides, stored_.quiz.guide, in_group)
+    return Screen(text, InlineKeyboardMarkup(rows))
+
+
+def _push_row(tr: Translator, chat_id: int, typed_id: str) -> list[InlineKeyboardButton]:
+    return [
+        button("▶️ " + tr._("Push"), cb.Setting(chat_id, "push", typed_id)),
+        button("🗓 " + tr._("Schedule"), cb.Setting(chat_id, "sched", typed_id)),
+    ]
+
+
+def _guide_rows(
+    tr: Translator,
+    guides: Mapping[str, GuidePath],
+    current: GuidePath | None,
+    data: Callable[[int | None], cb.Callback],
+) -> list[list[InlineKeyboardButton]]:
+    """One button per guide of the deployment (the first 26), and "No guide" once one is set:
+    the file names none, so an admin says which one the quiz belongs to, if any. `data`: the
+    button's callback for the i-th guide (None: no guide)."""
+    rows = [
+        [button("📖 " + guide.title.get(tr.lang), data(index))]
+        for index, guide in enumerate(list(guides.values())[: len(GUIDE_KEYS) - 1])
+        if current is None or guide.id != current.id
+    ]
+    if current is not None:
+        rows.append([button("🚫 " + tr._("No guide"), data(None))])
+    return rows
+
+
+def guide_line_of(tr: Translator, guide: GuidePath | None) -> str:
+    """The summary's line about the quiz's guide."""
+    if guide is not None:
+        return guide_line(tr, guide, tr.lang)
+    return html.escape(tr._("📖 No guide: the file names none, so the quiz links to no guide."))
+
+
+def guide_picked(
+    tr: Translator, shown: str, chat_id: int, typed_id: str, quiz: Quiz, *, in_group: bool = True
+) -> Screen:
+    """The summary once an admin picked the quiz's guide (or none): its guide line says so, and
+    only Push and Schedule are left (in a private chat, no button)."""
+    lines = [line for line in shown.split("\n") if not line.startswith("📖")]
+    lines += ["", guide_line_of(tr, quiz.guide)]
+    text = truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    if not in_group:
+        return Screen(text)
+    return Screen(text, InlineKeyboardMarkup([_push_row(tr, chat_id, typed_id)]))
 
 
 def _new_version(tr: Translator, version: int) -> str:
@@ -206,11 +263,21 @@ def _new_version(tr: Translator, version: int) -> str:
 
 
 def summary(
-    tr: Translator, name: str, checked: CheckedUpload, limits: UploadLimits, typed_id: str
+    tr: Translator,
+    name: str,
+    checked: CheckedUpload,
+    limits: UploadLimits,
+    typed_id: str,
+    guide: GuidePath | None,
+    *,
+    buttons: bool = True,
 ) -> str:
-    """The file is a sound quiz: its title, size, languages and warnings."""
+    """The file is a sound quiz: its title, size, languages, guide and warnings (and, when the
+    file names no guide and the guide `buttons` follow, a word on them)."""
     quiz = checked.quiz
     assert quiz is not None
+    picking = [] if checked.names_guide or not buttons else [html.escape(tr._(
+        "📖 Tap the guide this quiz belongs to, if one does."))]  # fmt: skip
     lines = [
         "✅ " + tr._("{file} is a sound quiz.", file=html.escape(name)),
         tr._("Title: {title}", title=html.escape(quiz.title.get(tr.lang))),
@@ -220,13 +287,15 @@ def summary(
             "Languages: {names}",
             names=", ".join(tr.language_label(code) for code in quiz.languages),
         ),
+        guide_line_of(tr, guide),
     ]
     warnings = checked.warnings
     if not warnings:
-        return truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+        return truncate("\n".join([*lines, *picking]), MESSAGE_MAX_CHARS)
     lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
     items = ["• " + html.escape(_problem(tr, p, limits)) for p in warnings]
-    return bounded(lines, items, _more(tr), limit=MESSAGE_MAX_CHARS - SUMMARY_ROOM)
+    text = bounded(lines, items, _more(tr), limit=MESSAGE_MAX_CHARS - SUMMARY_ROOM)
+    return "\n".join([text, *picking])
 
 
 def shipped_id(tr: Translator, quiz_id: str) -> str:
@@ -380,9 +449,16 @@ def choose_group(tr: Translator, groups: list[tuple[int, str]], token: str) -> S
 
 
 def stored_privately(
-    tr: Translator, name: str, stored_: Stored, limits: UploadLimits, group_title: str
+    tr: Translator,
+    name: str,
+    stored_: Stored,
+    limits: UploadLimits,
+    group_title: str,
+    chat_id: int,
 ) -> Screen:
-    text = summary(tr, name, stored_.checked, limits, stored_.typed_id)
+    """The summary of a file sent privately for group `chat_id`, with the guide buttons when
+    the file names no guide (private buttons: the group's would not work here)."""
+    text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
         text += "\n" + html.escape(_new_version(tr, stored_.version))
     note = tr._(
@@ -390,4 +466,12 @@ def stored_privately(
         group=isolate(group_title or "?"),  # escaped with the note (shown_name would twice)
         id=stored_.typed_id,
     )
-    return Screen(truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS))
+    text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
+    if stored_.checked.names_guide:
+        return Screen(text)
+
+    def privately(index: int | None) -> cb.Callback:
+        return cb.UploadGuide(chat_id, -1 if index is None else index, stored_.typed_id)
+
+    rows = _guide_rows(tr, stored_.checked.guides, stored_.quiz.guide, privately)
+    return Screen(text, InlineKeyboardMarkup(rows))

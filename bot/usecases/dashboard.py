@@ -174,7 +174,7 @@ class DashboardService(ServesCatalog):
         for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
             overall = overall.plus(right, answered)
             quiz = self.catalog.quiz(quiz_id)
-            if quiz is not None:
+            if quiz is not None and quiz.guide is not None:
                 guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
         known = self.catalog.guides
         by_guide = [(known[g], a) for g, a in guides.items() if g in known]

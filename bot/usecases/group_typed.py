@@ -3,7 +3,8 @@
 Only a reply to the open question's own message counts (the run's `message_id`, kept by the
 store), from the chat the run plays in; a member's first readable reply is stored, and the
 store's key (run, question, member) makes it the only one. Nothing else a member says in the
-group is an answer.
+group is an answer; but a number sent without that reply while a number question is open
+(`NeedsReply`) earns its sender a hint on how to answer, since they meant it as one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.engine import Judgement, judge_number
-from bot.core.kinds import parse_number
+from bot.core.kinds import ambiguous_number, parse_number
 from bot.core.models import Question, Quiz
 from bot.store import Stored
 from bot.usecases.group_runs import GroupRuns
@@ -41,6 +42,16 @@ class Unreadable:
     question: Question
     run_id: int
     index: int
+    ambiguous: str = ""  # the reply, when it is "1,000": thousands or decimals? (its own hint)
+
+
+@dataclass(frozen=True, slots=True)
+class NeedsReply:
+    """A number sent while a number question is open, but not as a reply to it: not counted;
+    the member is told how to answer (once: the hint is claimed per member and question)."""
+
+    run_id: int
+    index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +60,30 @@ class NotAnAnswer:
 
 
 GroupTypedOutcome = Counted | AlreadyCounted | Unreadable | NotAnAnswer
+
+
+def looks_numeric(text: str) -> bool:
+    """Whether a message reads as a number (either decimal mark, "1,000" too, a word after it):
+    only such a message is worth a look for an open number question (a store read with
+    several workers): ordinary chat is not."""
+    head = text.strip().split(" ", 1)[0] if text.strip() else ""
+    return parse_number(head, ",") is not None or ambiguous_number(head, ",")
+
+
+async def sent_without_reply(
+    runs: GroupRuns, chat_id: int, thread_id: int, text: str
+) -> NeedsReply | NotAnAnswer:
+    """A member's message that is no reply to the open question: a number meant for the open
+    number question of the run playing in its topic, or ordinary chat."""
+    if not looks_numeric(text):
+        return NotAnAnswer()
+    for run in await runs.active_runs(chat_id):
+        if run.thread_id != thread_id or not run.is_open:
+            continue
+        quiz = runs.quiz_of(run)
+        if quiz is not None and 0 <= run.current < len(quiz) and quiz.questions[run.current].typed:
+            return NeedsReply(run.id, run.current)
+    return NotAnAnswer()
 
 
 async def answer_typed(
@@ -78,7 +113,8 @@ async def answer_typed(
     typed = text.strip()
     value = parse_number(typed, separator, units(question, lang))
     if value is None:
-        return Unreadable(lang, question, run.id, index)
+        doubt = typed if ambiguous_number(typed, separator, units(question, lang)) else ""
+        return Unreadable(lang, question, run.id, index, doubt)
     judgement = judge_number(question, index, value)
     if judgement is None:
         return NotAnAnswer()

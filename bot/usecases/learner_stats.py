@@ -102,7 +102,7 @@ class LearnerStatsCases(ServesCatalog):
         guides: dict[str, Accuracy] = {}
         for quiz_id, right, answered in await self.analytics.accuracy_by_quiz(user_id):
             quiz = self.catalog.quiz(quiz_id)
-            if quiz is not None:
+            if quiz is not None and quiz.guide is not None:
                 guides[quiz.guide.id] = guides.get(quiz.guide.id, Accuracy()).plus(right, answered)
         by_guide = [
             (self.catalog.guides[g], acc) for g, acc in guides.items() if g in self.catalog.guides

@@ -29,7 +29,7 @@ from bot.content.uploads import (
     stored_source,
 )
 from bot.core.clock import Clock
-from bot.core.models import Quiz, Text
+from bot.core.models import GuidePath, Quiz, Text
 from bot.store.pending_uploads import PendingRow, PendingUploadStore
 from bot.store.uploads import UploadedQuiz, UploadStore
 
@@ -51,7 +51,14 @@ class TooSlow:
     seconds: int
 
 
-Refusal = TooBig | TooFrequent | TooSlow
+@dataclass(frozen=True, slots=True)
+class TooManyRefused:
+    """The group sent too many files that were refused: each cost a download and a parse."""
+
+    minutes: int  # until another upload is looked at in this group
+
+
+Refusal = TooBig | TooFrequent | TooSlow | TooManyRefused
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +136,7 @@ class QuizUploads:
         store: UploadStore | None = None,
         limits: UploadLimits = UPLOAD_LIMITS,
         per_window: int = 10,
+        refused_per_window: int = 30,
         window_seconds: float = 3600.0,
         parse_seconds: float = 20.0,
     ) -> None:
@@ -136,12 +144,19 @@ class QuizUploads:
         self.clock = clock
         self.limits = limits
         self.per_window = per_window
+        # Refused files do not count toward `per_window` (a teacher fixing a file must not be
+        # locked out), but each costs a download and a bounded parse: a cap of their own.
+        self.refused_per_window = refused_per_window
         self.window_seconds = window_seconds
         self.parse_seconds = parse_seconds
         self._recent: dict[int, deque[float]] = {}
+        self._refused: dict[int, deque[float]] = {}
         self.store = store
         self._own: dict[int, dict[str, Quiz]] = {}  # chat -> typed id -> the latest, served
         self._versions: dict[tuple[int, str], int] = {}  # (chat, typed id) -> version seen
+        # (chat, typed id) -> the guide an admin picked, as last read (None: none picked)
+        self._picked: dict[tuple[int, str], str | None] = {}
+        self._named: set[tuple[int, str]] = set()  # whose file names its own guide
         self._seen_at: dict[tuple[int, int], float] = {}  # (chat, user) -> last `seen` write
         # files sent privately, waiting for a group to be chosen (any worker may take them)
         self.pending = PendingUploadStore(store.db) if store is not None else None
@@ -216,10 +231,24 @@ class QuizUploads:
             self._own[new_id] = self._own.pop(old_id)
         for chat_id, typed_id in [key for key in self._versions if key[0] == old_id]:
             self._versions[(new_id, typed_id)] = self._versions.pop((chat_id, typed_id))
+            self._picked[(new_id, typed_id)] = self._picked.pop((chat_id, typed_id), None)
+            if (chat_id, typed_id) in self._named:
+                self._named.discard((chat_id, typed_id))
+                self._named.add((new_id, typed_id))
 
-    def _serve(self, chat_id: int, typed_id: str, quiz: Quiz, version: int) -> Quiz:
+    def _name(self, chat_id: int, typed_id: str, checked: CheckedUpload) -> None:
+        """Whether the group's quiz `typed_id` names its own guide (then no admin picks one)."""
+        if checked.names_guide:
+            self._named.add((chat_id, typed_id))
+        else:
+            self._named.discard((chat_id, typed_id))
+
+    def _serve(
+        self, chat_id: int, typed_id: str, quiz: Quiz, version: int, picked: str | None
+    ) -> Quiz:
         served = replace(quiz, id=served_id(chat_id, typed_id))
         self._versions[(chat_id, typed_id)] = version
+        self._picked[(chat_id, typed_id)] = picked
         self._own.setdefault(chat_id, {})[typed_id] = served
         return served
 
@@ -257,8 +286,28 @@ class QuizUploads:
             self.clock(),
         )
         self._count(chat_id)
-        served = self._serve(chat_id, typed_id, checked.quiz, row.version)
+        quiz = _with_guide(checked, checked.quiz, row.guide)
+        self._name(chat_id, typed_id, checked)
+        served = self._serve(chat_id, typed_id, quiz, row.version, row.guide)
         return Stored(served, typed_id, row.version, checked)
+
+    async def set_guide(self, chat_id: int, typed_id: str, guide: GuidePath | None) -> Quiz | None:
+        """An admin picked the guide of the group's quiz `typed_id`, whose file names none
+        (None: no guide). The quiz as served now, for the catalogue; None when the group has
+        no such quiz any more, or its file names its own guide (then that one stands)."""
+        own = self.own(chat_id).get(typed_id)
+        version = self._versions.get((chat_id, typed_id))
+        if own is None or version is None or self.store is None:
+            return None
+        if (chat_id, typed_id) in self._named:
+            return None
+        picked = guide.id if guide is not None else None
+        if not await self.store.set_guide(chat_id, typed_id, version, picked):
+            return None
+        self._picked[(chat_id, typed_id)] = picked
+        served = replace(own, guide=guide)
+        self._own[chat_id][typed_id] = served
+        return served
 
     async def _current_title(self, chat_id: int, typed_id: str) -> Text | None:
         """The title of the group's quiz `typed_id` (its id if only the store knows it yet:
@@ -267,7 +316,7 @@ class QuizUploads:
         if own is not None:
             return own.title
         assert self.store is not None
-        if (chat_id, typed_id) in await self.store.current_versions():
+        if (chat_id, typed_id) in await self.store.current_versions():  # (version, guide)
             return Text.plain(typed_id)
         return None
 
@@ -296,7 +345,7 @@ class QuizUploads:
         for row in await self.store.current():
             quiz = await self._reload(row)
             if quiz is not None:
-                served.append(self._serve(row.chat_id, row.quiz_id, quiz, row.version))
+                served.append(self._serve(row.chat_id, row.quiz_id, quiz, row.version, row.guide))
         return served
 
     async def sync(self) -> list[Quiz]:
@@ -310,22 +359,25 @@ class QuizUploads:
             del self._versions[(chat_id, typed_id)]  # deleted, or moved with a migration
             self._own.get(chat_id, {}).pop(typed_id, None)
         served = []
-        for (chat_id, typed_id), version in current.items():
-            if self._versions.get((chat_id, typed_id)) == version:
+        for (chat_id, typed_id), (version, picked) in current.items():
+            seen = self._versions.get((chat_id, typed_id)) == version
+            if seen and self._picked.get((chat_id, typed_id)) == picked:
                 continue
             self._versions[(chat_id, typed_id)] = version  # checked once, even if it fails
+            self._picked[(chat_id, typed_id)] = picked
             row = await self.store.version(chat_id, typed_id, version)
             quiz = await self._reload(row) if row is not None else None
             if quiz is None:
                 self._own.get(chat_id, {}).pop(typed_id, None)
                 continue
-            served.append(self._serve(chat_id, typed_id, quiz, version))
+            served.append(self._serve(chat_id, typed_id, quiz, version, picked))
         return served
 
     async def _reload(self, row: UploadedQuiz) -> Quiz | None:
         checked = await self.check(row.file_name, source_bytes(row.source))
         if isinstance(checked, CheckedUpload) and checked.quiz is not None:
-            return checked.quiz
+            self._name(row.chat_id, row.quiz_id, checked)
+            return _with_guide(checked, checked.quiz, row.guide)
         log.warning("uploaded quiz %s of chat %s no longer passes the checks: not served",
                     row.quiz_id, row.chat_id)  # fmt: skip
         return None
@@ -335,14 +387,25 @@ class QuizUploads:
         stored quizzes count: `accept` counts them)."""
         if declared_size is not None and declared_size > self.limits.max_bytes:
             return TooBig(self.limits.max_bytes // 1024)
+        wait = self._wait(self._refused, chat_id, self.refused_per_window)
+        if wait is not None:
+            return TooManyRefused(wait)
+        wait = self._wait(self._recent, chat_id, self.per_window)
+        return TooFrequent(wait) if wait is not None else None
+
+    def _wait(self, log_: dict[int, deque[float]], chat_id: int, most: int) -> int | None:
+        """Minutes until the group's window in `log_` has room again, None if it has now."""
         now = self.clock()
-        recent = self._recent.setdefault(chat_id, deque())
+        recent = log_.setdefault(chat_id, deque())
         while recent and now - recent[0] >= self.window_seconds:
             recent.popleft()
-        if len(recent) >= self.per_window:
-            wait = self.window_seconds - (now - recent[0])
-            return TooFrequent(max(1, int(wait // 60) + 1))
-        return None
+        if len(recent) < most:
+            return None
+        return max(1, int((self.window_seconds - (now - recent[0])) // 60) + 1)
+
+    def refused(self, chat_id: int) -> None:
+        """A file of the group was refused after its download (problems, or too slow)."""
+        self._refused.setdefault(chat_id, deque()).append(self.clock())
 
     def _count(self, chat_id: int) -> None:
         self._recent.setdefault(chat_id, deque()).append(self.clock())
@@ -357,3 +420,11 @@ class QuizUploads:
         except TimeoutError:
             # The thread finishes on its own (every parser is bounded); its result is dropped.
             return TooSlow(int(self.parse_seconds))
+
+
+def _with_guide(checked: CheckedUpload, quiz: Quiz, picked: str | None) -> Quiz:
+    """The quiz with the guide its file names, else the one an admin picked (if the deployment
+    still has it), else none."""
+    if checked.names_guide:
+        return quiz
+    return replace(quiz, guide=checked.guides.get(picked) if picked is not None else None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.core.engine import Attempt, Score, Verdict, apply_number, score
-from bot.core.kinds import parse_number
+from bot.core.kinds import ambiguous_number, parse_number
 from bot.core.models import Question, Quiz
 from bot.usecases.private_quiz import CACHE_SIZE, InExam, PrivateQuiz
 
@@ -50,6 +50,7 @@ class Unreadable:
     """Not a number: nothing stored, the question stays open."""
 
     question: Question
+    ambiguous: str = ""  # the reply, when it is "1,000": thousands or decimals? (its own hint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,13 @@ def units(question: Question, lang: str) -> tuple[str, ...]:
     """The units a reply may end with: the learner's language's and the English one."""
     found = (question.unit.get(lang), question.unit.get("en"))
     return tuple(dict.fromkeys(u for u in found if u))
+
+
+def unreadable(question: Question, typed: str, separator: str, lang: str) -> Unreadable:
+    """Why a reply is not taken: no number, or one whose thousands separator could be a
+    decimal mark ("1,000"), which has its own message."""
+    doubt = ambiguous_number(typed, separator, units(question, lang))
+    return Unreadable(question, typed if doubt else "")
 
 
 class TypedAnswers:
@@ -115,7 +123,7 @@ class TypedAnswers:
         typed = text.strip()
         value = parse_number(typed, separator, units(question, lang))
         if value is None:
-            return Unreadable(question)
+            return unreadable(question, typed, separator, lang)
         outcome = apply_number(attempt, quiz, index, value)
         if outcome.verdict is not Verdict.ACCEPTED or outcome.judgement is None:
             return OldQuestion()

@@ -15,7 +15,14 @@ from bot.core.models import Question
 from bot.store.review_sessions import REVIEW
 from bot.usecases import review_rounds as rr
 from bot.usecases.private_quiz import CACHE_SIZE
-from bot.usecases.typed_answers import Asked, NotAsked, OldQuestion, Unreadable, units
+from bot.usecases.typed_answers import (
+    Asked,
+    NotAsked,
+    OldQuestion,
+    Unreadable,
+    units,
+    unreadable,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,7 @@ class TypedReview:
         typed = text.strip()
         value = parse_number(typed, separator, units(card.question, lang))
         if value is None:
-            return Unreadable(card.question)
+            return unreadable(card.question, typed, separator, lang)
         outcome = await self.rounds.answer_value(
             user_id, card.round_id, card.index, card.item_id, value
         )

@@ -150,3 +150,27 @@ def test_every_shipped_quiz_has_a_true_false_question_in_every_language() -> Non
             assert [o.id for o in question.options] == ["true", "false"]
             labels = {lang: question.options[0].text.get(lang) for lang in LANGS}
             assert labels == {"en": "True", "fr": "Vrai", "wo": "Dëgg"}
+
+
+def test_a_number_reply_may_end_with_the_questions_noun() -> None:
+    """Issue 28 #26: "64 examples" to "How many examples…?" was "no number there". A shipped
+    number question that counts something names it as its unit in every language, so the noun
+    may follow the number ("64 examples", "64 exemples", "64 misaal"); a bare number (a scale,
+    a divisor) has none."""
+    from bot.core.kinds import parse_number
+    from bot.usecases.typed_answers import units
+
+    catalog = load_catalog(CONTENT)
+    numbers = [q for quiz in catalog for q in quiz.questions if q.kind is QuestionKind.NUMBER]
+    numbers = [q for q in numbers if q.unit.get("en")]
+    assert len(numbers) >= 4
+    for question in numbers:
+        assert question.number is not None
+        key = question.number
+        value = key.value if key.value is not None else key.low
+        assert value is not None
+        for lang, mark in (("en", "."), ("fr", ","), ("wo", ",")):
+            unit = question.unit.get(lang)
+            assert unit, (question.id, lang)
+            typed = f"{value:g} {unit}".replace(".", mark)
+            assert parse_number(typed, mark, units(question, lang)) == value, typed

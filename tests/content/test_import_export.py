@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.content import main
-from bot.content import check, format_report, load_catalog
+from bot.content import check, default_content_dir, format_report, load_catalog
 from bot.content.formats import parse
 from bot.core.kinds import NumberAnswer, QuestionKind
 
@@ -411,3 +411,55 @@ def test_an_empty_required_text_is_not_told_to_be_removed(tmp_path: Path) -> Non
     source.write_text(text[:first] + 'explanation: " "' + text[end:], encoding="utf-8")
     messages = [p.message for p in check(root).errors]
     assert "empty text: write the text (this key is required)" in messages, messages
+
+
+@pytest.mark.parametrize("lang", ["fr", "wo"])
+def test_a_translation_round_trips_through_gift(
+    lang: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 28 #17: `content export QUIZ --format gift --lang fr`, then `content import ...
+    --lang fr --id QUIZ` gives the same translation back. Before: the true/false labels came
+    back as 'True'/'False', no-break spaces as plain ones, the number question was skipped for
+    its unit, and the description (which GIFT cannot carry) was lost: 3 checker errors."""
+    content = tmp_path / "content"
+    shutil.copytree(default_content_dir(), content)
+    before = load_catalog(content).quiz("gradient-accumulation")
+    status, gift, _ = run(capsys, "export", "gradient-accumulation", "--format", "gift",
+                          "--lang", lang, "--content", str(content))  # fmt: skip
+    assert status == 0
+    exported = tmp_path / f"ga.{lang}.gift"
+    exported.write_text(gift, encoding="utf-8")
+    argv = ["import", str(exported), "--format", "gift", "--lang", lang]
+    argv += ["--id", "gradient-accumulation", "--out", str(content), "--force"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0, out
+    assert check(content).errors == []
+    after = load_catalog(content).quiz("gradient-accumulation")
+    assert after is not None and before is not None
+    assert after.title.get(lang) == before.title.get(lang)
+    assert after.description.get(lang) == before.description.get(lang)
+    assert after.unreviewed == before.unreviewed
+    for old, new in zip(before.questions, after.questions, strict=True):
+        assert new.prompt.get(lang) == old.prompt.get(lang)
+        assert [o.text.get(lang) for o in new.options] == [o.text.get(lang) for o in old.options]
+        assert new.explanation.get(lang) == old.explanation.get(lang)
+        assert new.unit.get(lang) == old.unit.get(lang)
+
+
+def test_a_numerical_question_without_feedback_is_kept_with_a_stand_in(
+    content: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A GIFT numerical question without feedback refused the whole file ("explanation: empty
+    text"), on an upload as in `content import`, while a choice question without one gets its
+    right option as a stand-in: a number question gets its right value."""
+    from bot.content.uploads import check_upload
+
+    gift = "::days::How many days are there in a week? {#7}\n\n::pi::Pi, roughly? {#3.14:0.01}\n"
+    checked = check_upload("week.gift", gift.encode(), content)
+    assert checked.errors == [], checked.errors
+    assert checked.quiz is not None
+    assert [q.explanation.get("en") for q in checked.quiz.questions] == ["✅ 7", "✅ 3.14 ± 0.01"]
+    source = tmp_path / "week.gift"
+    source.write_text(gift, encoding="utf-8")
+    status, out, _ = run(capsys, "import", str(source), "--format", "gift", "--out", str(content))
+    assert status == 0, out

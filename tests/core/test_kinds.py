@@ -22,6 +22,7 @@ from bot.core.kinds import (
     NumberAnswer,
     QuestionKind,
     Score,
+    ambiguous_number,
     parse_number,
     score_choice,
     score_multiple,
@@ -261,3 +262,28 @@ def test_a_quiz_score_counts_a_multiple_question_right_for_the_exact_set(
     result = score(quiz, [1, 0], [(0, selected)])
     assert result.correct == right + 1
     assert (0 in result.missed) is (right == 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "separator", "ambiguous"),
+    [
+        ("1,000", ".", True),  # a thousand, or one with three decimals?
+        ("12,500 GB", ".", True),
+        ("-2,500", ".", True),
+        ("1,000,000", ".", True),
+        ("1.000", ",", True),  # the French learner's point: the same doubt
+        ("1,000", ",", False),  # the French decimal comma: 1.0, read
+        ("0,125", ".", False),  # no thousands start with 0: a decimal comma, refused plainly
+        ("1,5", ".", False),
+        ("1000", ".", False),
+        ("1.000", ".", False),  # the English decimal point: 1.0, read
+        ("sixty", ".", False),
+    ],
+)
+def test_a_thousands_separator_that_could_be_a_decimal_mark_is_ambiguous(
+    text: str, separator: str, ambiguous: bool
+) -> None:
+    """Issue 28 #26: '1,000' gets its own message ('ambiguous'), not 'no number there'."""
+    assert ambiguous_number(text, separator, "GB") is ambiguous
+    if ambiguous:
+        assert parse_number(text, separator, "GB") is None

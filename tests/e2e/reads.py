@@ -168,6 +168,10 @@ class StoreReads:
         """The chat each uploaded quiz version belongs to."""
         return self.rows("SELECT chat_id FROM uploaded_quizzes")
 
+    def upload_count(self) -> Rows:
+        """How many uploaded quiz versions are stored, deleted ones too."""
+        return self.rows("SELECT count(*) FROM uploaded_quizzes")
+
     def live_upload_count(self) -> Rows:
         """How many uploaded quiz versions are not deleted."""
         return self.rows("SELECT count(*) FROM uploaded_quizzes WHERE deleted_at IS NULL")

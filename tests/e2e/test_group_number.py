@@ -127,3 +127,48 @@ async def test_a_quiz_of_number_questions_only_needs_typed_answers(tmp_path: Pat
         said = await group.next_message(after=mark)
         assert "needs a typed answer" in said.text and "/settings" in said.text
         assert h.rows("SELECT count(*) FROM group_runs") == [(0,)]
+
+
+async def test_a_thousands_separator_gets_its_own_hint_in_a_group(tmp_path: Path) -> None:
+    """Issue 28 #26: "1,000" is not "no number": its hint says it reads two ways."""
+    async with number_group_bot(tmp_path, seconds=60.0, taps=0) as h:
+        group, admin = await make_group(h)
+        cat = h.emu.user(2003, "Cat", language_code="en")
+        group.add_member(cat, "member")
+        await typed_on(group, admin)
+        await _push(group, admin)
+        number = await group.wait_for(lambda m: "Question 1/1" in m.text)
+        await cat.send("1,000", chat=group, reply_to=number)
+        hint = await group.wait_for(lambda m: "\u2068Cat\u2069, “1,000”" in m.text)
+        assert "can be read two ways: reply with 1000" in hint.text
+        assert h.rows("SELECT count(*) FROM answers WHERE question_id = 'memory-number'") == [(0,)]
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "Quiz stopped" in m.text, timeout=10)
+
+
+async def test_a_number_sent_without_reply_gets_one_hint_to_reply(tmp_path: Path) -> None:
+    """Issue 28 #4: members who typed the number without replying to the question were
+    ignored without a word (the walk's "0 answers"). One hint each says how to answer; chat
+    that is no number, and a second plain number, get nothing. Telegram shows the bot plain
+    messages only where it is an admin (privacy mode): it is one here."""
+    async with number_group_bot(tmp_path, seconds=60.0, taps=0) as h:
+        group, admin = await make_group(h)
+        await h.emu.set_bot_status(group, "administrator", by=admin)
+        cat = h.emu.user(2003, "Cat", language_code="en")
+        group.add_member(cat, "member")
+        await typed_on(group, admin)
+        await _push(group, admin)
+        number = await group.wait_for(lambda m: "Question 1/1" in m.text)
+        mark = group.mark()
+        await cat.send("nice question", chat=group)
+        await cat.send("0.5", chat=group)
+        hint = await group.wait_for(lambda m: "\u2068Cat\u2069" in m.text, after=mark)
+        assert "reply to the question" in hint.text, hint.text
+        await cat.send("0.5 GB", chat=group)
+        await cat.send("0.5", chat=group, reply_to=number)  # the answer, as the hint says
+        count = "SELECT count(*) FROM answers WHERE question_id = 'memory-number'"
+        await _until(lambda: h.rows(count) == [(1,)])
+        await admin.send("/stop", chat=group)
+        await group.wait_for(lambda m: "Quiz stopped" in m.text, timeout=10)
+        posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
+        assert [m.message_id for m in posted if "\u2068Cat\u2069," in m.text] == [hint.message_id]

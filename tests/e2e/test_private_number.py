@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.content import load_catalog
 from bot.core.models import Catalog
 from tests.e2e.harness import answer_current, answered, reply_prompt
@@ -88,7 +90,7 @@ async def test_a_reply_that_is_no_number_leaves_the_question_open(tmp_path: Path
         mark = user.private.mark()
         await user.send("à peu près la moitié", reply_to=prompt)
         hint = await user.private.next_message(after=mark)
-        assert "pas pu lire un nombre" in hint.text and "0,5" in hint.text
+        assert "pas pu lire de nombre" in hint.text and "0,5" in hint.text
         assert not user.private.message(question.message_id).edited  # still open
         mark = user.private.mark()
         await user.send("0,5 GB")  # no reply needed; the English unit is read too
@@ -96,6 +98,32 @@ async def test_a_reply_that_is_no_number_leaves_the_question_open(tmp_path: Path
         assert "✅ Votre réponse\u00a0: 0,5 GB" in shown.text
         rows = h.typed_texts("memory-number")
         assert rows == [("0,5 GB",)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "said"),
+    [
+        ("en", "1,000", "“1,000” can be read two ways"),
+        ("fr", "1.000", "«\u202f1.000\u202f» peut se lire de deux façons"),
+    ],
+)
+async def test_a_thousands_separator_gets_its_own_message(
+    tmp_path: Path, lang: str, typed: str, said: str
+) -> None:
+    """Issue 28 #26: "1,000" was told "I could not read a number there", as "sixty" is; the
+    README says it is refused as ambiguous. It has its own message, and the question stays
+    open for the number typed plainly."""
+    async with bot_at(tmp_path, catalog=number_catalog(tmp_path)) as h:
+        user = h.emu.user(7310, "Awa", language_code=lang)
+        question, prompt = await _to_number_question(user, lang)
+        mark = user.private.mark()
+        await user.send(typed, reply_to=prompt)
+        hint = await user.private.next_message(after=mark)
+        assert said in hint.text and "1000" in hint.text, hint.text
+        assert not user.private.message(question.message_id).edited  # still open
+        assert h.rows("SELECT count(*) FROM answers WHERE question_id = ?", "memory-number") == [
+            (0,)
+        ]
 
 
 async def test_a_reply_to_an_old_question_counts_for_nothing(tmp_path: Path) -> None:
@@ -162,7 +190,7 @@ async def test_a_missed_number_question_is_reviewed_by_a_typed_reply(tmp_path: P
         mark = user.private.mark()
         await user.send("beaucoup", reply_to=card_prompt)
         hint = await user.private.next_message(after=mark)
-        assert "pas pu lire un nombre" in hint.text
+        assert "pas pu lire de nombre" in hint.text
         mark = user.private.mark()
         await user.send("0,5", reply_to=card_prompt)
         shown = await answered(user.private, card, mark)

@@ -20,6 +20,7 @@ from bot.i18n import translator
 from tests.e2e.groups_kit import GroupHarness, group_bot
 from tests.e2e.harness import answered
 from tests.e2e.i18n_kit import Seen, walk_private_flow
+from tests.e2e.uploads_kit import BROKEN
 from tests.i18n.pseudo import content_strings, language_names, unmarked_words, write_pseudo_locales
 
 DAY = 86_400.0
@@ -165,7 +166,32 @@ async def walk_group(h: GroupHarness, admin: SimUser, member: SimUser, seen: See
     await group.wait_for(lambda m: "⏹" in m.text, after=mark)
     await reply(group, admin, "/groupstats", group)
     seen.popup((await member.tap(panel, callback_data="g:999:0:0")).text)  # a stale answer
+    await walk_uploads(group, admin, member, seen)
     return group
+
+
+# An uploaded quiz's own words are content, as the shipped quizzes' are.
+UPLOAD_GIFT = (
+    "$CATEGORY: Ndèye\n\n::sum:: How much is 2 + 2? {\n=Four #Two and two make four.\n~Five\n}\n"
+)
+UPLOAD_CONTENT = ["How much is 2 + 2?", "Four", "Five", "Two and two make four.", "nos.gift",
+                  "broken.yaml", "ndeye", "Ndèye", "sum", "capital", "my-quiz"]  # fmt: skip
+
+
+async def walk_uploads(group: ChatView, admin: SimUser, member: SimUser, seen: Seen) -> None:
+    """/upload without a file; a sound GIFT file (its summary, its guide buttons, a member's
+    refused tap, an admin's pick); a broken YAML file (every problem in one message)."""
+    await reply(group, admin, "/upload", group)
+    mark = group.mark()
+    await admin.send_document("nos.gift", UPLOAD_GIFT.encode(), caption="/upload", chat=group)
+    summary = await group.wait_for(lambda m: "nos.gift" in m.text, after=mark, timeout=30)
+    guide = next(b for row in summary.buttons for b in row if b.text.startswith("📖"))
+    seen.popup((await member.tap(summary, guide.text)).text)  # admins only
+    await admin.tap(summary, guide.text)
+    await group.wait_for(lambda m: m.message_id == summary.message_id and m.edited, after=mark)
+    mark = group.mark()
+    await admin.send_document("broken.yaml", BROKEN.encode(), caption="/upload", chat=group)
+    await group.wait_for(lambda m: "broken.yaml" in m.text, after=mark, timeout=30)
 
 
 async def test_every_screen_is_marked_in_the_pseudo_locale(
@@ -182,7 +208,7 @@ async def test_every_screen_is_marked_in_the_pseudo_locale(
         for message in [*user.private.bot_messages, *group.bot_messages]:
             seen.message(message)
 
-        content = content_strings(h.catalog)
+        content = [*content_strings(h.catalog), *UPLOAD_CONTENT]
         allowed = NAMES | language_names() | ZONE_WORDS
         leaks = {
             text: words for text in seen.texts if (words := unmarked_words(text, content, allowed))

@@ -211,7 +211,8 @@ async def test_the_sentence_is_awaited_across_a_restart(tmp_path: Path) -> None:
         mark = user.private.mark()
         await user.tap(reasons, "La traduction est fautive")
         invite = await user.private.next_message(after=mark)
-        assert "d’ici 5 minutes" in invite.text and "Signalé\u00a0: La traduction" in invite.text
+        assert "d’ici 5 minutes" in invite.text
+        assert "Signalé\u00a0: «\u202fLa traduction" in invite.text
         await h.restart_bot()
         mark = user.private.mark()
         await user.send("« Gradient » se dit pareil.")

@@ -241,7 +241,7 @@ async def test_the_summary_in_french(harness: Harness) -> None:
     mark = chat.mark()
     await user.tap(done, labels(done)[0])
     summary = await chat.next_message(after=mark)
-    assert "Révision terminée\u00a0: score de 1 sur 1 question." in summary.text
+    assert "Révision terminée\u00a0: 1 sur 1 question réussie." in summary.text
     assert "Prochaine révision\u00a0: 24 sept. 2026."  # FSRS: Good, 2 days in summary.text
 
 

@@ -65,8 +65,25 @@ async def test_french_words_localized_list_confirmations_and_refusals(tmp_path: 
         assert h.rows("SELECT quiz FROM schedules") == [(QUIZ,)]
 
         bad = await say(group, admin, "/schedule suivant someday 18:30")
-        assert "Je ne comprends pas les jours someday" in bad
-        assert "<quiz|suivant|hasard> <quotidien|semaine|weekend|jours>" in bad
+        assert "Jours non reconnus\u00a0: someday." in bad
+        # "semaine" read as "weekly"; "weekend" is "week-end" in French (issue 28 #30, U13)
+        assert "<quiz|suivant|hasard> <quotidien|ouvrés|week-end|jours>" in bad
+
+
+async def test_french_day_keywords_and_the_earlier_spellings(tmp_path: Path) -> None:
+    """`ouvrés` (Monday to Friday) and `week-end` are the French keywords; `semaine` and
+    `weekend`, which groups typed before, still work."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await french_group(h)
+        for typed, stored in (
+            ("ouvrés", "0,1,2,3,4"),
+            ("semaine", "0,1,2,3,4"),
+            ("week-end", "5,6"),
+            ("weekend", "5,6"),
+        ):
+            await say(group, admin, "/unschedule 1")
+            await say(group, admin, f"/schedule suivant {typed} 08:00")
+            assert h.rows("SELECT days FROM schedules") == [(stored,)], typed
 
 
 async def test_wolof_day_names_with_and_without_diacritics(tmp_path: Path) -> None:
@@ -77,6 +94,8 @@ async def test_wolof_day_names_with_and_without_diacritics(tmp_path: Path) -> No
             ("Talaata,Alxames", "1,3"),
             ("ajjuma,gaawu,dibeer", "4,5,6"),
             ("bés-bu-nekk", "0,1,2,3,4,5,6"),
+            ("altine-àjjuma", "0,1,2,3,4"),  # Monday to Friday (issue 28 #30)
+            ("ayu-bés", "0,1,2,3,4"),  # the earlier keyword, which reads as "week"
         ):
             await say(group, admin, f"/schedule bi-ci-topp {typed} 08:00")
             assert h.rows("SELECT days FROM schedules ORDER BY id DESC LIMIT 1") == [(stored,)]

@@ -10,49 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness, running
+from tests.e2e.uploads_kit import BROKEN, EXPECTED, group_with_admin
 
-# Line 8: `sum` has no prompt and no explanation, and its answer (line 12) names no option;
-# line 15: `capital` has one option. Before, the first upload told only of the two missing
-# fields, and the rest came back on the next upload, in English.
-BROKEN = """\
-id: my-quiz
-guide: gradient-checkpointing
-level: beginner
-languages: [en]
-title: "Our own quiz"
-description: "Two questions the group wrote."
-questions:
-  sum:
-    options:
-      a: "Four"
-      b: "Five"
-    answer: c
-  capital:
-    prompt: "Which city is the capital of Senegal?"
-    options:
-      a: "Dakar"
-    answer: a
-    explanation: "Dakar has been the capital since 1960."
-"""
-
-EXPECTED = {
-    "fr": [
-        "Ligne 8\u00a0: question «\u202fsum\u202f», énoncé\u00a0: champ obligatoire manquant",
-        "Ligne 8\u00a0: question «\u202fsum\u202f», explication\u00a0: champ obligatoire manquant",
-        "Ligne 12\u00a0: question «\u202fsum\u202f», réponse\u00a0: la réponse «\u202fc\u202f» "
-        "ne désigne aucune option (options\u00a0: a, b)",
-        "Ligne 15\u00a0: question «\u202fcapital\u202f», options\u00a0: 1 option, or une question "
-        "en a de 2 à 10",
-    ],
-    "wo": [
-        "Rëdd 8: laaj « sum », mbindum laaj bi: amul, fàww mu am",
-        "Rëdd 8: laaj « sum », leeral gi: amul, fàww mu am",
-        "Rëdd 12: laaj « sum », tontu bi: tontu « c » du benn ci tànneef yi (tànneef yi: a, b)",
-        "Rëdd 15: laaj « capital », tànneef yi: am na 1 tànneef, te laaj dafa war a am 2 ba 10",
-    ],
-}
 ENGLISH = ["missing required field", "names no option", "a question needs", "questions.sum"]
 
 
@@ -60,15 +20,6 @@ ENGLISH = ["missing required field", "names no option", "a question needs", "que
 async def h(tmp_path: Path, transport: str) -> AsyncIterator[Harness]:
     async with running(tmp_path, transport=transport) as harness:
         yield harness
-
-
-async def group_with_admin(h: Harness, lang: str) -> tuple[ChatView, SimUser]:
-    admin = h.emu.user(1001, "Awa", language_code=lang)
-    group = h.emu.group(-100500, "Study group")
-    group.add_member(admin, "creator")
-    await h.emu.add_bot_to_group(group, by=admin)
-    await group.wait_for(lambda m: "/push" in m.text)
-    return group, admin
 
 
 @pytest.mark.parametrize("lang", ["fr", "wo"])
@@ -138,3 +89,20 @@ async def test_thirty_problems_come_back_in_one_message(h: Harness) -> None:
         said = f"• Ligne {line}\u00a0: question {n}, réponse\u00a0: la réponse «\u202fz\u202f»"
         assert said in shown.text, (line, shown.text)
     assert "autres problèmes" not in shown.text
+
+
+async def test_a_partial_csv_translation_gets_advice_for_the_csv_it_came_in(h: Harness) -> None:
+    """Issue 28 #9: an uploaded CSV whose French rows lack the title and description was told
+    to "complete it, then add fr to languages in quiz.yaml", a file the uploader never had."""
+    group, admin = await group_with_admin(h, "en")
+    example = Path(__file__).resolve().parents[2] / "examples" / "quiz.csv"
+    partial = example.read_text(encoding="utf-8").replace(
+        "Sommes et semaines,Deux questions dans le format CSV de quizbot.", ","
+    )
+    mark = group.mark()
+    await admin.send_document("weeks.csv", partial.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "weeks.csv" in m.text, after=mark, timeout=30)
+    assert "is a sound quiz" in shown.text and "Languages: English" in shown.text, shown.text
+    assert ".yaml" not in shown.text and "languages in" not in shown.text, shown.text
+    assert "French translation: incomplete" in shown.text, shown.text
+    assert "fill in its title, description" in shown.text, shown.text

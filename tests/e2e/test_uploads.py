@@ -10,24 +10,13 @@ import pytest
 
 from bot.emulator.driver import ChatView, SimUser
 from tests.e2e.harness import Harness, running
-from tests.e2e.uploads_kit import GOOD_YAML
+from tests.e2e.uploads_kit import GOOD_YAML, make_group
 
 
 @pytest.fixture
 async def h(tmp_path: Path, transport: str) -> AsyncIterator[Harness]:
     async with running(tmp_path, transport=transport) as harness:
         yield harness
-
-
-async def make_group(h: Harness) -> tuple[ChatView, SimUser, SimUser]:
-    admin = h.emu.user(1001, "Ada", language_code="en")
-    member = h.emu.user(1002, "Awa", language_code="fr")
-    group = h.emu.group(-100500, "Study group")
-    group.add_member(admin, "creator")
-    group.add_member(member, "member")
-    await h.emu.add_bot_to_group(group, by=admin)
-    await group.wait_for(lambda m: "/push" in m.text)
-    return group, admin, member
 
 
 def tables(h: Harness) -> dict[str, int]:
@@ -287,3 +276,25 @@ async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choic
         for m in group.bot_messages
         if m.message_id > ask.message_id and "no quiz of its own" in m.text
     ] == []
+
+
+async def test_refused_files_have_a_cap_of_their_own(h: Harness) -> None:
+    """Issue 28 #5: refused files no longer count toward the 10 stored an hour, so nothing
+    bounded them: each costs a download and a bounded parse. They have their own cap, 30 an
+    hour per group, said in its own words; nothing is stored meanwhile."""
+    group, admin, _ = await make_group(h)
+    for _ in range(30):
+        mark = group.mark()
+        await admin.send_document("eleven.txt", ONLY_ELEVEN, caption="/upload", chat=group)
+        shown = await group.next_message(after=mark, timeout=30)
+        assert "cannot be used" in shown.text, shown.text
+    mark = group.mark()
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.next_message(after=mark, timeout=30)
+    assert "Too many refused files in this group for now: try again in" in shown.text, shown.text
+    assert h.upload_count() == [(0,)]
+    h.clock.advance(3600)
+    mark = group.mark()
+    await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+    shown = await group.next_message(after=mark, timeout=30)
+    assert "ours.yaml is a sound quiz" in shown.text, shown.text

@@ -288,7 +288,7 @@ async def test_a_private_upload_goes_to_the_group_the_admin_chooses(tmp_path: Pa
         )
         assert forged is not None and "expired" in (forged.text or "")
         # in a group the same data is refused too (bound to private chats)
-        assert h.rows("SELECT count(*) FROM uploaded_quizzes") == [(0,)]
+        assert h.upload_count() == [(0,)]
         # demoted meanwhile: the admin check is made again on the tap
         group.add_member(admin, "member")
         h.clock.advance(ADMIN_TTL + 1)  # past the admin cache's answer from the listing

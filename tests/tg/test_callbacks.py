@@ -74,6 +74,8 @@ PINNED: list[tuple[str, cb.Callback]] = [
     ("upf:-1001234567890:0a1b2c3d", cb.UploadFor(-1001234567890, "0a1b2c3d")),
     ("upc:-1001234567890:0a1b2c3d:r", cb.UploadChoice(-1001234567890, "0a1b2c3d", "r")),
     ("upc:-5:ffffffff:x", cb.UploadChoice(-5, "ffffffff", "x")),
+    ("upg:-1001234567890:3:week-3", cb.UploadGuide(-1001234567890, 3, "week-3")),
+    ("upg:-5:-1:warm-up", cb.UploadGuide(-5, -1, "warm-up")),
     ("rp:17:3", cb.ReportOpen(17, 3)),
     ("rpr:17:3:k", cb.ReportReason(17, 3, "k")),
     ("rpr:17:3:o", cb.ReportReason(17, 3, "o")),
@@ -213,7 +215,7 @@ def test_buttons_with_a_quiz_id_leave_it_the_room_the_content_checker_promises()
     longest = limits.callback_bytes("x" * limits.QUIZ_ID_MAX_CHARS)
     assert longest <= limits.CALLBACK_DATA_MAX_BYTES
     carrying = [kind for kind in cb.TABLE.by_class.values() if quiz_id in kind.specs]
-    assert len(carrying) == 5
+    assert len(carrying) == 6
     assert all(kind.longest() <= longest for kind in carrying), carrying
 
 

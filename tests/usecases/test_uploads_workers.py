@@ -58,3 +58,24 @@ async def test_a_quiz_id_another_worker_just_stored_is_asked_about_not_replaced(
     assert asked.free_id == f"{first.typed_id}-2"
     kept = await b.accept(CHAT, 1, "quiz.gift", data, checked, set(), Choice.KEEP_BOTH)
     assert isinstance(kept, Stored) and (kept.typed_id, kept.version) == (asked.free_id, 1)
+
+
+async def test_a_guide_picked_on_one_worker_is_served_by_the_other_and_by_the_next_version(
+    db: Any,
+) -> None:
+    """Issue 28 #7: the guide an admin picks for a GIFT quiz (which names none) is the store's:
+    another worker's sync serves it, and a new version of the quiz keeps it."""
+    clock = FakeClock()
+    a, b = worker(db, clock), worker(db, clock)
+    data = (ROOT / "examples" / "quiz.gift").read_bytes()
+    first = await upload(a, data)
+    assert first.quiz.guide is None  # the file names none: no unrelated default
+    await b.sync()
+    guide = next(iter(first.checked.guides.values()))
+    picked = await a.set_guide(CHAT, first.typed_id, guide)
+    assert picked is not None and picked.guide == guide
+    [served] = await b.sync()
+    assert served.guide == guide and b.own(CHAT)[first.typed_id].guide == guide
+    second = await upload(b, data, Choice.REPLACE)
+    assert second.version == 2 and second.quiz.guide == guide
+    assert await a.set_guide(CHAT, first.typed_id, None) is None  # version 1 is not current

@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.content.drift import TRUE_FALSE_LABELS
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     MULTIPLE,
@@ -46,6 +47,9 @@ Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is o
 _ESCAPABLE = "~=#{}:\\"
 _FORMATS = ("[html]", "[markdown]", "[plain]", "[moodle]")
 _TRUE_FALSE = {"T", "F", "TRUE", "FALSE"}
+# Spaces that are text, not layout: French puts them before : ; ! ? and inside « » (a GIFT
+# export of a French translation carries them; collapsing them lost its typography).
+_NO_BREAK = "\u00a0\u202f\u2007"
 
 
 def parse(
@@ -73,7 +77,7 @@ def parse(
             break
         question = _question(block, line, builder.next_number(), result, limits)
         if question is not None:
-            builder.add(question)
+            builder.add(_labelled(question, lang))
     result.quizzes.extend(builder.done())
     return result
 
@@ -118,6 +122,18 @@ class _Quizzes:
 
 def _with_id(question: DraftQuestion, qid: str) -> DraftQuestion:
     return replace(question, id=qid)
+
+
+def _labelled(question: DraftQuestion, lang: str) -> DraftQuestion:
+    """GIFT's `{T}`/`{F}` has no words: a true/false question's options take the file's
+    language's labels (Vrai/Faux in a French file), which its checker asks for."""
+    labels = TRUE_FALSE_LABELS.get(lang)
+    if question.kind != TRUE_FALSE or labels is None or len(question.options) != 2:
+        return question
+    options = tuple(
+        replace(option, text=label) for option, label in zip(question.options, labels, strict=True)
+    )
+    return replace(question, options=options)
 
 
 def _blocks(text: str) -> list[tuple[int, str]]:
@@ -175,7 +191,7 @@ def _text(units: Sequence[Unit]) -> str:
     """Plain text: runs of unescaped whitespace (line breaks too) become one space."""
     out: list[str] = []
     for ch, literal in units:
-        if not literal and ch.isspace():
+        if not literal and ch.isspace() and ch not in _NO_BREAK:
             if out and out[-1] != " ":
                 out.append(" ")
             continue

@@ -1,0 +1,57 @@
+"""What a translation re-imported from a format keeps of the translation file it replaces.
+
+GIFT, Aiken and CSV carry questions, options and explanations, but not a quiz's description
+(GIFT, Aiken), a number question's unit (GIFT, Aiken, CSV), nor our file's `same_as_source`
+list and `reviewed` flag. A translation exported to one of them, edited, and imported again
+(`content export Q --format gift --lang fr`, then `content import ... --lang fr --id Q`) must
+not lose them: the README promises a round trip, and the checker would refuse the result
+("description: missing fr translation"). So the new file takes each of those from the file it
+replaces when the import has none; what the import has always wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from bot.content.formats.draft import NUMBER, DraftQuiz
+from bot.content.problems import Problems
+from bot.content.schema import QuizTranslation
+from bot.content.sources import parse_file
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The translation to write, and the file-only keys kept from the one it replaces."""
+
+    quiz: DraftQuiz
+    same_as_source: tuple[str, ...] = ()
+    reviewed: bool = True
+
+
+def kept_from(path: Path, draft: DraftQuiz) -> Kept:
+    """`draft` with what it lacks taken from the translation file at `path` (if there is a
+    sound one): title, description, units, explanations, `same_as_source`, `reviewed`."""
+    if not path.is_file():
+        return Kept(draft)
+    parsed = parse_file(path, QuizTranslation, Problems())
+    if parsed is None:  # a broken file: nothing to keep, the checker says what is wrong
+        return Kept(draft)
+    old = parsed.model
+    questions = []
+    for question in draft.questions:
+        before = old.questions.get(question.id)
+        if before is not None:
+            question = replace(
+                question,
+                unit=question.unit or (before.unit or "" if question.kind == NUMBER else ""),
+                explanation=question.explanation or before.explanation or "",
+            )
+        questions.append(question)
+    quiz = replace(
+        draft,
+        title=draft.title or old.title or "",
+        description=draft.description or old.description or "",
+        questions=tuple(questions),
+    )
+    return Kept(quiz, tuple(old.same_as_source), old.reviewed)
