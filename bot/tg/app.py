@@ -300,6 +300,7 @@ class QuizBot:
             timezone=options.timezone,
             clock=options.clock,
             rng=options.rng,
+            shared=options.shared,
         )
         self.reminders = LearnerReminders(
             self.learners,
