@@ -63,7 +63,8 @@ class LearnerStore:
         """Create or refresh a user from an update; `private` marks that they wrote to the bot."""
 
         async def upsert(conn: aiosqlite.Connection) -> User:
-            async with conn.execute(
+            # One trip to the writer's thread (a cursor's fetchone and close are two more).
+            rows = await conn.execute_fetchall(
                 """INSERT INTO users (id, first_name, telegram_language, started_private,
                                       created_at, updated_at)
                    VALUES (?, ?, ?, ?, ?, ?)
@@ -74,10 +75,8 @@ class LearnerStore:
                        updated_at = excluded.updated_at
                    RETURNING *""",
                 (user_id, first_name, telegram_language, int(private), now, now),
-            ) as cur:
-                row = await cur.fetchone()
-            assert row is not None
-            return _user(row)
+            )
+            return _user(list(rows)[0])
 
         return await self.db.write(upsert)
 
@@ -124,15 +123,13 @@ class LearnerStore:
                    WHERE kind = 'private' AND user_id = ? AND status = 'active'""",
                 (now, user_id),
             )
-            async with conn.execute(
+            rows = await conn.execute_fetchall(  # one trip, as in touch_user
                 """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at,
                                         content_version)
                    VALUES ('private', ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (user_id, user_id, quiz_id, encode_orders(orders), now, version),
-            ) as cur:
-                row = await cur.fetchone()
-            assert row is not None
-            return int(row[0])
+            )
+            return int(list(rows)[0][0])
 
         return await self.db.write(insert)
 
