@@ -76,7 +76,7 @@ class LearnerStore:
                    RETURNING *""",
                 (user_id, first_name, telegram_language, int(private), now, now),
             )
-            return _user(list(rows)[0])
+            return _user(next(iter(rows)))
 
         return await self.db.write(upsert)
 
@@ -129,7 +129,7 @@ class LearnerStore:
                    VALUES ('private', ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (user_id, user_id, quiz_id, encode_orders(orders), now, version),
             )
-            return int(list(rows)[0][0])
+            return int(next(iter(rows))[0])
 
         return await self.db.write(insert)
 
