@@ -88,6 +88,7 @@ from bot.tg.retry import RetryingLimiter
 from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.shared_pace import SharedBudget
 from bot.tg.standings_handlers import StandingsHandlers
+from bot.tg.tapped_message import UpdatesRequest
 from bot.tg.timer_backends import JobTimers, Timers
 from bot.tg.topics import reply_thread
 from bot.tg.transport import use_transport
@@ -356,6 +357,8 @@ class QuizBot:
             connection_pool_size=self.options.concurrent_updates,
             pool_timeout=10,
         )
+        if self.options.transport == "aiohttp":  # updates without what no handler reads
+            builder = builder.get_updates_request(UpdatesRequest(1))
         app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429

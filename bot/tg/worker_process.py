@@ -40,6 +40,7 @@ from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
 from bot.tg.app import BotOptions, QuizBot
 from bot.tg.shared_pace import SharedBudget
+from bot.tg.tapped_message import without_tapped_formatting
 from bot.tg.timer_backends import PgTimers
 from bot.tg.webhook_server import read_update
 from bot.webhook_gate import serve
@@ -149,7 +150,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
 
     async def handle(payload: str) -> Any:
         metrics.update_received()  # claimed from the inbox: its handling starts now
-        return await bot.app.process_update(Update.de_json(json.loads(payload), bot.app.bot))
+        update = without_tapped_formatting(json.loads(payload))  # bot/tg/tapped_message.py
+        return await bot.app.process_update(Update.de_json(update, bot.app.bot))
 
     consumer = Consumer(
         db.pool,
