@@ -1,5 +1,5 @@
-"""What is left of an update once the formatting of a tapped message is dropped (issue 32):
-everything a handler reads, and every entity of a message someone wrote."""
+"""What is left of an update once the formatting and buttons of a tapped message are dropped
+(issue 32): everything a handler reads, and every entity of a message someone wrote."""
 
 from __future__ import annotations
 
@@ -53,8 +53,18 @@ def test_a_tap_keeps_what_handlers_read_and_loses_only_the_tapped_messages_entit
     assert shown.entities and not kept.entities and not kept.caption_entities
     assert after.callback_query.data == before.callback_query.data
     assert after.callback_query.from_user == before.callback_query.from_user
-    for field in ("message_id", "date", "chat", "text", "photo", "reply_markup"):
+    for field in ("message_id", "date", "chat", "text", "photo"):
         assert getattr(kept, field) == getattr(shown, field), field
+    assert shown.reply_markup is not None and shown.reply_markup.inline_keyboard
+    assert kept.reply_markup is not None and not kept.reply_markup.inline_keyboard  # still one
+
+
+def test_a_tapped_message_without_a_keyboard_still_has_none() -> None:
+    bare = copy.deepcopy(TAP)
+    del bare["callback_query"]["message"]["reply_markup"]
+    read = Update.de_json(without_tapped_formatting(bare), BOT)
+    assert read.callback_query is not None and read.callback_query.message is not None
+    assert read.callback_query.message.reply_markup is None
 
 
 def test_a_message_someone_wrote_keeps_its_entities() -> None:
