@@ -114,6 +114,7 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         rng=rng,
         zone_of=learners.zone,
         fsrs_of=lambda: review.fsrs,  # a /practice miss is scheduled by the same FSRS
+        shared=s.shared,  # several workers: no in-memory "no exam running"
     )
     quiz = PrivateQuiz(
         catalog,

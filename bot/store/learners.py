@@ -64,7 +64,8 @@ class LearnerStore:
         """Create or refresh a user from an update; `private` marks that they wrote to the bot."""
 
         async def upsert(conn: Conn) -> User:
-            async with conn.execute(
+            # One trip to the writer's thread (a cursor's fetchone and close are two more).
+            rows = await conn.execute_fetchall(
                 """INSERT INTO users (id, first_name, telegram_language, started_private,
                                       created_at, updated_at)
                    VALUES (?, ?, ?, ?, ?, ?)
@@ -75,10 +76,8 @@ class LearnerStore:
                        updated_at = excluded.updated_at
                    RETURNING *""",
                 (user_id, first_name, telegram_language, int(private), now, now),
-            ) as cur:
-                row = await cur.fetchone()
-            assert row is not None
-            return _user(row)
+            )
+            return _user(next(iter(rows)))
 
         return await self.db.write(upsert)
 
@@ -125,15 +124,13 @@ class LearnerStore:
                    WHERE kind = 'private' AND user_id = ? AND status = 'active'""",
                 (now, user_id),
             )
-            async with conn.execute(
+            rows = await conn.execute_fetchall(  # one trip, as in touch_user
                 """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, started_at,
                                         content_version)
                    VALUES ('private', ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (user_id, user_id, quiz_id, encode_orders(orders), now, version),
-            ) as cur:
-                row = await cur.fetchone()
-            assert row is not None
-            return int(row[0])
+            )
+            return int(next(iter(rows))[0])
 
         return await self.db.write(insert)
 

@@ -86,6 +86,7 @@ from bot.tg.wire.photos import PhotoSender
 from bot.tg.wire.ratelimit import PacedRateLimiter
 from bot.tg.wire.retry import RetryingLimiter
 from bot.tg.wire.shared_pace import SharedBudget
+from bot.tg.wire.tapped_message import UpdatesRequest, without_tapped_formatting
 from bot.tg.wire.timer_backends import JobTimers, Timers
 from bot.tg.wire.transport import use_transport
 from bot.tg.wire.update_order import PerChatUpdateProcessor
@@ -290,6 +291,8 @@ class QuizBot:
             connection_pool_size=self.options.concurrent_updates,
             pool_timeout=10,
         )
+        if self.options.transport == "aiohttp":  # updates without what no handler reads
+            builder = builder.get_updates_request(UpdatesRequest(1))
         app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
@@ -648,7 +651,8 @@ class QuizBot:
     async def process_payload(self, payload: str) -> None:
         """Handle one update's JSON as the inbox stored it (a worker's consumer): the webhook
         front has already checked it, so PTB reads it as Telegram sent it."""
-        await self.app.process_update(Update.de_json(orjson.loads(payload), self.app.bot))
+        update = without_tapped_formatting(orjson.loads(payload))  # tg/wire/tapped_message.py
+        await self.app.process_update(Update.de_json(update, self.app.bot))
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.

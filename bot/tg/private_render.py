@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -38,6 +39,7 @@ from bot.tg.wire.captions import fits_caption
 
 LETTERS = "ABCDEFGHIJ"
 MAX_LIST_BUTTONS = 100  # Telegram's most buttons in one inline keyboard
+RICH_KEPT = 8192  # content texts kept rendered (`rich`); the least recently shown go first
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +65,13 @@ def with_image(screen: Screen, image: Image | None, lang: str) -> Screen:
     return replace(screen, photo=image.file(lang), alt=image.alt.get(lang))
 
 
+@lru_cache(maxsize=RICH_KEPT)
 def rich(text: str) -> str:
     """Content text as Telegram HTML: escaped, `code` spans as <code>, fenced blocks as
-    <pre><code class="language-python"> (Telegram shows the language on the block)."""
+    <pre><code class="language-python"> (Telegram shows the language on the block).
+
+    Kept per text (a pure function of it): a tap shows the same prompt, options and
+    explanation again (issue 32); an edited text is another key."""
     return "".join(_rich_piece(is_code, piece) for is_code, piece in split_code(text))
 
 

@@ -38,6 +38,7 @@ from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings, RunStanding
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
+from bot.usecases.run_copies import RunCopies
 
 # -- outcomes ---------------------------------------------------------------------------------
 
@@ -177,6 +178,7 @@ class GroupRuns(ServesCatalog):
         # memory (it would go stale); every look-up reads the store.
         self.shared = shared
         self._runs: dict[int, GroupRun] = {}
+        self._copies = RunCopies()  # shared: runs as members' taps last read them
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
         # A group's own (uploaded) quizzes by id, beside the shipped catalogue.
         self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = own_quizzes or (lambda _: {})
@@ -362,7 +364,7 @@ class GroupRuns(ServesCatalog):
         the member's language, else the group's.
         """
         lang = member.language_in(group_lang)
-        found = await self.tapped(run_id)
+        found = await self._tap_run(chat_id, run_id, index)
         if found is None:
             return Closed(lang)
         run, quiz = found
@@ -384,6 +386,22 @@ class GroupRuns(ServesCatalog):
         run = await self.store.run(run_id) if self.shared else self._runs.get(run_id)
         quiz = self.quiz_of(run) if run else None
         return None if run is None or quiz is None else (run, quiz)
+
+    async def _tap_run(self, chat_id: int, run_id: int, index: int) -> tuple[GroupRun, Quiz] | None:
+        """`tapped`, with several workers from a copy that shows question `index` open in chat
+        `chat_id` (safe: bot/usecases/run_copies.py), else read and copied."""
+        if not self.shared:
+            return await self.tapped(run_id)
+        copy = self._copies.open_at(run_id, index, chat_id)
+        quiz = self.quiz_of(copy) if copy is not None else None
+        if copy is not None and quiz is not None:
+            return copy, quiz
+        found = await self.tapped(run_id)
+        if found is None:
+            self._copies.forget(run_id)
+        else:
+            self._copies.keep(found[0])
+        return found
 
     async def live(self, run_id: int, index: int) -> Live | None:
         """Question `index` while it is open, with its answers so far (one indexed read);

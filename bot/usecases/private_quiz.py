@@ -4,8 +4,9 @@ Each takes plain values and returns a typed outcome the adapter only renders. Ow
 attempt is checked once, in `_owned`; what comes after an answer (the next question or the
 result) is decided here, not in a handler. Active attempts are kept in memory after first use:
 the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
-write and one indexed read (is an exam running?). With several workers on one store (`shared`)
-another process may write, so no attempt is kept: every look-up reads the store.
+write (whether an exam runs is kept too: PracticeSession.exam_running, docs/caches.md). With
+several workers on one store (`shared`) another process may write, so no attempt is kept:
+every look-up reads the store.
 
 While the learner is in an exam no private quiz starts or goes on (`InExam`): the same quiz, or
 any sharing its questions, would judge and explain each answer, and the exam promises no verdict

@@ -16,6 +16,7 @@ from aiohttp import web
 from telegram import Bot, TelegramObject, Update
 from telegram.ext import Application
 
+from bot.tg.wire.tapped_message import without_tapped_formatting
 from bot.webhook_gate import NotAnUpdate, WebhookGate, serve
 
 
@@ -26,7 +27,7 @@ def read_update(update: dict[str, Any], bot: Bot) -> Update:
     a required one (`"chat_member": {}` became a change of no chat, which handlers then failed
     on), so every object read must also hold the fields its class requires."""
     try:
-        read = Update.de_json(update, bot)
+        read = Update.de_json(without_tapped_formatting(update), bot)
     except Exception as exc:
         raise NotAnUpdate(f"not a Telegram update ({type(exc).__name__})") from exc
     if (missing := _missing(read)) is not None:
