@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import sys
+from typing import TextIO
 
 NOISY = ("httpx", "httpcore", "apscheduler", "aiohttp.access")
 _FORMATTER = logging.Formatter()
@@ -32,8 +34,22 @@ class RedactFilter(logging.Filter):
         return True
 
 
+class CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to `sys.stderr` as it is when a record is emitted, not as it was when logging was
+    set up: a command run in-process (tests, the sandbox) may have set it up while stderr was a
+    stream that is closed since, and every later line then failed with "Logging error"."""
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:
+        pass  # always the current sys.stderr
+
+
 def setup(level: str = "INFO", secret: str = "") -> None:
-    handler = logging.StreamHandler()
+    handler = CurrentStderr()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactFilter(secret))
     root = logging.getLogger()

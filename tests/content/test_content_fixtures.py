@@ -47,7 +47,13 @@ ERRORS = [
     ("question-too-long", "quizzes/demo.yaml", 10, "questions.q1.prompt", "Telegram message"),
     ("quiz-id-deep-link", "quizzes/demo.yaml", 2, "id", "deep link"),
     ("quiz-id-too-long", "quizzes/demo.yaml", 2, "id", "keep it to 32"),
-    ("quiz-id-too-long", "quizzes/demo.yaml", 2, "id", "button data 77 bytes"),
+    (
+        "quiz-id-too-long",
+        "quizzes/demo.yaml",
+        2,
+        "id",
+        "button data 89 bytes",
+    ),  # the longest: an upload's guide button
     ("stale-translation-key", "quizzes/demo.fr.yaml", 16, "questions.q2.options.c", "not in"),
     ("stale-translation-key", "quizzes/demo.fr.yaml", 18, "questions.q3", "not in the English"),
     ("missing-translation", "quizzes/demo.fr.yaml", 11, "questions.q2.explanation", "missing fr"),

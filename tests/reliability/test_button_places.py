@@ -40,7 +40,8 @@ def example(kind: Kind, own_id: int) -> str:
         elif isinstance(spec, Text):
             values.append(spec.chars[0] * spec.least)
         else:
-            values.append(GROUP if spec.sign else own_id if spec.digits == 12 else 0)
+            chat = spec.sign and spec.digits >= len(str(GROUP)) - 1  # a chat id, not a small index
+            values.append(GROUP if chat else own_id if spec.digits == 12 else 0)
     assert len(QUIZ) <= QUIZ_ID_MAX_CHARS
     return cb.encode(kind.cls(*values))
 
