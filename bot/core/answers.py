@@ -85,6 +85,18 @@ def positions(order: Sequence[int], options: frozenset[int]) -> frozenset[int]:
     return frozenset(order.index(option) for option in options if option in order)
 
 
+def selected_ids(quiz: Quiz, index: int, selected: frozenset[int]) -> str:
+    """The stored form of a selection: option ids in the question's order, comma-joined."""
+    options = quiz.questions[index].options
+    return ",".join(options[i].id for i in sorted(selected))
+
+
+def units(question: Question, lang: str) -> tuple[str, ...]:
+    """The units a typed reply may end with: the learner's language's and the English one."""
+    found = (question.unit.get(lang), question.unit.get("en"))
+    return tuple(dict.fromkeys(u for u in found if u))
+
+
 def apply(attempt: Attempt, quiz: Quiz, question_index: int, answer: Answer) -> AnswerOutcome:
     """Record `answer` to question `question_index` of an attempt, or say why it changes
     nothing: the same rules for every kind (bot/core/engine.py `closed_verdict`, `record`)."""
