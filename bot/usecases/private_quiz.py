@@ -6,7 +6,7 @@ select-all question's toggles and Submit (`PrivateSelections`), a typed number
 question, durable before the verdict is shown, and never while the learner is in an exam.
 
 Each takes plain values and returns a typed outcome the adapter only renders. Ownership of an
-attempt is checked once, in `_owned`; what comes after an answer (the next question or the
+attempt is checked once, in `owned`; what comes after an answer (the next question or the
 result) is decided here, not in a handler. Active attempts are kept in memory after first use:
 the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
 write (whether an exam runs is kept too: PracticeSession.exam_running, docs/caches.md). With
@@ -274,7 +274,7 @@ class PrivateQuiz(ServesCatalog):
 
     async def abandon(self, user_id: int, attempt_id: int) -> AbandonOutcome:
         """The "Stop" button of one attempt: only its owner, only while it runs."""
-        owned = await self._owned(user_id, attempt_id)
+        owned = await self.owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
         attempt, _ = owned
@@ -289,7 +289,7 @@ class PrivateQuiz(ServesCatalog):
         self, user_id: int, attempt_id: int, question_index: int, position: int, lang: str
     ) -> AnswerOutcome:
         """Apply a tap (a flashcard's: its rating); durable before this returns `Answered`."""
-        owned = await self._owned(user_id, attempt_id)
+        owned = await self.owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
         attempt, quiz = owned
@@ -343,7 +343,7 @@ class PrivateQuiz(ServesCatalog):
     async def flip(self, user_id: int, attempt_id: int, question_index: int) -> ResumeOutcome:
         """ "Show answer" on a flashcard: its back and rating buttons, only for its owner, only
         while it is the attempt's current, unanswered question. Changes nothing stored."""
-        owned = await self._owned(user_id, attempt_id)
+        owned = await self.owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
         attempt, quiz = owned
@@ -388,7 +388,7 @@ class PrivateQuiz(ServesCatalog):
         Shown once per question: a repeated tap is `AlreadyShown` (kept in memory only; after a
         restart a repeated "Next" may show a question twice, which is harmless).
         """
-        owned = await self._owned(user_id, attempt_id)
+        owned = await self.owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
         attempt, quiz = owned
@@ -406,7 +406,7 @@ class PrivateQuiz(ServesCatalog):
 
     async def resume(self, user_id: int, attempt_id: int) -> ResumeOutcome:
         """The "Continue" button of a running attempt, after a restart or a lost message."""
-        if await self._owned(user_id, attempt_id) is None:
+        if await self.owned(user_id, attempt_id) is None:
             return NotYours()  # a forged id: the tapper's message must stay as it is
         if await self.in_exam(user_id):
             return InExam()
@@ -418,7 +418,7 @@ class PrivateQuiz(ServesCatalog):
 
     async def mistakes(self, user_id: int, attempt_id: int) -> MistakesOutcome:
         """The questions the learner missed in one of their attempts, for its review screen."""
-        owned = await self._owned(user_id, attempt_id)
+        owned = await self.owned(user_id, attempt_id)
         if owned is None:
             return NotYours()
         if await self.in_exam(user_id):
@@ -433,12 +433,8 @@ class PrivateQuiz(ServesCatalog):
     # -- the one ownership check --------------------------------------------------------------
 
     async def owned(self, user_id: int, attempt_id: int) -> tuple[Attempt, Quiz] | None:
-        """The attempt and its quiz when `user_id` owns it (see `_owned`): for the use cases
-        of other kinds of answers to the same attempt (`PrivateSelections`, `TypedAnswers`)."""
-        return await self._owned(user_id, attempt_id)
-
-    async def _owned(self, user_id: int, attempt_id: int) -> tuple[Attempt, Quiz] | None:
-        """The attempt and its quiz when `user_id` owns it and its content still fits it."""
+        """The attempt and its quiz when `user_id` owns it and its content still fits it: the
+        one check of every kind of answer (`PrivateSelections` and `TypedAnswers` too)."""
         attempt = await self._attempt(attempt_id)
         if attempt is None or attempt.user_id != user_id:
             return None
