@@ -320,7 +320,8 @@ class PrivateQuiz(ServesCatalog):
         """Ask the store to keep an accepted answer of any kind, with what its kind records (a
         rating's id, a submitted set and its credit, the text typed); False: it lost a race."""
         judgement = outcome.judgement
-        assert judgement is not None  # only accepted answers come here
+        if judgement is None:  # nothing accepted: nothing to keep
+            return False
         index = judgement.question_index
         question = quiz.questions[index]
         ids, credit = None, None
