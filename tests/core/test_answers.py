@@ -46,7 +46,7 @@ NUMBER = Question(
 )
 CARD = Question("card", Text.plain("Front"), (), 0, Text.plain("Back"), QuestionKind.FLASHCARD)
 # The order each question is shown in: position -> option index.
-ORDERS = {"single": (2, 1, 0), "tf": (0, 1), "all": (3, 2, 1, 0), "n": (), "card": ()}
+ORDERS = {"single": (2, 1, 0), "tf": (0, 1), "all": (2, 0, 3, 1), "n": (), "card": ()}
 
 
 def _judged(question: Question, answer: Answer) -> Judgement | SetJudgement | None:
@@ -105,9 +105,10 @@ def test_each_kind_takes_its_own_shape_of_answer_only(
 @pytest.mark.parametrize(
     ("selected", "options", "right", "fraction"),
     [
-        ({1, 2}, {2, 1}, True, 1.0),  # positions 1 and 2 show options 2 and 1: the key
-        ({0, 3}, {3, 0}, False, 0.0),  # the two wrong options
-        ({2}, {1}, False, 0.5),  # half the key, nothing wrong
+        ({0, 3}, {2, 1}, True, 1.0),  # positions 0 and 3 show options 2 and 1: the key
+        ({1, 2}, {0, 3}, False, 0.0),  # the two wrong options
+        ({0}, {2}, False, 0.5),  # half the key, nothing wrong
+        ({0, 1}, {2, 0}, False, 0.0),  # one right, one wrong: they cancel
         ({0, 1, 2, 3}, {0, 1, 2, 3}, False, 0.0),  # everything scores no more than nothing
     ],
 )
@@ -122,8 +123,8 @@ def test_a_selection_is_judged_on_the_options_behind_its_positions(
 
 def test_positions_inverts_the_order() -> None:
     order = ORDERS["all"]
-    assert answers.positions(order, frozenset({1, 2})) == frozenset({2, 1})
-    assert answers.positions(order, frozenset({3})) == frozenset({0})
+    assert answers.positions(order, frozenset({1, 2})) == frozenset({3, 0})
+    assert answers.positions(order, frozenset({3})) == frozenset({2})
     assert answers.positions(order, frozenset({9})) == frozenset()  # no such option
     options = frozenset({0, 3})
     judged = _judged(MULTIPLE, Selection(answers.positions(order, options)))
