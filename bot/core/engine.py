@@ -195,25 +195,27 @@ class AnswerOutcome:
 
 def apply_answer(attempt: Attempt, quiz: Quiz, question_index: int, position: int) -> AnswerOutcome:
     """Record a tap on `position` of question `question_index`, or say why it changes nothing."""
-    closed = _closed(attempt, quiz, question_index)
+    closed = closed_verdict(attempt, quiz, question_index)
     if closed is not None:
         return AnswerOutcome(closed, attempt)
-    judgement = judge(
-        quiz.questions[question_index], attempt.orders[question_index], question_index, position
-    )
-    return _record(attempt, judgement)
+    question = quiz.questions[question_index]
+    judgement = judge(question, attempt.orders[question_index], question_index, position)
+    return record(attempt, question, judgement)
 
 
 def apply_number(attempt: Attempt, quiz: Quiz, question_index: int, typed: float) -> AnswerOutcome:
     """Record a typed value for question `question_index` (a `number` question), or say why it
     changes nothing: the same rules as a tap, the value judged by `kinds.score_number`."""
-    closed = _closed(attempt, quiz, question_index)
+    closed = closed_verdict(attempt, quiz, question_index)
     if closed is not None:
         return AnswerOutcome(closed, attempt)
-    return _record(attempt, judge_number(quiz.questions[question_index], question_index, typed))
+    question = quiz.questions[question_index]
+    return record(attempt, question, judge_number(question, question_index, typed))
 
 
-def _closed(attempt: Attempt, quiz: Quiz, question_index: int) -> Verdict | None:
+def closed_verdict(attempt: Attempt, quiz: Quiz, question_index: int) -> Verdict | None:
+    """Why an answer to question `question_index` changes nothing, whatever its kind (the
+    attempt is over, the question was answered, or it is not the current one); None if open."""
     if attempt.status is not Status.ACTIVE or not 0 <= question_index < len(quiz.questions):
         return Verdict.CLOSED
     if attempt.answers[question_index] is not None:
@@ -223,15 +225,26 @@ def _closed(attempt: Attempt, quiz: Quiz, question_index: int) -> Verdict | None
     return None
 
 
-def _record(attempt: Attempt, judgement: Judgement | None) -> AnswerOutcome:
+def record(
+    attempt: Attempt, question: Question, judgement: Judgement | SetJudgement | None
+) -> AnswerOutcome:
+    """The attempt with a judged answer recorded (INVALID when there was none to judge); a
+    submitted set also keeps its option ids, which `score` compares with the key."""
     if judgement is None:
         return AnswerOutcome(Verdict.INVALID, attempt)
     question_index = judgement.question_index
     answers = list(attempt.answers)
     answers[question_index] = judgement.option_index
     done = all(a is not None for a in answers)
+    selections = attempt.selections
+    if isinstance(judgement, SetJudgement):
+        ids = frozenset(question.options[i].id for i in judgement.selected)
+        selections = (*selections, (question_index, ids))
     updated = replace(
-        attempt, answers=tuple(answers), status=Status.FINISHED if done else Status.ACTIVE
+        attempt,
+        answers=tuple(answers),
+        status=Status.FINISHED if done else Status.ACTIVE,
+        selections=selections,
     )
     return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
 
@@ -241,26 +254,14 @@ def apply_selection(
 ) -> AnswerOutcome:
     """Submit a selection to a `multiple` question, or say why it changes nothing (INVALID: an
     empty selection, or a question of another kind)."""
-    closed = _closed(attempt, quiz, question_index)
+    closed = closed_verdict(attempt, quiz, question_index)
     if closed is not None:
         return AnswerOutcome(closed, attempt)
     question = quiz.questions[question_index]
     judgement = judge_selection(question, question_index, selected)
-    if question.kind is not QuestionKind.MULTIPLE or judgement is None:
-        return AnswerOutcome(Verdict.INVALID, attempt)
-    answers = list(attempt.answers)
-    answers[question_index] = judgement.option_index
-    done = all(a is not None for a in answers)
-    updated = replace(
-        attempt,
-        answers=tuple(answers),
-        status=Status.FINISHED if done else Status.ACTIVE,
-        selections=(
-            *attempt.selections,
-            (question_index, frozenset(question.options[i].id for i in selected)),
-        ),
-    )
-    return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
+    if question.kind is not QuestionKind.MULTIPLE:
+        judgement = None
+    return record(attempt, question, judgement)
 
 
 @dataclass(frozen=True, slots=True)

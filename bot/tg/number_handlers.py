@@ -1,5 +1,5 @@
 """Number questions in the private chat: asking them (question + ForceReply prompt) and the
-learner's typed reply, bound to their own open question by `usecases.typed_answers`."""
+learner's typed reply, bound to their own open question by `usecases.private_quiz.TypedAnswers`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from bot.tg.context import BotContext
 from bot.tg.number_review_handlers import TypedCards
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
-from bot.usecases import typed_answers as ta
+from bot.usecases import private_quiz as pq
+from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable
 from bot.usecases.private_quiz import InExam
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ async def show_question(
     attempt: Attempt,
     index: int,
     lang: str,
-    typed: ta.TypedAnswers,
+    typed: pq.TypedAnswers,
     photos: PhotoSender | None = None,
     selected: frozenset[int] = frozenset(),
 ) -> None:
@@ -54,7 +55,7 @@ async def show_question(
     asked = number_render.question(tr, quiz, index, lang)
     message = await calls.send_text(bot, chat_id, asked.text)
     # Bound before the prompt goes out: a quick reply to the prompt must find its question.
-    earlier = await typed.asked(attempt.id, ta.Asked(index, message))
+    earlier = await typed.asked(attempt.id, Asked(index, message))
     text, placeholder = number_render.prompt(tr, question)
     prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
     await typed.prompted(attempt.id, index, prompt)
@@ -77,7 +78,7 @@ class TypedReplies:
     chains in front of it)."""
 
     def __init__(
-        self, typed: ta.TypedAnswers, otherwise: Handler, cards: TypedCards | None = None
+        self, typed: pq.TypedAnswers, otherwise: Handler, cards: TypedCards | None = None
     ) -> None:
         self.typed = typed
         self.otherwise = otherwise
@@ -97,21 +98,21 @@ class TypedReplies:
         )
         bot, chat_id = message.get_bot(), message.chat_id
         match outcome:
-            case ta.NotAsked():
+            case NotAsked():
                 await self.otherwise(update, context)
-            case ta.OldQuestion():
+            case OldQuestion():
                 text = tr._(
                     "That question is closed: your reply was not counted. "
                     "/start shows where your quiz stands."
                 )
                 await calls.send_text(bot, chat_id, text)
-            case ta.Unreadable(question, ambiguous):
+            case Unreadable(question, ambiguous):
                 await calls.send_text(
                     bot, chat_id, number_render.unreadable(tr, question, learner.lang, ambiguous)
                 )
             case InExam():  # not counted: the question and its prompt wait for the exam's end
                 await calls.send_text(bot, chat_id, render.in_exam(tr))
-            case ta.TypedAnswered(quiz, attempt, index, typed, right, asked, _):
+            case pq.TypedAnswered(quiz, attempt, index, typed, right, asked, _):
                 screen, separate = number_render.answered(
                     tr, quiz, attempt.id, index, typed, right, learner.lang
                 )

@@ -16,9 +16,9 @@ from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
 from bot.tg.private_render import guide_line
 from bot.tg.wire import calls
-from bot.usecases import typed_answers as ta
 from bot.usecases import typed_review as tv
 from bot.usecases.learner_profile import Learner
+from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable
 from bot.usecases.review_rounds import ReviewRounds, RoundCard
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ class TypedCards:
         screen = number_render.round_question(tr, header, card.question, lang)
         sent = await calls.send_text(bot, chat_id, screen.text)
         # Bound before the prompt goes out: a quick reply to the prompt must find its card.
-        asked = ta.Asked(card.index, sent)
+        asked = Asked(card.index, sent)
         shown = tv.TypedCard(card.round_id, card.index, card.item_id, card.question, asked)
         before = self.typed.shown(learner.user_id, shown)
         await self.rounds.card_sent(card.round_id, sent)
@@ -64,12 +64,12 @@ class TypedCards:
         )
         bot, chat_id = message.get_bot(), message.chat_id
         match outcome:
-            case ta.NotAsked():
+            case NotAsked():
                 return False
-            case ta.OldQuestion():
+            case OldQuestion():
                 text = tr._("This review question is closed. /review for the next one.")
                 await calls.send_text(bot, chat_id, text)
-            case ta.Unreadable(question, ambiguous):
+            case Unreadable(question, ambiguous):
                 await calls.send_text(
                     bot, chat_id, number_render.unreadable(tr, question, learner.lang, ambiguous)
                 )

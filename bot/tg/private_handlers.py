@@ -27,12 +27,10 @@ from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_quiz as pq
-from bot.usecases import private_selections as ps
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected
-from bot.usecases.typed_answers import TypedAnswers
 
 log = logging.getLogger(__name__)
 
@@ -124,16 +122,16 @@ class PrivateHandlers(ServesCatalog):
         learners: Learners,
         catalog: Catalog | CatalogRef,
         stats: LearnerStatsCases | None = None,
-        typed: TypedAnswers | None = None,
+        typed: pq.TypedAnswers | None = None,
         photos: PhotoSender | None = None,
-        selections: ps.PrivateSelections | None = None,
+        selections: pq.PrivateSelections | None = None,
     ) -> None:
         self.quiz = quiz
         self.learners = learners
         self._catalog_ref = catalog_ref(catalog)
         self.stats = stats
         self.photos = photos  # content pictures (bot/tg/wire/photos.py); None: text only
-        self.typed = typed or TypedAnswers(quiz)
+        self.typed = typed or pq.TypedAnswers(quiz)
         self.selections = selections
         # The learner's zone (SpacedReview.zone), for a rated flashcard's next review day.
         self.zone: Callable[[int], Awaitable[tzinfo]] | None = None
@@ -377,7 +375,7 @@ class PrivateHandlers(ServesCatalog):
         query: CallbackQuery,
         learner: Learner,
         data: cb.Toggle | cb.Submit,
-        selections: ps.PrivateSelections,
+        selections: pq.PrivateSelections,
     ) -> None:
         """A select-all question's toggle (redraws the learner's own buttons) or Submit."""
         lang, tr, user_id = learner.lang, translator(learner.lang), learner.user_id
@@ -389,7 +387,7 @@ class PrivateHandlers(ServesCatalog):
                 await self._answered(query, outcome, lang, tr)
             return
         match await selections.toggle(user_id, data.attempt_id, data.question, data.position):
-            case ps.Toggled(quiz, attempt, index, selected):
+            case pq.Toggled(quiz, attempt, index, selected):
                 # The redraw goes before the popup: a Submit tapped right after this toggle
                 # then edits the message after it, and its verdict is never drawn over.
                 if _in_own_chat(query, user_id):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from bot.core.answers import selected_ids
 from bot.core.clock import Clock
 from bot.core.engine import SetJudgement, judge_selection
 from bot.core.group_run import GroupRun
@@ -23,7 +24,6 @@ from bot.store.selections import SelectionStore
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected, NotYours
-from bot.usecases.private_selections import selected_ids
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.answers import units
 from bot.core.engine import Judgement, judge_number
 from bot.core.kinds import ambiguous_number, parse_number
 from bot.core.models import Question, Quiz
 from bot.store import Stored
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.learner_profile import Learner
-from bot.usecases.typed_answers import units
 
 
 @dataclass(frozen=True, slots=True)

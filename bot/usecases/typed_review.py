@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.core.answers import units
 from bot.core.kinds import parse_number
 from bot.core.models import Question
 from bot.store.review_sessions import REVIEW
 from bot.usecases import review_rounds as rr
-from bot.usecases.private_quiz import CACHE_SIZE
-from bot.usecases.typed_answers import (
+from bot.usecases.outcomes import (
     Asked,
     NotAsked,
     OldQuestion,
     Unreadable,
-    units,
     unreadable,
 )
+from bot.usecases.private_quiz import CACHE_SIZE
 
 
 @dataclass(frozen=True, slots=True)

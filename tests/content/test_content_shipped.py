@@ -157,8 +157,8 @@ def test_a_number_reply_may_end_with_the_questions_noun() -> None:
     number question that counts something names it as its unit in every language, so the noun
     may follow the number ("64 examples", "64 exemples", "64 misaal"); a bare number (a scale,
     a divisor) has none."""
+    from bot.core.answers import units
     from bot.core.kinds import parse_number
-    from bot.usecases.typed_answers import units
 
     catalog = load_catalog(CONTENT)
     numbers = [q for quiz in catalog for q in quiz.questions if q.kind is QuestionKind.NUMBER]
