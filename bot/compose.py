@@ -39,7 +39,8 @@ from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
-from bot.usecases.private_quiz import PrivateQuiz, PrivateSelections
+from bot.usecases.private_answers import PrivateSelections
+from bot.usecases.private_quiz import PrivateQuiz
 from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_sharing import QuizSharing
 from bot.usecases.quiz_uploads import QuizUploads

@@ -97,7 +97,7 @@ from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_selections import GroupSelections
-from bot.usecases.private_quiz import TypedAnswers
+from bot.usecases.private_replies import TypedAnswers
 from bot.usecases.select_review import SelectReview
 from bot.usecases.typed_review import TypedReview
 

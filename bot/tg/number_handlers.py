@@ -1,5 +1,6 @@
 """Number questions in the private chat: asking them (question + ForceReply prompt) and the
-learner's typed reply, bound to their own open question by `usecases.private_quiz.TypedAnswers`."""
+learner's typed reply, bound to their own open question by
+`usecases.private_replies.TypedAnswers`."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from bot.tg.context import BotContext
 from bot.tg.number_review_handlers import TypedCards
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
-from bot.usecases import private_quiz as pq
+from bot.usecases import private_replies as pq
 from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable
-from bot.usecases.private_quiz import InExam
+from bot.usecases.private_answers import InExam
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,9 @@ from bot.tg.topics import reply_thread
 from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
 from bot.tg.wire.photos import PhotoSender, send_screen
+from bot.usecases import private_answers as pa
 from bot.usecases import private_quiz as pq
+from bot.usecases import private_replies as pr
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
@@ -122,16 +124,16 @@ class PrivateHandlers(ServesCatalog):
         learners: Learners,
         catalog: Catalog | CatalogRef,
         stats: LearnerStatsCases | None = None,
-        typed: pq.TypedAnswers | None = None,
+        typed: pr.TypedAnswers | None = None,
         photos: PhotoSender | None = None,
-        selections: pq.PrivateSelections | None = None,
+        selections: pa.PrivateSelections | None = None,
     ) -> None:
         self.quiz = quiz
         self.learners = learners
         self._catalog_ref = catalog_ref(catalog)
         self.stats = stats
         self.photos = photos  # content pictures (bot/tg/wire/photos.py); None: text only
-        self.typed = typed or pq.TypedAnswers(quiz)
+        self.typed = typed or pr.TypedAnswers(quiz)
         self.selections = selections
         # The learner's zone (SpacedReview.zone), for a rated flashcard's next review day.
         self.zone: Callable[[int], Awaitable[tzinfo]] | None = None
@@ -215,7 +217,7 @@ class PrivateHandlers(ServesCatalog):
             return
         started = await self.quiz.start(learner.user_id, quiz_id, ask=ask)
         if query is not None:
-            waits = isinstance(started, pq.InExam)
+            waits = isinstance(started, pa.InExam)
             await acknowledge(query, render.in_exam(tr) if waits else None, show_alert=waits)
             if drop and not waits:
                 await drop_keyboard(query)
@@ -229,7 +231,7 @@ class PrivateHandlers(ServesCatalog):
                 await self._ask(message, tr, started, learner.lang)
             case pq.UnknownQuiz():
                 await send(message, Screen(tr._("That quiz is no longer available.")))
-            case pq.InExam() if query is None:
+            case pa.InExam() if query is None:
                 await send(message, Screen(render.in_exam(tr)))
 
     async def quizzes(self, update: Update, context: BotContext) -> None:
@@ -285,7 +287,7 @@ class PrivateHandlers(ServesCatalog):
                             query,
                             flashcard_render.back(tr, quiz, attempt, index, lang, caption=caption),
                         )
-                    case pq.InExam():
+                    case pa.InExam():
                         await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case _:
                         await acknowledge(query, closed)
@@ -327,7 +329,7 @@ class PrivateHandlers(ServesCatalog):
                     case pq.AlreadyShown():
                         # Leaving the button in place saves a request per question (BENCHMARKS.md).
                         await acknowledge(query)
-                    case pq.InExam():
+                    case pa.InExam():
                         await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case _:
                         await acknowledge(query, closed)
@@ -337,7 +339,7 @@ class PrivateHandlers(ServesCatalog):
                         await acknowledge(query)
                         await drop_keyboard(query)
                         await self._ask(_message(query), tr, show, lang)
-                    case pq.InExam():  # the offer keeps its buttons: after the exam, they work
+                    case pa.InExam():  # the offer keeps its buttons: after the exam, they work
                         await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case outcome:
                         await acknowledge(
@@ -363,7 +365,7 @@ class PrivateHandlers(ServesCatalog):
                         await acknowledge(query)
                         mistakes = render.review(tr, quiz, attempt, missed, lang, typed)
                         await reply(query, mistakes)
-                    case pq.InExam():
+                    case pa.InExam():
                         await acknowledge(query, render.in_exam(tr), show_alert=True)
                     case _:
                         await acknowledge(query, closed)
@@ -375,7 +377,7 @@ class PrivateHandlers(ServesCatalog):
         query: CallbackQuery,
         learner: Learner,
         data: cb.Toggle | cb.Submit,
-        selections: pq.PrivateSelections,
+        selections: pa.PrivateSelections,
     ) -> None:
         """A select-all question's toggle (redraws the learner's own buttons) or Submit."""
         lang, tr, user_id = learner.lang, translator(learner.lang), learner.user_id
@@ -387,7 +389,7 @@ class PrivateHandlers(ServesCatalog):
                 await self._answered(query, outcome, lang, tr)
             return
         match await selections.toggle(user_id, data.attempt_id, data.question, data.position):
-            case pq.Toggled(quiz, attempt, index, selected):
+            case pa.Toggled(quiz, attempt, index, selected):
                 # The redraw goes before the popup: a Submit tapped right after this toggle
                 # then edits the message after it, and its verdict is never drawn over.
                 if _in_own_chat(query, user_id):
@@ -395,22 +397,22 @@ class PrivateHandlers(ServesCatalog):
                 await acknowledge(query)
             case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
-            case pq.InExam():
+            case pa.InExam():
                 await acknowledge(query, render.in_exam(tr), show_alert=True)
             case _:
                 await acknowledge(query, tr._("This question is closed."))
 
     async def _answered(
-        self, query: CallbackQuery, outcome: pq.AnswerOutcome, lang: str, tr: Translator
+        self, query: CallbackQuery, outcome: pa.AnswerOutcome, lang: str, tr: Translator
     ) -> None:
         match outcome:
-            case pq.Answered(quiz, attempt, judgement) if isinstance(judgement, SetJudgement):
+            case pa.Answered(quiz, attempt, judgement) if isinstance(judgement, SetJudgement):
                 order = attempt.orders[judgement.question_index]
                 await acknowledge(query, popup(select_render.verdict(tr, judgement, order)))
                 await self._show_answered(
                     query, select_render.answered(tr, quiz, attempt, judgement, lang)
                 )
-            case pq.Answered(quiz, attempt, judgement, _, due) if (
+            case pa.Answered(quiz, attempt, judgement, _, due) if (
                 isinstance(judgement, Judgement)
                 and quiz.questions[judgement.question_index].flashcard
             ):
@@ -419,7 +421,7 @@ class PrivateHandlers(ServesCatalog):
                 tz = await self.zone(query.from_user.id) if self.zone and due else None
                 screen = flashcard_render.rated(tr, quiz, attempt, index, rating, due, tz, lang)
                 await self._show_answered(query, (screen, None))
-            case pq.Answered(quiz, attempt, judgement) if isinstance(judgement, Judgement):
+            case pa.Answered(quiz, attempt, judgement) if isinstance(judgement, Judgement):
                 # The answer is stored: now the learner may see the verdict.
                 await acknowledge(query, render.verdict_popup(tr, judgement))
                 # A captioned photo holds 1024 characters: the explanation may follow on its own.
@@ -429,7 +431,7 @@ class PrivateHandlers(ServesCatalog):
                 )
             case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
-            case pq.InExam():  # no verdict: the question stays open for after the exam
+            case pa.InExam():  # no verdict: the question stays open for after the exam
                 await acknowledge(query, render.in_exam(tr), show_alert=True)
             case _:
                 await acknowledge(query, tr._("This question is closed."))

@@ -1,9 +1,10 @@
-"""The private quiz, one use case per tap: start, answer, next, continue, abandon, mistakes;
-and the answers of every kind to it: a tap (single, true/false, a flashcard's rating), a
-select-all question's toggles and Submit (`PrivateSelections`), a typed number
-(`TypedAnswers`). Every kind is judged by the one `bot.core.answers.judge` and kept by one
-`PrivateQuiz.keep`, with the same guarantees: only the attempt's owner, only its current
-question, durable before the verdict is shown, and never while the learner is in an exam.
+"""The private quiz's life, one use case per tap: start, continue, next, flip, stop, mistakes;
+the one ownership check of every tap on an attempt, and the attempts kept in memory. Answers
+to it are taken by `TakingAnswers` (private_answers.py: a tap, a rating, a select-all
+question's toggles and Submit, and keeping an answer of any kind), which `PrivateQuiz` is, and
+by `TypedAnswers` (private_replies.py: a number typed in reply). A tap's outcomes `Answered`
+and `AlreadyAnswered` are named here too, for whoever takes a whole attempt through this module
+(the use-case tests).
 
 Each takes plain values and returns a typed outcome the adapter only renders. Ownership of an
 attempt is checked once, in `owned`; what comes after an answer (the next question or the
@@ -27,42 +28,19 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
-from bot.core import answers
-from bot.core.answers import Selection, Typed, selected_ids
 from bot.core.clock import Clock
-from bot.core.engine import AnswerOutcome as EngineOutcome
-from bot.core.engine import (
-    Attempt,
-    Judgement,
-    Score,
-    SetJudgement,
-    Status,
-    Verdict,
-    closed_verdict,
-    new_attempt,
-    orders_match,
-    score,
-)
-from bot.core.kinds import QuestionKind, parse_number, rating_id
-from bot.core.models import Catalog, Question, Quiz
+from bot.core.engine import Attempt, Score, Status, new_attempt, orders_match, score
+from bot.core.models import Catalog, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
-from bot.store.selections import SelectionStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
-from bot.usecases.outcomes import (
-    AlreadyAnswered,
-    Asked,
-    Closed,
-    NotAsked,
-    NothingSelected,
-    NotYours,
-    OldQuestion,
-    Unreadable,
-    unreadable,
-)
+from bot.usecases.outcomes import AlreadyAnswered as AlreadyAnswered  # named here too
+from bot.usecases.outcomes import Closed, NotYours
+from bot.usecases.private_answers import Answered as Answered  # named here too
+from bot.usecases.private_answers import InExam, TakingAnswers
 
 CACHE_SIZE = 10_000
 V = TypeVar("V")
@@ -78,26 +56,7 @@ class _Lru(OrderedDict[int, V]):
             self.popitem(last=False)
 
 
-def option_id(question: Question, option_index: int) -> str:
-    """What an answer row records as the option chosen: the option's id, or a flashcard's
-    rating (`kinds.rating_id`: "rating:again" .. "rating:easy")."""
-    if question.flashcard:
-        return rating_id(option_index)
-    return question.options[option_index].id
-
-
 # -- outcomes ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """The answer is durable: the learner may now see the verdict."""
-
-    quiz: Quiz
-    attempt: Attempt
-    judgement: Judgement | SetJudgement
-    score: Score | None  # set when this answer finished the attempt
-    due: ReviewItem | None = None  # a rated flashcard: its FSRS state and due day
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,59 +105,18 @@ class StartChoice:
     wanted: Quiz
 
 
-@dataclass(frozen=True, slots=True)
-class InExam:
-    """The learner is in an exam: no private quiz starts or goes on until it ends, since each
-    answer would show a verdict and an explanation the exam keeps for its end. Nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Toggled:
-    """The learner's selection after the tap, as option indexes (not yet an answer)."""
-
-    quiz: Quiz
-    attempt: Attempt
-    index: int
-    selected: frozenset[int]
-
-
-@dataclass(frozen=True, slots=True)
-class TypedAnswered:
-    """The typed answer is durable: show the verdict in the question's message."""
-
-    quiz: Quiz
-    attempt: Attempt
-    index: int
-    typed: str
-    right: bool
-    asked: Asked
-    score: Score | None  # set when this answer finished the attempt
-
-
-def refused(verdict: Verdict | None) -> AlreadyAnswered | Closed | None:
-    """Why an answer judged `verdict` (engine.closed_verdict, answers.apply) is not taken."""
-    if verdict is None or verdict is Verdict.ACCEPTED:
-        return None
-    return AlreadyAnswered() if verdict is Verdict.ALREADY_ANSWERED else Closed()
-
-
-AnswerOutcome = Answered | AlreadyAnswered | NotYours | Closed | InExam
 NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed | InExam
 ResumeOutcome = ShowQuestion | NotYours | Closed | InExam
 AbandonOutcome = Abandoned | NotYours | Closed
 MistakesOutcome = Mistakes | NotYours | InExam
 StartOutcome = ShowQuestion | StartChoice | UnknownQuiz | InExam
-ToggleOutcome = Toggled | AlreadyAnswered | NotYours | Closed | InExam
-SubmitOutcome = Answered | NothingSelected | AlreadyAnswered | NotYours | Closed | InExam
-TypedOutcome = TypedAnswered | Unreadable | OldQuestion | NotAsked | InExam
 
 
-class PrivateQuiz(ServesCatalog):
+class PrivateQuiz(ServesCatalog, TakingAnswers):
+    """One private attempt's life; its answers are taken as a `TakingAnswers`."""
+
     # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
     exam_running: Callable[[int], Awaitable[bool]] | None = None
-    # A flashcard's rating to FSRS (SpacedReview.rate_flashcard: user, quiz id, question id,
-    # rating 0..3 -> its new state); None: ratings are stored as answers only.
-    flashcard_rated: Callable[[int, str, str, int], Awaitable[ReviewItem]] | None = None
 
     def __init__(
         self,
@@ -283,63 +201,7 @@ class PrivateQuiz(ServesCatalog):
         await self.stop(user_id)
         return Abandoned()
 
-    # -- taps on a running attempt ------------------------------------------------------------
-
-    async def answer(
-        self, user_id: int, attempt_id: int, question_index: int, position: int, lang: str
-    ) -> AnswerOutcome:
-        """Apply a tap (a flashcard's: its rating); durable before this returns `Answered`."""
-        owned = await self.owned(user_id, attempt_id)
-        if owned is None:
-            return NotYours()
-        attempt, quiz = owned
-        question = quiz.questions[question_index] if 0 <= question_index < len(quiz) else None
-        outcome = answers.apply(attempt, quiz, question_index, answers.tap(question, position))
-        refusal = refused(outcome.verdict)
-        if refusal is not None or question is None:
-            return refusal or Closed()
-        if await self.in_exam(user_id):
-            return InExam()
-        stored = await self.keep(attempt, quiz, outcome, lang, self.clock())
-        answered = await self.settled(quiz, outcome, question_index, stored)
-        if isinstance(answered, Answered) and question.flashcard and self.flashcard_rated:
-            rating = answered.judgement.option_index
-            due = await self.flashcard_rated(user_id, quiz.id, question.id, rating)
-            answered = replace(answered, due=due)
-        return answered
-
-    async def keep(
-        self,
-        attempt: Attempt,
-        quiz: Quiz,
-        outcome: EngineOutcome,
-        lang: str,
-        now: float,
-        typed: tuple[str, float] | None = None,
-    ) -> bool:
-        """Ask the store to keep an accepted answer of any kind, with what its kind records (a
-        rating's id, a submitted set and its credit, the text typed); False: it lost a race."""
-        judgement = outcome.judgement
-        if judgement is None:  # nothing accepted: nothing to keep
-            return False
-        index = judgement.question_index
-        question = quiz.questions[index]
-        ids, credit = None, None
-        if isinstance(judgement, SetJudgement):
-            ids, credit = selected_ids(quiz, index, judgement.selected), judgement.score.fraction
-        return await self.learners.record_answer(
-            attempt,
-            index,
-            judgement.option_index,
-            judgement.is_correct,
-            lang,
-            now,
-            question_id=question.id,
-            option_id="" if question.typed else option_id(question, judgement.option_index),
-            typed=typed,
-            selected_ids=ids,
-            score=credit,
-        )
+    # -- moving through a running attempt ----------------------------------------------------
 
     async def flip(self, user_id: int, attempt_id: int, question_index: int) -> ResumeOutcome:
         """ "Show answer" on a flashcard: its back and rating buttons, only for its owner, only
@@ -357,31 +219,6 @@ class PrivateQuiz(ServesCatalog):
         if await self.in_exam(user_id):
             return InExam()
         return ShowQuestion(quiz, attempt, question_index)
-
-    async def settled(
-        self, quiz: Quiz, outcome: EngineOutcome, question_index: int, stored: bool
-    ) -> AnswerOutcome:
-        """After the store was asked to keep an accepted answer (a tap, or a submitted set):
-        `Answered` when it did, else why not, read back from the store."""
-        attempt_id = outcome.attempt.id
-        if not stored or outcome.judgement is None:
-            # Lost a race with a double tap or with /stop: reload the truth from the store.
-            self._attempts.pop(attempt_id, None)
-            fresh = await self._attempt(attempt_id)
-            answered = fresh is not None and fresh.answers[question_index] is not None
-            return AlreadyAnswered() if answered else Closed()
-        return self.accepted(quiz, outcome, outcome.judgement)
-
-    def accepted(
-        self, quiz: Quiz, outcome: EngineOutcome, judgement: Judgement | SetJudgement
-    ) -> Answered:
-        """An answer the store kept: the attempt as it now is, scored when it is finished (a
-        select-all question counts by its submitted set)."""
-        self._remember(outcome.attempt)
-        final = None
-        if outcome.finished:
-            final = score(quiz, outcome.attempt.answers, outcome.attempt.selections)
-        return Answered(quiz, outcome.attempt, judgement, final)
 
     async def next(self, user_id: int, attempt_id: int, question_index: int) -> NextOutcome:
         """The "Next" button: the next question, or the result once the last was answered.
@@ -491,172 +328,3 @@ class PrivateQuiz(ServesCatalog):
             value = self._attempts.get(key)
             if value is not None and value.status is Status.ACTIVE:
                 self._attempts.pop(key, None)
-
-
-class PrivateSelections:
-    """Select-all questions (kind: multiple): toggle an option, submit the set.
-
-    A toggle is not an answer: it flips one option of the learner's pending selection, kept in
-    the store (bot/store/selections.py says why), and changes nothing else. Submit reads that
-    selection and keeps it as the question's one answer (bot/core/kinds.py: right only for the
-    exact set, partial credit otherwise), as `PrivateQuiz.answer` keeps a tap.
-    """
-
-    def __init__(
-        self, quiz: PrivateQuiz, selections: SelectionStore, *, clock: Clock = time.time
-    ) -> None:
-        self.quiz = quiz
-        self.selections = selections
-        self.clock = clock
-
-    async def _current(
-        self, user_id: int, attempt_id: int, index: int
-    ) -> tuple[Attempt, Quiz] | NotYours | AlreadyAnswered | Closed | InExam:
-        """The attempt when `index` is its current select-all question, else why not."""
-        owned = await self.quiz.owned(user_id, attempt_id)
-        if owned is None:
-            return NotYours()
-        attempt, quiz = owned
-        if not 0 <= index < len(quiz) or quiz.questions[index].kind is not QuestionKind.MULTIPLE:
-            return Closed()
-        refusal = refused(closed_verdict(attempt, quiz, index))
-        if refusal is not None:
-            return refusal  # as for a tap: once the attempt is over, all of it is closed
-        if await self.quiz.in_exam(user_id):
-            return InExam()
-        return attempt, quiz
-
-    async def toggle(
-        self, user_id: int, attempt_id: int, index: int, position: int
-    ) -> ToggleOutcome:
-        """Select or unselect the option shown at `position` of question `index`."""
-        found = await self._current(user_id, attempt_id, index)
-        if not isinstance(found, tuple):
-            return found
-        attempt, quiz = found
-        order = attempt.orders[index]
-        if not 0 <= position < len(order):
-            return Closed()  # a position no button carried
-        selected = await self.selections.toggle(
-            attempt.id, index, user_id, order[position], self.clock(), group=False
-        )
-        if selected is None:  # submitted or stopped meanwhile
-            return AlreadyAnswered() if await self._answered(attempt_id, index) else Closed()
-        return Toggled(quiz, attempt, index, selected)
-
-    async def selection(self, attempt: Attempt, index: int) -> frozenset[int]:
-        """The learner's pending selection of question `index` (to draw its buttons)."""
-        return await self.selections.selected(attempt.id, index, attempt.user_id)
-
-    async def submit(self, user_id: int, attempt_id: int, index: int, lang: str) -> SubmitOutcome:
-        """Score and store the selection as the question's answer; durable before `Answered`."""
-        found = await self._current(user_id, attempt_id, index)
-        if not isinstance(found, tuple):
-            return found
-        attempt, quiz = found
-        selected = await self.selections.selected(attempt.id, index, user_id)
-        if not selected:
-            return NothingSelected()
-        shown = Selection(answers.positions(attempt.orders[index], selected))
-        outcome = answers.apply(attempt, quiz, index, shown)
-        if outcome.verdict is not Verdict.ACCEPTED:
-            return Closed()
-        stored = await self.quiz.keep(attempt, quiz, outcome, lang, self.clock())
-        return await self.quiz.settled(quiz, outcome, index, stored)
-
-    async def _answered(self, attempt_id: int, index: int) -> bool:
-        """Read from the store, not the cache: another tap may have submitted meanwhile."""
-        fresh = await self.quiz.learners.attempt(attempt_id)
-        return fresh is not None and fresh.answers[index] is not None
-
-
-class TypedAnswers:
-    """A typed reply in the private chat, bound to the learner's own open `number` question.
-
-    The reply text alone proves nothing (anyone can type "64", and a learner may reply to an
-    old message), so the question it answers is decided here from the attempt's state: the
-    learner's running attempt, its current question, and whether that question was asked (its
-    message was sent and remembered by `asked`). A reply to a message older than the open
-    question's is a reply to an old question and changes nothing. While the learner is in an
-    exam the reply is not taken (`InExam`), and the question stays open.
-
-    The asked question's messages are kept in memory, and the question's message id in the
-    store too (`attempts.typed_message_id`, cleared once answered, and its prompt's
-    `typed_prompt_id`), so a reply still binds, and the prompt is deleted, after a restart or on
-    another worker.
-    """
-
-    def __init__(self, quiz: PrivateQuiz) -> None:
-        self.quiz = quiz
-        self._asked: dict[int, Asked] = {}  # attempt id -> its open number question's messages
-
-    async def asked(self, attempt_id: int, asked: Asked) -> Asked | None:
-        """The number question `asked.index` was sent; returns the earlier prompt of the same
-        question, if any (sent again by Continue): the caller deletes it."""
-        before = self._asked.get(attempt_id)
-        if len(self._asked) >= CACHE_SIZE:  # abandoned attempts' entries: the store has them
-            self._asked.clear()
-        self._asked[attempt_id] = asked
-        await self.quiz.learners.typed_question_sent(attempt_id, asked.question_message)
-        if before is not None and before.index == asked.index and before.prompt_message:
-            return before
-        return None
-
-    async def prompted(self, attempt_id: int, index: int, prompt_message: int) -> None:
-        """The question's reply prompt went out (deleted once the question is answered, by
-        whichever worker takes the reply: its id is stored too)."""
-        known = self._asked.get(attempt_id)
-        if known is not None and known.index == index:
-            self._asked[attempt_id] = replace(known, prompt_message=prompt_message)
-        await self.quiz.learners.typed_prompt_sent(attempt_id, prompt_message)
-
-    async def answer(
-        self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
-    ) -> TypedOutcome:
-        """A text from the learner: the answer to their open number question, or why not."""
-        running = await self.quiz.running(user_id)
-        if running is None:
-            return OldQuestion() if reply_to is not None else NotAsked()
-        quiz, attempt, index = running.quiz, running.attempt, running.index
-        asked = await self._open(attempt, index)
-        if asked is None or index >= len(quiz) or not quiz.questions[index].typed:
-            return OldQuestion() if reply_to is not None else NotAsked()
-        if reply_to is not None and reply_to < asked.question_message:
-            return OldQuestion()
-        if await self.quiz.in_exam(user_id):
-            return InExam()
-        question = quiz.questions[index]
-        typed = text.strip()
-        value = parse_number(typed, separator, answers.units(question, lang))
-        if value is None:
-            return unreadable(question, typed, separator, lang)
-        outcome = answers.apply(attempt, quiz, index, Typed(value))
-        judgement = outcome.judgement
-        if outcome.verdict is not Verdict.ACCEPTED or judgement is None:
-            return OldQuestion()
-        if not await self.quiz.keep(
-            attempt, quiz, outcome, lang, self.quiz.clock(), (typed, value)
-        ):
-            self.quiz.forget_attempt(attempt.id)  # a second reply raced this one, or /stop did
-            return OldQuestion()
-        self._asked.pop(attempt.id, None)
-        await self.quiz.learners.typed_question_sent(attempt.id, None)
-        answered = self.quiz.accepted(quiz, outcome, judgement)
-        return TypedAnswered(
-            quiz, answered.attempt, index, typed, judgement.is_correct, asked, answered.score
-        )
-
-    async def _open(self, attempt: Attempt, index: int) -> Asked | None:
-        """The open number question's messages, when question `index` was asked. With several
-        workers (`shared`) another process may have asked it: the store is read every time."""
-        known = None if self.quiz.shared else self._asked.get(attempt.id)
-        if known is not None:
-            return known if known.index == index else None
-        # After a restart: the store keeps the asked question's message until it is answered.
-        stored = await self.quiz.learners.typed_prompt(attempt.id)
-        return None if stored is None else Asked(index, *stored)
-
-    def forget_cached(self, user_id: int) -> None:
-        """After /forget: nothing of the user's stays here (attempt ids are looked up lazily)."""
-        del user_id
-        self._asked.clear()

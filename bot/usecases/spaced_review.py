@@ -48,7 +48,7 @@ from bot.core.review import (
 )
 from bot.store.reviews import ReviewStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
-from bot.usecases.private_quiz import option_id
+from bot.usecases.private_answers import option_id
 
 MEDIAN_SECONDS = 600.0  # how long a question's median answer time is reused
 MEDIANS_KEPT = 10_000  # questions whose median is kept in memory at once

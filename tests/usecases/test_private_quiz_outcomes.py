@@ -10,9 +10,9 @@ from bot.core.kinds import QuestionKind
 from bot.core.models import Quiz
 from bot.store import Database, LearnerStore
 from bot.store.selections import SelectionStore
+from bot.usecases import private_answers as ps
 from bot.usecases import private_quiz as pq
-from bot.usecases import private_quiz as ps
-from bot.usecases import private_quiz as ta
+from bot.usecases import private_replies as ta
 from tests.e2e.harness import FakeClock, shipped_catalog, typed_for
 
 QUIZ = "gradient-checkpointing"
