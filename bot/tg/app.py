@@ -96,7 +96,6 @@ from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
-from bot.usecases.group_selections import GroupSelections
 from bot.usecases.select_review import SelectReview
 from bot.usecases.typed_answers import TypedAnswers
 from bot.usecases.typed_review import TypedReview
@@ -254,6 +253,7 @@ class QuizBot:
         )
         self.standings, self.group_settings = services.standings, services.group_settings
         self.group_runs, self.group_schedules = services.group_runs, services.group_schedules
+        self.group_answers = services.group_answers
         self.uploads, self.review, self.review_rounds = (
             services.uploads,
             services.review,
@@ -373,10 +373,7 @@ class QuizBot:
             self.upload_handlers,
             self.reminder_handlers,
             reports,
-            GroupSelectHandlers(
-                self.group_settings,
-                GroupSelections(self.group_runs, SelectionStore(self.db), clock=self.options.clock),
-            ),
+            GroupSelectHandlers(self.group_settings, self.group_answers),
         )
         app.add_handler(CallbackQueryHandler(router))
         wrong_chat.openers.update(
@@ -436,6 +433,7 @@ class QuizBot:
         group = GroupHandlers(
             self.group_settings,
             self.group_runs,
+            self.group_answers,
             self.group_schedules,
             self.runner,
             self.admins,
@@ -480,7 +478,7 @@ class QuizBot:
             app.add_handler(CommandHandler(name, command, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         # A member's reply to a run's number question (typed answers on); other text is chat.
-        typed = GroupTypedReplies(self.group_settings, self.group_runs, self.courtesy)
+        typed = GroupTypedReplies(self.group_settings, self.group_answers, self.courtesy)
         # Replies answer a number question; a number sent without one gets a hint (its filter
         # is every text: the handler looks further only at what reads as a number).
         app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, typed.reply))

@@ -28,6 +28,7 @@ from bot.tg.private_handlers import acknowledge
 from bot.tg.private_render import Screen, button, unknown_zone
 from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
+from bot.usecases import group_answers as ga
 from bot.usecases import group_runs as runs
 from bot.usecases import group_schedules as sched
 from bot.usecases import group_settings as gs
@@ -49,6 +50,7 @@ class GroupHandlers(ServesCatalog):
         self,
         settings: gs.GroupSettingsCases,
         runs_: runs.GroupRuns,
+        answers: ga.GroupAnswers,
         schedules: sched.GroupSchedules,
         runner: GroupRunner,
         admins: AdminCache,
@@ -56,6 +58,7 @@ class GroupHandlers(ServesCatalog):
     ) -> None:
         self.settings_ = settings
         self.runs = runs_
+        self.answers = answers
         self.schedules_ = schedules
         self.runner = runner
         self.admins = admins
@@ -314,12 +317,12 @@ class GroupHandlers(ServesCatalog):
         """A member's tap (the router checked it comes from a group): stored first, then the
         popup in that member's language."""
         group = await self.settings_.settings(chat.id)
-        outcome = await self.runs.answer(
+        outcome = await self.answers.tap(
             chat.id, data.run_id, data.question, data.position, member, group.language
         )
         tr = translator(outcome.lang)
         match outcome:
-            case runs.Answered(lang, quiz, judgement):
+            case ga.Answered(lang, quiz, judgement):
                 # A toast for the one-line "recorded" (an alert is a modal every member would
                 # dismiss mid-question); an alert for a verdict, whose explanation needs reading.
                 if group.popup_verdict:

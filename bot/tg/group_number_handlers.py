@@ -19,17 +19,16 @@ from bot.tg import number_render
 from bot.tg.context import BotContext
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.topics import thread_of
-from bot.usecases import group_typed as gt
-from bot.usecases.group_runs import GroupRuns
+from bot.usecases import group_answers as ga
 from bot.usecases.group_settings import GroupSettingsCases
 
 
 class GroupTypedReplies:
     def __init__(
-        self, settings: GroupSettingsCases, runs: GroupRuns, courtesy: CourtesyReplies
+        self, settings: GroupSettingsCases, answers: ga.GroupAnswers, courtesy: CourtesyReplies
     ) -> None:
         self.settings = settings
-        self.runs = runs
+        self.answers = answers
         self.courtesy = courtesy
 
     async def reply(self, update: Update, context: BotContext) -> None:
@@ -45,8 +44,7 @@ class GroupTypedReplies:
         group = await self.settings.settings(chat.id)
         member = context.learner
         lang = member.language_in(group.language)
-        outcome = await gt.answer_typed(
-            self.runs,
+        outcome = await self.answers.typed(
             chat.id,
             replied.message_id,
             message.text,
@@ -54,7 +52,7 @@ class GroupTypedReplies:
             group.language,
             translator(lang).decimal_separator,
         )
-        if isinstance(outcome, gt.Unreadable):
+        if isinstance(outcome, ga.Unreadable):
             # In the group's language: the group reads it.
             tr = translator(group.language)
             hint = number_render.group_unreadable(
@@ -70,8 +68,8 @@ class GroupTypedReplies:
         chat = update.effective_chat
         if chat is None:
             return
-        outcome = await gt.sent_without_reply(self.runs, chat.id, thread_of(update), text)
-        if not isinstance(outcome, gt.NeedsReply):
+        outcome = await self.answers.sent_without_reply(chat.id, thread_of(update), text)
+        if not isinstance(outcome, ga.NeedsReply):
             return
         group = await self.settings.settings(chat.id)
         tr = translator(group.language)  # the group reads it

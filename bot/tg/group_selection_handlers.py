@@ -11,27 +11,27 @@ from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg.private_handlers import acknowledge
-from bot.usecases import group_selections as gsel
+from bot.usecases import group_answers as ga
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
 
 
 class GroupSelectHandlers:
-    def __init__(self, settings: GroupSettingsCases, selections: gsel.GroupSelections) -> None:
+    def __init__(self, settings: GroupSettingsCases, answers: ga.GroupAnswers) -> None:
         self.settings_ = settings
-        self.selections = selections
+        self.answers = answers
 
     async def toggle(
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.GroupToggle
     ) -> None:
         """Select or unselect one option; the popup tells the tapper alone what they chose."""
         group = await self.settings_.settings(chat.id)
-        outcome = await self.selections.toggle(
+        outcome = await self.answers.toggle(
             chat.id, data.run_id, data.question, data.position, member, group.language
         )
         tr = translator(outcome.lang)
-        if isinstance(outcome, gsel.Toggled):
+        if isinstance(outcome, ga.Toggled):
             await acknowledge(
                 query, select_render.selection_popup(tr, outcome.order, outcome.selected)
             )
@@ -44,12 +44,12 @@ class GroupSelectHandlers:
         """The member's selection becomes their answer: stored first, then the popup (the
         verdict only when the group shows verdicts in popups; otherwise at the reveal)."""
         group = await self.settings_.settings(chat.id)
-        outcome = await self.selections.submit(
+        outcome = await self.answers.submit(
             chat.id, data.run_id, data.question, member, group.language
         )
         tr = translator(outcome.lang)
         match outcome:
-            case gsel.Submitted(lang, quiz, order, judgement):
+            case ga.Submitted(lang, quiz, order, judgement):
                 # As for one-choice answers: a toast for "recorded", an alert for a verdict.
                 if group.popup_verdict:
                     head = select_render.verdict(tr, judgement, order)
