@@ -32,6 +32,7 @@ from bot.store.schedules import ScheduleStore
 from bot.store.selections import SelectionStore
 from bot.store.uploads import UploadStore
 from bot.usecases.catalog_ref import CatalogRef
+from bot.usecases.group_answers import GroupAnswers
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
@@ -74,6 +75,7 @@ class Services:
     standings: GroupStandings
     group_settings: GroupSettingsCases
     group_runs: GroupRuns
+    group_answers: GroupAnswers  # every kind of member answer in a run
     group_schedules: GroupSchedules
     uploads: QuizUploads
     review: SpacedReview
@@ -150,6 +152,17 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         zone_of=learners.zone,
         report_counts=reporting.counts,  # counts in /groupstats
     )
+    group_runs = GroupRuns(
+        catalog,
+        group_store,
+        group_settings,
+        seconds_override=s.question_seconds,
+        clock=clock,
+        rng=rng,
+        standings=standings,
+        shared=s.shared,
+        own_quizzes=uploads.own,
+    )
     return Services(
         catalog_ref=catalog,
         learners=learners,
@@ -157,17 +170,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         selections=PrivateSelections(quiz, SelectionStore(db), clock=clock),
         standings=standings,
         group_settings=group_settings,
-        group_runs=GroupRuns(
-            catalog,
-            group_store,
-            group_settings,
-            seconds_override=s.question_seconds,
-            clock=clock,
-            rng=rng,
-            standings=standings,
-            shared=s.shared,
-            own_quizzes=uploads.own,
-        ),
+        group_runs=group_runs,
+        group_answers=GroupAnswers(group_runs, SelectionStore(db), clock=clock),
         group_schedules=GroupSchedules(
             catalog, ScheduleStore(db), clock=clock, own_ids=uploads.own
         ),

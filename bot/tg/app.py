@@ -63,10 +63,9 @@ from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
+from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
-from bot.tg.group_number_handlers import GroupTypedReplies
 from bot.tg.group_run_handlers import GroupRunner
-from bot.tg.group_selection_handlers import GroupSelectHandlers
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
@@ -96,7 +95,6 @@ from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
-from bot.usecases.group_selections import GroupSelections
 from bot.usecases.private_replies import TypedAnswers
 from bot.usecases.select_review import SelectReview
 from bot.usecases.typed_review import TypedReview
@@ -254,6 +252,7 @@ class QuizBot:
         )
         self.standings, self.group_settings = services.standings, services.group_settings
         self.group_runs, self.group_schedules = services.group_runs, services.group_schedules
+        self.group_answers = services.group_answers
         self.uploads, self.review, self.review_rounds = (
             services.uploads,
             services.review,
@@ -373,10 +372,7 @@ class QuizBot:
             self.upload_handlers,
             self.reminder_handlers,
             reports,
-            GroupSelectHandlers(
-                self.group_settings,
-                GroupSelections(self.group_runs, SelectionStore(self.db), clock=self.options.clock),
-            ),
+            self.group_answer_handlers,
         )
         app.add_handler(CallbackQueryHandler(router))
         wrong_chat.openers.update(
@@ -480,7 +476,8 @@ class QuizBot:
             app.add_handler(CommandHandler(name, command, filters=groups))
         app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         # A member's reply to a run's number question (typed answers on); other text is chat.
-        typed = GroupTypedReplies(self.group_settings, self.group_runs, self.courtesy)
+        typed = GroupAnswerHandlers(self.group_settings, self.group_answers, self.courtesy)
+        self.group_answer_handlers = typed  # members' taps and toggles too (the button router)
         # Replies answer a number question; a number sent without one gets a hint (its filter
         # is every text: the handler looks further only at what reads as a number).
         app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, typed.reply))

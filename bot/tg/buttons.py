@@ -21,8 +21,8 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.callback_codec import Place
 from bot.tg.context import BotContext
+from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
-from bot.tg.group_selection_handlers import GroupSelectHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private_handlers import PrivateHandlers, acknowledge
 from bot.tg.progress_handlers import ProgressHandlers
@@ -50,12 +50,12 @@ class ButtonRouter:
         uploads: UploadHandlers,
         reminders: ReminderHandlers,
         reports: ReportHandlers,
-        group_select: GroupSelectHandlers,
+        group_answers: GroupAnswerHandlers,
     ) -> None:
         self.in_group: dict[type, InGroup] = {
-            cb.GroupAnswer: group.answer,
-            cb.GroupToggle: group_select.toggle,
-            cb.GroupSubmit: group_select.submit,
+            cb.GroupAnswer: group_answers.tap,
+            cb.GroupToggle: group_answers.toggle,
+            cb.GroupSubmit: group_answers.submit,
             cb.Setting: group.setting,  # admins only: checked there
             cb.TopWindow: standings.window,
         }

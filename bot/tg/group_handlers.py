@@ -1,9 +1,9 @@
-"""Handlers of study groups: membership, admin commands, answer taps and settings buttons.
+"""Handlers of study groups: membership, admin commands and settings buttons.
 
 Admin commands are checked before anything else (creator, administrator, or an anonymous admin
 posting as the group); refusals and everything posted in the group use the group's language,
-while answer popups use the language of the member who tapped. Each handler calls one use case
-and renders its outcome.
+while popups use the language of the member who tapped. Each handler calls one use case and
+renders its outcome. Members' answers in a run are `group_answer_handlers.py`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from bot.usecases import group_settings as gs
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.learner_profile import Learner
-from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 
 log = logging.getLogger(__name__)
 Context = BotContext
@@ -307,31 +306,6 @@ class GroupHandlers(ServesCatalog):
                 await self._say(chat.id, missing)
 
     # -- buttons ----------------------------------------------------------------------------
-
-    async def answer(
-        self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.GroupAnswer
-    ) -> None:
-        """A member's tap (the router checked it comes from a group): stored first, then the
-        popup in that member's language."""
-        group = await self.settings_.settings(chat.id)
-        outcome = await self.runs.answer(
-            chat.id, data.run_id, data.question, data.position, member, group.language
-        )
-        tr = translator(outcome.lang)
-        match outcome:
-            case runs.Answered(lang, quiz, judgement):
-                # A toast for the one-line "recorded" (an alert is a modal every member would
-                # dismiss mid-question); an alert for a verdict, whose explanation needs reading.
-                if group.popup_verdict:
-                    await acknowledge(query, gr.popup(tr, quiz, judgement, lang), show_alert=True)
-                else:  # no give-away: the verdict comes with the reveal, for everyone at once
-                    await acknowledge(query, gr.recorded(tr, judgement))
-            case AlreadyAnswered():
-                await acknowledge(query, tr._("You already answered this question."))
-            case NotYours():
-                await acknowledge(query, tr._("This button belongs to another chat."))
-            case Closed():
-                await acknowledge(query, tr._("This question is closed."))
 
     async def setting(
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.Setting

@@ -1,6 +1,7 @@
-"""A group run, from start to leaderboard: start, member taps, a question's time running out,
-/stop, and what a restart must resume. Each returns a typed outcome;
-`tg/group_run_handlers.py` only arms timers and sends what these decide.
+"""A group run's life, from start to leaderboard: start, each question's opening and time
+running out, the live count, /stop, and what a restart must resume. Each returns a typed
+outcome; `tg/group_run_handlers.py` only arms timers and sends what these decide. Members'
+answers (every kind) are `bot/usecases/group_answers.py`, which reads runs through this.
 
 The live runs are kept in memory (the process is the only writer, so they cannot go stale): a
 tap costs one SQLite write; the store stays the truth that a restart resumes from.
@@ -19,25 +20,20 @@ from dataclasses import dataclass, replace
 
 from bot.core.clock import Clock
 from bot.core.engine import (
-    Judgement,
-    SetJudgement,
     Standing,
-    Verdict,
     leaderboard,
     option_counts,
     option_orders,
 )
-from bot.core.group_run import GroupRun, Step, elapsed_ms, judge_tap, played, resume_step
+from bot.core.group_run import GroupRun, Step, played, resume_step
 from bot.core.kinds import NUMBER_RIGHT, NUMBER_WRONG, QuestionKind
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import next_quiz
-from bot.store import GroupStore, Stored
+from bot.store import GroupStore
 from bot.store.learners import encode_orders
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings, RunStanding
-from bot.usecases.learner_profile import Learner
-from bot.usecases.outcomes import AlreadyAnswered, Closed, NotYours
 from bot.usecases.run_copies import RunCopies
 
 # -- outcomes ---------------------------------------------------------------------------------
@@ -65,18 +61,6 @@ class NothingToAsk:
 @dataclass(frozen=True, slots=True)
 class UnknownQuiz:
     suggestion: str | None = None  # the closest quiz id, for "did you mean ...?"
-
-
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """Stored: the member may now see the verdict and the explanation, in `lang`."""
-
-    lang: str
-    quiz: Quiz
-    judgement: Judgement
-
-
-TapOutcome = Answered | AlreadyAnswered | NotYours | Closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,68 +302,6 @@ class GroupRuns(ServesCatalog):
             await asyncio.wait_for(sent.wait(), wait)
         return await self._run(run.id) or run
 
-    async def record(
-        self,
-        run: GroupRun,
-        quiz: Quiz,
-        index: int,
-        member: Learner,
-        judgement: Judgement | SetJudgement,
-        lang: str,
-        *,
-        typed: tuple[str, float] | None = None,
-        selected_ids: str | None = None,
-    ) -> Stored:
-        """Store a member's judged answer to question `index` of `run`, whatever its kind (a
-        tap, a typed value, a submitted selection): its ids, the run's version and the time it
-        took; the store's key makes it the member's only one."""
-        now, question = self.clock(), quiz.questions[index]
-        return await self.store.record_answer(
-            run.id,
-            index,
-            member.user_id,
-            member.first_name,
-            member.telegram_language,
-            judgement.option_index,
-            judgement.is_correct,
-            lang,
-            now,
-            elapsed_ms(run.sent_at, now),
-            question_id=question.id,
-            option_id="" if typed else question.options[judgement.option_index].id,
-            version=run.version,
-            typed=typed,
-            selected_ids=selected_ids,
-            score=judgement.score.fraction if isinstance(judgement, SetJudgement) else None,
-        )
-
-    async def answer(
-        self, chat_id: int, run_id: int, index: int, position: int, member: Learner, group_lang: str
-    ) -> TapOutcome:
-        """Judge and store a member's tap from chat `chat_id`; `Answered` only once durable.
-
-        A run takes taps only from its own chat: callback data can be forged, and otherwise
-        anyone could play another group's run from theirs. Whoever sees the question in that
-        chat may answer (membership is not checked: a Bot API call per tap). The popup speaks
-        the member's language, else the group's.
-        """
-        lang = member.language_in(group_lang)
-        found = await self._tap_run(chat_id, run_id, index)
-        if found is None:
-            return Closed(lang)
-        run, quiz = found
-        if run.chat_id != chat_id:
-            return NotYours(lang)
-        verdict, judgement = judge_tap(run, quiz, index, position)
-        if verdict is not Verdict.ACCEPTED or judgement is None:
-            return Closed(lang)
-        stored = await self.record(run, quiz, index, member, judgement, lang)
-        if stored is Stored.DUPLICATE:
-            return AlreadyAnswered(lang)
-        if stored is Stored.CLOSED:
-            return Closed(lang)
-        return Answered(lang, quiz, judgement)
-
     async def tapped(self, run_id: int) -> tuple[GroupRun, Quiz] | None:
         """The run a member's tap names and the quiz it plays (read from the store when several
         workers share it); None when there is no such run or its content is gone."""
@@ -387,9 +309,10 @@ class GroupRuns(ServesCatalog):
         quiz = self.quiz_of(run) if run else None
         return None if run is None or quiz is None else (run, quiz)
 
-    async def _tap_run(self, chat_id: int, run_id: int, index: int) -> tuple[GroupRun, Quiz] | None:
-        """`tapped`, with several workers from a copy that shows question `index` open in chat
-        `chat_id` (safe: bot/usecases/run_copies.py), else read and copied."""
+    async def tap_run(self, chat_id: int, run_id: int, index: int) -> tuple[GroupRun, Quiz] | None:
+        """`tapped`, for a member's tap (bot/usecases/group_answers.py): with several workers
+        from a copy that shows question `index` open in chat `chat_id` (safe:
+        bot/usecases/run_copies.py), else read and copied."""
         if not self.shared:
             return await self.tapped(run_id)
         copy = self._copies.open_at(run_id, index, chat_id)

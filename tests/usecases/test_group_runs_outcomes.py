@@ -7,6 +7,8 @@ import random
 
 from bot.core.group_run import Step
 from bot.store import Database, GroupStore
+from bot.store.selections import SelectionStore
+from bot.usecases import group_answers as ga
 from bot.usecases import group_runs as gr
 from bot.usecases import group_settings as gs
 from bot.usecases.learner_profile import Learner
@@ -29,6 +31,7 @@ async def test_a_run_from_start_to_results(db: Database) -> None:
     await settings.settings(CHAT, "Study", "en")
     runs = gr.GroupRuns(shipped_catalog(), GroupStore(db), settings, clock=clock,
                         rng=random.Random(5))  # fmt: skip
+    answers = ga.GroupAnswers(runs, SelectionStore(db), clock=clock)
     assert await runs.start(CHAT, 1, "no-such-quiz") == gr.UnknownQuiz()
     started = await runs.start(CHAT, 1, QUIZ)
     assert isinstance(started, gr.Started)
@@ -38,11 +41,11 @@ async def test_a_run_from_start_to_results(db: Database) -> None:
     await runs.question_sent(run, 77)
 
     # A tap with the run's data from another chat: refused, in the member's language.
-    assert await runs.answer(ELSEWHERE, run.id, 0, 0, member(3), "en") == gr.NotYours("fr")
-    assert await runs.answer(CHAT, run.id, 1, 0, member(3), "en") == gr.Closed("fr")
-    tap = await runs.answer(CHAT, run.id, 0, 0, member(3, chosen="wo"), "en")
-    assert isinstance(tap, gr.Answered) and tap.lang == "wo"
-    assert await runs.answer(CHAT, run.id, 0, 1, member(3), "en") == gr.AlreadyAnswered("fr")
+    assert await answers.tap(ELSEWHERE, run.id, 0, 0, member(3), "en") == ga.NotYours("fr")
+    assert await answers.tap(CHAT, run.id, 1, 0, member(3), "en") == ga.Closed("fr")
+    tap = await answers.tap(CHAT, run.id, 0, 0, member(3, chosen="wo"), "en")
+    assert isinstance(tap, ga.Answered) and tap.lang == "wo"
+    assert await answers.tap(CHAT, run.id, 0, 1, member(3), "en") == ga.AlreadyAnswered("fr")
 
     up = await runs.time_up(run.id, 0)
     assert up is not None and up.next_index == 1 and up.results is None

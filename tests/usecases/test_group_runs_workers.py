@@ -1,5 +1,6 @@
-"""Two workers (two `GroupRuns` with `shared=True` over one store) share a group run: what one
-of them learnt must not be missing on the other (issue 20: no cache another worker makes stale)."""
+"""Two workers (two `GroupRuns` with `shared=True` over one store; taps through `GroupAnswers`)
+share a group run: what one of them learnt must not be missing on the other (issue 20: no cache
+another worker makes stale)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import random
 from typing import Any
 
 from bot.store import GroupStore
+from bot.store.selections import SelectionStore
+from bot.usecases import group_answers as ga
 from bot.usecases import group_runs as gr
 from bot.usecases import group_settings as gs
 from bot.usecases.learner_profile import Learner
@@ -61,6 +64,7 @@ async def test_a_tap_on_a_worker_that_saw_an_earlier_question_is_judged_on_the_c
         )
         for _ in range(2)
     )
+    on_a = ga.GroupAnswers(a, SelectionStore(db), clock=clock)  # members' taps on worker a
     started = await a.start(CHAT, 1, QUIZ)
     assert isinstance(started, gr.Started)
     run = await a.open_question(started.run, 0)
@@ -69,16 +73,16 @@ async def test_a_tap_on_a_worker_that_saw_an_earlier_question_is_judged_on_the_c
     def member(user_id: int) -> Learner:
         return Learner(user_id, f"M{user_id}", "en", None, "en")
 
-    assert isinstance(await a.answer(CHAT, run.id, 0, 0, member(11), "en"), gr.Answered)
+    assert isinstance(await on_a.tap(CHAT, run.id, 0, 0, member(11), "en"), ga.Answered)
     revealed = await b.time_up(run.id, 0)  # worker b reveals question 1 and opens question 2
     assert revealed is not None and revealed.next_index == 1
     assert await b.open_question(revealed.reveal.run, 1) is not None
 
-    assert isinstance(await a.answer(CHAT, run.id, 0, 1, member(12), "en"), gr.Closed)
-    assert isinstance(await a.answer(CHAT, run.id, 1, 0, member(12), "en"), gr.Answered)
-    assert isinstance(await a.answer(CHAT, run.id, 1, 0, member(12), "en"), gr.AlreadyAnswered)
-    assert isinstance(await a.answer(CHAT - 1, run.id, 1, 0, member(13), "en"), gr.NotYours)
+    assert isinstance(await on_a.tap(CHAT, run.id, 0, 1, member(12), "en"), ga.Closed)
+    assert isinstance(await on_a.tap(CHAT, run.id, 1, 0, member(12), "en"), ga.Answered)
+    assert isinstance(await on_a.tap(CHAT, run.id, 1, 0, member(12), "en"), ga.AlreadyAnswered)
+    assert isinstance(await on_a.tap(CHAT - 1, run.id, 1, 0, member(13), "en"), ga.NotYours)
     assert await GroupStore(db).migrate(CHAT, CHAT - 5, clock())  # now a supergroup
-    assert isinstance(await a.answer(CHAT - 5, run.id, 1, 0, member(15), "en"), gr.Answered)
+    assert isinstance(await on_a.tap(CHAT - 5, run.id, 1, 0, member(15), "en"), ga.Answered)
     await b.stop(run.id)  # and the run stops on worker b: nothing more is recorded on a
-    assert isinstance(await a.answer(CHAT, run.id, 1, 0, member(14), "en"), gr.Closed)
+    assert isinstance(await on_a.tap(CHAT, run.id, 1, 0, member(14), "en"), ga.Closed)

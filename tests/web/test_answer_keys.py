@@ -17,6 +17,8 @@ from bot.core.review import encode_order
 from bot.store import GroupStore, LearnerStore
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
+from bot.store.selections import SelectionStore
+from bot.usecases import group_answers as ga
 from bot.usecases import group_runs as gr
 from bot.usecases import private_quiz as pq
 from bot.usecases.group_settings import GroupSettingsCases
@@ -72,7 +74,8 @@ async def learner_history(db, clock: FakeClock) -> dict[str, str]:  # type: igno
     run = await runs.open_question(run, 1)
     assert run is not None
     member = Learner(LEARNER, "U", "en", None, "en")
-    assert isinstance(await runs.answer(GROUP, run.id, 1, 0, member, "en"), gr.Answered)
+    answers = ga.GroupAnswers(runs, SelectionStore(db), clock=clock)
+    assert isinstance(await answers.tap(GROUP, run.id, 1, 0, member, "en"), ga.Answered)
     questions = {
         "private": f"{CHECKPOINTING}/{catalog.quizzes[CHECKPOINTING].questions[0].id}",
         "practice": "/".join(practised),
