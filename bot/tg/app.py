@@ -98,7 +98,6 @@ from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_selections import GroupSelections
 from bot.usecases.private_quiz import TypedAnswers
-from bot.usecases.select_review import SelectReview
 from bot.usecases.typed_review import TypedReview
 
 log = logging.getLogger(__name__)
@@ -542,9 +541,6 @@ class QuizBot:
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
         self.typed_review = TypedReview(self.review_rounds, shared=self.options.shared)
         handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
-        handlers.select_cards = SelectReview(
-            self.review_rounds, SelectionStore(self.db), clock=self.options.clock
-        )
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

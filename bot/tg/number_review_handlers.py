@@ -19,7 +19,8 @@ from bot.tg.wire import calls
 from bot.usecases import typed_review as tv
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable
-from bot.usecases.review_rounds import ReviewRounds, RoundCard
+from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.round_answers import RoundCard
 
 log = logging.getLogger(__name__)
 

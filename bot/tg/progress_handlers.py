@@ -34,20 +34,14 @@ from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
 from bot.usecases.review_rounds import (
     AlreadyShown,
-    AnswerOutcome,
-    CardAnswered,
     InExam,
     NothingDue,
     NothingToPractise,
     ReviewRounds,
-    RoundCard,
     RoundSummary,
     Stopped,
 )
-from bot.usecases.select_review import (
-    CardToggled,
-    SelectReview,
-)
+from bot.usecases.round_answers import AnswerOutcome, CardAnswered, CardToggled, RoundCard
 from bot.usecases.spaced_review import (
     SpacedReview,
 )
@@ -64,8 +58,6 @@ class ProgressHandlers(ServesCatalog):
     group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
     # A number question's card (question + reply prompt, answered by a typed reply).
     typed_cards: TypedCards | None = None
-    # A select-all question's card: toggles kept server-side, then Submit.
-    select_cards: SelectReview | None = None
 
     def __init__(
         self,
@@ -210,8 +202,8 @@ class ProgressHandlers(ServesCatalog):
                         await self._show_back(query, flipped.round_id, back)
                     case outcome:
                         await self._answered(query, learner, outcome)
-            case cb.ReviewToggle(round_id, index, item_id, order, position) if self.select_cards:
-                toggled = await self.select_cards.toggle(
+            case cb.ReviewToggle(round_id, index, item_id, order, position):
+                toggled = await self.rounds.toggle(
                     user_id, round_id, index, item_id, order, position
                 )
                 if isinstance(toggled, CardToggled):
@@ -221,8 +213,8 @@ class ProgressHandlers(ServesCatalog):
                     await acknowledge(query)
                 else:
                     await self._answered(query, learner, toggled)
-            case cb.ReviewSubmit(round_id, index, item_id, order) if self.select_cards:
-                submitted = await self.select_cards.submit(user_id, round_id, index, item_id, order)
+            case cb.ReviewSubmit(round_id, index, item_id, order):
+                submitted = await self.rounds.submit(user_id, round_id, index, item_id, order)
                 if isinstance(submitted, NothingSelected):
                     await acknowledge(query, nothing_selected(tr), show_alert=True)
                 else:

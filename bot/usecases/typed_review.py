@@ -14,7 +14,6 @@ from bot.core.answers import units
 from bot.core.kinds import parse_number
 from bot.core.models import Question
 from bot.store.review_sessions import REVIEW
-from bot.usecases import review_rounds as rr
 from bot.usecases.outcomes import (
     Asked,
     NotAsked,
@@ -23,6 +22,8 @@ from bot.usecases.outcomes import (
     unreadable,
 )
 from bot.usecases.private_quiz import CACHE_SIZE
+from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.round_answers import CardAnswered
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ class TypedCard:
 class CardTyped:
     """The typed answer is stored (as the round's tap would be): show the verdict."""
 
-    outcome: rr.CardAnswered
+    outcome: CardAnswered
     typed: str
     asked: Asked
 
@@ -49,7 +50,7 @@ TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
 
 
 class TypedReview:
-    def __init__(self, rounds: rr.ReviewRounds, *, shared: bool = False) -> None:
+    def __init__(self, rounds: ReviewRounds, *, shared: bool = False) -> None:
         self.rounds = rounds
         self.shared = shared  # several workers: the open card is read from the store each time
         self._shown: dict[int, TypedCard] = {}  # user id -> their open number card
@@ -88,7 +89,7 @@ class TypedReview:
         outcome = await self.rounds.answer_value(
             user_id, card.round_id, card.index, card.item_id, value
         )
-        if not isinstance(outcome, rr.CardAnswered):
+        if not isinstance(outcome, CardAnswered):
             self._shown.pop(user_id, None)  # stopped, replaced or answered: the card is closed
             return OldQuestion()
         self._shown.pop(user_id, None)
