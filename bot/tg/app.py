@@ -98,7 +98,7 @@ from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_selections import GroupSelections
 from bot.usecases.private_quiz import TypedAnswers
-from bot.usecases.typed_review import TypedReview
+from bot.usecases.round_replies import RoundReplies
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -348,7 +348,7 @@ class QuizBot:
                 [
                     self.quiz.forget_cached,
                     typed.forget_cached,
-                    self.typed_review.forget_cached,
+                    self.round_replies.forget_cached,
                     self.learners.forget_cached,
                     self.reminder_handlers.unregister,
                 ],
@@ -539,8 +539,8 @@ class QuizBot:
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
         handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
-        self.typed_review = TypedReview(self.review_rounds, shared=self.options.shared)
-        handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
+        self.round_replies = RoundReplies(self.review_rounds, shared=self.options.shared)
+        handlers.typed_cards = TypedCards(self.round_replies, self.review_rounds, self.review.zone)
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title

@@ -16,7 +16,7 @@ from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
 from bot.tg.private_render import guide_line
 from bot.tg.wire import calls
-from bot.usecases import typed_review as tv
+from bot.usecases import round_replies as tv
 from bot.usecases.learner_profile import Learner
 from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable
 from bot.usecases.review_rounds import ReviewRounds
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 class TypedCards:
     def __init__(
-        self, typed: tv.TypedReview, rounds: ReviewRounds, zone: Callable[[int], Awaitable[tzinfo]]
+        self, typed: tv.RoundReplies, rounds: ReviewRounds, zone: Callable[[int], Awaitable[tzinfo]]
     ) -> None:
         self.typed = typed
         self.rounds = rounds

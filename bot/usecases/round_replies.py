@@ -1,9 +1,12 @@
-"""A typed reply to a number question in a review or practice round (bot/usecases/review_rounds).
+"""A learner's text in the chat as the answer to their round's open card: which card it answers,
+then the value read from it, answered as any card is (bot/usecases/round_answers.py).
 
-The round's card is bound as a tap is (round, learner, the card it waits for); which card a
-reply answers is what this process showed the learner last (kept in memory; after a restart the
-learner asks /review again). An open card takes the learner's text first (it is the newest
-question in the chat), unless the text replies to an older message: then the quiz decides.
+Only a number question's card takes text today (a card of another kind is answered by its
+buttons). Which card a reply answers is what this process showed the learner last (kept in
+memory; with several workers, or after a restart, read from the store: the round's open card);
+the answer is then bound as a tap is (round, learner, the card it waits for). An open card takes
+the learner's text first (it is the newest question in the chat), unless the text replies to an
+older message: then the quiz decides.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class CardTyped:
 TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
 
 
-class TypedReview:
+class RoundReplies:
     def __init__(self, rounds: ReviewRounds, *, shared: bool = False) -> None:
         self.rounds = rounds
         self.shared = shared  # several workers: the open card is read from the store each time
