@@ -71,13 +71,13 @@ from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
 from bot.tg.number_handlers import TypedReplies
-from bot.tg.number_review_handlers import TypedCards
 from bot.tg.owner import OwnerHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private_handlers import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
+from bot.tg.rounds_handlers import RoundHandlers
 from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.topics import reply_thread
@@ -366,7 +366,7 @@ class QuizBot:
         router = ButtonRouter(
             private,
             self.group_handlers,
-            self.progress_handlers,
+            self.round_handlers,
             self.standings_handlers,
             self.practice_handlers,
             self.upload_handlers,
@@ -380,7 +380,7 @@ class QuizBot:
         app.add_handler(CallbackQueryHandler(router))
         wrong_chat.openers.update(
             stats=self.progress_handlers.stats,
-            review=self.progress_handlers.review,
+            review=self.round_handlers.review,
             remind=self.reminder_handlers.remind,
             language=private.language,
             forget=forget.command,
@@ -394,7 +394,7 @@ class QuizBot:
         app.add_handler(CommandHandler(PRIVATE_ONLY, in_group, filters=filters.ChatType.GROUPS))
         # A text that is no command: the answer to an open number question (a quiz's, or a
         # review card's), else a waiting report's sentence, else handed on (the hint below).
-        replies = TypedReplies(typed, reports.text, self.progress_handlers.typed_cards)
+        replies = TypedReplies(typed, reports.text, self.round_handlers.typed_cards.reply)
         app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -405,7 +405,7 @@ class QuizBot:
         """/stop in private: an open review or practice round first (rounds are short, and the
         learner is in one when they have one open), else a running exam, else the running quiz."""
         waiting = await self.quiz.running(context.learner.user_id) is not None
-        if await self.progress_handlers.stop(update, context, quiz_waiting=waiting):
+        if await self.round_handlers.stop(update, context, quiz_waiting=waiting):
             return
         if not await self.practice_handlers.stop(update, context, quiz_waiting=waiting):
             await self.private_handlers.stop(update, context)
@@ -528,7 +528,6 @@ class QuizBot:
         self.progress_handlers = ProgressHandlers(
             app,
             self.review,
-            self.review_rounds,
             self.learner_stats,
             self.learners,
             self.catalog_ref,
@@ -537,10 +536,11 @@ class QuizBot:
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
-        handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
         self.round_replies = RoundReplies(self.review_rounds, shared=self.options.shared)
-        handlers.typed_cards = TypedCards(self.round_replies, self.review_rounds, self.review.zone)
+        rounds = RoundHandlers(app, self.review, self.review_rounds, self.round_replies)
+        rounds.photos = self.photos  # review cards with pictures
+        self.round_handlers = rounds
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title
@@ -549,7 +549,7 @@ class QuizBot:
         self.runner.on_finished.append(after_run)  # missed questions join members' queues
         private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
         app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
-        app.add_handler(CommandHandler("review", handlers.review, filters=private))
+        app.add_handler(CommandHandler("review", rounds.review, filters=private))
         groupstats = self.courtesy.guard("groupstats", handlers.groupstats, admins_only=True)
         app.add_handler(CommandHandler("groupstats", groupstats, filters=groups))
         # /timezone and /remind in private (a group's /timezone is the group handlers').
@@ -558,7 +558,7 @@ class QuizBot:
             self.reminders,
             self.learners,
             self.timers,
-            handlers.start_review,
+            rounds.start_review,
             self.options.clock,
         )
         reminders = self.reminder_handlers

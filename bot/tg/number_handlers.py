@@ -15,7 +15,6 @@ from bot.i18n import Translator
 from bot.tg import flashcard_render, number_render
 from bot.tg import private_render as render
 from bot.tg.context import BotContext
-from bot.tg.number_review_handlers import TypedCards
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_quiz as pq
@@ -25,6 +24,8 @@ from bot.usecases.private_quiz import InExam
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Awaitable[None]]
+# A round's number card taking the text first (rounds_handlers.TypedCards.reply); False: none open.
+CardReply = Callable[[Update, BotContext], Awaitable[bool]]
 
 
 async def show_question(
@@ -78,7 +79,7 @@ class TypedReplies:
     chains in front of it)."""
 
     def __init__(
-        self, typed: pq.TypedAnswers, otherwise: Handler, cards: TypedCards | None = None
+        self, typed: pq.TypedAnswers, otherwise: Handler, cards: CardReply | None = None
     ) -> None:
         self.typed = typed
         self.otherwise = otherwise
@@ -88,7 +89,7 @@ class TypedReplies:
         message = update.effective_message
         if message is None or message.text is None:
             return
-        if self.cards is not None and await self.cards.reply(update, context):
+        if self.cards is not None and await self.cards(update, context):
             return  # the answer to an open review or practice card
         learner, tr = context.learner, context.tr
         replied = message.reply_to_message
