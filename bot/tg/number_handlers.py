@@ -61,10 +61,12 @@ async def show_question(
     prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
     await typed.prompted(attempt.id, index, prompt)
     if earlier is not None:  # the same question asked again (Continue): one prompt is enough
-        await _delete(bot, chat_id, earlier.prompt_message)
+        await delete_prompt(bot, chat_id, earlier.prompt_message)
 
 
-async def _delete(bot: Bot, chat_id: int, message_id: int) -> None:
+async def delete_prompt(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a number question's ForceReply prompt once it is answered or asked again (a
+    private quiz's or a round's card); 0: none known."""
     if not message_id:
         return
     try:
@@ -118,7 +120,7 @@ class TypedReplies:
                     tr, quiz, attempt.id, index, typed, right, learner.lang
                 )
                 # The prompt first: once the verdict shows, nothing asks for a reply any more.
-                await _delete(bot, chat_id, asked.prompt_message)
+                await delete_prompt(bot, chat_id, asked.prompt_message)
                 if not await _edit(bot, chat_id, asked.question_message, screen):
                     # Gone or too old to edit: a new message, never a learner without Next.
                     await calls.send_text(bot, chat_id, screen.text, screen.keyboard)

@@ -20,6 +20,7 @@ from bot.tg import callbacks as cb
 from bot.tg import number_render
 from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
+from bot.tg.number_handlers import delete_prompt
 from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, is_photo, send
 from bot.tg.private_render import Screen, guide_line
 from bot.tg.select_render import nothing_selected
@@ -272,7 +273,7 @@ class TypedCards:
         prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
         await self.typed.prompted(learner.user_id, card.round_id, card.index, prompt)
         if before is not None:
-            await _delete(message, before.asked.prompt_message)
+            await delete_prompt(bot, chat_id, before.asked.prompt_message)
 
     async def reply(self, update: Update, context: BotContext) -> bool:
         """The learner's text as the answer to their open number card; False when none is open
@@ -311,7 +312,7 @@ class TypedCards:
                     rr.answered_keyboard(tr, card.round_id, card.index, answered.last),
                     lang,
                 )
-                await _delete(message, asked.prompt_message)
+                await delete_prompt(bot, chat_id, asked.prompt_message)
                 try:
                     await calls.edit_text(
                         bot, chat_id, asked.question_message, screen.text, screen.keyboard
@@ -322,12 +323,3 @@ class TypedCards:
                 if separate is not None:
                     await calls.send_text(bot, chat_id, separate.text, separate.keyboard)
         return True
-
-
-async def _delete(message: Message, message_id: int) -> None:
-    if not message_id:
-        return
-    try:
-        await calls.delete_message(message.get_bot(), message.chat_id, message_id)
-    except BadRequest as exc:
-        log.info("prompt not deleted: %s", exc)
