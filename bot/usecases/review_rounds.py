@@ -114,7 +114,8 @@ class ReviewRounds(RoundAnswers):
         exam_running: Callable[[int], Awaitable[bool]] | None = None,
         selections: SelectionStore | None = None,
     ):
-        # The select-all cards' pending toggles live in the rounds' own database.
+        # The select-all cards' pending toggles (bot/compose.py passes them; else the rounds'
+        # own database's, for a round built alone as tests/store builds it).
         super().__init__(review, rounds, selections or SelectionStore(rounds.db), clock)
         self.exam_running = exam_running
 
