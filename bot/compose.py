@@ -178,7 +178,11 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         uploads=uploads,
         review=review,
         review_rounds=ReviewRounds(
-            review, RoundStore(db), clock=clock, exam_running=practice.exam_running
+            review,
+            RoundStore(db),
+            clock=clock,
+            exam_running=practice.exam_running,
+            selections=SelectionStore(db),
         ),
         learner_stats=learner_stats,
         practice=practice,

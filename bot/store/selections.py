@@ -57,7 +57,7 @@ _TOGGLE_GROUP = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VA
         updated_at = excluded.updated_at
     RETURNING selected"""
 
-# A select-all card of a review or practice round (bot/usecases/select_review.py): the row is
+# A select-all card of a review or practice round (bot/usecases/round_answers.py): the row is
 # keyed by the NEGATED round id (attempt ids are positive, so the two never meet) and the card's
 # index; it is stored only while that learner's round is open and waits for that very card.
 _TOGGLE_ROUND = """WITH v (attempt_id, question_index, user_id, bit, now) AS (VALUES (

@@ -58,7 +58,6 @@ from bot.store.courtesy_log import CourtesyStore
 from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
-from bot.store.selections import SelectionStore
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
@@ -70,13 +69,13 @@ from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
 from bot.tg.number_handlers import TypedReplies
-from bot.tg.number_review_handlers import TypedCards
 from bot.tg.owner import OwnerHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private_handlers import PrivateHandlers
 from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
+from bot.tg.rounds_handlers import RoundHandlers
 from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.topics import reply_thread
@@ -96,8 +95,7 @@ from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.private_replies import TypedAnswers
-from bot.usecases.select_review import SelectReview
-from bot.usecases.typed_review import TypedReview
+from bot.usecases.round_replies import RoundReplies
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -348,7 +346,7 @@ class QuizBot:
                 [
                     self.quiz.forget_cached,
                     typed.forget_cached,
-                    self.typed_review.forget_cached,
+                    self.round_replies.forget_cached,
                     self.learners.forget_cached,
                     self.reminder_handlers.unregister,
                 ],
@@ -366,7 +364,7 @@ class QuizBot:
         router = ButtonRouter(
             private,
             self.group_handlers,
-            self.progress_handlers,
+            self.round_handlers,
             self.standings_handlers,
             self.practice_handlers,
             self.upload_handlers,
@@ -377,7 +375,7 @@ class QuizBot:
         app.add_handler(CallbackQueryHandler(router))
         wrong_chat.openers.update(
             stats=self.progress_handlers.stats,
-            review=self.progress_handlers.review,
+            review=self.round_handlers.review,
             remind=self.reminder_handlers.remind,
             language=private.language,
             forget=forget.command,
@@ -391,7 +389,7 @@ class QuizBot:
         app.add_handler(CommandHandler(PRIVATE_ONLY, in_group, filters=filters.ChatType.GROUPS))
         # A text that is no command: the answer to an open number question (a quiz's, or a
         # review card's), else a waiting report's sentence, else handed on (the hint below).
-        replies = TypedReplies(typed, reports.text, self.progress_handlers.typed_cards)
+        replies = TypedReplies(typed, reports.text, self.round_handlers.typed_cards.reply)
         app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
         # Last: anything else said privately gets a hint rather than silence.
         app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
@@ -402,7 +400,7 @@ class QuizBot:
         """/stop in private: an open review or practice round first (rounds are short, and the
         learner is in one when they have one open), else a running exam, else the running quiz."""
         waiting = await self.quiz.running(context.learner.user_id) is not None
-        if await self.progress_handlers.stop(update, context, quiz_waiting=waiting):
+        if await self.round_handlers.stop(update, context, quiz_waiting=waiting):
             return
         if not await self.practice_handlers.stop(update, context, quiz_waiting=waiting):
             await self.private_handlers.stop(update, context)
@@ -526,7 +524,6 @@ class QuizBot:
         self.progress_handlers = ProgressHandlers(
             app,
             self.review,
-            self.review_rounds,
             self.learner_stats,
             self.learners,
             self.catalog_ref,
@@ -535,13 +532,11 @@ class QuizBot:
         )
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
-        handlers.photos = self.photos  # review cards with pictures
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
-        self.typed_review = TypedReview(self.review_rounds, shared=self.options.shared)
-        handlers.typed_cards = TypedCards(self.typed_review, self.review_rounds, self.review.zone)
-        handlers.select_cards = SelectReview(
-            self.review_rounds, SelectionStore(self.db), clock=self.options.clock
-        )
+        self.round_replies = RoundReplies(self.review_rounds, shared=self.options.shared)
+        rounds = RoundHandlers(app, self.review, self.review_rounds, self.round_replies)
+        rounds.photos = self.photos  # review cards with pictures
+        self.round_handlers = rounds
 
         async def after_run(run_id: int, chat_id: int) -> None:
             title = (await self.group_settings.settings(chat_id)).title
@@ -550,7 +545,7 @@ class QuizBot:
         self.runner.on_finished.append(after_run)  # missed questions join members' queues
         private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
         app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
-        app.add_handler(CommandHandler("review", handlers.review, filters=private))
+        app.add_handler(CommandHandler("review", rounds.review, filters=private))
         groupstats = self.courtesy.guard("groupstats", handlers.groupstats, admins_only=True)
         app.add_handler(CommandHandler("groupstats", groupstats, filters=groups))
         # /timezone and /remind in private (a group's /timezone is the group handlers').
@@ -559,7 +554,7 @@ class QuizBot:
             self.reminders,
             self.learners,
             self.timers,
-            handlers.start_review,
+            rounds.start_review,
             self.options.clock,
         )
         reminders = self.reminder_handlers

@@ -25,9 +25,9 @@ from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
 from bot.tg.practice_handlers import PracticeHandlers
 from bot.tg.private_handlers import PrivateHandlers, acknowledge
-from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
+from bot.tg.rounds_handlers import RoundHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadHandlers
 from bot.usecases.learner_profile import Learner
@@ -44,7 +44,7 @@ class ButtonRouter:
         self,
         private: PrivateHandlers,
         group: GroupHandlers,
-        review: ProgressHandlers,
+        review: RoundHandlers,
         standings: StandingsHandlers,
         practice: PracticeHandlers,
         uploads: UploadHandlers,

@@ -16,7 +16,6 @@ from bot.i18n import Translator
 from bot.tg import flashcard_render, number_render
 from bot.tg import private_render as render
 from bot.tg.context import BotContext
-from bot.tg.number_review_handlers import TypedCards
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_replies as pq
@@ -26,6 +25,8 @@ from bot.usecases.private_answers import InExam
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Awaitable[None]]
+# A round's number card taking the text first (rounds_handlers.TypedCards.reply); False: none open.
+CardReply = Callable[[Update, BotContext], Awaitable[bool]]
 
 
 async def show_question(
@@ -61,10 +62,12 @@ async def show_question(
     prompt = await calls.send_force_reply(bot, chat_id, text, placeholder)
     await typed.prompted(attempt.id, index, prompt)
     if earlier is not None:  # the same question asked again (Continue): one prompt is enough
-        await _delete(bot, chat_id, earlier.prompt_message)
+        await delete_prompt(bot, chat_id, earlier.prompt_message)
 
 
-async def _delete(bot: Bot, chat_id: int, message_id: int) -> None:
+async def delete_prompt(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a number question's ForceReply prompt once it is answered or asked again (a
+    private quiz's or a round's card); 0: none known."""
     if not message_id:
         return
     try:
@@ -79,7 +82,7 @@ class TypedReplies:
     chains in front of it)."""
 
     def __init__(
-        self, typed: pq.TypedAnswers, otherwise: Handler, cards: TypedCards | None = None
+        self, typed: pq.TypedAnswers, otherwise: Handler, cards: CardReply | None = None
     ) -> None:
         self.typed = typed
         self.otherwise = otherwise
@@ -89,7 +92,7 @@ class TypedReplies:
         message = update.effective_message
         if message is None or message.text is None:
             return
-        if self.cards is not None and await self.cards.reply(update, context):
+        if self.cards is not None and await self.cards(update, context):
             return  # the answer to an open review or practice card
         learner, tr = context.learner, context.tr
         replied = message.reply_to_message
@@ -118,7 +121,7 @@ class TypedReplies:
                     tr, quiz, attempt.id, index, typed, right, learner.lang
                 )
                 # The prompt first: once the verdict shows, nothing asks for a reply any more.
-                await _delete(bot, chat_id, asked.prompt_message)
+                await delete_prompt(bot, chat_id, asked.prompt_message)
                 if not await _edit(bot, chat_id, asked.question_message, screen):
                     # Gone or too old to edit: a new message, never a learner without Next.
                     await calls.send_text(bot, chat_id, screen.text, screen.keyboard)

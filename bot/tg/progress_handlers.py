@@ -1,6 +1,6 @@
-"""Handlers for /stats, /review, /stop of a review (private) and /groupstats (groups), the
-buttons of review and practice rounds, and the private notice after a group run. (/remind,
-/timezone and the reminders: reminder_handlers.py.)
+"""Handlers for /stats (private) and /groupstats (groups), and the private notice after a group
+run. (/review and its rounds: rounds_handlers.py; /remind, /timezone and the reminders:
+reminder_handlers.py.)
 """
 
 from __future__ import annotations
@@ -8,46 +8,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import Bot, CallbackQuery, Message, Update
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram import Bot, Update
+from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
-from bot.tg import callbacks as cb
 from bot.tg import progress_render as pr
-from bot.tg import rounds_render as rr
 from bot.tg import standings_render
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
-from bot.tg.number_review_handlers import TypedCards
-from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, is_photo, send
+from bot.tg.private_handlers import send
 from bot.tg.private_render import Screen, truncate
-from bot.tg.select_render import nothing_selected
-from bot.tg.wire import calls
-from bot.tg.wire.photos import PhotoSender
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
-from bot.usecases.learner_profile import Learner, Learners
+from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
-from bot.usecases.outcomes import AlreadyAnswered, NothingSelected, NotYours
-from bot.usecases.review_rounds import (
-    AlreadyShown,
-    AnswerOutcome,
-    CardAnswered,
-    InExam,
-    NothingDue,
-    NothingToPractise,
-    ReviewRounds,
-    RoundCard,
-    RoundSummary,
-    Stopped,
-)
-from bot.usecases.select_review import (
-    CardToggled,
-    SelectReview,
-)
 from bot.usecases.spaced_review import (
     SpacedReview,
 )
@@ -62,16 +39,11 @@ class ProgressHandlers(ServesCatalog):
     dashboard: DashboardLinks | None = None  # the Mini App's buttons, when it is served
     # A learner's place and points in each of their groups, shown at the end of /stats.
     group_places: Callable[[int], Awaitable[list[MyPlaces]]] | None = None
-    # A number question's card (question + reply prompt, answered by a typed reply).
-    typed_cards: TypedCards | None = None
-    # A select-all question's card: toggles kept server-side, then Submit.
-    select_cards: SelectReview | None = None
 
     def __init__(
         self,
         app: Application,  # type: ignore[type-arg]
         review: SpacedReview,
-        rounds: ReviewRounds,
         stats: LearnerStatsCases,
         learners: Learners,
         catalog: Catalog | CatalogRef,
@@ -80,13 +52,11 @@ class ProgressHandlers(ServesCatalog):
     ) -> None:
         self.app = app
         self.service = review
-        self.rounds = rounds
         self.stats_cases = stats
         self.learners = learners
         self._catalog_ref = catalog_ref(catalog)
         self.is_admin = is_admin
         self.group_language = group_language
-        self.photos: PhotoSender | None = None  # content pictures on cards (bot/tg/wire/photos.py)
 
     # -- private commands -----------------------------------------------------------------------
 
@@ -104,181 +74,6 @@ class ProgressHandlers(ServesCatalog):
         if self.dashboard is not None:
             screen = Screen(screen.text, self.dashboard.private_keyboard(context.tr))
         await send(message, screen)
-
-    async def review(self, update: Update, context: Context) -> None:
-        if update.effective_message is not None:
-            await self._start(update.effective_message, context.learner)
-
-    async def start_review(self, message: Message, learner: Learner) -> None:
-        """What /review does, for a button that starts it (the daily reminder's)."""
-        await self._start(message, learner)
-
-    async def _start(self, message: Message, learner: Learner) -> None:
-        tr = translator(learner.lang)
-        match await self.rounds.start_review(learner.user_id):
-            case NothingDue() as nothing:
-                await send(
-                    message, rr.nothing_due(tr, nothing, await self.service.zone(learner.user_id))
-                )
-            case RoundCard() | RoundSummary() as outcome:
-                await self._show(message, learner, outcome)
-            case InExam():
-                await send(message, Screen(rr.in_exam(tr)))
-            case _:  # another /review of the same moment showed it
-                pass
-
-    async def _show(
-        self, message: Message, learner: Learner, outcome: RoundCard | RoundSummary
-    ) -> None:
-        """A new card (remembered as the round's open one) or the round's summary."""
-        tr = translator(learner.lang)
-        if isinstance(outcome, RoundSummary):
-            await send(message, rr.summary(tr, outcome, await self.service.zone(learner.user_id)))
-            return
-        if outcome.question.typed and self.typed_cards is not None:
-            await self.typed_cards.show(message, learner, outcome)
-            return
-        sent = await send(message, rr.card(tr, outcome, learner.lang), self.photos)
-        await self._remember(message.chat_id, outcome.round_id, sent)
-
-    async def stop(self, update: Update, context: Context, *, quiz_waiting: bool = False) -> bool:
-        """/stop in private, for a review or practice round: it ends, its open card loses its
-        buttons, and a quiz still running is named (a second /stop abandons it). False when no
-        round was open (then /stop is about the quiz)."""
-        message, tr = update.effective_message, context.tr
-        if message is None:
-            return False
-        outcome = await self.rounds.stop(context.learner.user_id)
-        if not isinstance(outcome, Stopped):
-            return False
-        if outcome.message_id is not None:
-            await self._strip(message.chat_id, outcome.message_id)
-        await send(message, Screen(rr.stopped(tr, outcome, quiz_waiting)))
-        return True
-
-    async def _remember(self, chat_id: int, round_id: int, message_id: int) -> None:
-        """Record a round's new open card. Updates of one chat are handled concurrently, and the
-        learner sees the card before its send returns: a /stop handled in between found no id
-        for it, so its buttons go here."""
-        if not await self.rounds.card_sent(round_id, message_id):
-            await self._strip(chat_id, message_id)
-
-    async def _strip(self, chat_id: int, message_id: int) -> None:
-        try:
-            await calls.drop_keyboard(self.bot, chat_id, message_id)
-        except BadRequest as exc:  # gone, or already without buttons
-            log.info("keyboard removal refused: %s", exc)
-
-    # -- review buttons -----------------------------------------------------------------------
-
-    async def callback(self, query: CallbackQuery, learner: Learner, data: cb.Callback) -> None:
-        """A review or practice button (the router checked it was tapped in a private chat)."""
-        tr, user_id = translator(learner.lang), learner.user_id
-        message = query.message if isinstance(query.message, Message) else None
-        match data:
-            case cb.ReviewNext():  # the reminder's button: used once, it goes
-                await acknowledge(query)
-                await drop_keyboard(query)
-                if message is not None:
-                    await self._start(message, learner)
-            case cb.PractiseNow(for_user):
-                match await self.rounds.start_practice(user_id, for_user):
-                    case RoundCard() | RoundSummary() as started:
-                        await acknowledge(query)
-                        await drop_keyboard(query)  # the offer is taken
-                        if message is not None:
-                            await self._show(message, learner, started)
-                    case NothingToPractise() as nothing:
-                        await acknowledge(query, rr.nothing_to_practise(tr, nothing))
-                    case InExam():
-                        await acknowledge(query, rr.in_exam(tr), show_alert=True)
-                    case AlreadyShown():
-                        await acknowledge(query)
-                    case _:
-                        await acknowledge(query, rr.not_yours(tr))
-            case cb.ReviewAnswer(round_id, index, item_id, order, position):
-                outcome = await self.rounds.answer(
-                    user_id, round_id, index, item_id, order, position
-                )
-                await self._answered(query, learner, outcome)
-            case cb.ReviewFlip(round_id, index, item_id):
-                match await self.rounds.flip(user_id, round_id, index, item_id):
-                    case RoundCard() as flipped:
-                        await acknowledge(query)
-                        caption = is_photo(query.message)  # a pictured front: 1024 characters
-                        back = rr.flashcard_back(tr, flipped, learner.lang, caption=caption)
-                        await self._show_back(query, flipped.round_id, back)
-                    case outcome:
-                        await self._answered(query, learner, outcome)
-            case cb.ReviewToggle(round_id, index, item_id, order, position) if self.select_cards:
-                toggled = await self.select_cards.toggle(
-                    user_id, round_id, index, item_id, order, position
-                )
-                if isinstance(toggled, CardToggled):
-                    # The redraw goes before the popup, as in a quiz: a quick Submit then
-                    # edits the card after it, and its verdict is never drawn over.
-                    await edit(query, rr.card(tr, toggled.card, learner.lang, toggled.positions))
-                    await acknowledge(query)
-                else:
-                    await self._answered(query, learner, toggled)
-            case cb.ReviewSubmit(round_id, index, item_id, order) if self.select_cards:
-                submitted = await self.select_cards.submit(user_id, round_id, index, item_id, order)
-                if isinstance(submitted, NothingSelected):
-                    await acknowledge(query, nothing_selected(tr), show_alert=True)
-                else:
-                    await self._answered(query, learner, submitted)
-            case cb.ReviewStep(round_id, index):
-                match await self.rounds.next(user_id, round_id, index):
-                    case RoundCard() | RoundSummary() as shown:
-                        await acknowledge(query)
-                        if message is not None:
-                            await self._show(message, learner, shown)
-                    case AlreadyShown():
-                        await acknowledge(query)
-                    case NotYours():
-                        await acknowledge(query, rr.not_yours(tr))
-                    case _:
-                        await acknowledge(query, rr.round_over(tr))
-            case _:
-                await acknowledge(query, rr.round_over(tr))
-
-    async def _show_back(
-        self, query: CallbackQuery, round_id: int, screens: tuple[Screen, Screen | None]
-    ) -> None:
-        """A flipped flashcard: in the card, or the back (its picture, its ratings) on its own."""
-        asked, separate = screens
-        await edit(query, asked)
-        if separate is not None and isinstance(query.message, Message):
-            sent = await send(query.message, separate, self.photos)
-            await self._remember(query.message.chat_id, round_id, sent)
-
-    async def _answered(
-        self, query: CallbackQuery, learner: Learner, outcome: AnswerOutcome
-    ) -> None:
-        tr = translator(learner.lang)
-        match outcome:
-            case CardAnswered(card=card, judgement=judgement):
-                # Stored: now the learner may see the verdict, in the card itself.
-                await acknowledge(query, rr.verdict(tr, card, judgement))
-                caption = is_photo(query.message)  # a pictured card holds 1024 characters
-                tz = await self.service.zone(learner.user_id)  # the learner's own days
-                asked, separate = rr.answered(tr, outcome, learner.lang, tz, caption=caption)
-                if separate is None:
-                    if not await edit(query, asked) and isinstance(query.message, Message):
-                        sent = await send(query.message, asked)  # never leave them without Next
-                        await self._remember(query.message.chat_id, card.round_id, sent)
-                    return
-                await edit(query, asked)
-                if isinstance(query.message, Message):
-                    # The way on is in this one (a photo when the explanation has a picture).
-                    sent = await send(query.message, separate, self.photos)
-                    await self._remember(query.message.chat_id, card.round_id, sent)
-            case AlreadyAnswered():
-                await acknowledge(query, rr.already_answered(tr))
-            case NotYours():
-                await acknowledge(query, rr.not_yours(tr))
-            case _:
-                await acknowledge(query, rr.round_over(tr))
 
     # -- groups -------------------------------------------------------------------------------
 

@@ -38,13 +38,12 @@ from bot.tg.private_render import (
     with_image,
 )
 from bot.usecases.review_rounds import (
-    CardAnswered,
     NothingDue,
     NothingToPractise,
-    RoundCard,
     RoundSummary,
     Stopped,
 )
+from bot.usecases.round_answers import CardAnswered, RoundCard
 
 
 def _day(tr: Translator, moment: float, tz: tzinfo) -> str:

@@ -1,4 +1,4 @@
-"""Review and practice rounds: /review, the taps on its cards, "Practise my mistakes now", /stop.
+"""Review and practice rounds: /review, "Practise my mistakes now", their cards, Next, /stop.
 
 A *review round* goes through the questions due now, most overdue first; each answer is rated
 and rescheduled by FSRS (bot/usecases/spaced_review.py), timed from its card being shown. A
@@ -16,11 +16,9 @@ for its "k of n" and its summary), nowhere else, on purpose:
 So the schedule (FSRS states, due dates) is exactly what it was before the round. The round's latest
 answer still counts as a day's activity for the streak (bot/store/analytics.py), as /practice does.
 
-Each tap is bound to its round, the round to its learner, the card to the round's progress
-(`index` must be the card it waits for), and the queue item a review card's buttons name to the
-question that card showed (a practice card names none), so another learner's forged data, the
-learner's own other due item, a double tap, a stale card after /stop or a newer round all change
-nothing and say why.
+Every kind of answer on a card (a tap, a typed value, select-all toggles and Submit) is bound
+and judged one way, in bot/usecases/round_answers.py, which `ReviewRounds` extends with the
+round's life.
 """
 
 from __future__ import annotations
@@ -30,43 +28,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
-from bot.core.engine import Judgement, SetJudgement, judge, judge_number, judge_rating
 from bot.core.kinds import QuestionKind
-from bot.core.models import Question, Quiz
 from bot.core.practice import QuestionKey
-from bot.core.review import ReviewItem, decode_order, review_order
+from bot.core.review import review_order
 from bot.store.review_sessions import PRACTICE, REVIEW, RoundStore, StoredRound
-from bot.usecases.outcomes import AlreadyAnswered, NotYours
+from bot.store.selections import SelectionStore
+from bot.usecases.outcomes import AlreadyAnswered as AlreadyAnswered  # a card's outcomes are
+from bot.usecases.outcomes import NotYours  # named here too (tests/store/test_review_rounds.py)
+from bot.usecases.round_answers import CardAnswered as CardAnswered
+from bot.usecases.round_answers import RoundAnswers, RoundCard, RoundOver
 from bot.usecases.spaced_review import SpacedReview
 
 PRACTICE_MAX = 10  # questions in one practice round: a short round, not a second quiz
-
-
-@dataclass(frozen=True, slots=True)
-class RoundCard:
-    """Card `index` (from 0) of `total` in a round, its options in a fresh order; `item_id` is
-    the queue item a review card answers (0 in practice)."""
-
-    round_id: int
-    index: int
-    total: int
-    practice: bool
-    quiz: Quiz
-    question: Question
-    order: tuple[int, ...]
-    item_id: int = 0
-    recall: float | None = None  # a review card: FSRS's predicted recall today (None: practice)
-
-
-@dataclass(frozen=True, slots=True)
-class CardAnswered:
-    """The answer is stored. `after`: where a reviewed question goes (None: a practice answer,
-    which moves nothing); `last`: no card follows, the way on is the summary."""
-
-    card: RoundCard
-    judgement: Judgement | SetJudgement  # a set: a select-all card (bot/usecases/select_review)
-    after: ReviewItem | None
-    last: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +76,6 @@ class InExam:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundOver:
-    """The round was stopped, replaced by a newer one, or ended: the tap changes nothing."""
-
-
-@dataclass(frozen=True, slots=True)
 class AlreadyShown:
     """A second tap on the same Next: what it shows is already in the chat."""
 
@@ -128,11 +96,12 @@ class NothingOpen:
 
 StartOutcome = RoundCard | RoundSummary | NothingDue | AlreadyShown | InExam
 PractiseOutcome = RoundCard | RoundSummary | NothingToPractise | NotYours | AlreadyShown | InExam
-AnswerOutcome = CardAnswered | AlreadyAnswered | RoundOver | NotYours
 NextOutcome = RoundCard | RoundSummary | AlreadyShown | RoundOver | NotYours
 
 
-class ReviewRounds:
+class ReviewRounds(RoundAnswers):
+    """A round's life; the answers to its cards are `RoundAnswers`'."""
+
     # Whether a learner is in an exam (PracticeSession.exam_running); None: exams never wait.
     exam_running: Callable[[int], Awaitable[bool]] | None = None
 
@@ -143,11 +112,12 @@ class ReviewRounds:
         *,
         clock: Clock = time.time,
         exam_running: Callable[[int], Awaitable[bool]] | None = None,
+        selections: SelectionStore | None = None,
     ):
+        # The select-all cards' pending toggles (bot/compose.py passes them; else the rounds'
+        # own database's, for a round built alone as tests/store builds it).
+        super().__init__(review, rounds, selections or SelectionStore(rounds.db), clock)
         self.exam_running = exam_running
-        self.review = review
-        self.rounds = rounds
-        self.clock = clock
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -185,129 +155,6 @@ class ReviewRounds:
         round_id = await self.rounds.start(user_id, PRACTICE, keys, now)
         return await self._serve(round_id, 0)
 
-    # -- taps ----------------------------------------------------------------------------------
-
-    async def awaiting(
-        self, user_id: int, round_id: int, index: int, item_id: int
-    ) -> StoredRound | AlreadyAnswered | RoundOver | NotYours:
-        """The learner's open round waiting for card `index`, and `item_id` the card's own (a
-        review card: the queue item of the question the round showed; a practice card: 0), or
-        why an answer to it changes nothing: every kind of answer (tap, toggle, selection, typed
-        value) is bound by this one rule."""
-        stored = await self.rounds.get(round_id)
-        if stored is None or stored.user_id != user_id:
-            return NotYours()
-        if not stored.is_open:
-            return RoundOver()
-        if index < stored.answered:
-            return AlreadyAnswered()
-        if index != stored.answered or index >= stored.shown:
-            return RoundOver()  # a card this round never showed
-        if stored.mode == PRACTICE:
-            return stored if item_id == 0 else NotYours()  # no practice card names an item
-        # The item is in the button's data, so the learner can name any other of their own due
-        # items: it must be the question this card showed (kept by `claim_card`), or it would be
-        # judged with this card's option order and move that other question's schedule.
-        shown = stored.questions[index] if index < len(stored.questions) else None
-        if shown is None or not shown.quiz_id:
-            return RoundOver()  # a card shown before rounds kept their cards: /review again
-        item = await self.review.store.item(item_id)
-        if (
-            item is None
-            or item.user_id != user_id
-            or shown != QuestionKey(item.quiz_id, item.question_id)
-        ):
-            return NotYours()
-        return stored
-
-    async def answer(
-        self, user_id: int, round_id: int, index: int, item_id: int, order: str, position: int
-    ) -> AnswerOutcome:
-        """A tap on an option of card `index`; the answer is durable before `CardAnswered`."""
-        stored = await self.awaiting(user_id, round_id, index, item_id)
-        if not isinstance(stored, StoredRound):
-            return stored
-        if stored.mode == PRACTICE:
-            return await self._practised(stored, index, order, position)
-        result = await self.review.answer(
-            user_id,
-            item_id,
-            order,
-            position,
-            round_step=(round_id, index),
-            elapsed_ms=self.elapsed_ms(stored),
-        )
-        if result is None:
-            return AlreadyAnswered()  # a second device or a double tap got there first
-        card = result.card
-        shown = RoundCard(
-            round_id,
-            index,
-            stored.total,
-            False,
-            card.quiz,
-            card.question,
-            card.order,
-            card.item_id,
-        )
-        last = not await self.review.due_count(user_id)
-        return CardAnswered(shown, result.judgement, result.after, last)
-
-    async def answer_value(
-        self, user_id: int, round_id: int, index: int, item_id: int, value: float
-    ) -> AnswerOutcome:
-        """A typed value for card `index` (a number question), bound as a tap is."""
-        stored = await self.awaiting(user_id, round_id, index, item_id)
-        if not isinstance(stored, StoredRound):
-            return stored
-        if stored.mode == PRACTICE:
-            located = self.located(stored, index)
-            judgement = judge_number(located[1], index, value) if located else None
-            if located is None or judgement is None:
-                return RoundOver()
-            if not await self.rounds.practised(round_id, index, judgement.is_correct, self.clock()):
-                return AlreadyAnswered()
-            card = RoundCard(round_id, index, stored.total, True, located[0], located[1], ())
-            return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
-        result = await self.review.answer_value(
-            user_id,
-            item_id,
-            value,
-            round_step=(round_id, index),
-            elapsed_ms=self.elapsed_ms(stored),
-        )
-        if result is None:
-            return AlreadyAnswered()
-        shown = RoundCard(
-            round_id, index, stored.total, False, result.card.quiz, result.card.question, (),
-            item_id,
-        )  # fmt: skip
-        last = not await self.review.due_count(user_id)
-        return CardAnswered(shown, result.judgement, result.after, last)
-
-    async def flip(
-        self, user_id: int, round_id: int, index: int, item_id: int
-    ) -> RoundCard | AlreadyAnswered | RoundOver | NotYours:
-        """A flashcard card's "Show answer": the card again, to be drawn with its back and the
-        ratings; bound as an answer is (`awaiting`), and it stores nothing."""
-        stored = await self.awaiting(user_id, round_id, index, item_id)
-        if not isinstance(stored, StoredRound):
-            return stored
-        located = self.located(stored, index)
-        if located is None or not located[1].flashcard:
-            return RoundOver()
-        quiz, question = located
-        practice = stored.mode == PRACTICE
-        total = len(stored.questions) if practice else stored.total
-        return RoundCard(round_id, index, total, practice, quiz, question, (), item_id)
-
-    def elapsed_ms(self, stored: StoredRound) -> int | None:
-        """Milliseconds from the round's current card being shown to now: what its answer is
-        rated by (None: a card claimed before rounds kept the time)."""
-        if stored.card_shown_at is None:
-            return None
-        return max(0, round((self.clock() - stored.card_shown_at) * 1000))
-
     async def next(self, user_id: int, round_id: int, index: int) -> NextOutcome:
         """Next after card `index - 1`: card `index`, or the summary once nothing is left."""
         stored = await self.rounds.get(round_id)
@@ -343,32 +190,6 @@ class ReviewRounds:
 
     async def _in_exam(self, user_id: int) -> bool:
         return self.exam_running is not None and await self.exam_running(user_id)
-
-    async def _practised(
-        self, stored: StoredRound, index: int, order_text: str, position: int
-    ) -> AnswerOutcome:
-        located = self.located(stored, index)
-        if located is None:
-            return RoundOver()  # the question left the content since it was shown
-        quiz, question = located
-        order = decode_order(order_text, len(question.options))
-        if question.flashcard:  # no options: the position is the learner's rating
-            order, judgement = (), judge_rating(question, index, position)
-        else:
-            judgement = judge(question, order, index, position) if order else None
-        if order is None or judgement is None:
-            return NotYours()  # forged: no card of ours carries that
-        if not await self.rounds.practised(stored.id, index, judgement.is_correct, self.clock()):
-            return AlreadyAnswered()
-        card = RoundCard(stored.id, index, stored.total, True, quiz, question, order)
-        return CardAnswered(card, judgement, None, index + 1 >= len(stored.questions))
-
-    def located(self, stored: StoredRound, index: int) -> tuple[Quiz, Question] | None:
-        """The question of card `index` (a practice round's, or a review card once claimed)."""
-        if not 0 <= index < len(stored.questions):
-            return None
-        key = stored.questions[index]
-        return self.review.question(key.quiz_id, key.question_id)
 
     async def _serve(self, round_id: int, index: int) -> RoundCard | RoundSummary | AlreadyShown:
         stored = await self.rounds.get(round_id)

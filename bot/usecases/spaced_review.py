@@ -21,15 +21,10 @@ from zoneinfo import ZoneInfo
 
 from fsrs import Rating, Scheduler
 
+from bot.core import answers
+from bot.core.answers import Answer
 from bot.core.clock import Clock
-from bot.core.engine import (
-    Judgement,
-    SetJudgement,
-    judge,
-    judge_number,
-    judge_rating,
-    judge_selection,
-)
+from bot.core.engine import Judgement, SetJudgement
 from bot.core.kinds import QuestionKind
 from bot.core.models import Catalog, Question, Quiz
 from bot.core.review import (
@@ -113,7 +108,7 @@ class SpacedReview(ServesCatalog):
 
     def question(self, quiz_id: str, question_id: str) -> tuple[Quiz, Question] | None:
         """The question a queue item names; None once it left the content. Every kind is
-        reviewed: a select-all card has toggles and Submit (bot/usecases/select_review.py)."""
+        reviewed: a select-all card has toggles and Submit (bot/usecases/round_answers.py)."""
         quiz = self.catalog.known(quiz_id)  # a group's own quiz too: met there, reviewed here
         found = next((q for q in quiz.questions if q.id == question_id), None) if quiz else None
         return (quiz, found) if quiz and found else None
@@ -179,53 +174,37 @@ class SpacedReview(ServesCatalog):
         round_step: tuple[int, int] | None = None,
         elapsed_ms: int | None = None,
     ) -> ReviewResult | None:
-        """Judge a review tap and reschedule the question by FSRS; None if it changes nothing
-        (not this learner's, no longer due, already answered, forged). With `round_step` (round
-        id, card index: bot/usecases/review_rounds.py) the round moves on in the same write;
-        `elapsed_ms` (card to tap, when the round timed it) decides Hard and Easy."""
+        """A tap on a due question's card, its order as the button carried it: `reviewed`, for
+        callers that hold only the button's data (the benchmark, tests)."""
 
-        def decide(question: Question) -> tuple[Judgement | None, tuple[int, ...]]:
-            if question.flashcard:  # no options: the position is the learner's rating
-                return judge_rating(question, 0, position), ()
-            order = decode_order(order_text, len(question.options))
-            return (judge(question, order, 0, position) if order else None), order or ()
+        def decide(question: Question) -> tuple[Judgement | SetJudgement | None, tuple[int, ...]]:
+            shown = () if question.flashcard else decode_order(order_text, len(question.options))
+            if shown is None:
+                return None, ()
+            return answers.judge(question, shown, 0, answers.tap(question, position)), shown
 
         return await self._reviewed(user_id, item_id, decide, round_step, elapsed_ms)
 
-    async def answer_value(
-        self,
-        user_id: int,
-        item_id: int,
-        value: float,
-        *,
-        round_step: tuple[int, int] | None = None,
-        elapsed_ms: int | None = None,
-    ) -> ReviewResult | None:
-        """A typed value for a due number question: judged by its key, then as `answer`."""
-        return await self._reviewed(
-            user_id,
-            item_id,
-            lambda question: (judge_number(question, 0, value), ()),
-            round_step,
-            elapsed_ms,
-        )
-
-    async def answer_set(
+    async def reviewed(
         self,
         user_id: int,
         item_id: int,
         order: tuple[int, ...],
-        selected: frozenset[int],
+        answer: Answer,
         *,
         round_step: tuple[int, int] | None = None,
         elapsed_ms: int | None = None,
     ) -> ReviewResult | None:
-        """A submitted selection (option indexes) for a due select-all question: right only for
-        the exact set; a partly right one is shown as a miss but rated Hard, not Again)."""
+        """Judge an answer of any kind to a due question shown in `order` (bot/core/answers.py)
+        and reschedule the question by FSRS; None if it changes nothing (not this learner's, no
+        longer due, already answered, forged). With `round_step` (round id, card index:
+        bot/usecases/round_answers.py) the round moves on in the same write; `elapsed_ms` (card
+        to answer, when the round timed it) decides Hard and Easy, and a select-all answer that
+        is partly right is shown as a miss but rated Hard, not Again."""
         return await self._reviewed(
             user_id,
             item_id,
-            lambda question: (judge_selection(question, 0, selected), order),
+            lambda question: (answers.judge(question, order, 0, answer), order),
             round_step,
             elapsed_ms,
         )

@@ -1,9 +1,12 @@
-"""A typed reply to a number question in a review or practice round (bot/usecases/review_rounds).
+"""A learner's text in the chat as the answer to their round's open card: which card it answers,
+then the value read from it, answered as any card is (bot/usecases/round_answers.py).
 
-The round's card is bound as a tap is (round, learner, the card it waits for); which card a
-reply answers is what this process showed the learner last (kept in memory; after a restart the
-learner asks /review again). An open card takes the learner's text first (it is the newest
-question in the chat), unless the text replies to an older message: then the quiz decides.
+Only a number question's card takes text today (a card of another kind is answered by its
+buttons). Which card a reply answers is what this process showed the learner last (kept in
+memory; with several workers, or after a restart, read from the store: the round's open card);
+the answer is then bound as a tap is (round, learner, the card it waits for). An open card takes
+the learner's text first (it is the newest question in the chat), unless the text replies to an
+older message: then the quiz decides.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from bot.core.answers import units
 from bot.core.kinds import parse_number
 from bot.core.models import Question
 from bot.store.review_sessions import REVIEW
-from bot.usecases import review_rounds as rr
 from bot.usecases.outcomes import (
     Asked,
     NotAsked,
@@ -23,6 +25,8 @@ from bot.usecases.outcomes import (
     unreadable,
 )
 from bot.usecases.private_quiz import CACHE_SIZE
+from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.round_answers import CardAnswered
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,7 @@ class TypedCard:
 class CardTyped:
     """The typed answer is stored (as the round's tap would be): show the verdict."""
 
-    outcome: rr.CardAnswered
+    outcome: CardAnswered
     typed: str
     asked: Asked
 
@@ -48,8 +52,8 @@ class CardTyped:
 TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
 
 
-class TypedReview:
-    def __init__(self, rounds: rr.ReviewRounds, *, shared: bool = False) -> None:
+class RoundReplies:
+    def __init__(self, rounds: ReviewRounds, *, shared: bool = False) -> None:
         self.rounds = rounds
         self.shared = shared  # several workers: the open card is read from the store each time
         self._shown: dict[int, TypedCard] = {}  # user id -> their open number card
@@ -88,7 +92,7 @@ class TypedReview:
         outcome = await self.rounds.answer_value(
             user_id, card.round_id, card.index, card.item_id, value
         )
-        if not isinstance(outcome, rr.CardAnswered):
+        if not isinstance(outcome, CardAnswered):
             self._shown.pop(user_id, None)  # stopped, replaced or answered: the card is closed
             return OldQuestion()
         self._shown.pop(user_id, None)
