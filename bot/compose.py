@@ -21,6 +21,7 @@ from bot.core.clock import Clock
 from bot.store.analytics import AnalyticsStore
 from bot.store.groups import GroupStore
 from bot.store.interface import Engine
+from bot.store.learner_choices import CachedLearnerChoices
 from bot.store.learners import LearnerStore
 from bot.store.practice_sets import PracticeStore
 from bot.store.problem_reports import ProblemReportStore
@@ -61,7 +62,8 @@ class ServiceSettings:
     group_timezone: str = "UTC"
     question_seconds: float | None = None  # every group's seconds, overridden (tests)
     retention: float = 0.9  # FSRS's desired retention
-    shared: bool = False  # several workers: no in-memory copy of what another may change
+    # several workers: no in-memory copy of what another may change (picks the plain stores)
+    shared: bool = False
     clock: Clock = time.time
     rng: random.Random | None = None
 
@@ -89,13 +91,13 @@ class Services:
 
 def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -> Services:
     s, clock, rng = settings, settings.clock, settings.rng
-    learner_store = LearnerStore(db)
+    # Several workers: another may change a learner's choices, so they are read every time.
+    learner_store = LearnerStore(db) if s.shared else CachedLearnerChoices(db)
     learners = Learners(
         learner_store,
         default_language=s.default_language,
         default_timezone=s.timezone,
         clock=clock,
-        shared=s.shared,
     )
     uploads = QuizUploads(s.content_dir, clock=clock, store=UploadStore(db))
     review = SpacedReview(

@@ -52,6 +52,14 @@ class LearnerStore:
             row = await cur.fetchone()
         return _user(row) if row else None
 
+    async def choices(self, user_id: int) -> tuple[str | None, str | None]:
+        """The language and time zone a learner chose; None where never chosen (or unknown)."""
+        user = await self.user(user_id)
+        return (user.language, user.timezone) if user else (None, None)
+
+    def forget_cached(self, user_id: int) -> None:
+        """Nothing of a learner is kept here; `CachedLearnerChoices` keeps their choices."""
+
     async def touch_user(
         self,
         user_id: int,

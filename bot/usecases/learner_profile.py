@@ -1,8 +1,9 @@
 """Who a learner is and which language to answer them in, resolved once per update.
 
-The process is the only writer, so a learner's choices (language, time zone) are read once, in
-one read of their profile, and then kept in memory: resolving them costs no SQLite read in the
-common case.
+A learner's choices (language, time zone) are read through the store in one read of their
+profile. Whether they are then kept in memory is the store's business: the composition root
+gives a single process `CachedLearnerChoices` (read once, then kept) and several workers the
+plain `LearnerStore` (read every time); see docs/caches.md.
 """
 
 from __future__ import annotations
@@ -41,16 +42,11 @@ class Learners:
         default_language: str = "en",
         default_timezone: str = "UTC",
         clock: Clock = time.time,
-        shared: bool = False,
     ) -> None:
         self.store = store
         self.default_timezone = default_timezone  # QUIZBOT_TIMEZONE, until they choose theirs
-        # Shared: another worker may change a learner's language, so it is read every time.
-        self.shared = shared
         self.default_language = default_language
         self.clock = clock
-        # user id -> (language, time zone) they chose; None where they never chose
-        self._chosen: dict[int, tuple[str | None, str | None]] = {}
 
     async def resolve(
         self, user_id: int, first_name: str, telegram_language: str | None
@@ -63,25 +59,18 @@ class Learners:
 
     async def greet(self, learner: Learner) -> Learner:
         """Record the learner (first contact, /start); their language as the store has it."""
-        user = await self.store.touch_user(
+        await self.store.touch_user(
             learner.user_id,
             learner.first_name,
             learner.telegram_language,
             self.clock(),
             private=True,
         )
-        self._chosen[learner.user_id] = (user.language, user.timezone)
         return await self.resolve(learner.user_id, learner.first_name, learner.telegram_language)
 
-    async def _choices(self, user_id: int) -> tuple[str | None, str | None]:
-        if self.shared or user_id not in self._chosen:
-            user = await self.store.user(user_id)
-            self._chosen[user_id] = (user.language, user.timezone) if user else (None, None)
-        return self._chosen[user_id]
-
     async def chosen_language(self, user_id: int) -> str | None:
-        """The language the user picked, if any; read once, then kept (this is the only writer)."""
-        return (await self._choices(user_id))[0]
+        """The language the user picked, if any (kept in memory where the store keeps it)."""
+        return (await self.store.choices(user_id))[0]
 
     async def zone(self, user_id: int) -> str:
         """The zone a learner's days are counted in: theirs, else the bot's default."""
@@ -89,13 +78,11 @@ class Learners:
 
     async def chosen_zone(self, user_id: int) -> str | None:
         """The time zone the user set with /timezone, if any; kept like their language."""
-        return (await self._choices(user_id))[1]
+        return (await self.store.choices(user_id))[1]
 
     async def choose_zone(self, user_id: int, zone: str) -> Reminder | None:
         """Keep a (validated) time zone; their reminder, moved with it, if they have one."""
-        moved = await self.store.set_timezone(user_id, zone, self.clock())
-        self._chosen[user_id] = ((await self._choices(user_id))[0], zone)
-        return moved
+        return await self.store.set_timezone(user_id, zone, self.clock())
 
     async def language(self, user_id: int, telegram_language: str | None = None) -> str:
         """The reply language of a user known only by id (a reminder, a notice)."""
@@ -107,9 +94,8 @@ class Learners:
 
     def forget_cached(self, user_id: int) -> None:
         """After /forget: their language and zone choices are not kept in memory either."""
-        self._chosen.pop(user_id, None)
+        self.store.forget_cached(user_id)
 
     async def choose(self, learner: Learner, lang: str) -> Learner:
         await self.store.set_language(learner.user_id, lang, self.clock())
-        self._chosen[learner.user_id] = (lang, (await self._choices(learner.user_id))[1])
         return Learner(learner.user_id, learner.first_name, learner.telegram_language, lang, lang)
