@@ -23,6 +23,7 @@ from bot.store.groups import GroupStore
 from bot.store.interface import Engine
 from bot.store.learner_choices import CachedLearnerChoices
 from bot.store.learners import LearnerStore
+from bot.store.no_exam import CachedNoExam
 from bot.store.practice_sets import PracticeStore
 from bot.store.problem_reports import ProblemReportStore
 from bot.store.quiz_plays import QuizPlays
@@ -111,14 +112,14 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
     )
     practice = PracticeSession(
         catalog,
-        PracticeStore(db),
+        # several workers: another may start an exam, so "no exam running" is read every time
+        PracticeStore(db) if s.shared else CachedNoExam(db),
         ReviewStore(db),
         timezone=s.timezone,
         clock=clock,
         rng=rng,
         zone_of=learners.zone,
         fsrs_of=lambda: review.fsrs,  # a /practice miss is scheduled by the same FSRS
-        shared=s.shared,  # several workers: no in-memory "no exam running"
     )
     quiz = PrivateQuiz(
         catalog,

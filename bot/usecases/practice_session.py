@@ -42,8 +42,6 @@ from bot.store.practice_sets import Ended, PracticeStore, StoredSet
 from bot.store.reviews import ReviewStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 
-NO_EXAM_KEPT = 100_000  # learners known to have no exam running, at most (then forgotten)
-
 
 @dataclass(frozen=True, slots=True)
 class PracticeQuestion:
@@ -135,7 +133,6 @@ class PracticeSession(ServesCatalog):
         rng: random.Random | None = None,
         zone_of: Callable[[int], Awaitable[str]] | None = None,
         fsrs_of: Callable[[], Scheduler] | None = None,
-        shared: bool = False,
     ) -> None:
         self.zone_of = zone_of  # a /practice miss is due on the learner's next day
         self._catalog_ref = catalog_ref(catalog)
@@ -144,13 +141,6 @@ class PracticeSession(ServesCatalog):
         self.tz = ZoneInfo(timezone)
         self.clock = clock
         self.rng = rng or random.SystemRandom()
-        # Learners known to have no exam running, so that a private tap (which asks, issue 25)
-        # costs no read (issue 32). Only `start_exam` makes an exam run, and it forgets the
-        # learner once its write is committed; a read that overlapped any start is not kept
-        # (`_exam_starts` moved). Not with `shared`: another worker may start the exam.
-        self.shared = shared
-        self._no_exam: set[int] = set()
-        self._exam_starts = 0
         # The deployment's FSRS (SpacedReview.fsrs, its stored parameters once read); None:
         # the package's defaults.
         self.fsrs_of = fsrs_of  # and scheduled by the review's FSRS (its parameters may change)
@@ -178,17 +168,9 @@ class PracticeSession(ServesCatalog):
         return misses
 
     async def exam_running(self, user_id: int) -> bool:
-        """Whether the learner is in an exam: its verdicts and keys wait for its end. "No" is
-        kept per learner (one process, the only writer: see `__init__` and docs/caches.md)."""
-        if user_id in self._no_exam:
-            return False
-        starts = self._exam_starts
-        running = await self.store.running_exam(user_id) is not None
-        if not running and not self.shared and starts == self._exam_starts:
-            if len(self._no_exam) >= NO_EXAM_KEPT:
-                self._no_exam.clear()
-            self._no_exam.add(user_id)
-        return running
+        """Whether the learner is in an exam: its verdicts and keys wait for its end. "No" may
+        be kept in memory by the store (one process: bot/store/no_exam.py, docs/caches.md)."""
+        return await self.store.running_exam(user_id) is not None
 
     async def stop_exam(self, user_id: int) -> ExamStopped | None:
         """/stop: the learner's running exam ends here, its misses joining the review queue;
@@ -241,13 +223,9 @@ class PracticeSession(ServesCatalog):
             orders.append(order)
         now = self.clock()
         ended = self._ended(await self._zone(user_id), now)
-        try:
-            set_id = await self.store.start(
-                user_id, questions, orders, None, now, ended, exam=(clock.value, seconds)
-            )
-        finally:  # committed (or not): "no exam" is no longer known, and no read in flight
-            self._exam_starts += 1  # may keep the answer it read before the commit
-            self._no_exam.discard(user_id)
+        set_id = await self.store.start(
+            user_id, questions, orders, None, now, ended, exam=(clock.value, seconds)
+        )
         stored = await self.store.get(set_id)
         first = self._question(stored, 0) if stored else None
         return first if first is not None else NothingMatches()
