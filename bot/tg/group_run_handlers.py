@@ -89,7 +89,10 @@ class GroupRunner:
         self._live_tasks: set[asyncio.Task[Any]] = set()
         # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
         self.timers = timers if timers is not None else JobTimers(app)
-        self.timers.on("run", self._on_deadline)
+        # A shared timer may fire again after a worker died mid-step, or while another drives
+        # the run: its firing resumes the run from what the store says. A JobQueue timer fires
+        # once, in this process: it is the deadline of its question.
+        self.timers.on("run", self._on_resume if self.timers.shared else self._on_deadline)
         self.timers.on("sched", self._on_schedule)
         self.runs = runs
         self.settings = settings
@@ -202,8 +205,7 @@ class GroupRunner:
         """A run just started: its intro, then the first question. False if its forum topic
         is closed or deleted (the run ended at once)."""
         run, quiz = started.run, started.quiz
-        if self.timers.durable:
-            await self._set_timer(run.id, 0, self.watchdog)  # resumes it if this worker dies
+        await self._guard(run.id, 0)  # resumes it elsewhere if this worker dies
         lang = await self._lang(run.chat_id)
         async with self._lock(run.id), self._in_topic(run.id) as step:
             intro = gr.intro(translator(lang), quiz, run, lang)
@@ -233,13 +235,12 @@ class GroupRunner:
         quiz = self.runs.quiz_of(run)
         if quiz is None:
             return
-        if self.timers.durable:
-            # Durable timers: one armed before anything is sent, so that a worker dying from
-            # here to the question's own timer leaves a timer that resumes the run elsewhere.
-            # Far enough ahead that it does not fire while this worker is still sending (a paced
-            # send can wait seconds for its slot); if it did, the other worker's opening would
-            # supersede this one (`_releasing`): still one copy of the question.
-            await self._set_timer(run.id, index, self.watchdog)
+        # A watchdog armed before anything is sent (durable timers only), so that a worker dying
+        # from here to the question's own timer leaves a timer that resumes the run elsewhere.
+        # Far enough ahead that it does not fire while this worker is still sending (a paced
+        # send can wait seconds for its slot); if it did, the other worker's opening would
+        # supersede this one (`_releasing`): still one copy of the question.
+        await self._guard(run.id, index)
         opened = await self.runs.open_question(run, index)
         if opened is None:
             # Its send was released already (another worker, or one that died): never twice.
@@ -282,10 +283,10 @@ class GroupRunner:
     # -- the live count of an open question -----------------------------------------------------
 
     def _start_live(self, run: GroupRun, index: int) -> None:
-        """Refresh the question at the planned steps. Not with durable timers: another worker
+        """Refresh the question at the planned steps. Not with shared timers: another worker
         may reveal it, and a late refresh there would put the buttons back on the reveal."""
         steps = live_steps(run.seconds, self.live)
-        if not steps or self.timers.durable or self.stopping:
+        if not steps or self.timers.shared or self.stopping:
             return
         # A task of the loop's own, not PTB's create_task: that one wraps the coroutine in
         # another, and a refresh cancelled at stop before it began left its coroutine "never
@@ -375,17 +376,25 @@ class GroupRunner:
             log.info("stopping: waiting for %d group steps", len(pending))
             await asyncio.wait(pending, timeout=remaining)
 
+    def _may_arm(self) -> bool:
+        """False during a stop if the timer would die with the process: the store holds the
+        deadline or schedule, and the next start sets the timer from it."""
+        return not self.stopping or self.timers.arms_while_stopping()
+
     async def _set_timer(self, run_id: int, index: int, delay: float) -> None:
-        if self.stopping and not self.timers.durable:
-            return  # the deadline is in the store: the next start sets the timer
-        await self.timers.once("run", run_id, delay, index)
+        if self._may_arm():
+            await self.timers.once("run", run_id, delay, index)
+
+    async def _guard(self, run_id: int, index: int) -> None:
+        """The run's watchdog before a step (tg/wire/timer_backends.py `guard`)."""
+        if self._may_arm():
+            await self.timers.guard("run", run_id, self.watchdog, index)
 
     async def _on_deadline(self, run_id: int, index: int) -> None:
-        if self.timers.durable:
-            # Maybe fired again after a worker died mid-step: go on from what the store says.
-            await self._guarded(self.resume(run_id))
-        else:
-            await self._guarded(self.advance(run_id, index))
+        await self._guarded(self.advance(run_id, index))
+
+    async def _on_resume(self, run_id: int, index: int) -> None:
+        await self._guarded(self.resume(run_id))
 
     async def advance(self, run_id: int, index: int) -> None:
         """Time is up for question `index`: send what the use case decided comes next."""
@@ -499,7 +508,7 @@ class GroupRunner:
     async def restore(self) -> None:
         """Resume every run the store says is active, each from where it stood."""
         for plan in await self.runs.resume_plan():
-            if self.timers.durable:
+            if self.timers.shared:
                 # Another worker may be driving it: only make sure a timer will resume it.
                 await self.timers.ensure("run", plan.run.id, plan.index)
                 continue
@@ -556,7 +565,7 @@ class GroupRunner:
     # -- schedules ------------------------------------------------------------------------------
 
     async def register(self, schedule: Schedule, timezone: str) -> None:
-        if self.stopping and not self.timers.durable:
+        if not self._may_arm():
             return  # schedules live in the store: the next start registers them
         hour, minute = (int(part) for part in schedule.at_time.split(":"))
         await self.timers.daily(
