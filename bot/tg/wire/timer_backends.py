@@ -4,7 +4,9 @@ One process (SQLite) keeps PTB's JobQueue: jobs live in memory and start-up rebu
 the store. Several workers (PostgreSQL) share `PgTimers`: a timer is a row keyed `kind:id`
 (bot/store/pg/timers.py), fired by whichever worker claims it once due, again by another if that
 worker died before finishing. Both are driven the same way: handlers registered per kind
-(`on`), then `once`, `daily` and `cancel` by kind and id.
+(`on`), then `once`, `daily` and `cancel` by kind and id. Where one process and several
+workers must differ, the timers say it (`guard`, `shared`, `arms_while_stopping`), so that
+their users do not branch on the backend.
 
 What each firing guarantees differs, and the handlers are written for it:
 * a `once` timer fires at least once: its handler must be idempotent (a group run's handler
