@@ -511,34 +511,14 @@ class GroupRunner:
             log.info("resuming group run %s: %s question %s", plan.run.id, plan.step, plan.index)
             if plan.step is Step.WAIT:
                 await self._set_timer(plan.run.id, plan.index, plan.delay)
-            elif plan.step is Step.REVEAL:
-                self._spawn(self.advance(plan.run.id, plan.index))
-            elif plan.step is Step.ASK:
-                self._spawn(self._resume_ask(plan.run, plan.index))
             else:
-                self._spawn(self._finish(plan.run.id))
+                self._spawn(self.resume(plan.run.id, plan))
 
-    async def resume(self, run_id: int) -> None:
-        """Take a run to its next step from what the store says (a durable timer fired)."""
-        plan = await self.runs.plan_for(run_id)
-        if plan is None:
-            return  # finished or stopped meanwhile
-        if plan.step is Step.WAIT:
-            await self._set_timer(run_id, plan.index, plan.delay)
-        elif plan.step is Step.REVEAL:
-            await self.advance(run_id, plan.index)
-        elif plan.step is Step.ASK:
-            await self._resume_ask(plan.run, plan.index)
-        else:
-            await self._finish(run_id)
-
-    async def _resume_ask(self, run: GroupRun, index: int) -> None:
-        async with self._lock(run.id), self._in_topic(run.id):
-            await self._ask(run, index)
-
-    async def _finish(self, run_id: int) -> None:
-        async with self._lock(run_id):
-            await self._post_results(await self.runs.finish(run_id), stopped=False)
+    async def resume(self, run_id: int, plan: runs.Resume | None = None) -> None:
+        """Take a run to its next step from what the store says (a durable timer fired, or a
+        restart found it active: `plan`), under the run's lock: the use case's step."""
+        async with self._lock(run_id), self._in_topic(run_id):
+            await self.steps.resume(run_id, plan)
 
     # -- the group itself -----------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 A run's start (`start`): its watchdog, its intro, its first question. A /stop (`stop`): its
 timer cancelled, the open question revealed, the results so far. A question's deadline
 (`time_up`): reveal it, then ask the next one or post the results (early, with a word, when
-nobody answered the last questions). Asking a question (`ask`) is a protocol across the store,
+nobody answered the last questions). A durable timer's firing or a restart (`resume`): the step
+the store says comes next. Asking a question (`ask`) is a protocol across the store,
 the timers and the wire, and its order is what keeps a question sent once across workers
 (bot/core/group_run.py `resume_step`):
 1. the run's watchdog is armed before anything else (durable timers only: if this worker dies
@@ -16,8 +17,7 @@ the timers and the wire, and its order is what keeps a question sent once across
 
 The adapter does what this use case cannot: it renders and sends (`RunPort`), and holds the run's
 lock around each step. A forum topic that refuses a send propagates as the adapter's own
-exception, for the adapter to end the run; resuming after a restart stays the adapter's, since
-each resumed step takes that lock its own way.
+exception, for the adapter to end the run.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.core.group_run import GroupRun
+from bot.core.group_run import GroupRun, Step
 from bot.core.models import Quiz
-from bot.usecases.group_runs import GroupRuns, Reveal, RunResults
+from bot.usecases.group_runs import GroupRuns, Resume, Reveal, RunResults
 
 log = logging.getLogger(__name__)
 
@@ -161,3 +161,20 @@ class GroupRunSteps:
             await self.port.show_results(up.results, stopped=False)
         elif up.next_index is not None:
             await self.ask(up.reveal.run, up.next_index)
+
+    async def resume(self, run_id: int, plan: Resume | None = None) -> None:
+        """Take a run to its next step from what the store says: a durable timer fired (at
+        least once: a repeat finds nothing left to do), or a restart read `plan` already. The
+        caller holds the run's lock."""
+        if plan is None:
+            plan = await self.runs.plan_for(run_id)
+        if plan is None:
+            return  # finished or stopped meanwhile
+        if plan.step is Step.WAIT:
+            await self.port.arm(run_id, plan.index, plan.delay)
+        elif plan.step is Step.REVEAL:
+            await self.time_up(run_id, plan.index)
+        elif plan.step is Step.ASK:
+            await self.ask(plan.run, plan.index)
+        else:
+            await self.port.show_results(await self.runs.finish(run_id), stopped=False)
