@@ -1,12 +1,15 @@
 """Plays group runs on JobQueue timers and fires scheduled pushes: arms timers and sends.
 
-What happens when a question's time is up, on /stop or after a restart is decided by the use
-case (`bot/usecases/group_runs.py`); this module renders and sends it. Each question gets a
-one-shot timer; its deadline is in the store too, so a restart sets the timer again (or reveals
-at once when the deadline passed while the bot was down). Schedules are rebuilt from the store
-at start-up: JobQueue keeps jobs in memory only. With several workers the timers are durable
-rows instead (tg/wire/timer_backends.py): a run's timer is armed before each step, and its firing
-resumes the run from the store, whichever worker claims it.
+What happens when a run starts, when a question's time is up and on /stop, and in which order,
+is the use case's (`bot/usecases/group_run_steps.py`, on `bot/usecases/group_runs.py`): this
+module is its port (`RunPort`: render, send, arm a timer) and calls one step per event, under the
+run's lock. What differs with several workers is the timers' (tg/wire/timer_backends.py).
+
+Each question gets a one-shot timer; its deadline is in the store too, so a restart sets the
+timer again (or reveals at once when the deadline passed while the bot was down). Schedules are
+rebuilt from the store at start-up: JobQueue keeps jobs in memory only. With several workers the
+timers are durable rows instead (tg/wire/timer_backends.py): a run's timer is armed before each
+step, and its firing resumes the run from the store, whichever worker claims it.
 
 Shutdown (`drain`): every step of a run (a timer's reveal and next question, a scheduled push,
 a resumed run, the after-run hooks) is a tracked task. On stop no new timer is set, the steps in
@@ -44,6 +47,7 @@ from bot.tg.wire.captions import as_caption, fits_caption
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.retry import Courtesy, LimitArgs, OnWire
 from bot.tg.wire.timer_backends import JobTimers, Timers
+from bot.usecases import group_run_steps as steps
 from bot.usecases import group_runs as runs
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_schedules import GroupSchedules
@@ -89,9 +93,13 @@ class GroupRunner:
         self._live_tasks: set[asyncio.Task[Any]] = set()
         # Question deadlines and schedules: PTB's JobQueue, or durable rows shared by workers.
         self.timers = timers if timers is not None else JobTimers(app)
-        self.timers.on("run", self._on_deadline)
+        # A shared timer may fire again after a worker died mid-step, or while another drives
+        # the run: its firing resumes the run from what the store says. A JobQueue timer fires
+        # once, in this process: it is the deadline of its question.
+        self.timers.on("run", self._on_resume if self.timers.shared else self._on_deadline)
         self.timers.on("sched", self._on_schedule)
         self.runs = runs
+        self.steps = steps.GroupRunSteps(runs, self)  # the order of a run's steps
         self.settings = settings
         self.schedules = schedules
         self.admins = admins
@@ -201,14 +209,9 @@ class GroupRunner:
     async def play(self, started: runs.Started) -> bool:
         """A run just started: its intro, then the first question. False if its forum topic
         is closed or deleted (the run ended at once)."""
-        run, quiz = started.run, started.quiz
-        if self.timers.durable:
-            await self._set_timer(run.id, 0, self.watchdog)  # resumes it if this worker dies
-        lang = await self._lang(run.chat_id)
+        run = started.run
         async with self._lock(run.id), self._in_topic(run.id) as step:
-            intro = gr.intro(translator(lang), quiz, run, lang)
-            if await self.send(run.chat_id, intro, thread=run.thread_id) is not None:
-                await self._ask(run, 0)
+            await self.steps.start(run, started.quiz)
         return step.gone is None
 
     @contextlib.asynccontextmanager
@@ -230,51 +233,66 @@ class GroupRunner:
                     self._spawn(hook(run_id, results.run.chat_id))
 
     async def _ask(self, run: GroupRun, index: int) -> None:
-        quiz = self.runs.quiz_of(run)
-        if quiz is None:
-            return
-        if self.timers.durable:
-            # Durable timers: one armed before anything is sent, so that a worker dying from
-            # here to the question's own timer leaves a timer that resumes the run elsewhere.
-            # Far enough ahead that it does not fire while this worker is still sending (a paced
-            # send can wait seconds for its slot); if it did, the other worker's opening would
-            # supersede this one (`_releasing`): still one copy of the question.
-            await self._set_timer(run.id, index, self.watchdog)
-        opened = await self.runs.open_question(run, index)
-        if opened is None:
-            # Its send was released already (another worker, or one that died): never twice.
-            log.info("question %s of run %s was sent already: not again", index, run.id)
-            plan = await self.runs.plan_for(run.id)
-            await self._set_timer(run.id, index, plan.delay if plan is not None else 0.0)
-            return
-        run = opened
+        """Ask question `index`: its order is the use case's (usecases/group_run_steps.py)."""
+        await self.steps.ask(run, index)
+
+    # -- the use case's port (usecases/group_run_steps.py RunPort) ------------------------------
+
+    async def guard(self, run_id: int, index: int) -> None:
+        """The run's watchdog before a step (tg/wire/timer_backends.py `guard`). Far enough
+        ahead that it does not fire while this worker is still sending (a paced send can wait
+        seconds for its slot); if it did, the other worker's opening would supersede this one
+        (`_releasing`): still one copy of the question."""
+        if self._may_arm():
+            await self.timers.guard("run", run_id, self.watchdog, index)
+
+    async def arm(self, run_id: int, index: int, delay: float) -> None:
+        await self._set_timer(run_id, index, delay)
+
+    async def cancel(self, run_id: int) -> None:
+        await self._cancel_timers(run_id)
+
+    async def send_intro(self, run: GroupRun, quiz: Quiz) -> bool:
         lang = await self._lang(run.chat_id)
-        tr = translator(lang)
-        screen = self._asked(tr, quiz, run, index, lang)
+        intro = gr.intro(translator(lang), quiz, run, lang)
+        return await self.send(run.chat_id, intro, thread=run.thread_id) is not None
+
+    async def send_question(
+        self, run: GroupRun, quiz: Quiz, index: int, release: steps.Release
+    ) -> steps.Asked:
+        """Render question `index` and send it; `release` is awaited as the request leaves."""
+        lang = await self._lang(run.chat_id)
+        screen = self._asked(translator(lang), quiz, run, index, lang)
         try:
-            releasing = OnWire(self._releasing(run))
-            message_id = await self.send(run.chat_id, screen, releasing, thread=run.thread_id)
+            on_wire = OnWire(self._releasing(run, release))
+            message_id = await self.send(run.chat_id, screen, on_wire, thread=run.thread_id)
         except Superseded:
-            log.info("question %s of run %s is being asked by another worker", index, run.id)
-            return
+            return steps.Superseded()
         except TelegramError as exc:
-            # Keep the timer anyway: the question is revealed on time and the run goes on,
-            # rather than staying open forever.
-            log.warning("question %s of run %s not sent: %s", index, run.id, exc)
-            await self._set_timer(run.id, index, run.seconds)
-            return
-        if message_id is None:
-            return  # the bot was removed: the run is over
-        await self.runs.question_sent(run, message_id)
-        await self._set_timer(run.id, index, run.seconds)
+            return steps.NotSent(str(exc))
+        return steps.Removed() if message_id is None else steps.Sent(message_id)
+
+    def show_live(self, run: GroupRun, index: int) -> None:
         self._start_live(run, index)
 
-    def _releasing(self, run: GroupRun) -> Callable[[], Coroutine[Any, Any, None]]:
+    async def show_reveal(self, reveal: runs.Reveal) -> None:
+        await self._show(reveal)
+
+    async def show_unattended(self, run: GroupRun) -> None:
+        tr = translator(await self._lang(run.chat_id))
+        await self.send(run.chat_id, Screen(gr.unattended(tr)), thread=run.thread_id)
+
+    async def show_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
+        await self._post_results(results, stopped=stopped)
+
+    def _releasing(
+        self, run: GroupRun, release: steps.Release
+    ) -> Callable[[], Coroutine[Any, Any, None]]:
         """The question's send is leaving: record it first (send-once, bot/core/group_run.py
         resume_step); if another worker opened the question again meanwhile, do not send."""
 
         async def leaving() -> None:
-            if not await self.runs.question_released(run):
+            if not await release():
                 raise Superseded(run.id)
 
         return leaving
@@ -282,10 +300,10 @@ class GroupRunner:
     # -- the live count of an open question -----------------------------------------------------
 
     def _start_live(self, run: GroupRun, index: int) -> None:
-        """Refresh the question at the planned steps. Not with durable timers: another worker
+        """Refresh the question at the planned steps. Not with shared timers: another worker
         may reveal it, and a late refresh there would put the buttons back on the reveal."""
         steps = live_steps(run.seconds, self.live)
-        if not steps or self.timers.durable or self.stopping:
+        if not steps or self.timers.shared or self.stopping:
             return
         # A task of the loop's own, not PTB's create_task: that one wraps the coroutine in
         # another, and a refresh cancelled at stop before it began left its coroutine "never
@@ -375,34 +393,25 @@ class GroupRunner:
             log.info("stopping: waiting for %d group steps", len(pending))
             await asyncio.wait(pending, timeout=remaining)
 
+    def _may_arm(self) -> bool:
+        """False during a stop if the timer would die with the process: the store holds the
+        deadline or schedule, and the next start sets the timer from it."""
+        return not self.stopping or self.timers.arms_while_stopping()
+
     async def _set_timer(self, run_id: int, index: int, delay: float) -> None:
-        if self.stopping and not self.timers.durable:
-            return  # the deadline is in the store: the next start sets the timer
-        await self.timers.once("run", run_id, delay, index)
+        if self._may_arm():
+            await self.timers.once("run", run_id, delay, index)
 
     async def _on_deadline(self, run_id: int, index: int) -> None:
-        if self.timers.durable:
-            # Maybe fired again after a worker died mid-step: go on from what the store says.
-            await self._guarded(self.resume(run_id))
-        else:
-            await self._guarded(self.advance(run_id, index))
+        await self._guarded(self.advance(run_id, index))
+
+    async def _on_resume(self, run_id: int, index: int) -> None:
+        await self._guarded(self.resume(run_id))
 
     async def advance(self, run_id: int, index: int) -> None:
-        """Time is up for question `index`: send what the use case decided comes next."""
+        """Time is up for question `index`: the use case's step, under the run's lock."""
         async with self._lock(run_id), self._in_topic(run_id):
-            up = await self.runs.time_up(run_id, index)
-            if up is None:
-                return  # already revealed, or the run was stopped meanwhile
-            await self._show(up.reveal)
-            if up.unattended:
-                tr = translator(await self._lang(up.reveal.run.chat_id))
-                run = up.reveal.run
-                await self.send(run.chat_id, Screen(gr.unattended(tr)), thread=run.thread_id)
-                await self._post_results(up.results, stopped=True)
-            elif up.results is not None:
-                await self._post_results(up.results, stopped=False)
-            elif up.next_index is not None:
-                await self._ask(up.reveal.run, up.next_index)
+            await self.steps.time_up(run_id, index)
 
     def _asked(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> Screen:
         """The question as `_ask` sends it."""
@@ -489,51 +498,27 @@ class GroupRunner:
         if run is None:
             return False
         async with self._lock(run.id), self._in_topic(run.id):
-            await self._cancel_timers(run.id)
-            stopped = await self.runs.stop(run.id)
-            if stopped.reveal is not None:
-                await self._show(stopped.reveal)
-            await self._post_results(stopped.results, stopped=True)
+            await self.steps.stop(run.id)
         return True
 
     async def restore(self) -> None:
         """Resume every run the store says is active, each from where it stood."""
         for plan in await self.runs.resume_plan():
-            if self.timers.durable:
+            if self.timers.shared:
                 # Another worker may be driving it: only make sure a timer will resume it.
                 await self.timers.ensure("run", plan.run.id, plan.index)
                 continue
             log.info("resuming group run %s: %s question %s", plan.run.id, plan.step, plan.index)
             if plan.step is Step.WAIT:
                 await self._set_timer(plan.run.id, plan.index, plan.delay)
-            elif plan.step is Step.REVEAL:
-                self._spawn(self.advance(plan.run.id, plan.index))
-            elif plan.step is Step.ASK:
-                self._spawn(self._resume_ask(plan.run, plan.index))
             else:
-                self._spawn(self._finish(plan.run.id))
+                self._spawn(self.resume(plan.run.id, plan))
 
-    async def resume(self, run_id: int) -> None:
-        """Take a run to its next step from what the store says (a durable timer fired)."""
-        plan = await self.runs.plan_for(run_id)
-        if plan is None:
-            return  # finished or stopped meanwhile
-        if plan.step is Step.WAIT:
-            await self._set_timer(run_id, plan.index, plan.delay)
-        elif plan.step is Step.REVEAL:
-            await self.advance(run_id, plan.index)
-        elif plan.step is Step.ASK:
-            await self._resume_ask(plan.run, plan.index)
-        else:
-            await self._finish(run_id)
-
-    async def _resume_ask(self, run: GroupRun, index: int) -> None:
-        async with self._lock(run.id), self._in_topic(run.id):
-            await self._ask(run, index)
-
-    async def _finish(self, run_id: int) -> None:
-        async with self._lock(run_id):
-            await self._post_results(await self.runs.finish(run_id), stopped=False)
+    async def resume(self, run_id: int, plan: runs.Resume | None = None) -> None:
+        """Take a run to its next step from what the store says (a durable timer fired, or a
+        restart found it active: `plan`), under the run's lock: the use case's step."""
+        async with self._lock(run_id), self._in_topic(run_id):
+            await self.steps.resume(run_id, plan)
 
     # -- the group itself -----------------------------------------------------------------------
 
@@ -556,7 +541,7 @@ class GroupRunner:
     # -- schedules ------------------------------------------------------------------------------
 
     async def register(self, schedule: Schedule, timezone: str) -> None:
-        if self.stopping and not self.timers.durable:
+        if not self._may_arm():
             return  # schedules live in the store: the next start registers them
         hour, minute = (int(part) for part in schedule.at_time.split(":"))
         await self.timers.daily(

@@ -4,7 +4,9 @@ One process (SQLite) keeps PTB's JobQueue: jobs live in memory and start-up rebu
 the store. Several workers (PostgreSQL) share `PgTimers`: a timer is a row keyed `kind:id`
 (bot/store/pg/timers.py), fired by whichever worker claims it once due, again by another if that
 worker died before finishing. Both are driven the same way: handlers registered per kind
-(`on`), then `once`, `daily` and `cancel` by kind and id.
+(`on`), then `once`, `daily` and `cancel` by kind and id. Where one process and several
+workers must differ, the timers say it (`guard`, `shared`, `arms_while_stopping`), so that
+their users do not branch on the backend.
 
 What each firing guarantees differs, and the handlers are written for it:
 * a `once` timer fires at least once: its handler must be idempotent (a group run's handler
@@ -71,6 +73,24 @@ class Timers:
         """A `once` timer due now unless one is armed already (start-up: durable timers only)."""
         raise NotImplementedError
 
+    async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        """A watchdog armed before a step that sends: if this process dies mid-step, its
+        firing lets another worker resume from the store. Replaced (same `kind:id`) by the
+        step's own timer once the step is done. Only durable timers can outlive the process."""
+        raise NotImplementedError
+
+    @property
+    def shared(self) -> bool:
+        """Whether another worker may fire a timer armed here, and so drive the step that
+        follows it (a run's reveal): what only this process knows (a live count's next
+        refresh) cannot be trusted to stay right."""
+        return self.durable
+
+    def arms_while_stopping(self) -> bool:
+        """Whether a timer armed during a stop still fires: a durable row does; a JobQueue job
+        dies with the process, and the next start rebuilds it from the store instead."""
+        return self.durable
+
 
 class JobTimers(Timers):
     """PTB's JobQueue: one process, timers in memory."""
@@ -117,6 +137,9 @@ class JobTimers(Timers):
         if not self.jobs.get_jobs_by_name(f"{kind}:{ident}"):
             await self.once(kind, ident, 0.0, *extra)
 
+    async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        """Nothing: one process, so no other worker could resume the step if this one died."""
+
 
 class PgTimers(Timers):
     """Durable timers shared by every worker (fired through bot/workers/consumer.py)."""
@@ -145,6 +168,9 @@ class PgTimers(Timers):
     async def ensure(self, kind: str, ident: int, *extra: int) -> None:
         payload = json.dumps({"kind": kind, "args": [ident, *extra]})
         await self.queue.arm_if_absent(f"{kind}:{ident}", self.clock(), payload)
+
+    async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        await self.once(kind, ident, delay, *extra)
 
     async def fire(self, timer: Timer) -> None:
         """Run a due timer's handler (the worker loop deletes the timer afterwards)."""
