@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
 
     items.sort(key=rank)  # stable: each folder keeps its own order
+
+
+@pytest.fixture(autouse=True)
+def _root_logging_restored() -> Iterator[None]:
+    """A command run in-process (`main([...])`) sets up logging for the whole interpreter
+    (`bot.logs.setup`: a handler and level INFO on the root logger); put it back after each
+    test, so a later test's captured stderr does not get another test's log lines."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
