@@ -209,19 +209,25 @@ class ClockTimers(Timers):
         """Nothing: one process, as with `JobTimers`."""
 
     async def advance(self, seconds: float) -> None:
-        """Move the clock `seconds` on, then run every timer that came due (and any that those
-        handlers arm due by then), in due order."""
-        self.clock.advance(seconds)
-        await self.run_due()
+        """Time passes: `seconds` on the clock, stopping at each due time on the way to run
+        its timer there (so a handler sees the clock at its due time, and what it arms is due
+        from then, as in real time), soonest first; the clock then ends `seconds` on."""
+        end = self.clock() + seconds
+        await self._fire(until=end)
+        self.clock.advance(max(0.0, end - self.clock()))
 
     async def run_due(self) -> None:
         """Run the timers due by the clock's now, one handler at a time, soonest first."""
+        await self._fire(until=self.clock())
+
+    async def _fire(self, until: float) -> None:
         async with self._firing:
-            while self._due and self._due[0][0] <= self.clock() and not self.closed:
+            while self._due and self._due[0][0] <= until and not self.closed:
                 due, _, kind, ident, args = heapq.heappop(self._due)
+                self.clock.advance(max(0.0, due - self.clock()))
                 name = f"{kind}:{ident}"
                 if name in self._daily:  # its next day first, as the other backends do
-                    self._arm(self._next_day(name, max(self.clock(), due)), kind, ident, args)
+                    self._arm(self._next_day(name, self.clock()), kind, ident, args)
                 try:
                     await self._call(kind, args, self.clock() - due)
                 except Exception:  # as a JobQueue job's: logged, and the other timers still fire
