@@ -136,13 +136,17 @@ class Harness(StoreReads):
         else:
             await self.timers.advance(seconds)
 
-    async def next_timer(self, kind: str = "run") -> None:
+    async def next_timer(self, kind: str = "run", timeout: float = 5.0) -> None:
         """Time passes until the soonest timer of `kind` is due (a group question's deadline by
-        default), and it fires with whatever else came due by then."""
+        default), and it fires with whatever else came due by then. A question's deadline is
+        armed just after its message is sent: if none is armed yet, wait (`timeout` seconds of
+        real time at most) for the bot to arm it."""
         assert self.timers is not None, "a harness with clock_timers=True"
-        pending = self.timers.pending(kind)
-        assert pending, f"no {kind} timer armed"
-        await self.advance(max(0.0, pending[0][0] - self.clock()))
+        try:
+            await asyncio.wait_for(self.timers.armed(kind), timeout)
+        except TimeoutError:
+            raise AssertionError(f"no {kind} timer armed within {timeout} s") from None
+        await self.advance(max(0.0, self.timers.pending(kind)[0][0] - self.clock()))
 
     async def start_bot(self) -> QuizBot:
         self.bot = QuizBot(self.options())

@@ -168,6 +168,7 @@ class ClockTimers(Timers):
         self._order = itertools.count()  # equal due times fire in the order they were armed
         self._firing = asyncio.Lock()
         self._kicks: set[asyncio.Task[None]] = set()
+        self._was_armed = asyncio.Event()
         self.closed = False
 
     def pending(self, kind: str | None = None) -> list[tuple[float, str]]:
@@ -175,8 +176,16 @@ class ClockTimers(Timers):
         armed = sorted((due, f"{k}:{i}") for due, _, k, i, _ in self._due)
         return [(due, name) for due, name in armed if kind is None or name.startswith(f"{kind}:")]
 
+    async def armed(self, kind: str) -> None:
+        """Wait until a timer of `kind` is armed: a question's deadline is armed after its
+        message was sent, so a test that saw the message waits for it before moving time."""
+        while not self.pending(kind):
+            self._was_armed.clear()
+            await self._was_armed.wait()
+
     def _arm(self, due: float, kind: str, ident: int, args: tuple[int, ...]) -> None:
         heapq.heappush(self._due, (due, next(self._order), kind, ident, args))
+        self._was_armed.set()
         if due <= self.clock() and not self.closed:
             task = asyncio.get_running_loop().create_task(self.run_due())
             self._kicks.add(task)
