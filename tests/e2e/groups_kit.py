@@ -48,7 +48,11 @@ async def group_bot(
     rate_limit: bool = False,
     questions: int = 2,
     transport: str | None = None,
+    clock_timers: bool = False,
 ) -> AsyncIterator[GroupHarness]:
+    """A running bot with `seconds` per question. `clock_timers`: deadlines and schedules fire
+    as the test moves the fake clock (`await h.advance(n)`, `h.next_timer()`), not as real time
+    passes (tests/e2e/harness.py)."""
     async with Emulator(token=TOKEN, flood=flood) as emu:
         h = GroupHarness(
             emu,
@@ -56,6 +60,7 @@ async def group_bot(
             short_catalog(questions),
             seconds=seconds,
             rate_limit=rate_limit,
+            clock_timers=clock_timers,
         )
         if transport is not None:
             h.transport = transport

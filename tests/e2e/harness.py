@@ -30,6 +30,7 @@ from bot.emulator.state import EmuMessage
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
 from bot.tg.app import BotOptions, QuizBot
+from bot.tg.wire.timer_backends import ClockTimers, Timers
 from tests.e2e.reads import StoreReads
 
 TOKEN = "123456:TEST-token-never-logged"
@@ -85,6 +86,11 @@ class Harness(StoreReads):
     # quizbot's default; `QUIZBOT_TRANSPORT=httpx python -m pytest tests/e2e` runs them on PTB's.
     transport: str = field(default_factory=lambda: os.environ.get("QUIZBOT_TRANSPORT", "aiohttp"))
     dsn: str | None = field(default_factory=lambda: STORE.dsn)  # PostgreSQL, or None: SQLite
+    # True: the bot's timers (group deadlines, schedules, exam clocks) are due on `clock`, and
+    # fire when a test moves it (`advance`), not as real time passes; False: PTB's JobQueue,
+    # production's one-process backend, on real time.
+    clock_timers: bool = False
+    timers: ClockTimers | None = None  # the running bot's, when `clock_timers`
 
     @property
     def engine(self) -> str:
@@ -113,7 +119,34 @@ class Harness(StoreReads):
             rate_limit=False,
             transport=self.transport,
             database=PgDatabase(self.dsn) if self.dsn is not None else None,
+            timers=self._new_timers if self.clock_timers else None,
         )
+
+    def _new_timers(self) -> Timers:
+        """The bot's timers on the fake clock (BotOptions.timers): one set per start, as a
+        JobQueue's jobs live and die with the process."""
+        self.timers = ClockTimers(self.clock)
+        return self.timers
+
+    async def advance(self, seconds: float) -> None:
+        """Time passes: the clock moves `seconds` on and, with `clock_timers`, every timer that
+        came due fires, in due order, each handler to its end (a reveal, the next question)."""
+        if self.timers is None:
+            self.clock.advance(seconds)
+        else:
+            await self.timers.advance(seconds)
+
+    async def next_timer(self, kind: str = "run", timeout: float = 5.0) -> None:
+        """Time passes until the soonest timer of `kind` is due (a group question's deadline by
+        default), and it fires with whatever else came due by then. A question's deadline is
+        armed just after its message is sent: if none is armed yet, wait (`timeout` seconds of
+        real time at most) for the bot to arm it."""
+        assert self.timers is not None, "a harness with clock_timers=True"
+        try:
+            await asyncio.wait_for(self.timers.armed(kind), timeout)
+        except TimeoutError:
+            raise AssertionError(f"no {kind} timer armed within {timeout} s") from None
+        await self.advance(max(0.0, self.timers.pending(kind)[0][0] - self.clock()))
 
     async def start_bot(self) -> QuizBot:
         self.bot = QuizBot(self.options())
@@ -124,6 +157,9 @@ class Harness(StoreReads):
         if self.bot is not None:
             await self.bot.stop()
             self.bot = None
+        if self.timers is not None:
+            await self.timers.close()  # they die with the process; the next start re-arms them
+            self.timers = None
 
     async def restart_bot(self) -> QuizBot:
         await self.stop_bot()

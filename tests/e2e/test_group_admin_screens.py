@@ -67,7 +67,7 @@ async def test_stopped_results_count_the_questions_asked(tmp_path: Path) -> None
 
 
 async def test_groupstats_lists_the_hardest_first_and_names_ties(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=1.5) as h:
+    async with group_bot(tmp_path, seconds=1.5, clock_timers=True) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)
@@ -81,6 +81,7 @@ async def test_groupstats_lists_the_hardest_first_and_names_ties(tmp_path: Path)
             right = right_position(shown, quiz, index)
             for n, member in enumerate(members):
                 await member.tap(shown, LETTERS[right if n < rights else (right + 1) % 4])
+            await h.next_timer()  # the question's time is up
         await group.wait_for(lambda m: "finished" in m.text, timeout=10)
         other = next(q for q in h.catalog if q.id != QUIZ)
         await admin.send(f"/push {other.id}", chat=group)
@@ -94,6 +95,7 @@ async def test_groupstats_lists_the_hardest_first_and_names_ties(tmp_path: Path)
             )
             right = right_position(shown, other, index)
             await members[0].tap(shown, LETTERS[(right + 1) % 4])
+            await h.next_timer()
         await group.wait_for(
             lambda m: "finished" in m.text and other.title.get("en") in m.text, timeout=10
         )
@@ -107,11 +109,17 @@ async def test_groupstats_lists_the_hardest_first_and_names_ties(tmp_path: Path)
 
 
 async def test_a_run_nobody_answers_stops_after_two_questions(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=0.5, questions=4) as h:
+    async with group_bot(tmp_path, seconds=0.5, questions=4, clock_timers=True) as h:
         group, admin = await make_group(h)
         mark = group.mark()
         await admin.send(f"/push {QUIZ}", chat=group)
-        notice = await group.wait_for(lambda m: "Nobody answered" in m.text, after=mark, timeout=10)
+        await h.next_timer()  # Q1's time is up, then a minute passes: Q2's too
+        await h.advance(60)
+        # The notice, not the results after it ("Nobody answered this time."): with time moved
+        # by the test both are there at once, and the newest would match first.
+        notice = await group.wait_for(
+            lambda m: "Nobody answered the last" in m.text, after=mark, timeout=10
+        )
         assert notice.text == (
             "⏹ Nobody answered the last two questions, so the quiz stops here. /push to play again."
         )

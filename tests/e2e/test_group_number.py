@@ -34,7 +34,9 @@ async def number_group_bot(
 
     catalog = load_catalog(content_copy(tmp_path / "content", edit=edit))
     async with Emulator(token=TOKEN, flood=None) as emu:
-        h = GroupHarness(emu, tmp_path / "quizbot.sqlite3", catalog, seconds=seconds)
+        h = GroupHarness(
+            emu, tmp_path / "quizbot.sqlite3", catalog, seconds=seconds, clock_timers=True
+        )
         await h.start_bot()
         try:
             yield h
@@ -56,6 +58,7 @@ async def test_number_questions_are_skipped_while_typed_answers_are_off(tmp_path
         assert "1 question" in intro.text
         question = await group.wait_for(lambda m: "Question 1/1" in m.text)
         await admin.tap(question, "A")
+        await h.next_timer()  # the question's time is up
         results = await group.wait_for(lambda m: "Quiz finished" in m.text, timeout=10)
         assert "\u2068Ada\u2069 · " in results.text and "/1 · " in results.text
         assert not any("Reply to this message" in m.text for m in group.bot_messages)

@@ -12,7 +12,7 @@ from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_pos
 
 
 async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=1.5, questions=1) as h:
+    async with group_bot(tmp_path, seconds=1.5, questions=1, clock_timers=True) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)
@@ -49,6 +49,7 @@ async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path:
             (2002, 0),
         ]
 
+        await h.next_timer()  # the question's time is up
         revealed = await group.wait_for(
             lambda m: m.message_id == q1.message_id and m.edited, timeout=5
         )
@@ -58,7 +59,7 @@ async def test_popup_confirms_the_letter_and_the_reveal_tells_everyone(tmp_path:
 
 
 async def test_only_admins_switch_verdicts_back_into_the_popup(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=1.5, questions=1) as h:
+    async with group_bot(tmp_path, seconds=1.5, questions=1, clock_timers=True) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)
@@ -88,4 +89,5 @@ async def test_only_admins_switch_verdicts_back_into_the_popup(tmp_path: Path) -
         assert said is not None and (said.text or "").startswith("✅")
         # The verdict carries up to 200 characters of explanation: an alert, so it can be read.
         assert said.show_alert
+        await h.next_timer()
         await group.wait_for(lambda m: "finished" in m.text, timeout=5)

@@ -7,7 +7,6 @@ message's topic is checked instead."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 
@@ -48,7 +47,7 @@ async def question(group: ChatView, n: int, thread: int | None) -> EmuMessage:
 async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restart(
     tmp_path: Path,
 ) -> None:
-    async with group_bot(tmp_path, seconds=2) as h:
+    async with group_bot(tmp_path, seconds=2, clock_timers=True) as h:
         quiz, other = h.catalog.quiz(QUIZ), h.catalog.quiz(OTHER)
         assert quiz is not None and other is not None
         group, admin, a, b = await make_forum(h)
@@ -78,6 +77,7 @@ async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restar
         await bintou.tap(qb, LETTERS[right_b])
         await h.restart_bot()  # mid-run: each run resumes in its own topic
         await cheikh.tap(qb, LETTERS[right_b])
+        await h.advance(2)  # a question's time: both topics' deadlines pass
 
         for q, thread in ((qa, a), (qb, b)):
             revealed = await group.wait_for(
@@ -87,6 +87,7 @@ async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restar
         qa2, qb2 = await question(group, 2, a), await question(group, 2, b)
         await awa.tap(qa2, LETTERS[right_position(qa2, quiz, 1)])
         await cheikh.tap(qb2, LETTERS[right_position(qb2, other, 1)])
+        await h.advance(2)
         board_a = await group.wait_for(
             lambda m: "finished" in m.text and m.thread_id == a, timeout=8
         )
@@ -122,7 +123,7 @@ async def test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restar
 async def test_push_in_general_or_without_topics_names_no_thread(
     tmp_path: Path, forum: bool
 ) -> None:
-    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+    async with group_bot(tmp_path, seconds=0.5, questions=1, clock_timers=True) as h:
         if forum:
             group, admin, _, _ = await make_forum(h)
         else:  # a supergroup without topics
@@ -133,6 +134,7 @@ async def test_push_in_general_or_without_topics_names_no_thread(
             await group.wait_for(lambda m: "/push" in m.text)
         mark, since = group.mark(), len(h.emu.calls("sendMessage"))
         await admin.send(f"/push {QUIZ}", chat=group)
+        await h.next_timer()
         await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=5)
         sent = sends_to(h, FORUM, since)
         assert len(sent) >= 3 and all("message_thread_id" not in p for p in sent)
@@ -143,7 +145,7 @@ async def test_push_in_general_or_without_topics_names_no_thread(
 async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, gone: str
 ) -> None:
-    async with group_bot(tmp_path, seconds=1) as h:
+    async with group_bot(tmp_path, seconds=1, clock_timers=True) as h:
         group, admin, a, _ = await make_forum(h)
         await admin.send(f"/push {QUIZ}", chat=group, thread=a)
         q1 = await question(group, 1, a)
@@ -153,12 +155,11 @@ async def test_a_topic_closed_mid_run_ends_the_run_with_one_log_line(
             group.delete_topic(a)
         caplog.clear()
         with caplog.at_level(logging.INFO):
-            for _ in range(100):
-                if h.attempt_statuses() == [("abandoned",)]:
-                    break
-                await asyncio.sleep(0.05)
+            # Q1's time is up: its reveal, then Q2 into the gone topic; the firing returns once
+            # that step is done, so the run has ended by then.
+            await h.next_timer()
             assert h.attempt_statuses() == [("abandoned",)]
-            await asyncio.sleep(1.5)  # a question's time more: nothing retries
+            await h.advance(1.5)  # a question's time more: nothing retries
         if gone == "closed":
             assert group.message(q1.message_id).edited  # the reveal (an edit) still showed
         ended = [
@@ -208,11 +209,17 @@ async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_pa
 
 
 async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=0.5, questions=4) as h:
+    async with group_bot(tmp_path, seconds=0.5, questions=4, clock_timers=True) as h:
         group, admin, a, _ = await make_forum(h)
         mark = group.mark()
         await admin.send(f"/push {QUIZ}", chat=group, thread=a)
-        notice = await group.wait_for(lambda m: "Nobody answered" in m.text, after=mark, timeout=10)
+        await h.next_timer()  # Q1's time is up, then a minute passes: Q2's too
+        await h.advance(60)
+        # The notice, not the results after it ("Nobody answered this time."): with time moved
+        # by the test both are there at once, and the newest would match first.
+        notice = await group.wait_for(
+            lambda m: "Nobody answered the last" in m.text, after=mark, timeout=10
+        )
         stopped = await group.wait_for(lambda m: "stopped" in m.text, after=mark, timeout=5)
         assert notice.thread_id == stopped.thread_id == a
         posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
@@ -222,7 +229,7 @@ async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> No
 async def test_an_upload_in_a_topic_is_answered_there_and_its_push_plays_there(
     tmp_path: Path,
 ) -> None:
-    async with group_bot(tmp_path, seconds=0.5) as h:
+    async with group_bot(tmp_path, seconds=0.5, clock_timers=True) as h:
         group, admin, a, b = await make_forum(h)
         await admin.send_document(
             "ours.gift", GIFT.encode(), caption="/upload", chat=group, thread=b
@@ -232,6 +239,8 @@ async def test_an_upload_in_a_topic_is_answered_there_and_its_push_plays_there(
         mark = group.mark()
         await admin.tap(summary, "▶️ Push")  # the button's message is in Maths: the run too
         q1 = await group.wait_for(lambda m: "Question 1/2" in m.text, after=mark, timeout=30)
+        await h.next_timer()  # Q1's time is up, then Q2's
+        await h.next_timer()
         await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=10)
         posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
         assert q1.thread_id == b and {m.thread_id for m in posted} == {b}

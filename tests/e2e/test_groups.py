@@ -38,7 +38,7 @@ def db_counts(h: GroupHarness, run_id: int, index: int) -> list[int]:
 async def test_push_answer_reveal_and_leaderboard_in_three_languages(
     tmp_path: Path, transport: str
 ) -> None:
-    async with group_bot(tmp_path, seconds=1.5, transport=transport) as h:
+    async with group_bot(tmp_path, seconds=1.5, transport=transport, clock_timers=True) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)
@@ -91,6 +91,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
             (2003, "wo"),
         ]
 
+        await h.next_timer()  # Q1's time is up
         revealed = await group.wait_for(
             lambda m: m.message_id == q1.message_id and m.edited, timeout=5
         )
@@ -111,6 +112,7 @@ async def test_push_answer_reveal_and_leaderboard_in_three_languages(
             h.clock.advance(2)
             await member.tap(q2, LETTERS[pos])
 
+        await h.next_timer()  # Q2's time is up
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=5)
         expected = h.rows(
             """SELECT u.first_name FROM answers a JOIN users u ON u.id = a.user_id
@@ -159,7 +161,7 @@ async def test_anonymous_admin_pushes_and_stop_posts_results_so_far(tmp_path: Pa
 
 
 async def test_restart_mid_run_loses_no_answer_and_finishes(tmp_path: Path) -> None:
-    async with group_bot(tmp_path, seconds=2) as h:
+    async with group_bot(tmp_path, seconds=2, clock_timers=True) as h:
         quiz = h.catalog.quiz(QUIZ)
         assert quiz is not None
         group, admin = await make_group(h)
@@ -175,10 +177,12 @@ async def test_restart_mid_run_loses_no_answer_and_finishes(tmp_path: Path) -> N
         await h.restart_bot()  # the fake clock stands still: Q1 still has its full time
         answer = await members[2].tap(q1, LETTERS[right])
         assert answer is not None and f"answer {LETTERS[right]} is recorded" in (answer.text or "")
+        await h.next_timer()
         revealed = await group.wait_for(lambda m: m.message_id == q1.message_id and m.edited)
         assert sum(shown_counts(revealed)) == 3
         q2 = await group.wait_for(lambda m: "Question 2/2" in m.text)
         await members[0].tap(q2, "A")
+        await h.next_timer()
         board = await group.wait_for(lambda m: "finished" in m.text, timeout=6)
         assert all(m.state.first_name in board.text for m in members)
         assert h.answer_count() == [(4,)]

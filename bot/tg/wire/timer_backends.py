@@ -1,4 +1,5 @@
-"""Timers of group runs, schedules and reminders: in PTB's JobQueue, or durable in PostgreSQL.
+"""Timers of group runs, schedules and reminders: in PTB's JobQueue, or durable in PostgreSQL
+(and, for tests, on a clock the caller moves: `ClockTimers`).
 
 One process (SQLite) keeps PTB's JobQueue: jobs live in memory and start-up rebuilds them from
 the store. Several workers (PostgreSQL) share `PgTimers`: a timer is a row keyed `kind:id`
@@ -18,12 +19,15 @@ What each firing guarantees differs, and the handlers are written for it:
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import time as dtime
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from telegram.ext import Application, CallbackContext, JobQueue
@@ -36,6 +40,14 @@ from bot.store.pg.timers import Timer, TimerQueue
 log = logging.getLogger(__name__)
 Handler = Callable[..., Awaitable[object]]  # called with the timer's id, then its extra ints
 Ctx = CallbackContext[Any, Any, Any, Any]
+
+
+class ClockCtl(Protocol):
+    """A clock that can be moved on (the tests' fake clock)."""
+
+    def __call__(self) -> float: ...
+
+    def advance(self, seconds: float) -> None: ...
 
 
 class Timers:
@@ -139,6 +151,103 @@ class JobTimers(Timers):
 
     async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
         """Nothing: one process, so no other worker could resume the step if this one died."""
+
+
+class ClockTimers(Timers):
+    """One process, like `JobTimers`, but due times are on an injected clock (the store's):
+    nothing fires as real time passes; `advance` moves the clock and runs what came due, in
+    due order, each handler to its end. Tests drive group runs with it instead of sleeping
+    (tests/e2e/harness.py), on the same `on`/`once`/`daily`/`cancel`/`ensure`/`guard` calls
+    as production. A timer armed already due fires at once, as a JobQueue job would."""
+
+    def __init__(self, clock: ClockCtl) -> None:
+        super().__init__()
+        self.clock = clock
+        self._due: list[tuple[float, int, str, int, tuple[int, ...]]] = []  # a heap
+        self._daily: dict[str, tuple[tuple[int, int], str, tuple[int, ...]]] = {}
+        self._order = itertools.count()  # equal due times fire in the order they were armed
+        self._firing = asyncio.Lock()
+        self._kicks: set[asyncio.Task[None]] = set()
+        self._was_armed = asyncio.Event()
+        self.closed = False
+
+    def pending(self, kind: str | None = None) -> list[tuple[float, str]]:
+        """(due time, `kind:id`) of the timers armed, soonest first; of one kind if given."""
+        armed = sorted((due, f"{k}:{i}") for due, _, k, i, _ in self._due)
+        return [(due, name) for due, name in armed if kind is None or name.startswith(f"{kind}:")]
+
+    async def armed(self, kind: str) -> None:
+        """Wait until a timer of `kind` is armed: a question's deadline is armed after its
+        message was sent, so a test that saw the message waits for it before moving time."""
+        while not self.pending(kind):
+            self._was_armed.clear()
+            await self._was_armed.wait()
+
+    def _arm(self, due: float, kind: str, ident: int, args: tuple[int, ...]) -> None:
+        heapq.heappush(self._due, (due, next(self._order), kind, ident, args))
+        self._was_armed.set()
+        if due <= self.clock() and not self.closed:
+            task = asyncio.get_running_loop().create_task(self.run_due())
+            self._kicks.add(task)
+            task.add_done_callback(self._kicks.discard)
+
+    async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        self._arm(self.clock() + max(0.0, delay), kind, ident, (ident, *extra))
+
+    async def daily(
+        self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
+    ) -> None:
+        await self.cancel(kind, ident)
+        self._daily[f"{kind}:{ident}"] = (at, timezone, tuple(days))
+        self._arm(self._next_day(f"{kind}:{ident}", self.clock()), kind, ident, (ident,))
+
+    def _next_day(self, name: str, after: float) -> float:
+        (hour, minute), timezone, days = self._daily[name]
+        return next_daily(after, hour, minute, ZoneInfo(timezone), days)
+
+    async def cancel(self, kind: str, ident: int) -> None:
+        self._daily.pop(f"{kind}:{ident}", None)
+        self._due = [t for t in self._due if (t[2], t[3]) != (kind, ident)]
+        heapq.heapify(self._due)
+
+    async def ensure(self, kind: str, ident: int, *extra: int) -> None:
+        if not any((k, i) == (kind, ident) for _, _, k, i, _ in self._due):
+            await self.once(kind, ident, 0.0, *extra)
+
+    async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
+        """Nothing: one process, as with `JobTimers`."""
+
+    async def advance(self, seconds: float) -> None:
+        """Time passes: `seconds` on the clock, stopping at each due time on the way to run
+        its timer there (so a handler sees the clock at its due time, and what it arms is due
+        from then, as in real time), soonest first; the clock then ends `seconds` on."""
+        end = self.clock() + seconds
+        await self._fire(until=end)
+        self.clock.advance(max(0.0, end - self.clock()))
+
+    async def run_due(self) -> None:
+        """Run the timers due by the clock's now, one handler at a time, soonest first."""
+        await self._fire(until=self.clock())
+
+    async def _fire(self, until: float) -> None:
+        async with self._firing:
+            while self._due and self._due[0][0] <= until and not self.closed:
+                due, _, kind, ident, args = heapq.heappop(self._due)
+                self.clock.advance(max(0.0, due - self.clock()))
+                name = f"{kind}:{ident}"
+                if name in self._daily:  # its next day first, as the other backends do
+                    self._arm(self._next_day(name, self.clock()), kind, ident, args)
+                try:
+                    await self._call(kind, args, self.clock() - due)
+                except Exception:  # as a JobQueue job's: logged, and the other timers still fire
+                    log.exception("timer %s failed", name)
+
+    async def close(self) -> None:
+        """The process stopped: its timers die with it (the next start rebuilds them from the
+        store); a firing under way ends, and none begins."""
+        self.closed = True
+        self._due.clear()
+        await asyncio.gather(*self._kicks)
 
 
 class PgTimers(Timers):
