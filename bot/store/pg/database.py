@@ -43,6 +43,7 @@ from bot.store.pg import schema
 from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
 from bot.store.pg.pool_reset import keep_session
+from bot.store.pg.row_listener import RowListener
 from bot.store.row_changes import CHANNEL, RowChanges, payload
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ class PgConn:
 
     async def announce(self, table: str, key: int, /) -> None:
         """NOTIFY in this transaction: every listening worker hears it at commit, never if it
-        rolls back; this one hears it once the write is over."""
+        rolls back (bot/store/pg/row_listener.py); this one hears it once the write is over."""
         text = payload(table, key)
         await self._guarded(lambda: self._conn.execute(_NOTIFY, CHANNEL, text), _NOTIFY)
         self._announced.append(text)
@@ -189,11 +190,14 @@ class PgReader:
 class PgDatabase:
     """A pool of connections: reads on any, each write function in its own transaction."""
 
-    def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
+    def __init__(self, dsn: str, *, pool_size: int = 10, listen: bool = False) -> None:
         self.dsn, self.pool_size = dsn, pool_size
         self._pool: asyncpg.Pool | None = None
         self.answers = AnswerWriter(dsn)  # answers group-committed on their own connection
-        self.changes = RowChanges()  # this process's own changes of cached rows
+        # `listen` (several workers): hear the others' changes of cached rows on a connection
+        # of its own (LISTEN), else only this process's own
+        self.changes = RowChanges(across_processes=listen)
+        self._listener = RowListener(dsn, self.changes) if listen else None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -216,11 +220,15 @@ class PgDatabase:
             async with self._pool.acquire() as conn:
                 await schema.migrate(conn)
             await self.answers.open()
+            if self._listener is not None:
+                await self._listener.start()
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, schema.SchemaError) as exc:
             await self.close()
             raise PgStoreError(f"cannot use database {_redact(self.dsn)}: {exc}") from exc
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
         with contextlib.suppress(Exception):
             await self.answers.close()
         if self._pool is not None:
