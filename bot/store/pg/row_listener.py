@@ -43,6 +43,7 @@ class RowListener:
         """Listen from now on; returns once the first try is over (the caches work from the
         start when it succeeded, and bypass until a later try does when it did not)."""
         if self._task is None:
+            self._first = asyncio.Event()
             self._task = asyncio.create_task(self._run(), name="quizbot-row-listener")
         await self._first.wait()
 
