@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bot.core.clock import Clock
 from bot.store.analytics import AnalyticsStore
+from bot.store.group_settings_cache import CachedGroupSettings
 from bot.store.groups import GroupStore
 from bot.store.interface import Engine
 from bot.store.learner_choices import CachedLearnerChoices
@@ -92,8 +93,11 @@ class Services:
 
 def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -> Services:
     s, clock, rng = settings, settings.clock, settings.rng
-    # Several workers: another may change a learner's choices, so they are read every time.
-    learner_store = LearnerStore(db) if s.shared else CachedLearnerChoices(db)
+    # A learner's choices and a group's settings are kept in memory where this process hears
+    # every change of them: alone, its own writes; several workers, each other's through
+    # PostgreSQL LISTEN/NOTIFY (`PgDatabase(listen=True)`). Else they are read every time.
+    hears_all = not s.shared or db.changes.across_processes
+    learner_store = CachedLearnerChoices(db) if hears_all else LearnerStore(db)
     learners = Learners(
         learner_store,
         default_language=s.default_language,
@@ -130,7 +134,7 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         exam_running=practice.exam_running,  # no private quiz goes on mid-exam
         flashcard_rated=review.rate_flashcard,  # a flashcard's rating goes to FSRS
     )
-    group_store = GroupStore(db)
+    group_store = CachedGroupSettings(db) if hears_all else GroupStore(db)
     standings = GroupStandings(StandingsStore(db), group_store, clock)
     group_settings = GroupSettingsCases(
         group_store,

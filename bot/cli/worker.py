@@ -79,7 +79,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     name = f"{socket.gethostname()}:{os.getpid()}:{args.index}"
     clock = time.time
-    db = PgDatabase(settings.db_url)
+    # listen: caches hear every worker's changes of learners' and groups' rows (issue 32)
+    db = PgDatabase(settings.db_url, listen=True)
     try:
         await db.open()  # before the bot: its timers use the pool
     except PgStoreError as exc:

@@ -66,3 +66,9 @@ class Conn(Protocol):
     async def executemany(self, sql: str, params: Iterable[Sequence[Any]], /) -> Any: ...
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ..., /) -> Iterable[Any]: ...
+
+    async def announce(self, table: str, key: int, /) -> None:
+        """This transaction changes a row that processes keep in memory (store/row_changes.py):
+        each drops its copy once the transaction is over (on PostgreSQL a NOTIFY, delivered to
+        the other workers at commit)."""
+        ...

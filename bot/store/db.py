@@ -39,6 +39,7 @@ from bot.store.answer_batch import (
 )
 from bot.store.conn import Conn
 from bot.store.reader import Reader
+from bot.store.row_changes import RowChanges
 from bot.store.sqlite_conn import SqliteConn
 
 log = logging.getLogger(__name__)
@@ -58,10 +59,11 @@ class _Write:
     on_loop: WriteFn | None = None
     answer: AnswerRow | None = field(default=None)
     update_id: int | None = None
+    announced: list[str] = field(default_factory=list)  # cached rows it changes (row_changes)
 
     async def run(self, conn: aiosqlite.Connection) -> Any:
         assert self.on_loop is not None
-        value = await self.on_loop(SqliteConn(conn))
+        value = await self.on_loop(SqliteConn(conn, self.announced))
         if self.update_id is not None:
             await conn.execute(
                 "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
@@ -105,6 +107,7 @@ class Database:
         # Group members' names from answers just stored, written when the writer is idle or
         # before any other write (a run's finish, whose leaderboard reads them): not per tap.
         self._pending_names: list[AnswerRow] = []
+        self.changes = RowChanges()  # the only writer: it hears every change it makes
 
     async def open(self) -> None:
         try:
@@ -179,8 +182,13 @@ class Database:
         if self._writer_task is None or self._writer_task.done():
             raise StoreError("database is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(future, on_loop=fn, update_id=current_update.get()))
-        return await future
+        write = _Write(future, on_loop=fn, update_id=current_update.get())
+        self._queue.put_nowait(write)
+        try:
+            return await future
+        finally:  # committed (or not): the caches drop what it changed
+            for announced in write.announced:
+                self.changes.heard(announced)
 
     def forget_cached(self, user_id: int) -> None:
         """After forgetting a user: no name of theirs may be written back from memory."""

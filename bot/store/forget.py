@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from bot.store.conn import Conn
 from bot.store.interface import Engine
+from bot.store.row_changes import USERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,7 @@ class ForgetStore:
                 "UPDATE uploaded_quizzes SET uploaded_by = NULL WHERE uploaded_by = ?", user_id
             )
             profile = await run("DELETE FROM users WHERE id = ?", user_id)
+            await conn.announce(USERS, user_id)  # no worker keeps their choices either
             return Forgotten(profile > 0, attempts, answers, items, reminders, kept, reports)
 
         forgotten = await self.db.write(erase)

@@ -19,6 +19,7 @@ from bot.store.conn import Conn
 from bot.store.errors import IntegrityError
 from bot.store.interface import Engine
 from bot.store.learners import decode_orders, encode_orders
+from bot.store.row_changes import GROUPS
 
 SETTING_COLUMNS = frozenset(
     {
@@ -132,6 +133,7 @@ class GroupStore:
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
+            await conn.announce(GROUPS, chat_id)  # kept in memory: store/group_settings_cache.py
             return _settings(row)
 
         return await self.db.write(upsert)
@@ -145,6 +147,7 @@ class GroupStore:
                 f"UPDATE groups SET {column} = ?, updated_at = ? WHERE chat_id = ?",
                 (value, now, chat_id),
             )
+            await conn.announce(GROUPS, chat_id)
 
         await self.db.write(update)
 
@@ -155,6 +158,7 @@ class GroupStore:
             await conn.execute(
                 "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
             )
+            await conn.announce(GROUPS, chat_id)
             await conn.execute(
                 """UPDATE attempts SET status = 'abandoned', finished_at = ?
                    WHERE kind = 'group' AND chat_id = ? AND status = 'active'""",
@@ -182,6 +186,8 @@ class GroupStore:
                     "UPDATE groups SET chat_id = ?, updated_at = ? WHERE chat_id = ?",
                     (new_id, now, old_id),
                 )
+                await conn.announce(GROUPS, old_id)  # its settings now under the new id
+                await conn.announce(GROUPS, new_id)
             await conn.execute(
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
                 (new_id, old_id),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.store.answer_batch import AnswerRow
 from bot.store.conn import Conn, Reads, Rows, Statement
+from bot.store.row_changes import RowChanges
 
 __all__ = ["Conn", "Engine", "Reading", "Reads", "Rows", "Statement"]
 
@@ -55,6 +56,12 @@ class Engine(Reading, Protocol):
 
     def forget_cached(self, user_id: int) -> None:
         """After forgetting a user: nothing of theirs may be written back from memory."""
+        ...
+
+    @property
+    def changes(self) -> RowChanges:
+        """What this process hears of changes to the rows its caches keep: its own writes', and
+        with `PgDatabase(listen=True)` every worker's (store/row_changes.py)."""
         ...
 
 

@@ -1,19 +1,23 @@
 """`CachedLearnerChoices`: a `LearnerStore` that keeps each learner's chosen language and time
 zone in memory, so resolving the language of an update costs no read after first sight.
 
-Only for a single process (SQLite, or one process on PostgreSQL): there the process is the only
-writer, and every write of a choice goes through this store, which updates its copy once the write
-is done; `/forget` drops it (`forget_cached`). With several workers another process may change a
-choice, so the composition root (bot/compose.py) gives the use cases the plain `LearnerStore`,
-which reads every time. It lives in the store because it is a store: it knows which of its writes
-change which of its reads.
+Every write of a choice (`set_language`, `set_timezone`, `/forget`), through whichever store
+and in whichever process, announces it in its transaction (store/row_changes.py); this process
+hears its own once the write is over, and with several workers the others' through PostgreSQL
+LISTEN/NOTIFY (store/pg/row_listener.py). Hearing a change drops the learner's copy, and a read
+that overlapped a change is not kept, so a choice is never kept past a change heard. Where
+changes of other processes cannot be heard (not listening yet, or the listening connection
+dropped) nothing is kept. Bounded: at most `CHOICES_KEPT` learners, then all forgotten at once.
+It lives in the store because it is a store: it knows which of its reads the writes change.
 """
 
 from __future__ import annotations
 
 from bot.store.interface import Engine
 from bot.store.learners import LearnerStore, User
-from bot.store.reviews import Reminder
+from bot.store.row_changes import USERS
+
+CHOICES_KEPT = 100_000  # learners whose choices are kept, at most (then forgotten)
 
 
 class CachedLearnerChoices(LearnerStore):
@@ -21,16 +25,34 @@ class CachedLearnerChoices(LearnerStore):
         super().__init__(db)
         # user id -> (language, time zone) they chose; None where they never chose
         self._chosen: dict[int, tuple[str | None, str | None]] = {}
+        self._changes = db.changes
+        self._changes.follow(USERS, self._drop)
+
+    def _drop(self, user_id: int | None) -> None:
+        if user_id is None:
+            self._chosen.clear()
+        else:
+            self._chosen.pop(user_id, None)
+
+    def _keep(self, token: int | None, user_id: int, chosen: tuple[str | None, str | None]) -> None:
+        if self._changes.keeps(token):
+            if len(self._chosen) >= CHOICES_KEPT:
+                self._chosen.clear()
+            self._chosen[user_id] = chosen
 
     async def choices(self, user_id: int) -> tuple[str | None, str | None]:
-        """Read once, then kept (this process is the only writer)."""
-        if user_id not in self._chosen:
-            self._chosen[user_id] = await super().choices(user_id)
-        return self._chosen[user_id]
+        """From memory once read, until a change of theirs is heard."""
+        kept = self._chosen.get(user_id)
+        if kept is not None:
+            return kept
+        token = self._changes.token()
+        chosen = await super().choices(user_id)
+        self._keep(token, user_id, chosen)
+        return chosen
 
     def forget_cached(self, user_id: int) -> None:
         """After /forget: their language and zone choices are not kept in memory either."""
-        self._chosen.pop(user_id, None)
+        self._drop(user_id)
 
     async def touch_user(
         self,
@@ -41,17 +63,9 @@ class CachedLearnerChoices(LearnerStore):
         *,
         private: bool,
     ) -> User:
+        token = self._changes.token()
         user = await super().touch_user(
             user_id, first_name, telegram_language, now, private=private
         )
-        self._chosen[user_id] = (user.language, user.timezone)  # as the store has them
+        self._keep(token, user_id, (user.language, user.timezone))  # as the store has them
         return user
-
-    async def set_language(self, user_id: int, language: str, now: float) -> None:
-        await super().set_language(user_id, language, now)
-        self._chosen[user_id] = (language, (await self.choices(user_id))[1])
-
-    async def set_timezone(self, user_id: int, zone: str, now: float) -> Reminder | None:
-        moved = await super().set_timezone(user_id, zone, now)
-        self._chosen[user_id] = ((await self.choices(user_id))[0], zone)
-        return moved

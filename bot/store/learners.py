@@ -12,6 +12,7 @@ from bot.store.answer_batch import AnswerRow
 from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.reviews import Reminder
+from bot.store.row_changes import USERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,7 @@ class LearnerStore:
                                                   updated_at = excluded.updated_at""",
                 (user_id, language, now, now),
             )
+            await conn.announce(USERS, user_id)  # kept in memory: store/learner_choices.py
 
         await self.db.write(update)
 
@@ -111,6 +113,7 @@ class LearnerStore:
                                                   updated_at = excluded.updated_at""",
                 (user_id, zone, now, now),
             )
+            await conn.announce(USERS, user_id)
             async with conn.execute(
                 """UPDATE reminders SET timezone = ? WHERE user_id = ?
                    RETURNING user_id, at_time, timezone""",

@@ -12,6 +12,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.errors import IntegrityError
+from bot.store.row_changes import payload
 
 
 class _Statement:
@@ -44,10 +45,15 @@ class _Statement:
 
 
 class SqliteConn:
-    __slots__ = ("_conn",)
+    __slots__ = ("_announced", "_conn")
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, announced: list[str]) -> None:
         self._conn = conn
+        self._announced = announced  # heard by this process once the write is over
+
+    async def announce(self, table: str, key: int, /) -> None:
+        """One process: nobody else to tell; the `Database` hears it after the write."""
+        self._announced.append(payload(table, key))
 
     def execute(self, sql: str, params: Sequence[Any] = (), /) -> _Statement:
         return _Statement(self._conn.execute(sql, params))

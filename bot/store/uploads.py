@@ -11,6 +11,7 @@ from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.location import Location
 from bot.store.oneshot import read_rows
+from bot.store.row_changes import GROUPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ class UploadStore:
             await conn.execute(
                 "UPDATE groups SET member = 0, updated_at = ? WHERE chat_id = ?", (now, chat_id)
             )
+            await conn.announce(GROUPS, chat_id)  # kept in memory: store/group_settings_cache.py
 
         await self.db.write(update)
 

@@ -1,23 +1,47 @@
-"""`CachedLearnerChoices` (issue 26): a learner's chosen language and zone are read once and
-kept, every write through it updates its copy, `/forget` drops it; on SQLite and PostgreSQL.
+"""`CachedLearnerChoices` (issues 26, 32): a learner's chosen language and zone are read once and
+kept; every write of a choice in this process, through whichever store, drops the copy once it
+is done, and so does `/forget`; on SQLite and on PostgreSQL (one process: the engine hears its
+own writes; several workers: tests/workers/test_row_notify.py).
 
-A write behind its back (another worker's `LearnerStore`) is not seen, which is why the
-composition root gives several workers the plain store."""
+A change made with plain SQL, which no store function makes, is not seen: that shows what is
+kept."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.store import Database, LearnerStore
+from bot.store.forget import ForgetStore
 from bot.store.learner_choices import CachedLearnerChoices
 
 NOW = 1_790_000_000.0
 
 
+async def _behind_its_back(db: Any, sql: str) -> None:
+    async def change(conn: Any) -> None:
+        await conn.execute(sql)
+
+    await db.write(change)
+
+
 async def test_choices_are_read_once_then_kept(db: Database) -> None:
-    cached, other_worker = CachedLearnerChoices(db), LearnerStore(db)
-    assert await cached.choices(7) == (None, None)  # unknown: nothing chosen
-    await other_worker.set_language(7, "fr", NOW)
-    assert await other_worker.choices(7) == ("fr", None)  # the plain store reads every time
-    assert await cached.choices(7) == (None, None)  # kept: single process only
+    cached = CachedLearnerChoices(db)
+    await LearnerStore(db).touch_user(7, "Awa", "fr", NOW, private=True)
+    assert await cached.choices(7) == (None, None)  # nothing chosen
+    await _behind_its_back(db, "UPDATE users SET language = 'fr' WHERE id = 7")
+    assert await LearnerStore(db).choices(7) == ("fr", None)  # the plain store reads every time
+    assert await cached.choices(7) == (None, None)  # kept
+
+
+async def test_a_choice_written_through_another_store_of_the_process_is_heard(
+    db: Database,
+) -> None:
+    cached, elsewhere = CachedLearnerChoices(db), LearnerStore(db)
+    assert await cached.choices(7) == (None, None)
+    await elsewhere.set_language(7, "fr", NOW)
+    assert await cached.choices(7) == ("fr", None)
+    await elsewhere.set_timezone(7, "Africa/Dakar", NOW + 1)
+    assert await cached.choices(7) == ("fr", "Africa/Dakar")
 
 
 async def test_its_own_writes_update_what_it_keeps(db: Database) -> None:
@@ -38,10 +62,13 @@ async def test_a_write_before_the_first_read_is_kept_too(db: Database) -> None:
     assert await cached.choices(9) == (None, "Europe/Paris")
 
 
-async def test_forget_cached_drops_the_copy(db: Database) -> None:
-    cached, other_worker = CachedLearnerChoices(db), LearnerStore(db)
+async def test_forget_drops_the_copy(db: Database) -> None:
+    cached = CachedLearnerChoices(db)
     await cached.set_language(10, "fr", NOW)
     assert await cached.choices(10) == ("fr", None)
-    await other_worker.set_language(10, "en", NOW + 1)  # e.g. /forget, then a new choice
-    cached.forget_cached(10)
-    assert await cached.choices(10) == ("en", None)
+    await ForgetStore(db).forget(10)
+    assert await cached.choices(10) == (None, None)
+    await cached.set_language(10, "en", NOW + 1)
+    await _behind_its_back(db, "UPDATE users SET language = 'wo' WHERE id = 10")
+    cached.forget_cached(10)  # and the use case's hook (bot/usecases/forgetting.py) too
+    assert await cached.choices(10) == ("wo", None)

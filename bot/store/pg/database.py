@@ -43,12 +43,15 @@ from bot.store.pg import schema
 from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
 from bot.store.pg.pool_reset import keep_session
+from bot.store.pg.row_listener import RowListener
+from bot.store.row_changes import CHANNEL, RowChanges, payload
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 10  # serialization failures in a row before a write gives up
 _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 _READ = re.compile(r"^\s*(SELECT|VALUES)\b", re.IGNORECASE)
+_NOTIFY = "SELECT pg_notify($1, $2)"  # a NOTIFY with parameters (changes no row)
 
 
 class PgStoreError(StoreError):
@@ -128,8 +131,9 @@ class PgConn:
     It remembers a constraint violation (the transaction is aborted from there on) and whether
     anything had changed before it: see the module's docstring."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, announced: list[str]) -> None:
         self._conn = conn
+        self._announced = announced  # heard by this process once the write is over
         self._changed = False
         self.violated = False  # a statement broke a constraint: the transaction is aborted
         self.changed_before = False  # and something had been changed before it
@@ -158,6 +162,13 @@ class PgConn:
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await (await self._statement(sql, params)).fetchall()
 
+    async def announce(self, table: str, key: int, /) -> None:
+        """NOTIFY in this transaction: every listening worker hears it at commit, never if it
+        rolls back (bot/store/pg/row_listener.py); this one hears it once the write is over."""
+        text = payload(table, key)
+        await self._guarded(lambda: self._conn.execute(_NOTIFY, CHANNEL, text), _NOTIFY)
+        self._announced.append(text)
+
 
 async def _many(conn: Any, sql: str, params: list[tuple[Any, ...]]) -> None:
     try:
@@ -179,10 +190,14 @@ class PgReader:
 class PgDatabase:
     """A pool of connections: reads on any, each write function in its own transaction."""
 
-    def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
+    def __init__(self, dsn: str, *, pool_size: int = 10, listen: bool = False) -> None:
         self.dsn, self.pool_size = dsn, pool_size
         self._pool: asyncpg.Pool | None = None
         self.answers = AnswerWriter(dsn)  # answers group-committed on their own connection
+        # `listen` (several workers): hear the others' changes of cached rows on a connection
+        # of its own (LISTEN), else only this process's own
+        self.changes = RowChanges(across_processes=listen)
+        self._listener = RowListener(dsn, self.changes) if listen else None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -205,11 +220,15 @@ class PgDatabase:
             async with self._pool.acquire() as conn:
                 await schema.migrate(conn)
             await self.answers.open()
+            if self._listener is not None:
+                await self._listener.start()
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, schema.SchemaError) as exc:
             await self.close()
             raise PgStoreError(f"cannot use database {_redact(self.dsn)}: {exc}") from exc
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
         with contextlib.suppress(Exception):
             await self.answers.close()
         if self._pool is not None:
@@ -244,23 +263,30 @@ class PgDatabase:
         As on SQLite, a write made while handling an update records the update's key in the
         same transaction (bot/store/handled_updates.py), so a re-delivered update is known."""
         update_id = current_update.get()
-        for attempt in range(RETRIES):
-            try:
-                async with self.pool.acquire() as conn:
-                    return await _write_once(conn, fn, update_id)
-            except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
-                await asyncio.sleep(0.002 * (attempt + 1))
-        raise PgStoreError(f"write lost {RETRIES} races in a row")
+        announced: list[str] = []
+        try:
+            for attempt in range(RETRIES):
+                try:
+                    async with self.pool.acquire() as conn:
+                        return await _write_once(conn, fn, update_id, announced)
+                except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError):
+                    await asyncio.sleep(0.002 * (attempt + 1))
+            raise PgStoreError(f"write lost {RETRIES} races in a row")
+        finally:  # committed (or not): this process's caches drop what it changed
+            for text in announced:
+                self.changes.heard(text)
 
 
 class _Violated(Exception):
     """Ends a transaction that a caught constraint violation aborted (it rolls back)."""
 
 
-async def _write_once(conn: Any, fn: Callable[[Any], Awaitable[T]], update_id: int | None) -> T:
+async def _write_once(
+    conn: Any, fn: Callable[[Any], Awaitable[T]], update_id: int | None, announced: list[str]
+) -> T:
     """One try of a write: its transaction, and the handled update recorded with it; or, when
     `fn` caught a constraint violation (the transaction is aborted), the update on its own."""
-    pg = PgConn(conn)
+    pg = PgConn(conn, announced)
     try:
         async with conn.transaction(isolation="serializable"):
             value = await fn(pg)

@@ -10,6 +10,8 @@ async def keep_session(conn: Any) -> None:
     `SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL` on every release, a
     round trip per pooled statement (about 9 per update, half of a worker's trips: BENCHMARKS.md,
     issue 32). The store leaves no session state to undo: no SET, no session advisory lock (the
-    migration's is transaction-scoped), no cursor left open; the one LISTEN is the consumer's
-    own connection, which UNLISTENs (`remove_listener`) before it is released. asyncpg still
-    rolls back a transaction left open and drops listener callbacks before calling this."""
+    migration's is transaction-scoped), no cursor left open; the one pooled LISTEN is the
+    consumer's own connection, which UNLISTENs (`remove_listener`) before it is released (the
+    row-change listener, store/pg/row_listener.py, holds a connection outside the pool).
+    asyncpg still rolls back a transaction left open and drops listener callbacks before
+    calling this."""
