@@ -39,16 +39,21 @@ from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
+from bot.usecases.kept_asked import KeptAsked, SharedAsked
+from bot.usecases.kept_attempts import KeptAttempts, NoKeptAttempts
+from bot.usecases.kept_runs import KeptRuns, StoredRuns
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_answers import PrivateSelections
 from bot.usecases.private_quiz import PrivateQuiz
+from bot.usecases.private_replies import TypedAnswers
 from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_sharing import QuizSharing
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.round_replies import RoundReplies
 from bot.usecases.spaced_review import SpacedReview
 
 
@@ -63,7 +68,8 @@ class ServiceSettings:
     group_timezone: str = "UTC"
     question_seconds: float | None = None  # every group's seconds, overridden (tests)
     retention: float = 0.9  # FSRS's desired retention
-    # several workers: no in-memory copy of what another may change (picks the plain stores)
+    # several workers: no in-memory copy of what another may change (picks the plain stores
+    # and the caches that believe nothing: docs/caches.md)
     shared: bool = False
     clock: Clock = time.time
     rng: random.Random | None = None
@@ -75,6 +81,7 @@ class Services:
     learners: Learners
     quiz: PrivateQuiz
     selections: PrivateSelections
+    typed_answers: TypedAnswers  # a number typed in reply to a private question
     standings: GroupStandings
     group_settings: GroupSettingsCases
     group_runs: GroupRuns
@@ -83,6 +90,7 @@ class Services:
     uploads: QuizUploads
     review: SpacedReview
     review_rounds: ReviewRounds
+    round_replies: RoundReplies  # a number typed to a round's open card
     learner_stats: LearnerStatsCases
     practice: PracticeSession
     reminders: LearnerReminders
@@ -126,7 +134,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         learner_store,
         clock=clock,
         rng=rng,
-        shared=s.shared,
+        # several workers: another may answer or stop an attempt, so none is kept between taps
+        kept=NoKeptAttempts() if s.shared else KeptAttempts(),
         exam_running=practice.exam_running,  # no private quiz goes on mid-exam
         flashcard_rated=review.rate_flashcard,  # a flashcard's rating goes to FSRS
     )
@@ -163,14 +172,24 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         clock=clock,
         rng=rng,
         standings=standings,
-        shared=s.shared,
+        # several workers: another may reveal or open a question, so runs are read each time
+        kept=StoredRuns(group_store) if s.shared else KeptRuns(group_store),
         own_quizzes=uploads.own,
+    )
+    review_rounds = ReviewRounds(
+        review,
+        RoundStore(db),
+        clock=clock,
+        exam_running=practice.exam_running,
+        selections=SelectionStore(db),
     )
     return Services(
         catalog_ref=catalog,
         learners=learners,
         quiz=quiz,
         selections=PrivateSelections(quiz, SelectionStore(db), clock=clock),
+        # several workers: which question a typed reply answers is read from the store
+        typed_answers=TypedAnswers(quiz, SharedAsked() if s.shared else KeptAsked()),
         standings=standings,
         group_settings=group_settings,
         group_runs=group_runs,
@@ -180,13 +199,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         ),
         uploads=uploads,
         review=review,
-        review_rounds=ReviewRounds(
-            review,
-            RoundStore(db),
-            clock=clock,
-            exam_running=practice.exam_running,
-            selections=SelectionStore(db),
-        ),
+        review_rounds=review_rounds,
+        round_replies=RoundReplies(review_rounds, SharedAsked() if s.shared else KeptAsked()),
         learner_stats=learner_stats,
         practice=practice,
         reminders=LearnerReminders(

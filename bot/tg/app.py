@@ -94,8 +94,6 @@ from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
-from bot.usecases.private_replies import TypedAnswers
-from bot.usecases.round_replies import RoundReplies
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -313,7 +311,7 @@ class QuizBot:
         # Group -1: who sent the update and their language, once for every handler after it
         # (PTB runs one handler per group, so this needs a group of its own).
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
-        typed = TypedAnswers(self.quiz)
+        typed = self.services.typed_answers
         private = PrivateHandlers(
             self.quiz,
             self.learners,
@@ -533,7 +531,7 @@ class QuizBot:
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
-        self.round_replies = RoundReplies(self.review_rounds, shared=self.options.shared)
+        self.round_replies = self.services.round_replies
         rounds = RoundHandlers(app, self.review, self.review_rounds, self.round_replies)
         rounds.photos = self.photos  # review cards with pictures
         self.round_handlers = rounds
