@@ -6,8 +6,10 @@ Nothing here is set on an object after it is built. Where two use cases need eac
 answers, the shared answer has one owner built first: a learner's time zone is `Learners.zone`
 (streaks, due dates and reminders all read it), an exam in progress is
 `PracticeSession.exam_running` (private quizzes and review rounds wait for it), a group's own
-quizzes are `QuizUploads.own`. The Telegram adapter (`bot/tg/app.py`) builds its handlers around
-the result; the command line and the tests reach the same objects through it.
+quizzes are `QuizUploads.own`. Only an entry point calls it (bot/cli, the sandbox, the
+benchmark's bot process, the tests' harness; tests/test_layers.py holds the list) and hands the
+result to the Telegram adapter (`bot.tg.app.QuizBot`), which builds its handlers around it; the
+command line and the tests reach the same objects through it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class ServiceSettings:
 
 @dataclass(frozen=True, slots=True)
 class Services:
+    engine: Engine  # the store they write through (opened and closed by the bot)
     catalog_ref: CatalogRef  # the served catalogue, swapped by a reload
     learners: Learners
     quiz: PrivateQuiz
@@ -184,6 +187,7 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         selections=SelectionStore(db),
     )
     return Services(
+        engine=db,
         catalog_ref=catalog,
         learners=learners,
         quiz=quiz,

@@ -244,3 +244,46 @@ def test_the_adapter_follows_one_naming_rule() -> None:
     odd = {n for n in names - TG_SHARED if not n.endswith(("_handlers.py", "_render.py"))}
     assert odd == set(), "name it <feature>_handlers.py or <feature>_render.py, or move to wire/"
     assert names >= TG_SHARED, "a shared part named here no longer exists"
+
+
+# The composition root is called at the entry points only: each composes its own bot (the
+# command line's run and worker, the sandbox, the benchmark's bot process) and the tests through
+# their harness; the adapter is handed its services built (`QuizBot(options, services)`).
+COMPOSERS = {
+    "bot.cli.run",
+    "bot.cli.worker",
+    "bot.sandbox.session",
+    "bot.bench.botproc",
+}
+TESTS = BOT.parent / "tests"
+TEST_COMPOSERS = {"tests/e2e/harness.py"}
+
+
+def calls_of(path: Path, name: str) -> list[int]:
+    """Lines where `name(...)` or `x.name(...)` is called."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == name)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == name)
+        )
+    ]
+
+
+def test_only_an_entry_point_builds_the_services() -> None:
+    callers = {name for name, path in MODULES.items() if calls_of(path, "build_services")}
+    assert callers == COMPOSERS, "build_services is called by an entry point only"
+    in_tests = {
+        str(path.relative_to(BOT.parent))
+        for path in TESTS.rglob("*.py")
+        if calls_of(path, "build_services")
+    }
+    assert in_tests == TEST_COMPOSERS, "tests compose their bot through the harness"
+
+
+def test_the_call_finder_sees_a_call_by_name_and_by_attribute(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text("import bot.compose\nbuild_services(1)\nbot.compose.build_services(2)\n")
+    assert calls_of(source, "build_services") == [2, 3]
