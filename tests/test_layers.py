@@ -21,7 +21,7 @@ FLOORS: tuple[frozenset[str], ...] = tuple(
     frozenset(floor)
     for floor in (
         {"core", "emulator"},  # pure quiz rules; the Bot API emulator stands alone
-        {"csv_cells", "log_budget", "logs", "control"},  # small utilities with no bot parts
+        {"csv_cells", "log_budget", "logs", "control", "ordering"},  # small, with no bot parts
         {"i18n", "webhook_gate"},  # gettext + Babel; the gate in front of every HTTP server
         {"observability"},  # metrics (the store counts answers) and their /metrics server
         {"content", "store", "number_words", "schedule_words"},  # files, SQL, words per language
