@@ -219,9 +219,9 @@ def test_library_packages_never_import_an_entry_point() -> None:
 
 # The adapter's shared parts: wiring (app), the per-update context, callback data (its table
 # and the codec that reads it) and the router that binds buttons to chats, the command menus,
-# forum topics, and helpers every renderer or handler uses. Everything else is a feature's
-# `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py` (text and
-# keyboards); wire code is in `tg/wire/`.
+# forum topics, sending in groups, and helpers every renderer or handler uses. Everything else
+# is a feature's `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py`
+# (text and keyboards); wire code is in `tg/wire/`.
 TG_SHARED = {
     "__init__.py",
     "app.py",
@@ -229,6 +229,7 @@ TG_SHARED = {
     "callback_codec.py",
     "callbacks.py",
     "context.py",
+    "group_sends.py",  # posting in a group, following a migration or a removal
     "long_lists.py",
     "member_replies.py",
     "menus.py",
