@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import difflib
 import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.core.clock import Clock
 from bot.core.engine import (
-    Standing,
     leaderboard,
     option_counts,
     option_orders,
@@ -34,109 +32,24 @@ from bot.core.schedule import next_quiz
 from bot.store import GroupStore
 from bot.store.learners import encode_orders
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
+
+# The outcomes (group_run_outcomes.py), named here too: callers read `group_runs.Started`...
+from bot.usecases.group_run_outcomes import Busy as Busy
+from bot.usecases.group_run_outcomes import Live as Live
+from bot.usecases.group_run_outcomes import NothingToAsk as NothingToAsk
+from bot.usecases.group_run_outcomes import Resume as Resume
+from bot.usecases.group_run_outcomes import Reveal as Reveal
+from bot.usecases.group_run_outcomes import RunResults as RunResults
+from bot.usecases.group_run_outcomes import Started as Started
+from bot.usecases.group_run_outcomes import Stopped as Stopped
+from bot.usecases.group_run_outcomes import TimeUp as TimeUp
+from bot.usecases.group_run_outcomes import UnknownQuiz as UnknownQuiz
+from bot.usecases.group_run_outcomes import closest_quiz as closest_quiz
 from bot.usecases.group_settings import GroupSettingsCases
-from bot.usecases.group_standings import GroupStandings, RunStanding
+from bot.usecases.group_standings import GroupStandings
 from bot.usecases.kept_runs import KeptRuns
 
-# -- outcomes ---------------------------------------------------------------------------------
-
-
 UNANSWERED_LIMIT = 2  # questions in a row without a single answer end a run
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    run: GroupRun
-    quiz: Quiz
-
-
-@dataclass(frozen=True, slots=True)
-class Busy:
-    """The group already has a run: one at a time."""
-
-
-@dataclass(frozen=True, slots=True)
-class NothingToAsk:
-    """Every question of the quiz needs a typed answer, and the group takes none."""
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownQuiz:
-    suggestion: str | None = None  # the closest quiz id, for "did you mean ...?"
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    run: GroupRun
-    quiz: Quiz
-    index: int
-    counts: list[int]  # per displayed position; a number question's: [right, wrong]
-    is_last: bool
-    answers: int = 0  # members who answered (a select-all answer counts several options)
-
-
-@dataclass(frozen=True, slots=True)
-class Live:
-    """An open question as its live line shows it: answers so far and whole seconds left."""
-
-    run: GroupRun
-    quiz: Quiz
-    answered: int
-    seconds_left: int
-
-
-@dataclass(frozen=True, slots=True)
-class RunResults:
-    run: GroupRun
-    quiz: Quiz
-    top: list[Standing]
-    players: int
-    standing: RunStanding | None = None  # points, podium and weekly climbers (lasting standings)
-
-
-@dataclass(frozen=True, slots=True)
-class TimeUp:
-    """A question's time ran out: reveal it, then ask `next_index`, or post `results`.
-
-    `unattended` is set when the run ended early because nobody answered the last
-    `UNANSWERED_LIMIT` questions: the group has gone, and a quiz should not talk to an empty room.
-    """
-
-    reveal: Reveal
-    next_index: int | None
-    results: RunResults | None
-    unattended: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Stopped:
-    reveal: Reveal | None  # the question that was open, if any
-    results: RunResults | None  # None if the run had already ended meanwhile
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """What a run found active at start-up needs: `step` for question `index`, after `delay`."""
-
-    run: GroupRun
-    step: Step
-    index: int
-    delay: float
-
-
-def closest_quiz(typed: str, ids: list[str]) -> str | None:
-    """The quiz id an admin probably meant ('gradient-acumulation', 'Gradient-Accumulation')."""
-    by_fold = {quiz_id.casefold(): quiz_id for quiz_id in ids}
-    wanted = typed.strip().casefold()
-    if wanted in by_fold:
-        return by_fold[wanted]
-    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.6)
-    if close:
-        return by_fold[close[0]]
-    starts = [
-        quiz_id for folded, quiz_id in by_fold.items() if wanted and folded.startswith(wanted)
-    ]
-    return starts[0] if len(starts) == 1 else None
 
 
 class GroupRuns(ServesCatalog):
