@@ -16,11 +16,11 @@ Inline queries (and poll answers) carry a user and no chat. They are keyed `u<us
 the user's private chat `c<user>`, not in its turn (the two sides used to differ here: one
 process put them in the private chat's turn, the workers did not). Neither side needs that
 turn: an inline query changes nothing a chat's update reads (it searches the catalogue and
-answers with `answerInlineQuery`), and reads only the learner's language, for one keystroke's
-results. And both sides need it out of that turn: Telegram drops an answer after 10 seconds, so
-a query must not wait behind a chat's backlog (an exam's cards, a reload), and a burst of
-keystrokes must not hold the learner's taps in their chat. Two queries of one user still keep
-their order.
+answers with `answerInlineQuery`; besides, it only notes who the user is, as an update from
+any of their chats does), and reads only the learner's language, for one keystroke's results.
+And both sides need it out of that turn: Telegram drops an answer after 10 seconds, so a query
+must not wait behind a chat's backlog (an exam's cards, a reload), and a burst of keystrokes
+must not hold the learner's taps in their chat. Two queries of one user still keep their order.
 """
 
 from __future__ import annotations
