@@ -1,6 +1,6 @@
-"""Plays group runs on JobQueue timers: arms timers and sends (in groups: group_sends.py; an
-open question's live count: group_live_handlers.py; scheduled pushes:
-group_schedule_handlers.py).
+"""Plays group runs on JobQueue timers: arms timers and has posts sent (in groups:
+group_sends.py; what a run posts: group_post_handlers.py; an open question's live count:
+group_live_handlers.py; scheduled pushes: group_schedule_handlers.py).
 
 What happens when a run starts, when a question's time is up and on /stop, and in which order,
 is the use case's (`bot/usecases/group_run_steps.py`, on `bot/usecases/group_runs.py`): this
@@ -28,26 +28,18 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application
 
 from bot.core.group_run import GroupRun, Step
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.live_feedback import LivePolicy
 from bot.core.models import Quiz
-from bot.i18n import translator
 from bot.store import Schedule
-from bot.tg import group_render as gr
-from bot.tg import standings_render as sr
 from bot.tg.group_live_handlers import LiveCounts
+from bot.tg.group_post_handlers import RunPosts
 from bot.tg.group_schedule_handlers import ScheduledRuns
 from bot.tg.group_sends import GroupSends
-from bot.tg.private_render import Screen, truncate
 from bot.tg.topics import TopicGone
-from bot.tg.wire import calls
-from bot.tg.wire.captions import fits_caption
 from bot.tg.wire.photos import PhotoSender
-from bot.tg.wire.retry import OnWire
 from bot.tg.wire.timer_backends import JobTimers, Timers
 from bot.usecases import group_run_steps as steps
 from bot.usecases import group_runs as runs
@@ -65,16 +57,13 @@ class _Step:
     gone: TopicGone | None = None
 
 
-class Superseded(Exception):
-    """A question's send was stopped before it left: another worker opened it again."""
-
-
 WATCHDOG = 20.0  # seconds: a durable run timer armed before a step, replaced when it is done
 
 
 class GroupRunner(GroupSends):
     """Plays group runs: the use case's port, a run's lock, its timers and the steps in flight;
-    it sends as `GroupSends` (group_sends.py), its open questions' live counts are `LiveCounts`
+    it sends as `GroupSends` (group_sends.py), what a run posts is `RunPosts`
+    (group_post_handlers.py), its open questions' live counts are `LiveCounts`
     (group_live_handlers.py), its schedules `ScheduledRuns` (group_schedule_handlers.py)."""
 
     def __init__(
@@ -113,6 +102,7 @@ class GroupRunner(GroupSends):
         self.stopping = False
         self._steps: set[asyncio.Task[Any]] = set()
         self.counts = LiveCounts(self, runs, self.live, self._locks, self._lang)
+        self.posts = RunPosts(self, self.counts, self._lang)
         self.scheduled = ScheduledRuns(
             self.timers,
             schedules,
@@ -179,24 +169,13 @@ class GroupRunner(GroupSends):
         await self._cancel_timers(run_id)
 
     async def send_intro(self, run: GroupRun, quiz: Quiz) -> bool:
-        lang = await self._lang(run.chat_id)
-        intro = gr.intro(translator(lang), quiz, run, lang)
-        return await self.send(run.chat_id, intro, thread=run.thread_id) is not None
+        return await self.posts.intro(run, quiz)
 
     async def send_question(
         self, run: GroupRun, quiz: Quiz, index: int, release: steps.Release
     ) -> steps.Asked:
         """Render question `index` and send it; `release` is awaited as the request leaves."""
-        lang = await self._lang(run.chat_id)
-        screen = self.counts.asked(translator(lang), quiz, run, index, lang)
-        try:
-            on_wire = OnWire(self._releasing(run, release))
-            message_id = await self.send(run.chat_id, screen, on_wire, thread=run.thread_id)
-        except Superseded:
-            return steps.Superseded()
-        except TelegramError as exc:
-            return steps.NotSent(str(exc))
-        return steps.Removed() if message_id is None else steps.Sent(message_id)
+        return await self.posts.question(run, quiz, index, release)
 
     def show_live(self, run: GroupRun, index: int) -> None:
         """Not with shared timers: another worker may reveal the question, and a late refresh
@@ -205,26 +184,19 @@ class GroupRunner(GroupSends):
             self.counts.start(run, index)
 
     async def show_reveal(self, reveal: runs.Reveal) -> None:
-        await self._show(reveal)
+        await self.posts.reveal(reveal)
 
     async def show_unattended(self, run: GroupRun) -> None:
-        tr = translator(await self._lang(run.chat_id))
-        await self.send(run.chat_id, Screen(gr.unattended(tr)), thread=run.thread_id)
+        await self.posts.unattended(run)
 
     async def show_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
-        await self._post_results(results, stopped=stopped)
-
-    def _releasing(
-        self, run: GroupRun, release: steps.Release
-    ) -> Callable[[], Coroutine[Any, Any, None]]:
-        """The question's send is leaving: record it first (send-once, bot/core/group_run.py
-        resume_step); if another worker opened the question again meanwhile, do not send."""
-
-        async def leaving() -> None:
-            if not await release():
-                raise Superseded(run.id)
-
-        return leaving
+        """The results, then the after-run hooks (the run's lock goes first: it is over)."""
+        if results is None:
+            return
+        self._locks.pop(results.run.id, None)
+        await self.posts.results(results, stopped=stopped)
+        for hook in self.on_finished:
+            self._spawn(hook(results.run.id, results.run.chat_id))
 
     # -- steps in flight, for a clean stop ------------------------------------------------------
 
@@ -286,54 +258,6 @@ class GroupRunner(GroupSends):
         """Time is up for question `index`: the use case's step, under the run's lock."""
         async with self._lock(run_id), self._in_topic(run_id):
             await self.steps.time_up(run_id, index)
-
-    async def _show(self, reveal: runs.Reveal) -> None:
-        lang = await self._lang(reveal.run.chat_id)
-        tr, run, chat_id = translator(lang), reveal.run, reveal.run.chat_id
-        screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang, reveal.answers)
-        if not self.counts.captioned(tr, reveal.quiz, run, reveal.index, lang):
-            await self._edit(chat_id, run.message_id, screen, run.thread_id)
-        elif run.message_id is not None and fits_caption(screen.text):
-            await self._edit_caption(chat_id, run.message_id, screen, run.thread_id)
-        else:  # too long for a caption: the photo loses its buttons, the reveal follows it
-            if run.message_id is not None:
-                with contextlib.suppress(BadRequest):
-                    await calls.drop_keyboard(self.bot, chat_id, run.message_id)
-            await self.send(chat_id, screen, thread=run.thread_id)
-        pictured = reveal.quiz.questions[reveal.index].explanation_image
-        if pictured is not None:  # the explanation's picture follows the reveal
-            picture = Screen("", photo=pictured.file(lang), alt=pictured.alt.get(lang))
-            await self.send(chat_id, picture, thread=run.thread_id)
-
-    async def _post_results(self, results: runs.RunResults | None, *, stopped: bool) -> None:
-        if results is None:
-            return
-        self._locks.pop(results.run.id, None)
-        lang = await self._lang(results.run.chat_id)
-        asked = results.run.current + 1 if stopped else None  # a stopped run: what was asked
-        tr = translator(lang)
-        standing = results.standing
-        screen = gr.results(
-            tr,
-            results.quiz,
-            results.top,
-            results.players,
-            lang,
-            stopped=stopped,
-            asked=asked,
-            points=lambda user_id: sr.run_points(tr, standing, user_id),
-        )
-        if results.standing is not None:
-            footer = sr.run_footer(tr, results.standing)
-            text = truncate(f"{screen.text}\n\n{footer}", MESSAGE_MAX_CHARS)
-            screen = Screen(text, screen.keyboard)
-        run = results.run
-        try:
-            await self.send(run.chat_id, screen, thread=run.thread_id)
-        except TopicGone as gone:  # the run is over anyway: its hooks still run
-            log.info("results of group run %s not posted: %s", run.id, gone)
-        for hook in self.on_finished:
-            self._spawn(hook(results.run.id, results.run.chat_id))
 
     async def _cancel_timers(self, run_id: int) -> None:
         await self.timers.cancel("run", run_id)

@@ -113,9 +113,7 @@ class GroupSends(ABC):
         )
         return message.message_id
 
-    async def _edit(
-        self, chat_id: int, message_id: int | None, screen: Screen, thread: int
-    ) -> None:
+    async def edit(self, chat_id: int, message_id: int | None, screen: Screen, thread: int) -> None:
         """Edit a run's message in place; if it is gone, post the screen in topic `thread`."""
         try:
             if message_id is None:
@@ -131,9 +129,11 @@ class GroupSends(ABC):
             await self.send(chat_id, screen, thread=thread)
             log.info("edit refused in %s: %s", chat_id, exc)
 
-    async def _edit_caption(
+    async def edit_caption(
         self, chat_id: int, message_id: int, screen: Screen, thread: int
     ) -> None:
+        """Edit a photo's caption in place (a pictured question); if it has none (its alt text
+        went as a text), edit that text; if it is gone, post the screen in topic `thread`."""
         try:
             await calls.edit_caption(self.bot, chat_id, message_id, screen.text, screen.keyboard)
         except ChatMigrated as exc:
@@ -142,7 +142,7 @@ class GroupSends(ABC):
         except BadRequest as exc:
             if "no caption" in str(exc).lower():
                 # The picture could not be sent and its alt text went as a text: edit that.
-                await self._edit(chat_id, message_id, screen, thread)
+                await self.edit(chat_id, message_id, screen, thread)
                 return
             log.info("caption edit refused in %s: %s", chat_id, exc)
             await self.send(chat_id, screen, thread=thread)
