@@ -248,16 +248,16 @@ def test_the_adapter_follows_one_naming_rule() -> None:
 
 
 # The composition root is called at the entry points only: each composes its own bot (the
-# command line's run and worker, the sandbox, the benchmark's bot process) and the tests through
-# their harness; the adapter is handed its services built (`QuizBot(options, services)`).
+# command line's run and worker, the sandbox, the benchmark's bot process), and only they build
+# the adapter, handed its services built (`QuizBot(options, services)`). The tests are an entry
+# point too: they compose services where they need them, and bots through the harness
+# (`tests/e2e/harness.py` `compose_bot`).
 COMPOSERS = {
     "bot.cli.run",
     "bot.cli.worker",
     "bot.sandbox.session",
     "bot.bench.botproc",
 }
-TESTS = BOT.parent / "tests"
-TEST_COMPOSERS = {"tests/e2e/harness.py"}
 
 
 def calls_of(path: Path, name: str) -> list[int]:
@@ -273,15 +273,11 @@ def calls_of(path: Path, name: str) -> list[int]:
     ]
 
 
-def test_only_an_entry_point_builds_the_services() -> None:
+def test_only_an_entry_point_builds_the_services_and_the_bot() -> None:
     callers = {name for name, path in MODULES.items() if calls_of(path, "build_services")}
     assert callers == COMPOSERS, "build_services is called by an entry point only"
-    in_tests = {
-        str(path.relative_to(BOT.parent))
-        for path in TESTS.rglob("*.py")
-        if calls_of(path, "build_services")
-    }
-    assert in_tests == TEST_COMPOSERS, "tests compose their bot through the harness"
+    builders = {name for name, path in MODULES.items() if calls_of(path, "QuizBot")}
+    assert builders == COMPOSERS, "QuizBot is built where its services are composed"
 
 
 def test_the_call_finder_sees_a_call_by_name_and_by_attribute(tmp_path: Path) -> None:
