@@ -6,8 +6,10 @@ Nothing here is set on an object after it is built. Where two use cases need eac
 answers, the shared answer has one owner built first: a learner's time zone is `Learners.zone`
 (streaks, due dates and reminders all read it), an exam in progress is
 `PracticeSession.exam_running` (private quizzes and review rounds wait for it), a group's own
-quizzes are `QuizUploads.own`. The Telegram adapter (`bot/tg/app.py`) builds its handlers around
-the result; the command line and the tests reach the same objects through it.
+quizzes are `QuizUploads.own`. Only an entry point calls it (bot/cli, the sandbox, the
+benchmark's bot process, the tests' harness; tests/test_layers.py holds the list) and hands the
+result to the Telegram adapter (`bot.tg.app.QuizBot`), which builds its handlers around it; the
+command line and the tests reach the same objects through it.
 """
 
 from __future__ import annotations
@@ -40,16 +42,21 @@ from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
+from bot.usecases.kept_asked import KeptAsked, SharedAsked
+from bot.usecases.kept_attempts import KeptAttempts, NoKeptAttempts
+from bot.usecases.kept_runs import KeptRuns, StoredRuns
 from bot.usecases.learner_profile import Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.practice_session import PracticeSession
 from bot.usecases.private_answers import PrivateSelections
 from bot.usecases.private_quiz import PrivateQuiz
+from bot.usecases.private_replies import TypedAnswers
 from bot.usecases.problem_reporting import ProblemReporting
 from bot.usecases.quiz_sharing import QuizSharing
 from bot.usecases.quiz_uploads import QuizUploads
 from bot.usecases.reminders import LearnerReminders
 from bot.usecases.review_rounds import ReviewRounds
+from bot.usecases.round_replies import RoundReplies
 from bot.usecases.spaced_review import SpacedReview
 
 
@@ -64,7 +71,8 @@ class ServiceSettings:
     group_timezone: str = "UTC"
     question_seconds: float | None = None  # every group's seconds, overridden (tests)
     retention: float = 0.9  # FSRS's desired retention
-    # several workers: no in-memory copy of what another may change (picks the plain stores)
+    # several workers: no in-memory copy of what another may change (picks the plain stores
+    # and the caches that believe nothing: docs/caches.md)
     shared: bool = False
     clock: Clock = time.time
     rng: random.Random | None = None
@@ -72,10 +80,12 @@ class ServiceSettings:
 
 @dataclass(frozen=True, slots=True)
 class Services:
+    engine: Engine  # the store they write through (opened and closed by the bot)
     catalog_ref: CatalogRef  # the served catalogue, swapped by a reload
     learners: Learners
     quiz: PrivateQuiz
     selections: PrivateSelections
+    typed_answers: TypedAnswers  # a number typed in reply to a private question
     standings: GroupStandings
     group_settings: GroupSettingsCases
     group_runs: GroupRuns
@@ -84,6 +94,7 @@ class Services:
     uploads: QuizUploads
     review: SpacedReview
     review_rounds: ReviewRounds
+    round_replies: RoundReplies  # a number typed to a round's open card
     learner_stats: LearnerStatsCases
     practice: PracticeSession
     reminders: LearnerReminders
@@ -130,7 +141,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         learner_store,
         clock=clock,
         rng=rng,
-        shared=s.shared,
+        # several workers: another may answer or stop an attempt, so none is kept between taps
+        kept=NoKeptAttempts() if s.shared else KeptAttempts(),
         exam_running=practice.exam_running,  # no private quiz goes on mid-exam
         flashcard_rated=review.rate_flashcard,  # a flashcard's rating goes to FSRS
     )
@@ -167,14 +179,25 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         clock=clock,
         rng=rng,
         standings=standings,
-        shared=s.shared,
+        # several workers: another may reveal or open a question, so runs are read each time
+        kept=StoredRuns(group_store) if s.shared else KeptRuns(group_store),
         own_quizzes=uploads.own,
     )
+    review_rounds = ReviewRounds(
+        review,
+        RoundStore(db),
+        clock=clock,
+        exam_running=practice.exam_running,
+        selections=SelectionStore(db),
+    )
     return Services(
+        engine=db,
         catalog_ref=catalog,
         learners=learners,
         quiz=quiz,
         selections=PrivateSelections(quiz, SelectionStore(db), clock=clock),
+        # several workers: which question a typed reply answers is read from the store
+        typed_answers=TypedAnswers(quiz, SharedAsked() if s.shared else KeptAsked()),
         standings=standings,
         group_settings=group_settings,
         group_runs=group_runs,
@@ -184,13 +207,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         ),
         uploads=uploads,
         review=review,
-        review_rounds=ReviewRounds(
-            review,
-            RoundStore(db),
-            clock=clock,
-            exam_running=practice.exam_running,
-            selections=SelectionStore(db),
-        ),
+        review_rounds=review_rounds,
+        round_replies=RoundReplies(review_rounds, SharedAsked() if s.shared else KeptAsked()),
         learner_stats=learner_stats,
         practice=practice,
         reminders=LearnerReminders(

@@ -21,7 +21,7 @@ FLOORS: tuple[frozenset[str], ...] = tuple(
     frozenset(floor)
     for floor in (
         {"core", "emulator"},  # pure quiz rules; the Bot API emulator stands alone
-        {"csv_cells", "log_budget", "logs", "control"},  # small utilities with no bot parts
+        {"csv_cells", "log_budget", "logs", "control", "ordering"},  # small, with no bot parts
         {"i18n", "webhook_gate"},  # gettext + Babel; the gate in front of every HTTP server
         {"observability"},  # metrics (the store counts answers) and their /metrics server
         {"content", "store", "number_words", "schedule_words"},  # files, SQL, words per language
@@ -219,9 +219,9 @@ def test_library_packages_never_import_an_entry_point() -> None:
 
 # The adapter's shared parts: wiring (app), the per-update context, callback data (its table
 # and the codec that reads it) and the router that binds buttons to chats, the command menus,
-# forum topics, and helpers every renderer or handler uses. Everything else is a feature's
-# `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py` (text and
-# keyboards); wire code is in `tg/wire/`.
+# forum topics, sending in groups, and helpers every renderer or handler uses. Everything else
+# is a feature's `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py`
+# (text and keyboards); wire code is in `tg/wire/`.
 TG_SHARED = {
     "__init__.py",
     "app.py",
@@ -229,6 +229,7 @@ TG_SHARED = {
     "callback_codec.py",
     "callbacks.py",
     "context.py",
+    "group_sends.py",  # posting in a group, following a migration or a removal
     "long_lists.py",
     "member_replies.py",
     "menus.py",
@@ -244,3 +245,42 @@ def test_the_adapter_follows_one_naming_rule() -> None:
     odd = {n for n in names - TG_SHARED if not n.endswith(("_handlers.py", "_render.py"))}
     assert odd == set(), "name it <feature>_handlers.py or <feature>_render.py, or move to wire/"
     assert names >= TG_SHARED, "a shared part named here no longer exists"
+
+
+# The composition root is called at the entry points only: each composes its own bot (the
+# command line's run and worker, the sandbox, the benchmark's bot process), and only they build
+# the adapter, handed its services built (`QuizBot(options, services)`). The tests are an entry
+# point too: they compose services where they need them, and bots through the harness
+# (`tests/e2e/harness.py` `compose_bot`).
+COMPOSERS = {
+    "bot.cli.run",
+    "bot.cli.worker",
+    "bot.sandbox.session",
+    "bot.bench.botproc",
+}
+
+
+def calls_of(path: Path, name: str) -> list[int]:
+    """Lines where `name(...)` or `x.name(...)` is called."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == name)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == name)
+        )
+    ]
+
+
+def test_only_an_entry_point_builds_the_services_and_the_bot() -> None:
+    callers = {name for name, path in MODULES.items() if calls_of(path, "build_services")}
+    assert callers == COMPOSERS, "build_services is called by an entry point only"
+    builders = {name for name, path in MODULES.items() if calls_of(path, "QuizBot")}
+    assert builders == COMPOSERS, "QuizBot is built where its services are composed"
+
+
+def test_the_call_finder_sees_a_call_by_name_and_by_attribute(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text("import bot.compose\nbuild_services(1)\nbot.compose.build_services(2)\n")
+    assert calls_of(source, "build_services") == [2, 3]

@@ -46,8 +46,9 @@ async def _serve(args: argparse.Namespace) -> None:
         timings["start"] = time.time() - t0
         stop_fn = app.stop
     else:
+        from bot.compose import build_services
         from bot.content import load_catalog
-        from bot.tg.app import BotOptions, QuizBot
+        from bot.tg.app import BotOptions, QuizBot, service_inputs
 
         timings["imports"] = time.time() - T_PROCESS
         t0 = time.time()
@@ -57,18 +58,17 @@ async def _serve(args: argparse.Namespace) -> None:
         )
         timings["load_catalog"] = time.time() - t0
         t1 = time.time()
-        bot = QuizBot(
-            BotOptions(
-                token=args.token,
-                db_path=Path(args.db),
-                catalog=catalog,
-                base_url=args.api_base_url,
-                rate_limit=args.rate_limit,
-                **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
-                **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
-                **({"transport": args.transport} if args.transport else {}),
-            )
+        options = BotOptions(
+            token=args.token,
+            db_path=Path(args.db),
+            catalog=catalog,
+            base_url=args.api_base_url,
+            rate_limit=args.rate_limit,
+            **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
+            **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
+            **({"transport": args.transport} if args.transport else {}),
         )
+        bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
         await bot.start()
         timings["start"] = time.time() - t1
         stop_fn = bot.stop

@@ -40,7 +40,8 @@ async def run_bot(
     db_path: Path | None = None,
     content_dir: Path | None = None,
 ) -> int:
-    from bot.tg.app import BotOptions, QuizBot
+    from bot.compose import build_services
+    from bot.tg.app import BotOptions, QuizBot, service_inputs
     from bot.tg.mini_app import DashboardLinks
 
     web = WebSettings.from_env()
@@ -65,28 +66,27 @@ async def run_bot(
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
-    bot = QuizBot(
-        BotOptions(
-            token=settings.token.reveal(),
-            db_path=db_path or settings.db_path,
-            catalog=catalog,
-            base_url=api_base_url or settings.api_base_url,
-            default_language=settings.default_language,
-            admin_chat_id=settings.admin_chat_id,
-            group_seconds=settings.question_seconds,
-            group_timezone=settings.timezone,
-            timezone=settings.timezone,
-            retention=settings.retention,
-            transport=settings.transport,
-            dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
-            content_dir=content,
-            guide_base_url=settings.guide_base_url,
-            owner_ids=settings.owner_ids,
-            control_socket=socket_path(db_path or settings.db_path),
-            # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
-            database=PgDatabase(settings.db_url) if settings.db_url else None,
-        )
+    options = BotOptions(
+        token=settings.token.reveal(),
+        db_path=db_path or settings.db_path,
+        catalog=catalog,
+        base_url=api_base_url or settings.api_base_url,
+        default_language=settings.default_language,
+        admin_chat_id=settings.admin_chat_id,
+        group_seconds=settings.question_seconds,
+        group_timezone=settings.timezone,
+        timezone=settings.timezone,
+        retention=settings.retention,
+        transport=settings.transport,
+        dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
+        content_dir=content,
+        guide_base_url=settings.guide_base_url,
+        owner_ids=settings.owner_ids,
+        control_socket=socket_path(db_path or settings.db_path),
+        # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
+        database=PgDatabase(settings.db_url) if settings.db_url else None,
     )
+    bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
     try:
         if webhook:
             await bot.start_webhook(

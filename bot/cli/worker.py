@@ -26,6 +26,7 @@ import asyncpg
 from prometheus_client.metrics_core import Metric
 
 from bot import logs
+from bot.compose import build_services
 from bot.config import ConfigError, Settings
 from bot.content import ContentError, default_content_dir, load_catalog
 from bot.i18n import CatalogueError
@@ -36,7 +37,7 @@ from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.pacing import BotSchedule, SendSlots
 from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions, QuizBot, service_inputs
 from bot.tg.wire.shared_pace import SharedBudget
 from bot.tg.wire.timer_backends import PgTimers
 from bot.tg.wire.webhook_server import read_update
@@ -110,33 +111,32 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             log.warning("shared send slot unavailable (%s): courtesy reply not sent", exc)
             return False
 
-    bot = QuizBot(
-        BotOptions(
-            token=settings.token.reveal(),
-            db_path=settings.db_path,  # unused: `database` is the store
-            database=db,  # an Engine (bot/store/interface.py), as SQLite's Database is
-            catalog=catalog,
-            base_url=args.api_base_url or settings.api_base_url,
-            default_language=settings.default_language,
-            admin_chat_id=settings.admin_chat_id,
-            group_seconds=settings.question_seconds,
-            group_timezone=settings.timezone,
-            timezone=settings.timezone,
-            retention=settings.retention,
-            # The bot's overall rate, one schedule for every worker on every host; the
-            # host's own share (1/N) only while the database cannot be reached.
-            shared_budget=SharedBudget(
-                schedule.lease, schedule.pause, rate=SHARED_RATE, fallback_share=args.count
-            ),
-            send_share=max(1, args.count),
-            chat_slots=chat_slots,  # a chat's sends, booked across all workers
-            chat_spare=chat_spare,  # ... a courtesy reply's, only if its slot is free now
-            timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
-            shared=True,
-            run_watchdog=args.watchdog,
-            clock=clock,
-        )
+    options = BotOptions(
+        token=settings.token.reveal(),
+        db_path=settings.db_path,  # unused: `database` is the store
+        database=db,  # an Engine (bot/store/interface.py), as SQLite's Database is
+        catalog=catalog,
+        base_url=args.api_base_url or settings.api_base_url,
+        default_language=settings.default_language,
+        admin_chat_id=settings.admin_chat_id,
+        group_seconds=settings.question_seconds,
+        group_timezone=settings.timezone,
+        timezone=settings.timezone,
+        retention=settings.retention,
+        # The bot's overall rate, one schedule for every worker on every host; the
+        # host's own share (1/N) only while the database cannot be reached.
+        shared_budget=SharedBudget(
+            schedule.lease, schedule.pause, rate=SHARED_RATE, fallback_share=args.count
+        ),
+        send_share=max(1, args.count),
+        chat_slots=chat_slots,  # a chat's sends, booked across all workers
+        chat_spare=chat_spare,  # ... a courtesy reply's, only if its slot is free now
+        timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
+        shared=True,
+        run_watchdog=args.watchdog,
+        clock=clock,
     )
+    bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
     try:
         await bot.start(polling=False)
     except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe

@@ -20,12 +20,13 @@ from urllib.parse import quote
 from aiohttp import web
 
 from bot.cli.run import start_dashboard
+from bot.compose import build_services
 from bot.content import default_content_dir, load_catalog
 from bot.core.dashboard_math import group_start_param
 from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
 from bot.sandbox import terminal
 from bot.sandbox.display import GENERAL, Display, topic_name
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions, QuizBot, service_inputs
 from bot.tg.mini_app import DashboardLinks
 from bot.web.auth import sign_init_data
 
@@ -87,7 +88,8 @@ class Session:
     async def start(self) -> None:
         await self.emu.start()
         try:
-            self.bot = QuizBot(self._bot_options())
+            options = self._bot_options()  # an entry point: it composes its bot's services
+            self.bot = QuizBot(options, build_services(*service_inputs(options)))
             await self.bot.start(poll_timeout=5)
         except BaseException:
             await self.emu.stop()

@@ -1,7 +1,8 @@
 """Wiring: build the PTB Application, register every handler, open and close resources.
 
 `QuizBot` is what `quizbot run`, the end-to-end tests, the sandbox and the benchmark all start:
-the same handlers, store and content, pointed at Telegram or at the local emulator.
+the same handlers, store and content, pointed at Telegram or at the local emulator. Each of them
+composes it (`build_services(*service_inputs(options))`, then `QuizBot(options, services)`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 from aiohttp.web import AppRunner
@@ -42,7 +44,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.compose import ServiceSettings, build_services
+from bot.compose import Services, ServiceSettings
 from bot.content import default_content_dir
 from bot.content.reload import ReloadResult, reload_catalog
 from bot.control import ControlServer
@@ -94,8 +96,6 @@ from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy
-from bot.usecases.private_replies import TypedAnswers
-from bot.usecases.round_replies import RoundReplies
 
 log = logging.getLogger(__name__)
 SEEN_UPDATES = 10_000  # update ids remembered to drop repeats; Telegram re-sends recent ones
@@ -214,34 +214,50 @@ def update_kind(update: Update) -> str:
     return "other"
 
 
-class QuizBot:
-    """One running bot: database, services and the PTB application around them."""
+class ServiceInputs(NamedTuple):
+    """What `bot.compose.build_services` takes, read from the bot's options."""
 
-    def __init__(self, options: BotOptions) -> None:
+    settings: ServiceSettings
+    engine: Engine
+    catalog: CatalogRef
+
+
+def service_inputs(options: BotOptions) -> ServiceInputs:
+    """The options as the composition root takes them: plain settings, the store engine (the
+    SQLite file at `db_path` unless a `database` is given, not opened yet) and the catalogue's
+    holder. Only an entry point calls `build_services(*service_inputs(options))` and hands the
+    result to `QuizBot` (tests/test_layers.py names which)."""
+    return ServiceInputs(
+        ServiceSettings(
+            content_dir=options.content_dir or default_content_dir(),
+            default_language=options.default_language,
+            timezone=options.timezone,
+            group_seconds=options.group_seconds,
+            group_timezone=options.group_timezone,
+            question_seconds=options.question_seconds,
+            retention=options.retention,
+            shared=options.shared,
+            clock=options.clock,
+            rng=options.rng,
+        ),
+        options.database if options.database is not None else Database(options.db_path),
+        CatalogRef(options.catalog),
+    )
+
+
+class QuizBot:
+    """One running bot: database, services and the PTB application around them.
+
+    It is given its services built (bot/compose.py, called by the entry point that composes
+    the bot: bot/cli, the sandbox, the benchmark's bot process, the tests' harness), and builds
+    only the Telegram side around them."""
+
+    def __init__(self, options: BotOptions, services: Services) -> None:
         self.options = options
+        self.services = services
         # The served catalogue: every holder reads it here, a reload swaps it once (_serve).
-        self.catalog_ref = CatalogRef(options.catalog)
-        self.db: Engine = (
-            options.database if options.database is not None else Database(options.db_path)
-        )
-        # Every use case, built once from plain settings (bot/compose.py); handlers below.
-        self.services = build_services(
-            ServiceSettings(
-                content_dir=options.content_dir or default_content_dir(),
-                default_language=options.default_language,
-                timezone=options.timezone,
-                group_seconds=options.group_seconds,
-                group_timezone=options.group_timezone,
-                question_seconds=options.question_seconds,
-                retention=options.retention,
-                shared=options.shared,
-                clock=options.clock,
-                rng=options.rng,
-            ),
-            self.db,
-            self.catalog_ref,
-        )
-        services = self.services
+        self.catalog_ref = services.catalog_ref
+        self.db: Engine = services.engine
         # The names the handlers, the command line and the tests reach the use cases by.
         self.learners, self.quiz, self.selections = (
             services.learners,
@@ -313,7 +329,7 @@ class QuizBot:
         # Group -1: who sent the update and their language, once for every handler after it
         # (PTB runs one handler per group, so this needs a group of its own).
         app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
-        typed = TypedAnswers(self.quiz)
+        typed = self.services.typed_answers
         private = PrivateHandlers(
             self.quiz,
             self.learners,
@@ -533,7 +549,7 @@ class QuizBot:
         handlers = self.progress_handlers
         handlers.dashboard = self.options.dashboard  # a button in /stats and /groupstats
         handlers.group_places = self.standings.across_groups  # /stats ends with the groups
-        self.round_replies = RoundReplies(self.review_rounds, shared=self.options.shared)
+        self.round_replies = self.services.round_replies
         rounds = RoundHandlers(app, self.review, self.review_rounds, self.round_replies)
         rounds.photos = self.photos  # review cards with pictures
         self.round_handlers = rounds

@@ -25,7 +25,8 @@ from bot.usecases.private_answers import InExam
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Awaitable[None]]
-# A round's number card taking the text first (rounds_handlers.TypedCards.reply); False: none open.
+# A round's number card taking the text first (round_reply_handlers.TypedCards.reply);
+# False: none open.
 CardReply = Callable[[Update, BotContext], Awaitable[bool]]
 
 

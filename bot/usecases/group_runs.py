@@ -3,24 +3,24 @@ running out, the live count, /stop, and what a restart must resume. Each returns
 outcome; `tg/group_run_handlers.py` only arms timers and sends what these decide. Members'
 answers (every kind) are `bot/usecases/group_answers.py`, which reads runs through this.
 
-The live runs are kept in memory (the process is the only writer, so they cannot go stale): a
-tap costs one SQLite write; the store stays the truth that a restart resumes from.
+Where a live run is found is a `KeptRuns` the composition root gives (bot/usecases/kept_runs.py):
+kept in memory by one process (the only writer, so they cannot go stale: a tap costs one SQLite
+write), read from the store by each of several workers; the store stays the truth that a
+restart resumes from.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import difflib
 import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.core.clock import Clock
 from bot.core.engine import (
-    Standing,
     leaderboard,
     option_counts,
     option_orders,
@@ -32,109 +32,24 @@ from bot.core.schedule import next_quiz
 from bot.store import GroupStore
 from bot.store.learners import encode_orders
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
+
+# The outcomes (group_run_outcomes.py), named here too: callers read `group_runs.Started`...
+from bot.usecases.group_run_outcomes import Busy as Busy
+from bot.usecases.group_run_outcomes import Live as Live
+from bot.usecases.group_run_outcomes import NothingToAsk as NothingToAsk
+from bot.usecases.group_run_outcomes import Resume as Resume
+from bot.usecases.group_run_outcomes import Reveal as Reveal
+from bot.usecases.group_run_outcomes import RunResults as RunResults
+from bot.usecases.group_run_outcomes import Started as Started
+from bot.usecases.group_run_outcomes import Stopped as Stopped
+from bot.usecases.group_run_outcomes import TimeUp as TimeUp
+from bot.usecases.group_run_outcomes import UnknownQuiz as UnknownQuiz
+from bot.usecases.group_run_outcomes import closest_quiz as closest_quiz
 from bot.usecases.group_settings import GroupSettingsCases
-from bot.usecases.group_standings import GroupStandings, RunStanding
-from bot.usecases.run_copies import RunCopies
-
-# -- outcomes ---------------------------------------------------------------------------------
-
+from bot.usecases.group_standings import GroupStandings
+from bot.usecases.kept_runs import KeptRuns
 
 UNANSWERED_LIMIT = 2  # questions in a row without a single answer end a run
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    run: GroupRun
-    quiz: Quiz
-
-
-@dataclass(frozen=True, slots=True)
-class Busy:
-    """The group already has a run: one at a time."""
-
-
-@dataclass(frozen=True, slots=True)
-class NothingToAsk:
-    """Every question of the quiz needs a typed answer, and the group takes none."""
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownQuiz:
-    suggestion: str | None = None  # the closest quiz id, for "did you mean ...?"
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    run: GroupRun
-    quiz: Quiz
-    index: int
-    counts: list[int]  # per displayed position; a number question's: [right, wrong]
-    is_last: bool
-    answers: int = 0  # members who answered (a select-all answer counts several options)
-
-
-@dataclass(frozen=True, slots=True)
-class Live:
-    """An open question as its live line shows it: answers so far and whole seconds left."""
-
-    run: GroupRun
-    quiz: Quiz
-    answered: int
-    seconds_left: int
-
-
-@dataclass(frozen=True, slots=True)
-class RunResults:
-    run: GroupRun
-    quiz: Quiz
-    top: list[Standing]
-    players: int
-    standing: RunStanding | None = None  # points, podium and weekly climbers (lasting standings)
-
-
-@dataclass(frozen=True, slots=True)
-class TimeUp:
-    """A question's time ran out: reveal it, then ask `next_index`, or post `results`.
-
-    `unattended` is set when the run ended early because nobody answered the last
-    `UNANSWERED_LIMIT` questions: the group has gone, and a quiz should not talk to an empty room.
-    """
-
-    reveal: Reveal
-    next_index: int | None
-    results: RunResults | None
-    unattended: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Stopped:
-    reveal: Reveal | None  # the question that was open, if any
-    results: RunResults | None  # None if the run had already ended meanwhile
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """What a run found active at start-up needs: `step` for question `index`, after `delay`."""
-
-    run: GroupRun
-    step: Step
-    index: int
-    delay: float
-
-
-def closest_quiz(typed: str, ids: list[str]) -> str | None:
-    """The quiz id an admin probably meant ('gradient-acumulation', 'Gradient-Accumulation')."""
-    by_fold = {quiz_id.casefold(): quiz_id for quiz_id in ids}
-    wanted = typed.strip().casefold()
-    if wanted in by_fold:
-        return by_fold[wanted]
-    close = difflib.get_close_matches(wanted, list(by_fold), n=1, cutoff=0.6)
-    if close:
-        return by_fold[close[0]]
-    starts = [
-        quiz_id for folded, quiz_id in by_fold.items() if wanted and folded.startswith(wanted)
-    ]
-    return starts[0] if len(starts) == 1 else None
 
 
 class GroupRuns(ServesCatalog):
@@ -148,7 +63,7 @@ class GroupRuns(ServesCatalog):
         clock: Clock = time.time,
         rng: random.Random | None = None,
         standings: GroupStandings | None = None,
-        shared: bool = False,
+        kept: KeptRuns | None = None,
         own_quizzes: Callable[[int], Mapping[str, Quiz]] | None = None,
     ) -> None:
         self._catalog_ref = catalog_ref(catalog)
@@ -158,20 +73,13 @@ class GroupRuns(ServesCatalog):
         self.seconds_override = seconds_override  # tests: fractions of a second per question
         self.clock = clock
         self.rng = rng or random.SystemRandom()
-        # Shared: other processes write the same store (several workers), so no run is kept in
-        # memory (it would go stale); every look-up reads the store.
-        self.shared = shared
-        self._runs: dict[int, GroupRun] = {}
-        self._copies = RunCopies()  # shared: runs as members' taps last read them
+        # Live runs: kept by one process, read from the store by several workers (compose.py).
+        self.kept = kept if kept is not None else KeptRuns(store)
         # A group's own (uploaded) quizzes by the id typed in the group; set by the uploads.
         # A group's own (uploaded) quizzes by id, beside the shipped catalogue.
         self.own_quizzes: Callable[[int], Mapping[str, Quiz]] = own_quizzes or (lambda _: {})
         # Set once the open question's message id is known (a reply names that message).
         self._sent: dict[int, asyncio.Event] = {}
-
-    def _keep(self, run: GroupRun) -> None:
-        if not self.shared:
-            self._runs[run.id] = run
 
     def quiz_of(self, run: GroupRun) -> Quiz | None:
         """The quiz as the run started it: a reload meanwhile does not change a running run;
@@ -237,7 +145,7 @@ class GroupRuns(ServesCatalog):
             thread_id=thread_id,
             flashcards=settings.flashcards,
         )
-        self._keep(run)
+        self.kept.keep(run)
         return Started(run, quiz)
 
     async def active_run(self, chat_id: int, thread_id: int = 0) -> GroupRun | None:
@@ -246,9 +154,7 @@ class GroupRuns(ServesCatalog):
 
     async def active_runs(self, chat_id: int) -> list[GroupRun]:
         """Every run playing in the group, one per topic."""
-        if self.shared:
-            return [r for r in await self.store.active_runs() if r.chat_id == chat_id]
-        return [run for run in self._runs.values() if run.chat_id == chat_id]
+        return await self.kept.in_chat(chat_id)
 
     # -- a question ---------------------------------------------------------------------------
 
@@ -269,7 +175,7 @@ class GroupRuns(ServesCatalog):
             deadline=deadline,
             released=False,
         )
-        self._keep(run)
+        self.kept.keep(run)
         self._sent[run.id] = asyncio.Event()
         return run
 
@@ -280,14 +186,12 @@ class GroupRuns(ServesCatalog):
         assert run.sent_at is not None  # set by open_question
         if not await self.store.question_released(run.id, run.current, run.sent_at, self.clock()):
             return False
-        if run.id in self._runs:
-            self._runs[run.id] = replace(run, released=True)
+        self.kept.update(replace(run, released=True))
         return True
 
     async def question_sent(self, run: GroupRun, message_id: int) -> None:
         await self.store.question_sent(run.id, run.current, message_id)
-        if run.id in self._runs:
-            self._runs[run.id] = replace(run, message_id=message_id)
+        self.kept.update(replace(run, message_id=message_id))
         sent = self._sent.pop(run.id, None)
         if sent is not None:
             sent.set()
@@ -300,36 +204,27 @@ class GroupRuns(ServesCatalog):
             return run
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(sent.wait(), wait)
-        return await self._run(run.id) or run
+        return await self.kept.run(run.id) or run
 
     async def tapped(self, run_id: int) -> tuple[GroupRun, Quiz] | None:
         """The run a member's tap names and the quiz it plays (read from the store when several
         workers share it); None when there is no such run or its content is gone."""
-        run = await self.store.run(run_id) if self.shared else self._runs.get(run_id)
+        return self._playable(await self.kept.tapped(run_id))
+
+    def _playable(self, run: GroupRun | None) -> tuple[GroupRun, Quiz] | None:
         quiz = self.quiz_of(run) if run else None
         return None if run is None or quiz is None else (run, quiz)
 
     async def tap_run(self, chat_id: int, run_id: int, index: int) -> tuple[GroupRun, Quiz] | None:
         """`tapped`, for a member's tap (bot/usecases/group_answers.py): with several workers
         from a copy that shows question `index` open in chat `chat_id` (safe:
-        bot/usecases/run_copies.py), else read and copied."""
-        if not self.shared:
-            return await self.tapped(run_id)
-        copy = self._copies.open_at(run_id, index, chat_id)
-        quiz = self.quiz_of(copy) if copy is not None else None
-        if copy is not None and quiz is not None:
-            return copy, quiz
-        found = await self.tapped(run_id)
-        if found is None:
-            self._copies.forget(run_id)
-        else:
-            self._copies.keep(found[0])
-        return found
+        bot/usecases/kept_runs.py), else read and copied."""
+        return await self.kept.tap_run(run_id, index, chat_id, self._playable)
 
     async def live(self, run_id: int, index: int) -> Live | None:
         """Question `index` while it is open, with its answers so far (one indexed read);
         None once it is revealed, stopped or the run ended: nothing to refresh any more."""
-        run = await self._run(run_id)
+        run = await self.kept.run(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None or not run.is_open or run.current != index:
             return None
@@ -369,7 +264,7 @@ class GroupRuns(ServesCatalog):
 
     async def stop(self, run_id: int) -> Stopped:
         """/stop: reveal the open question, then the results so far."""
-        current = await self._run(run_id)
+        current = await self.kept.run(run_id)
         reveal = None
         if current is not None and current.is_open:
             reveal = await self._close(run_id, current.current)
@@ -377,9 +272,9 @@ class GroupRuns(ServesCatalog):
 
     async def finish(self, run_id: int, *, stopped: bool = False) -> RunResults | None:
         """End the run (once) and rank its players; None if it had already ended."""
-        run = await self._run(run_id)
+        run = await self.kept.run(run_id)
         quiz = self.quiz_of(run) if run else None
-        self._runs.pop(run_id, None)
+        self.kept.forget(run_id)
         self._sent.pop(run_id, None)
         status = "abandoned" if stopped else "finished"
         if run is None or quiz is None:
@@ -393,7 +288,7 @@ class GroupRuns(ServesCatalog):
         return RunResults(run, quiz, leaderboard(standings), len(standings), scored)
 
     async def _close(self, run_id: int, index: int) -> Reveal | None:
-        run = await self._run(run_id)
+        run = await self.kept.run(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
             return None
@@ -401,7 +296,7 @@ class GroupRuns(ServesCatalog):
         if answers is None:
             return None
         run = replace(run, is_open=False)
-        self._keep(run)
+        self.kept.keep(run)
         question = quiz.questions[index]
         chosen = [option for option, _ in answers]
         if question.typed:  # how many were right, how many not
@@ -415,15 +310,6 @@ class GroupRuns(ServesCatalog):
             counts = option_counts(run.orders[index], chosen)
         return Reveal(run, quiz, index, counts, index + 1 >= len(quiz), len(answers))
 
-    async def _run(self, run_id: int) -> GroupRun | None:
-        cached = self._runs.get(run_id)
-        if cached is not None:
-            return cached
-        run = await self.store.run(run_id)
-        if run is not None:
-            self._keep(run)
-        return run
-
     # -- restarts and the group itself --------------------------------------------------------
 
     async def resume_plan(self) -> list[Resume]:
@@ -435,7 +321,7 @@ class GroupRuns(ServesCatalog):
             if quiz is None or len(run.orders) != len(quiz):
                 await self.store.finish_run(run.id, "abandoned", self.clock())
                 continue
-            self._keep(run)
+            self.kept.keep(run)
             step, index = resume_step(run, quiz, now)
             delay = max(0.0, (run.deadline or now) - now) if step is Step.WAIT else 0.0
             plan.append(Resume(run, step, index, delay))
@@ -443,7 +329,7 @@ class GroupRuns(ServesCatalog):
 
     async def plan_for(self, run_id: int) -> Resume | None:
         """What one active run needs next (a durable timer fired for it); None if it ended."""
-        run = await self._run(run_id)
+        run = await self.kept.run(run_id)
         quiz = self.quiz_of(run) if run else None
         if run is None or quiz is None:
             return None
@@ -454,11 +340,8 @@ class GroupRuns(ServesCatalog):
 
     def forget_chat(self, chat_id: int) -> None:
         """The bot left the group: its run stops silently (the store abandons it)."""
-        for run_id in [r.id for r in self._runs.values() if r.chat_id == chat_id]:
-            self._runs.pop(run_id, None)
+        self.kept.forget_chat(chat_id)
 
     def moved(self, old_id: int, new_id: int) -> None:
         """The group became a supergroup: its live run follows it."""
-        for run in list(self._runs.values()):
-            if run.chat_id == old_id:
-                self._keep(replace(run, chat_id=new_id))
+        self.kept.moved(old_id, new_id)

@@ -8,10 +8,10 @@ and `AlreadyAnswered` are named here too, for whoever takes a whole attempt thro
 
 Each takes plain values and returns a typed outcome the adapter only renders. Ownership of an
 attempt is checked once, in `owned`; what comes after an answer (the next question or the
-result) is decided here, not in a handler. Active attempts are kept in memory after first use:
-the process is the only writer, so the cache cannot go stale, and a tap then costs one SQLite
-write (whether an exam runs is kept too: PracticeSession.exam_running, docs/caches.md). With
-several workers on one store (`shared`) another process may write, so no attempt is kept:
+result) is decided here, not in a handler. Attempts are kept in memory after first use by the
+`KeptAttempts` the composition root gives (bot/usecases/kept_attempts.py): with one process the
+cache cannot go stale, and a tap then costs one SQLite write (whether an exam runs is kept too:
+PracticeSession.exam_running, docs/caches.md); with several workers it is `NoKeptAttempts`, and
 every look-up reads the store.
 
 While the learner is in an exam no private quiz starts or goes on (`InExam`): the same quiz, or
@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from bot.core.clock import Clock
 from bot.core.engine import Attempt, Score, Status, new_attempt, orders_match, score
@@ -37,24 +35,12 @@ from bot.core.models import Catalog, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
+from bot.usecases.kept_attempts import CACHE_SIZE as CACHE_SIZE  # named here too
+from bot.usecases.kept_attempts import KeptAttempts, Lru
 from bot.usecases.outcomes import AlreadyAnswered as AlreadyAnswered  # named here too
 from bot.usecases.outcomes import Closed, NotYours
 from bot.usecases.private_answers import Answered as Answered  # named here too
 from bot.usecases.private_answers import InExam, TakingAnswers
-
-CACHE_SIZE = 10_000
-V = TypeVar("V")
-
-
-class _Lru(OrderedDict[int, V]):
-    """A bounded map: the oldest entries go first once it is full."""
-
-    def remember(self, key: int, value: V) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        if len(self) > CACHE_SIZE:
-            self.popitem(last=False)
-
 
 # -- outcomes ---------------------------------------------------------------------------------
 
@@ -125,7 +111,7 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         *,
         clock: Clock = time.time,
         rng: random.Random | None = None,
-        shared: bool = False,
+        kept: KeptAttempts | None = None,
         exam_running: Callable[[int], Awaitable[bool]] | None = None,
         flashcard_rated: Callable[[int, str, str, int], Awaitable[ReviewItem]] | None = None,
     ) -> None:
@@ -133,13 +119,11 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         self.flashcard_rated = flashcard_rated
         self._catalog_ref = catalog_ref(catalog)
         self.learners = learners
-        self.shared = shared
         self.clock = clock
         self.rng = rng or random.SystemRandom()
-        self._attempts: _Lru[Attempt] = _Lru()
-        self._shown: _Lru[int] = _Lru()  # attempt id -> highest question index shown
-        # user -> ids of their attempts cached as active: forgetting them must not scan the cache.
-        self._active_ids: dict[int, set[int]] = {}
+        # Attempts between taps: kept by one process, none with several workers (compose.py).
+        self._kept = kept if kept is not None else KeptAttempts()
+        self._shown: Lru[int] = Lru()  # attempt id -> highest question index shown
 
     # -- starting and stopping ----------------------------------------------------------------
 
@@ -166,7 +150,7 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         attempt = Attempt(
             attempt_id, user_id, quiz.id, probe.orders, probe.answers, version=quiz.version
         )
-        self._forget_active(user_id)
+        self._kept.forget_active(user_id)
         self._remember(attempt)
         return ShowQuestion(quiz, attempt, 0)
 
@@ -187,7 +171,7 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
     async def stop(self, user_id: int) -> bool:
         """Abandon the learner's running attempt (/stop); False when there was none."""
         stopped = await self.learners.abandon(user_id, self.clock())
-        self._forget_active(user_id)
+        self._kept.forget_active(user_id)
         return stopped is not None
 
     async def abandon(self, user_id: int, attempt_id: int) -> AbandonOutcome:
@@ -289,7 +273,7 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         return quiz if orders_match(quiz, attempt.orders) else None
 
     async def _attempt(self, attempt_id: int) -> Attempt | None:
-        cached = None if self.shared else self._attempts.get(attempt_id)
+        cached = self._kept.get(attempt_id)
         if cached is not None:
             return cached
         attempt = await self.learners.attempt(attempt_id)
@@ -299,7 +283,7 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
 
     def forget_attempt(self, attempt_id: int) -> None:
         """Drop a cached attempt after a lost race: the next look-up reads the store."""
-        self._attempts.pop(attempt_id, None)
+        self._kept.forget(attempt_id)
 
     def _claim_showing(self, attempt_id: int, question_index: int) -> bool:
         if self._shown.get(attempt_id, -1) >= question_index:
@@ -308,23 +292,9 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         return True
 
     def _remember(self, attempt: Attempt) -> None:
-        if self.shared:
-            return
-        self._attempts.remember(attempt.id, attempt)
-        if attempt.status is Status.ACTIVE:
-            self._active_ids.setdefault(attempt.user_id, set()).add(attempt.id)
-        elif attempt.user_id in self._active_ids:
-            self._active_ids[attempt.user_id].discard(attempt.id)
+        self._kept.remember(attempt)
 
     def forget_cached(self, user_id: int) -> None:
         """After /forget: none of the user's attempts stays in memory."""
-        self._active_ids.pop(user_id, None)
-        for key in [k for k, attempt in self._attempts.items() if attempt.user_id == user_id]:
-            self._attempts.pop(key, None)
+        for key in self._kept.forget_user(user_id):
             self._shown.pop(key, None)
-
-    def _forget_active(self, user_id: int) -> None:
-        for key in self._active_ids.pop(user_id, ()):
-            value = self._attempts.get(key)
-            if value is not None and value.status is Status.ACTIVE:
-                self._attempts.pop(key, None)

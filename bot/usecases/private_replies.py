@@ -14,9 +14,10 @@ from bot.core.answers import Typed
 from bot.core.engine import Attempt, Score, Verdict
 from bot.core.kinds import parse_number
 from bot.core.models import Quiz
+from bot.usecases.kept_asked import KeptAsked
 from bot.usecases.outcomes import Asked, NotAsked, OldQuestion, Unreadable, unreadable
 from bot.usecases.private_answers import InExam
-from bot.usecases.private_quiz import CACHE_SIZE, PrivateQuiz
+from bot.usecases.private_quiz import PrivateQuiz
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +46,23 @@ class TypedAnswers:
     question's is a reply to an old question and changes nothing. While the learner is in an
     exam the reply is not taken (`InExam`), and the question stays open.
 
-    The asked question's messages are kept in memory, and the question's message id in the
-    store too (`attempts.typed_message_id`, cleared once answered, and its prompt's
-    `typed_prompt_id`), so a reply still binds, and the prompt is deleted, after a restart or on
-    another worker.
+    The asked question's messages are kept in memory (`asked`, chosen by the composition root:
+    believed by one process, only a hint with several workers, bot/usecases/kept_asked.py), and
+    the question's message id in the store too (`attempts.typed_message_id`, cleared once
+    answered, and its prompt's `typed_prompt_id`), so a reply still binds, and the prompt is
+    deleted, after a restart or on another worker.
     """
 
-    def __init__(self, quiz: PrivateQuiz) -> None:
+    def __init__(self, quiz: PrivateQuiz, asked: KeptAsked[Asked] | None = None) -> None:
         self.quiz = quiz
-        self._asked: dict[int, Asked] = {}  # attempt id -> its open number question's messages
+        # attempt id -> its open number question's messages
+        self._asked: KeptAsked[Asked] = asked if asked is not None else KeptAsked()
 
     async def asked(self, attempt_id: int, asked: Asked) -> Asked | None:
         """The number question `asked.index` was sent; returns the earlier prompt of the same
         question, if any (sent again by Continue): the caller deletes it."""
-        before = self._asked.get(attempt_id)
-        if len(self._asked) >= CACHE_SIZE:  # abandoned attempts' entries: the store has them
-            self._asked.clear()
-        self._asked[attempt_id] = asked
+        before = self._asked.last(attempt_id)
+        self._asked.remember(attempt_id, asked)  # abandoned attempts' go when full: stored
         await self.quiz.learners.typed_question_sent(attempt_id, asked.question_message)
         if before is not None and before.index == asked.index and before.prompt_message:
             return before
@@ -70,9 +71,9 @@ class TypedAnswers:
     async def prompted(self, attempt_id: int, index: int, prompt_message: int) -> None:
         """The question's reply prompt went out (deleted once the question is answered, by
         whichever worker takes the reply: its id is stored too)."""
-        known = self._asked.get(attempt_id)
+        known = self._asked.last(attempt_id)
         if known is not None and known.index == index:
-            self._asked[attempt_id] = replace(known, prompt_message=prompt_message)
+            self._asked.update(attempt_id, replace(known, prompt_message=prompt_message))
         await self.quiz.learners.typed_prompt_sent(attempt_id, prompt_message)
 
     async def answer(
@@ -104,7 +105,7 @@ class TypedAnswers:
         ):
             self.quiz.forget_attempt(attempt.id)  # a second reply raced this one, or /stop did
             return OldQuestion()
-        self._asked.pop(attempt.id, None)
+        self._asked.forget(attempt.id)
         await self.quiz.learners.typed_question_sent(attempt.id, None)
         answered = self.quiz.accepted(quiz, outcome, judgement)
         return TypedAnswered(
@@ -113,8 +114,8 @@ class TypedAnswers:
 
     async def _open(self, attempt: Attempt, index: int) -> Asked | None:
         """The open number question's messages, when question `index` was asked. With several
-        workers (`shared`) another process may have asked it: the store is read every time."""
-        known = None if self.quiz.shared else self._asked.get(attempt.id)
+        workers another process may have asked it: nothing is believed, the store is read."""
+        known = self._asked.believed(attempt.id)
         if known is not None:
             return known if known.index == index else None
         # After a restart: the store keeps the asked question's message until it is answered.

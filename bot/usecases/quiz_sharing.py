@@ -19,7 +19,7 @@ from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog, Quiz
 from bot.store.quiz_plays import QuizPlays
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
-from bot.usecases.group_runs import UnknownQuiz, closest_quiz
+from bot.usecases.group_run_outcomes import UnknownQuiz, closest_quiz
 
 QUERY_MAX_CHARS = 256  # Telegram's own bound on an inline query; longer ones are cut, not refused
 MAX_RESULTS = 20

@@ -3,7 +3,8 @@ then the value read from it, answered as any card is (bot/usecases/round_answers
 
 Only a number question's card takes text today (a card of another kind is answered by its
 buttons). Which card a reply answers is what this process showed the learner last (kept in
-memory; with several workers, or after a restart, read from the store: the round's open card);
+memory, bot/usecases/kept_asked.py; with several workers (a `SharedAsked`, chosen by
+bot/compose.py), or after a restart, read from the store: the round's open card);
 the answer is then bound as a tap is (round, learner, the card it waits for). An open card takes
 the learner's text first (it is the newest question in the chat), unless the text replies to an
 older message: then the quiz decides.
@@ -17,6 +18,7 @@ from bot.core.answers import units
 from bot.core.kinds import parse_number
 from bot.core.models import Question
 from bot.store.review_sessions import REVIEW
+from bot.usecases.kept_asked import KeptAsked
 from bot.usecases.outcomes import (
     Asked,
     NotAsked,
@@ -24,7 +26,6 @@ from bot.usecases.outcomes import (
     Unreadable,
     unreadable,
 )
-from bot.usecases.private_quiz import CACHE_SIZE
 from bot.usecases.review_rounds import ReviewRounds
 from bot.usecases.round_answers import CardAnswered
 
@@ -53,32 +54,28 @@ TypedCardOutcome = CardTyped | Unreadable | OldQuestion | NotAsked
 
 
 class RoundReplies:
-    def __init__(self, rounds: ReviewRounds, *, shared: bool = False) -> None:
+    def __init__(self, rounds: ReviewRounds, shown: KeptAsked[TypedCard] | None = None) -> None:
         self.rounds = rounds
-        self.shared = shared  # several workers: the open card is read from the store each time
-        self._shown: dict[int, TypedCard] = {}  # user id -> their open number card
+        # user id -> their open number card (several workers: not believed, the store is read)
+        self._shown: KeptAsked[TypedCard] = shown if shown is not None else KeptAsked()
 
     def shown(self, user_id: int, card: TypedCard) -> TypedCard | None:
         """A number card was sent; returns the one it replaces (its prompt is to be deleted)."""
-        if len(self._shown) >= CACHE_SIZE:
-            self._shown.clear()
-        before = self._shown.get(user_id)
-        self._shown[user_id] = card
-        return before
+        return self._shown.remember(user_id, card)
 
     async def prompted(self, user_id: int, round_id: int, index: int, prompt_message: int) -> None:
         """The card's reply prompt went out (deleted once the card is answered, by whichever
         worker takes the reply: its id is stored too)."""
-        card = self._shown.get(user_id)
+        card = self._shown.last(user_id)
         if card is not None and (card.round_id, card.index) == (round_id, index):
             asked = replace(card.asked, prompt_message=prompt_message)
-            self._shown[user_id] = replace(card, asked=asked)
+            self._shown.update(user_id, replace(card, asked=asked))
         await self.rounds.rounds.prompt_sent(round_id, prompt_message)
 
     async def answer(
         self, user_id: int, text: str, reply_to: int | None, lang: str, separator: str
     ) -> TypedCardOutcome:
-        card = None if self.shared else self._shown.get(user_id)
+        card = self._shown.believed(user_id)
         if card is None:
             card = await self._stored_card(user_id)
         if card is None:
@@ -93,9 +90,9 @@ class RoundReplies:
             user_id, card.round_id, card.index, card.item_id, value
         )
         if not isinstance(outcome, CardAnswered):
-            self._shown.pop(user_id, None)  # stopped, replaced or answered: the card is closed
+            self._shown.forget(user_id)  # stopped, replaced or answered: the card is closed
             return OldQuestion()
-        self._shown.pop(user_id, None)
+        self._shown.forget(user_id)
         return CardTyped(outcome, typed, card.asked)
 
     async def _stored_card(self, user_id: int) -> TypedCard | None:
@@ -126,4 +123,4 @@ class RoundReplies:
         return TypedCard(stored.id, index, item_id, located[1], asked)
 
     def forget_cached(self, user_id: int) -> None:
-        self._shown.pop(user_id, None)
+        self._shown.forget(user_id)

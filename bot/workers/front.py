@@ -19,9 +19,9 @@ from aiohttp import web
 
 from bot.observability.exposition import add_routes
 from bot.observability.metrics import Probe
+from bot.ordering import json_ordering_key
 from bot.store.pg.inbox import UpdateQueue
 from bot.webhook_gate import PATH, WebhookGate
-from bot.workers.keys import ordering_key
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class Front:
     async def store(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:
         self.check(update)  # NotAnUpdate: the gate answers 400
         try:
-            await self.queue.put(update_id, ordering_key(update), raw)
+            await self.queue.put(update_id, json_ordering_key(update), raw)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # No 200: Telegram keeps the update and sends it again.
             log.error("webhook: update %d not stored: %s", update_id, exc)

@@ -22,6 +22,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.compose import build_services
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog, Question
 from bot.emulator import Emulator
@@ -29,11 +30,17 @@ from bot.emulator.driver import CallbackAnswer, ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions, QuizBot, service_inputs
 from bot.tg.wire.timer_backends import ClockTimers, Timers
 from tests.e2e.reads import StoreReads
 
 TOKEN = "123456:TEST-token-never-logged"
+
+
+def compose_bot(options: BotOptions) -> QuizBot:
+    """The bot with its services built, as an entry point composes it (bot/cli/run.py): the
+    tests are an entry point too (tests/test_layers.py)."""
+    return QuizBot(options, build_services(*service_inputs(options)))
 
 
 @dataclass
@@ -149,7 +156,7 @@ class Harness(StoreReads):
         await self.advance(max(0.0, self.timers.pending(kind)[0][0] - self.clock()))
 
     async def start_bot(self) -> QuizBot:
-        self.bot = QuizBot(self.options())
+        self.bot = compose_bot(self.options())
         await self.bot.start(poll_timeout=1)
         return self.bot
 

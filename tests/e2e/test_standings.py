@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.emulator import Emulator
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions
 from bot.usecases.dashboard import DashboardService
 from tests.e2e.groups_kit import (
     LETTERS,
@@ -19,7 +19,7 @@ from tests.e2e.groups_kit import (
     make_group,
     right_position,
 )
-from tests.e2e.harness import TOKEN, shipped_catalog
+from tests.e2e.harness import TOKEN, compose_bot, shipped_catalog
 from tests.e2e.reads import Rows
 from tests.e2e.standings_kit import play
 
@@ -174,7 +174,7 @@ async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> No
 async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
     """Webhook mode asks Telegram for chat_member too (setWebhook's allowed_updates)."""
     async with Emulator(token=TOKEN, flood=None) as emu:
-        bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3",
+        bot = compose_bot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3",
                                  catalog=shipped_catalog(), base_url=emu.base_url,
                                  rate_limit=False))  # fmt: skip
         with socket.socket() as s:

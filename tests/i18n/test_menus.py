@@ -9,15 +9,16 @@ from telegram.ext import CommandHandler
 
 from bot.content import default_content_dir, load_catalog
 from bot.i18n import SUPPORTED_LANGUAGES, translator
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions
 from bot.tg.menus import DESCRIPTION, GROUP, GROUP_ADMIN, MENUS, SHORT_DESCRIPTION, commands
+from tests.e2e.harness import compose_bot
 
 
 def handled_commands(tmp_path: Path) -> set[str]:
     options = BotOptions(
         token="1:x", db_path=tmp_path / "db.sqlite3", catalog=load_catalog(default_content_dir())
     )
-    app = QuizBot(options).app
+    app = compose_bot(options).app
     return {
         command
         for handlers in app.handlers.values()

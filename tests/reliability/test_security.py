@@ -17,8 +17,8 @@ from bot import logs
 from bot.content import default_content_dir, load_catalog
 from bot.emulator import Emulator
 from bot.store import Database
-from bot.tg.app import BotOptions, QuizBot
-from tests.e2e.harness import TOKEN
+from bot.tg.app import BotOptions
+from tests.e2e.harness import TOKEN, compose_bot
 from tests.reliability.support import (
     ROOT,
     VERDICT,
@@ -89,7 +89,7 @@ async def test_token_never_logged_even_at_debug(
         # A start-up failure: the Bot API refuses the token.
         async with Emulator(token="999:other", flood=None) as emu:
             catalog = load_catalog(default_content_dir())
-            bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "b.sqlite3",
+            bot = compose_bot(BotOptions(token=TOKEN, db_path=tmp_path / "b.sqlite3",
                                      catalog=catalog, base_url=emu.base_url))  # fmt: skip
             with pytest.raises(Exception) as failed:
                 await bot.start()
@@ -118,7 +118,7 @@ async def test_token_never_logged_even_at_debug(
 async def test_webhook_refuses_updates_without_the_secret(tmp_path: Path) -> None:
     async with Emulator(token=TOKEN, flood=None) as emu:
         catalog = load_catalog(default_content_dir())
-        bot = QuizBot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3", catalog=catalog,
+        bot = compose_bot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3", catalog=catalog,
                                  base_url=emu.base_url, rate_limit=False))  # fmt: skip
         port = free_port()
         await bot.start_webhook("https://example.org/telegram", "s3cret-Token_1", "127.0.0.1",

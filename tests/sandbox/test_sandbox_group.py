@@ -16,7 +16,8 @@ from telegram.ext import CommandHandler
 from bot.content import default_content_dir, load_catalog
 from bot.core.kinds import QuestionKind
 from bot.i18n import load_all, translator
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import BotOptions
+from tests.e2e.harness import compose_bot
 from tests.sandbox.driver import Sandbox, correct_number, correct_numbers
 
 QUIZ = "gradient-checkpointing"
@@ -28,7 +29,7 @@ def bot_has_push() -> bool:
         options = BotOptions(
             token="1:x", db_path=Path(tmp) / "db", catalog=load_catalog(default_content_dir())
         )
-        handlers = QuizBot(options).app.handlers.values()
+        handlers = compose_bot(options).app.handlers.values()
     return any(
         isinstance(h, CommandHandler) and "push" in h.commands for hs in handlers for h in hs
     )

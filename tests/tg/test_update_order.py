@@ -40,10 +40,32 @@ def _inline_query(update_id: int, user_id: int) -> Update:
 
 
 def test_the_key_is_the_chat_else_the_user_else_none() -> None:
-    assert order_key(_message(1, -100)) == -100
-    assert order_key(_inline_query(2, 42)) == 42
+    assert order_key(_message(1, -100)) == "c-100"
+    assert order_key(_inline_query(2, 42)) == "u42"
     assert order_key(Update(3)) is None
     assert order_key("not an update") is None
+
+
+async def test_an_inline_query_does_not_wait_for_its_users_private_chat() -> None:
+    """Telegram drops an inline answer after 10 s: a search must not queue behind the chat's
+    backlog (bot/ordering.py), while the chat's own updates still do."""
+    processor = PerChatUpdateProcessor(running=8)
+    await processor.initialize()
+    chat_may_end = asyncio.Event()
+    answered: list[str] = []
+
+    async def busy_chat() -> None:
+        await chat_may_end.wait()
+
+    async def search() -> None:
+        answered.append("inline")
+
+    chat = asyncio.create_task(processor.process_update(_message(1, 42), busy_chat()))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(processor.process_update(_inline_query(2, 42), search()), 5)
+    assert answered == ["inline"] and not chat.done()
+    chat_may_end.set()
+    await chat
 
 
 async def test_one_chats_updates_in_order_while_another_chat_proceeds() -> None:
@@ -138,11 +160,10 @@ def _tap(update_id: int, chat_id: int, user_id: int) -> Update:
 
 def test_the_keys_are_the_workers_inbox_keys() -> None:
     """One rule in both modes: a group's taps per member, the rest per chat, else per user."""
-    from bot.workers.keys import ordering_key
+    from bot.ordering import json_ordering_key
 
-    def as_inbox(key: object) -> str:
-        return f"c{key[0]}:u{key[1]}" if isinstance(key, tuple) else f"c{key}"
-
-    for update in (_message(1, -100), _tap(2, -100, 7), _tap(3, 7, 7)):
-        assert as_inbox(order_key(update)) == ordering_key(update.to_dict())
+    updates = (_message(1, -100), _tap(2, -100, 7), _tap(3, 7, 7), _inline_query(4, 7))
+    for update in updates:
+        assert order_key(update) == json_ordering_key(update.to_dict())
     assert order_key(_tap(4, -100, 7)) != order_key(_tap(5, -100, 8))
+    assert json_ordering_key(Update(6).to_dict()) == "x6"  # no key: in order with nothing

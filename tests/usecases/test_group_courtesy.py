@@ -15,6 +15,7 @@ from bot.store.forget import ForgetStore
 from bot.usecases.group_courtesy import GroupCourtesy
 from bot.usecases.group_runs import GroupRuns, Started
 from bot.usecases.group_settings import GroupSettingsCases
+from bot.usecases.kept_runs import StoredRuns
 from tests.e2e.harness import FakeClock
 
 CHAT = -100700
@@ -23,7 +24,9 @@ CHAT = -100700
 def worker(db: Any, clock: FakeClock) -> GroupCourtesy:
     store = GroupStore(db)
     settings = GroupSettingsCases(store, clock=clock)
-    runs = GroupRuns(load_catalog(default_content_dir()), store, settings, clock=clock, shared=True)
+    runs = GroupRuns(
+        load_catalog(default_content_dir()), store, settings, clock=clock, kept=StoredRuns(store)
+    )
     return GroupCourtesy(CourtesyStore(db), runs, clock)
 
 

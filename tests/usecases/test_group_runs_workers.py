@@ -1,6 +1,6 @@
-"""Two workers (two `GroupRuns` with `shared=True` over one store; taps through `GroupAnswers`)
-share a group run: what one of them learnt must not be missing on the other (issue 20: no cache
-another worker makes stale)."""
+"""Two workers (two `GroupRuns` reading runs from one store: `StoredRuns`; taps through
+`GroupAnswers`) share a group run: what one of them learnt must not be missing on the other
+(issue 20: no cache another worker makes stale)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bot.store.selections import SelectionStore
 from bot.usecases import group_answers as ga
 from bot.usecases import group_runs as gr
 from bot.usecases import group_settings as gs
+from bot.usecases.kept_runs import StoredRuns
 from bot.usecases.learner_profile import Learner
 from tests.e2e.harness import FakeClock, shipped_catalog
 
@@ -30,7 +31,7 @@ async def test_a_run_nobody_answers_stops_whichever_worker_fires_its_timers(db: 
             settings,
             clock=clock,
             rng=random.Random(7),
-            shared=True,
+            kept=StoredRuns(GroupStore(db)),
         )
         for _ in range(2)
     ]
@@ -60,7 +61,7 @@ async def test_a_tap_on_a_worker_that_saw_an_earlier_question_is_judged_on_the_c
             settings,
             clock=clock,
             rng=random.Random(3),
-            shared=True,
+            kept=StoredRuns(GroupStore(db)),
         )
         for _ in range(2)
     )

@@ -13,11 +13,11 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot, Update
 
+from bot.ordering import json_ordering_key as ordering_key
 from bot.store.pg.inbox import UpdateQueue
 from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import SECRET_HEADER, serve
 from bot.workers.front import Front
-from bot.workers.keys import ordering_key
 from tests.e2e.harness import TOKEN
 from tests.reliability import webhook_fuzz
 from tests.reliability.support import free_port

@@ -2,10 +2,11 @@
 
 `concurrent_updates(8)` alone lets two updates of one chat run at once and finish out of order: a
 supergroup's migration and the /push right after it (the /push then finds no quiz), or a fast
-/stop racing the send of the card it should close. Here updates of one chat (else, for updates
-without a chat such as inline queries and poll answers, of one user) run strictly one after the
-other in the order PTB hands them over, while updates of other chats (and taps of different
-members of one group) keep running side by side, at most `running` at once.
+/stop racing the send of the card it should close. Here updates of one ordering key (one chat,
+else, for updates without a chat such as inline queries and poll answers, one user: the rule is
+bot/ordering.py, the workers' inbox's too) run strictly one after the other in the order PTB
+hands them over, while updates of other chats (and taps of different members of one group)
+keep running side by side, at most `running` at once.
 
 Why two bounds: PTB takes its own semaphore *before* `do_process_update`, so an update waiting
 for its chat's turn would hold one of PTB's slots. With PTB's bound at `running`, one chat's
@@ -31,27 +32,26 @@ from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.observability import metrics
+from bot.ordering import CHAT_FIELDS, ordering_key
 
 ADMITTED = 4096  # updates PTB lets in at once (waiting for their chat's turn or running)
 
 
 def order_key(update: object) -> Hashable | None:
-    """What must not race, as the workers' inbox keys it (bot/workers/keys.py, where the why is):
-    a tap in a group by (group, member), so members answering at once still run side by side;
-    anything else with a chat by its chat; else by its user (inline queries, poll answers); else
-    None (e.g. a poll's new state: nothing to keep it in order with)."""
+    """What must not race (bot/ordering.py, where the rule and its why are, shared with the
+    workers' inbox), read from PTB's `Update`; None: nothing to keep it in order with."""
     if not isinstance(update, Update):
         return None
     query = update.callback_query
     if query is not None:
-        user = query.from_user.id
         chat = query.message.chat.id if query.message is not None else None
-        return user if chat is None or chat == user else (chat, user)
-    if update.effective_chat is not None:
-        return update.effective_chat.id
-    if update.effective_user is not None:
-        return update.effective_user.id  # a private chat's id is its user's: the same turn
-    return None
+        return ordering_key(tapped=True, chat=chat, user=query.from_user.id)
+    for field in CHAT_FIELDS:
+        carrier = getattr(update, field, None)
+        if carrier is not None:
+            return ordering_key(tapped=False, chat=carrier.chat.id, user=None)
+    user = update.effective_user
+    return ordering_key(tapped=False, chat=None, user=user.id if user is not None else None)
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
