@@ -104,9 +104,10 @@ class Services:
 
 def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -> Services:
     s, clock, rng = settings, settings.clock, settings.rng
-    # A learner's choices and a group's settings are kept in memory where this process hears
-    # every change of them: alone, its own writes; several workers, each other's through
-    # PostgreSQL LISTEN/NOTIFY (`PgDatabase(listen=True)`). Else they are read every time.
+    # A learner's choices, a group's settings and "no exam running" are kept in memory where
+    # this process hears every change of them: alone, its own writes; several workers, each
+    # other's through PostgreSQL LISTEN/NOTIFY (`PgDatabase(listen=True)`). Else they are read
+    # every time.
     hears_all = not s.shared or db.changes.across_processes
     learner_store = CachedLearnerChoices(db) if hears_all else LearnerStore(db)
     learners = Learners(
@@ -127,8 +128,8 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
     )
     practice = PracticeSession(
         catalog,
-        # several workers: another may start an exam, so "no exam running" is read every time
-        PracticeStore(db) if s.shared else CachedNoExam(db),
+        # "no exam running" kept where every exam start is heard (as a learner's choices)
+        CachedNoExam(db) if hears_all else PracticeStore(db),
         ReviewStore(db),
         timezone=s.timezone,
         clock=clock,

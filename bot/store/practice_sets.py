@@ -23,6 +23,7 @@ from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.review_sessions import close_open
 from bot.store.reviews import queue
+from bot.store.row_changes import EXAMS
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,7 @@ class PracticeStore:
             await _abandon(conn, user_id, now, ended)
             if exam is not None:
                 await close_open(conn, user_id, "stopped", now)
+                await conn.announce(EXAMS, user_id)  # "no exam" is kept: store/no_exam.py
             if seen is not None:
                 await conn.execute("DELETE FROM practice_seen WHERE user_id = ?", (user_id,))
             if seen:

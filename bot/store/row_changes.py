@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 CHANNEL = "quizbot_rows"  # NOTIFY'd with "<table>:<key>" by every write of a cached row
 USERS, GROUPS = "u", "g"  # a learner's `users` row (by user id), a group's `groups` row (chat id)
+EXAMS = "x"  # a learner's exam started (by user id): "no exam running" is kept (store/no_exam.py)
 
 Drop = Callable[[int | None], None]  # forget one key's copy; None: every copy
 

@@ -18,6 +18,7 @@ import pytest
 
 from bot.compose import Services, ServiceSettings, build_services
 from bot.content import default_content_dir
+from bot.core.exam import ExamClock
 from bot.store import LearnerStore
 from bot.store.forget import ForgetStore
 from bot.store.pg.database import PgDatabase
@@ -124,6 +125,31 @@ async def test_a_group_setting_changed_on_another_worker_is_heard(
 
     assert await _soon(moved)
     assert await a.group_settings.store.group(CHAT) is None
+
+
+async def test_an_exam_started_on_another_worker_is_heard(
+    workers: tuple[Services, Services],
+) -> None:
+    """A private tap waits while the learner's exam runs (issue 25): worker a keeps "no exam"
+    once read, and drops it when worker b starts one, so a's next tap knows."""
+    a, b = workers
+    await b.learners.greet(AWA)
+    quiz_id = next(iter(shipped_catalog().quizzes))
+    assert not await a.practice.exam_running(AWA.user_id)  # read once, then kept:
+    await _behind_its_back(
+        _db(b),
+        """INSERT INTO practice_sets (user_id, questions, orders, kind, exam_clock,
+                                      exam_seconds, started_at, shown_at)
+           VALUES (7, '[]', '[]', 'exam', 't', 300, 0, 0)""",
+    )
+    assert not await a.practice.exam_running(AWA.user_id)  # kept: nobody was told
+    await _behind_its_back(_db(b), "DELETE FROM practice_sets WHERE user_id = 7")
+    await b.practice.start_exam(AWA.user_id, quiz_id, ExamClock.TOTAL, 300)  # on worker b
+
+    async def in_exam() -> bool:
+        return await a.practice.exam_running(AWA.user_id)
+
+    assert await _soon(in_exam)
 
 
 async def test_a_worker_whose_listening_connection_drops_keeps_nothing_until_it_listens(
