@@ -1,14 +1,19 @@
 """The durable inbox of updates shared by every worker (PostgreSQL's own primitives, no library).
 
 The webhook front stores an update (`put`) before Telegram gets its 200, so an accepted update
-survives any crash. A worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers never wait
-on each other's rows) under a lease it keeps renewing (`renew`) while it works; `done` closes
-them. Ordering: an update is claimable only when no older update of its ordering key is undone,
-so two taps of one learner, or two commands in one group, are handled one after the other,
-whichever workers are free; different keys run in parallel. A worker killed mid-update stops
-renewing: its lease runs out and another worker takes the update again, which the duplicate
-guard and the database's constraints make harmless. A worker that stops gracefully hands its
-claims back (`hand_back`) instead of making the next one wait for the lease.
+survives any crash. Requests that arrive while a `put` statement is in flight are stored
+together by the next one (`GroupCommit`: one multi-row INSERT, one NOTIFY per batch), and each
+is answered once that statement has committed its row: a burst of taps is a few statements, not
+one per request (issue 32).
+
+A worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers never wait on each other's rows)
+under a lease it keeps renewing (`renew`) while it works; `done` closes them. Ordering: an update
+is claimable only when no older update of its ordering key is undone, so two taps of one learner,
+or two commands in one group, are handled one after the other, whichever workers are free;
+different keys run in parallel. A worker killed mid-update stops renewing: its lease runs out and
+another worker takes the update again, which the duplicate guard and the database's constraints
+make harmless. A worker that stops gracefully hands its claims back (`hand_back`) instead of making
+the next one wait for the lease.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import asyncpg
+
+from bot.store.pg.group_commit import GroupCommit
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +39,18 @@ class Claimed:
     payload: str  # the update's JSON as received
     tries: int
 
+
+# Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection. The
+# NOTIFY runs once per batch that stored anything (LIMIT 1 stops the scan after the first row).
+_PUT = """
+WITH stored AS (
+    INSERT INTO work_updates (update_id, chat_key, payload)
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
+    ON CONFLICT (update_id) DO NOTHING RETURNING update_id
+)
+SELECT (SELECT array_agg(update_id) FROM stored) AS new,
+       (SELECT pg_notify($4, '') FROM stored LIMIT 1) AS woken
+"""
 
 _CLAIM = """
 WITH picked AS (
@@ -58,6 +77,12 @@ class UpdateQueue:
 
     def __init__(self, pool: asyncpg.Pool, name: str, lease: float = 10.0) -> None:
         self.pool, self.name, self.lease = pool, name, lease
+        self._puts: GroupCommit[tuple[int, str, str], bool] = GroupCommit(self._store)
+
+    @property
+    def statements(self) -> int:
+        """`put` statements sent so far (tests and the benchmark)."""
+        return self._puts.flushes
 
     async def reachable(self) -> bool:
         """Whether the database answers now (the front's readiness probe)."""
@@ -68,18 +93,23 @@ class UpdateQueue:
         return True
 
     async def put(self, update_id: int, chat_key: str, payload: str) -> bool:
-        """Store an update once and wake the workers; False if it was already there."""
-        new = await self.pool.fetchval(
-            """WITH stored AS (
-                   INSERT INTO work_updates (update_id, chat_key, payload) VALUES ($1, $2, $3)
-                   ON CONFLICT (update_id) DO NOTHING RETURNING update_id)
-               SELECT count(*) FROM (SELECT pg_notify($4, '') FROM stored) AS woken""",
-            update_id,
-            chat_key,
-            payload,
-            CHANNEL,
-        )
-        return bool(new)
+        """Store an update once and wake the workers; False if it was already there. Returns
+        once the row is committed, with the others that arrived meanwhile (one statement)."""
+        return await self._puts.submit((update_id, chat_key, payload))
+
+    async def _store(self, batch: list[tuple[int, str, str]]) -> list[bool]:
+        # An update delivered twice within one batch: only its first copy is offered.
+        offered: dict[int, tuple[int, str, str]] = {}
+        for item in batch:
+            offered.setdefault(item[0], item)
+        ids, keys, payloads = zip(*offered.values(), strict=True)
+        new = await self.pool.fetchval(_PUT, list(ids), list(keys), list(payloads), CHANNEL)
+        fresh = set(new or ())
+        out = []
+        for update_id, _, _ in batch:
+            out.append(update_id in fresh)
+            fresh.discard(update_id)  # the second copy in the batch was not new
+        return out
 
     async def claim(self, limit: int) -> list[Claimed]:
         """Up to `limit` updates, each the oldest undone of its key, oldest first."""
