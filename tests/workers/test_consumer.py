@@ -210,3 +210,66 @@ async def test_a_running_worker_purges_updates_done_over_a_day_ago(pg_pool: asyn
     assert sorted(handled) == [1, 2, 3]
     # The recent one still guards against a redelivery of update 3.
     assert not await front.put(3, "c3", json.dumps({"update_id": 3}))
+
+
+async def test_an_update_whose_done_failed_is_closed_later_and_its_chat_goes_on(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A `done` that fails once (a dropped connection, a failover) must not leave its update
+    claimed and renewed for as long as the worker lives, holding its chat's next updates."""
+    await pg_pool.execute("CREATE SEQUENCE done_tries")
+    await pg_pool.execute(
+        """CREATE FUNCTION fail_first_done() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+               IF NEW.done_at IS NOT NULL AND OLD.done_at IS NULL
+                  AND nextval('done_tries') = 1 THEN
+                   RAISE EXCEPTION 'the database went away';
+               END IF;
+               RETURN NEW;
+           END $$"""
+    )
+    await pg_pool.execute(
+        "CREATE TRIGGER fail_first_done BEFORE UPDATE ON work_updates "
+        "FOR EACH ROW EXECUTE FUNCTION fail_first_done()"
+    )
+    front = UpdateQueue(pg_pool, "front")
+    await front.put(1, "c1", '{"update_id": 1}')
+    await front.put(2, "c1", '{"update_id": 2}')  # waits behind 1: same chat
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=0.1)
+    await worker.start()
+    try:
+        await asyncio.wait_for(_eventually(lambda: _none_pending(front), "all closed"), 10)
+    finally:
+        await worker.stop()
+    assert handled == [1, 2]
+
+
+async def test_a_burst_is_closed_by_the_claims_that_take_the_next_updates(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """Round trips per update (issue 32): what finished is closed by the statement that claims
+    the next updates, not by a `done` of its own, and a claim takes several updates."""
+    front = UpdateQueue(pg_pool, "front")
+    for uid in range(1, 61):
+        await front.put(uid, f"c{uid}", json.dumps({"update_id": uid}))
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        await asyncio.sleep(0.01)
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, slots=8)
+    await worker.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "all handled")
+        closes, claims = worker.updates.closes, worker.updates.claims
+    finally:
+        await worker.stop()
+    assert sorted(handled) == list(range(1, 61))
+    assert closes == 0  # no statement only to close
+    assert claims <= 30  # two updates or more per claim
