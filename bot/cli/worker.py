@@ -79,7 +79,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     name = f"{socket.gethostname()}:{os.getpid()}:{args.index}"
     clock = time.time
-    db = PgDatabase(settings.db_url)
+    db = PgDatabase(settings.db_url, keep_warm=True)  # its connections stay open
     try:
         await db.open()  # before the bot: its timers use the pool
     except PgStoreError as exc:

@@ -144,6 +144,7 @@ class AnswerWriter:
             self.dsn,
             min_size=1,
             max_size=1,
+            max_inactive_connection_lifetime=0,  # never reopened for idling (issue 32)
             command_timeout=60,
             reset=keep_session,
             server_settings={"default_transaction_isolation": "serializable"},

@@ -179,8 +179,13 @@ class PgReader:
 class PgDatabase:
     """A pool of connections: reads on any, each write function in its own transaction."""
 
-    def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
-        self.dsn, self.pool_size = dsn, pool_size
+    def __init__(self, dsn: str, *, pool_size: int = 10, keep_warm: bool = False) -> None:
+        """`keep_warm` (a long-running bot or worker): every pooled connection is opened at
+        once and none is closed for being idle. A connection opened mid-burst costs a server
+        process forked, asyncpg's introspection of the array types the inbox and the answers
+        use (3 round trips) and every statement prepared again (issue 32); asyncpg closes an
+        idle one after 5 minutes by default. A one-shot command opens one as it needs it."""
+        self.dsn, self.pool_size, self.keep_warm = dsn, pool_size, keep_warm
         self._pool: asyncpg.Pool | None = None
         self.answers = AnswerWriter(dsn)  # answers group-committed on their own connection
 
@@ -197,8 +202,9 @@ class PgDatabase:
         try:
             self._pool = await asyncpg.create_pool(
                 self.dsn,
-                min_size=1,
+                min_size=self.pool_size if self.keep_warm else 1,
                 max_size=self.pool_size,
+                max_inactive_connection_lifetime=0 if self.keep_warm else 300,
                 command_timeout=60,
                 reset=keep_session,
             )
