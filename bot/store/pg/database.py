@@ -42,7 +42,7 @@ from bot.store.errors import IntegrityError
 from bot.store.pg import schema
 from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
-from bot.store.pg.pool_reset import keep_session
+from bot.store.pg.pool_session import keep_session, know_array_types
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -207,6 +207,7 @@ class PgDatabase:
                 max_inactive_connection_lifetime=0 if self.keep_warm else 300,
                 command_timeout=60,
                 reset=keep_session,
+                init=know_array_types,
             )
             async with self._pool.acquire() as conn:
                 await schema.migrate(conn)
