@@ -172,7 +172,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         log.warning("PROMETHEUS_MULTIPROC_DIR not set: /metrics counts this worker only")
     secret = settings.webhook_secret.reveal()
     front = Front(
-        UpdateQueue(db.pool, name), secret, running=lambda: consumer.running,
+        UpdateQueue(db.pool, name, local=consumer), secret, running=lambda: consumer.running,
         check=lambda update: read_update(update, bot.app.bot), probe=probe,
     )  # fmt: skip
     runner = await serve(

@@ -68,6 +68,7 @@ class Consumer:
         self._timers_at = 0.0
         # Updates handled and not closed yet: the next claim statement closes them.
         self._finished: list[int] = []
+        self._promised = 0  # updates this process's front stored for this worker, unclaimed
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -94,6 +95,18 @@ class Consumer:
     def _busy(self) -> int:
         return len(self._updates) + len(self._firing)
 
+    def room(self) -> int:
+        """Free slots not yet promised, for this process's front (inbox.LocalWorker): what it
+        stores and this worker has room for wakes this worker only, not every worker."""
+        if not self.running or self._stopping:
+            return 0
+        return self.slots - self._busy() - self._promised
+
+    def wake(self, updates: int) -> None:
+        """The front stored `updates` for this worker (committed): claim them."""
+        self._promised += updates
+        self._wake.set()
+
     async def _loop(self) -> None:
         while not self._stopping:
             self._wake.clear()
@@ -112,6 +125,7 @@ class Consumer:
     async def _claim_some(self) -> bool:
         """Claim into the free slots, closing what finished; whether a claim came back full."""
         free = self.slots - self._busy()
+        self._promised = 0  # this claim sees what the front committed and promised
         close = self._finished[:]
         if free <= 0 and not close:
             return False

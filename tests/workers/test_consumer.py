@@ -273,3 +273,49 @@ async def test_a_burst_is_closed_by_the_claims_that_take_the_next_updates(
     assert sorted(handled) == list(range(1, 61))
     assert closes == 0  # no statement only to close
     assert claims <= 30  # two updates or more per claim
+
+
+async def test_updates_stored_by_a_workers_own_front_do_not_wake_the_others(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """With several workers, every NOTIFY woke every worker, and all but one claimed in vain
+    (issue 32). A worker whose own front stored updates it has free slots for takes them
+    itself: the others are not woken."""
+    handled: list[tuple[str, int]] = []
+
+    def handler(name: str):  # type: ignore[no-untyped-def]
+        async def handle(payload: str) -> None:
+            handled.append((name, json.loads(payload)["update_id"]))
+
+        return handle
+
+    a = Consumer(pg_pool, "a", handler("a"), clock=time.time, slots=4, poll=5)
+    b = Consumer(pg_pool, "b", handler("b"), clock=time.time, slots=4, poll=5)
+    await a.start()
+    await b.start()
+    front = UpdateQueue(pg_pool, "a", local=a)
+    try:
+        await asyncio.sleep(0.3)  # both started and idle
+        b_claims = b.updates.claims
+        for uid in (1, 2, 3):
+            await front.put(uid, f"c{uid}", json.dumps({"update_id": uid}))
+            await asyncio.wait_for(_eventually(lambda: _none_pending(front), "handled"), 4)
+        assert sorted(handled) == [("a", 1), ("a", 2), ("a", 3)]
+        assert b.updates.claims == b_claims  # b slept through it
+        # A front whose worker has no room wakes the others as before.
+        busy = UpdateQueue(pg_pool, "a", local=_NoRoom())
+        await busy.put(4, "c4", json.dumps({"update_id": 4}))
+        await asyncio.wait_for(_eventually(lambda: _none_pending(front), "handled"), 4)
+        assert ("b", 4) in handled or ("a", 4) in handled
+        assert b.updates.claims > b_claims
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+class _NoRoom:
+    def room(self) -> int:
+        return 0
+
+    def wake(self, updates: int) -> None:
+        raise AssertionError("not woken: it has no room")

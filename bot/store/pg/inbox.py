@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import asyncpg
 
@@ -41,7 +42,8 @@ class Claimed:
 
 
 # Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection. The
-# NOTIFY runs once per batch that stored anything (LIMIT 1 stops the scan after the first row).
+# NOTIFY runs once per batch that stored anything (LIMIT 1 stops the scan after the first row),
+# unless this process's own worker takes the batch ($5 false: see `LocalWorker`).
 _PUT = """
 WITH stored AS (
     INSERT INTO work_updates (update_id, chat_key, payload)
@@ -49,7 +51,7 @@ WITH stored AS (
     ON CONFLICT (update_id) DO NOTHING RETURNING update_id
 )
 SELECT (SELECT array_agg(update_id) FROM stored) AS new,
-       (SELECT pg_notify($4, '') FROM stored LIMIT 1) AS woken
+       (SELECT pg_notify($4, '') FROM stored WHERE $5 LIMIT 1) AS woken
 """
 
 # What this worker finished is closed ($4) by the statement that claims its next updates: one
@@ -81,11 +83,31 @@ RETURNING w.update_id, w.chat_key, w.payload, w.tries
 """
 
 
+class LocalWorker(Protocol):
+    """The worker in the front's own process. Every NOTIFY wakes every worker, and all but one
+    claim in vain (a round trip each per update; issue 32). So a batch the local worker has
+    free slots for does not NOTIFY: it is woken here, after the commit. With the kernel
+    spreading webhook connections over the workers, each mostly takes what its front stored;
+    a batch it has no room for wakes the others as before, and any worker's `poll` finds
+    what a worker that died in between left."""
+
+    def room(self) -> int: ...
+
+    def wake(self, updates: int) -> None: ...
+
+
 class UpdateQueue:
     """One worker's view of the inbox: `name` marks its claims, `lease` is how long they hold."""
 
-    def __init__(self, pool: asyncpg.Pool, name: str, lease: float = 10.0) -> None:
-        self.pool, self.name, self.lease = pool, name, lease
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        name: str,
+        lease: float = 10.0,
+        *,
+        local: LocalWorker | None = None,
+    ) -> None:
+        self.pool, self.name, self.lease, self.local = pool, name, lease, local
         self._puts: GroupCommit[tuple[int, str, str], bool] = GroupCommit(self._store)
         self.claims = 0  # claim statements sent (tests and the benchmark)
         self.closes = 0  # `done` statements sent: closing alone, not with a claim
@@ -114,7 +136,12 @@ class UpdateQueue:
         for item in batch:
             offered.setdefault(item[0], item)
         ids, keys, payloads = zip(*offered.values(), strict=True)
-        new = await self.pool.fetchval(_PUT, list(ids), list(keys), list(payloads), CHANNEL)
+        local = self.local is not None and self.local.room() >= len(offered)
+        new = await self.pool.fetchval(
+            _PUT, list(ids), list(keys), list(payloads), CHANNEL, not local
+        )
+        if local and new and self.local is not None:
+            self.local.wake(len(new))  # committed: its claim sees them
         fresh = set(new or ())
         out = []
         for update_id, _, _ in batch:
