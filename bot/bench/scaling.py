@@ -18,7 +18,9 @@ processes (the workers also serve the webhook front) and of the PostgreSQL serve
 backends, auxiliary processes) before and after, and reports them per 1,000 answered taps: on 2
 shared cores that figure, not taps/s, says whether N workers on N cores would scale. The load
 generator, the emulator and the webhook `Bridge` play Telegram and are not counted.
-`--profile` also enables pg_stat_statements and prints each PostgreSQL run's top statements.
+`--profile` also enables pg_stat_statements and prints, per PostgreSQL run, each statement's
+calls per answered burst tap (the burst's taps only: round trips per tap do not move with the
+machine's load, unlike taps/s) and the private phase's top statements.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -34,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +72,7 @@ class Result:
     private_cpu_bot: float = 0.0
     private_cpu_db: float = 0.0
     statements: list[str] = field(default_factory=list)  # --profile: the top statements
+    burst_statements: list[str] = field(default_factory=list)  # --profile: calls per burst tap
 
     @property
     def burst_cpu_per_1k(self) -> float:
@@ -104,7 +109,12 @@ async def _tap(user: SimUser, message: EmuMessage, text: str) -> bool:
     return True
 
 
-async def _burst(emu: Emulator, members: int, concurrency: int) -> tuple[float, list[float]]:
+async def _burst(
+    emu: Emulator,
+    members: int,
+    concurrency: int,
+    before_taps: Callable[[], Awaitable[object]] | None = None,
+) -> tuple[float, list[float]]:
     admin = emu.user(7000, "Admin", language_code="en")
     group = emu.group(-100777, "Bench group")
     group.add_member(admin, "creator")
@@ -115,6 +125,8 @@ async def _burst(emu: Emulator, members: int, concurrency: int) -> tuple[float, 
     await group.wait_for(lambda m: "/push" in m.text, timeout=60)
     await admin.send(f"/push {QUIZ}", chat=group)
     question = await group.wait_for(lambda m: "Question 1/" in m.text, timeout=60)
+    if before_taps is not None:  # --profile: count the taps' statements, not the set-up's
+        await before_taps()
     gate = asyncio.Semaphore(concurrency)
     latencies: list[float] = []
 
@@ -155,10 +167,20 @@ async def _private(emu: Emulator, learners: int, seconds: float) -> tuple[float,
     return answered / (time.perf_counter() - t0), answered
 
 
-async def _measure(label: str, emu: Emulator, args: argparse.Namespace, meter: CpuMeter) -> Result:
+async def _measure(
+    label: str,
+    emu: Emulator,
+    args: argparse.Namespace,
+    meter: CpuMeter,
+    after_burst: Callable[[int], Awaitable[object]] | None = None,
+    before_taps: Callable[[], Awaitable[object]] | None = None,
+) -> Result:
     bot0, db0 = meter.read()
-    rate, lat = await _burst(emu, args.members, args.concurrency)
+    rate, lat = await _burst(emu, args.members, args.concurrency, before_taps)
     bot1, db1 = meter.read()
+    if after_burst is not None:  # --profile: the burst's statements, before the private phase
+        await after_burst(len(lat))
+        bot1, db1 = meter.read()
     private, answered = await _private(emu, args.learners, args.seconds)
     bot2, db2 = meter.read()
     ms = [x * 1000 for x in lat] or [0.0]
@@ -189,10 +211,25 @@ async def _postgres(cluster: Cluster, workers: int, args: argparse.Namespace) ->
                 await _reset_statements(cluster.dsn(name))
             kinds0 = server_processes(postmaster_pid(cluster.datadir))
             spy = _py_spy(args, procs.procs[0].pid, f"pg{workers}")
+            per_tap: list[str] = []
+
+            async def after_burst(taps: int) -> None:
+                per_tap.extend(await statements_per_tap(cluster.dsn(name), taps))
+
             try:
-                result = await _measure(f"PostgreSQL, {workers} worker(s)", emu, args, meter)
+                result = await _measure(
+                    f"PostgreSQL, {workers} worker(s)",
+                    emu,
+                    args,
+                    meter,
+                    after_burst if args.profile else None,
+                    functools.partial(_reset_statements, cluster.dsn(name))
+                    if args.profile
+                    else None,
+                )
             finally:
                 _stop_spy(spy)
+            result.burst_statements = per_tap
             if args.profile:
                 result.statements = await top_statements(cluster.dsn(name))
                 kinds1 = server_processes(postmaster_pid(cluster.datadir))
@@ -279,6 +316,37 @@ async def _reset_statements(dsn: str) -> None:
         await conn.close()
 
 
+async def statements_per_tap(dsn: str, taps: int) -> list[str]:
+    """Round trips per answered burst tap, by statement (pg_stat_statements since the last
+    reset, which `_reset_statements` did just before the burst), then emptied for the private
+    phase. Unlike taps/s, the count does not move with the machine's load."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        rows = await conn.fetch(
+            """SELECT calls, rows, query FROM pg_stat_statements
+               WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                 AND query NOT LIKE '%pg_stat_statements%'
+               ORDER BY calls DESC"""
+        )
+        await conn.execute("SELECT pg_stat_statements_reset()")
+    finally:
+        await conn.close()
+    taps = max(1, taps)
+    total = sum(r["calls"] for r in rows)
+    lines = [
+        f"{total / taps:.2f} statements per answered burst tap ({total} for {taps} taps):",
+        "| calls / tap | calls | rows | statement |",
+        "|---|---|---|---|",
+    ]
+    for r in rows:
+        if r["calls"] / taps < 0.01:
+            continue
+        text = " ".join(r["query"].split())
+        text = text if len(text) <= 110 else text[:107] + "..."
+        lines.append(f"| {r['calls'] / taps:.2f} | {r['calls']} | {r['rows']} | `{text}` |")
+    return lines
+
+
 async def top_statements(dsn: str, limit: int = 10) -> list[str]:
     """The statements that took most of the server's time, then the most frequent (each a
     round trip, whose cost is mostly outside its execution time): calls, ms, rows, text."""
@@ -362,8 +430,11 @@ def report(results: list[Result], args: argparse.Namespace) -> str:
             f"burst taps/s {_ratio(two.burst_taps_per_s, one.burst_taps_per_s)}"
         )
     for r in results:
+        if r.burst_statements:
+            lines += ["", f"round trips of the burst, {r.label} (pg_stat_statements):"]
+            lines += r.burst_statements
         if r.statements:
-            lines += ["", f"top statements, {r.label} (pg_stat_statements, burst + private):"]
+            lines += ["", f"top statements, {r.label} (pg_stat_statements, private phase):"]
             lines += r.statements
     return "\n".join(lines)
 

@@ -84,7 +84,7 @@ async def run_bot(
         owner_ids=settings.owner_ids,
         control_socket=socket_path(db_path or settings.db_path),
         # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
-        database=PgDatabase(settings.db_url) if settings.db_url else None,
+        database=PgDatabase(settings.db_url, keep_warm=True) if settings.db_url else None,
     )
     bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
     try:

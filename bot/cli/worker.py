@@ -80,8 +80,9 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     name = f"{socket.gethostname()}:{os.getpid()}:{args.index}"
     clock = time.time
-    # listen: caches hear every worker's changes of learners' and groups' rows (issue 32)
-    db = PgDatabase(settings.db_url, listen=True)
+    # listen: caches hear every worker's changes of learners' and groups' rows (issue 32);
+    # keep_warm: its connections stay open
+    db = PgDatabase(settings.db_url, listen=True, keep_warm=True)
     try:
         await db.open()  # before the bot: its timers use the pool
     except PgStoreError as exc:
@@ -173,7 +174,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         log.warning("PROMETHEUS_MULTIPROC_DIR not set: /metrics counts this worker only")
     secret = settings.webhook_secret.reveal()
     front = Front(
-        UpdateQueue(db.pool, name), secret, running=lambda: consumer.running,
+        UpdateQueue(db.pool, name, local=consumer), secret, running=lambda: consumer.running,
         check=lambda update: read_update(update, bot.app.bot), probe=probe,
     )  # fmt: skip
     runner = await serve(

@@ -4,9 +4,11 @@ It knows nothing of Telegram: `handle` gets an update's JSON, `fire` a due timer
 both to PTB). Up to `slots` updates and timers run at once. The worker sleeps until a NOTIFY (a
 new update or timer), a slot frees (its key's next update may now be free), or `poll` seconds
 (an expired lease of a dead worker, a timer coming due). A heartbeat renews every lease each
-third of it, so only a worker that stopped running loses its claims. Updates that finish while
-a `done` is in flight are closed together by the next (bot/store/pg/group_commit.py): a burst
-costs a few statements, not one per update. The same heartbeat forgets,
+third of it, so only a worker that stopped running loses its claims. An update that finished is
+closed by the next claim's own statement (bot/store/pg/inbox.py), with every other finished
+meanwhile, and that statement may already claim the next update of its chat: a burst costs a
+claim per few updates and no `done` of its own (issue 32); a close that failed rides on the next
+claim. The same heartbeat forgets,
 every `purge_every` seconds, updates done more than `keep_done` ago (a day: long enough to refuse
 Telegram's redeliveries, short enough that the inbox does not keep every payload forever); any
 worker may do it, the DELETE is idempotent.
@@ -27,7 +29,6 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.store.pg.group_commit import GroupCommit
 from bot.store.pg.inbox import CHANNEL, Claimed, UpdateQueue
 from bot.store.pg.pacing import Workers
 from bot.store.pg.timers import Timer, TimerQueue
@@ -65,8 +66,9 @@ class Consumer:
         self.timer_check = timer_check
         self._timer_news = True
         self._timers_at = 0.0
-        # Updates finished while a `done` is in flight are closed together by the next one.
-        self._done: GroupCommit[int, None] = GroupCommit(self._close)
+        # Updates handled and not closed yet: the next claim statement closes them.
+        self._finished: list[int] = []
+        self._promised = 0  # updates this process's front stored for this worker, unclaimed
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -93,25 +95,46 @@ class Consumer:
     def _busy(self) -> int:
         return len(self._updates) + len(self._firing)
 
+    def room(self) -> int:
+        """Free slots not yet promised, for this process's front (inbox.LocalWorker): what it
+        stores and this worker has room for wakes this worker only, not every worker."""
+        if not self.running or self._stopping:
+            return 0
+        return self.slots - self._busy() - self._promised
+
+    def wake(self, updates: int) -> None:
+        """The front stored `updates` for this worker (committed): claim them."""
+        self._promised += updates
+        self._wake.set()
+
     async def _loop(self) -> None:
         while not self._stopping:
             self._wake.clear()
             try:
-                got = await self._claim_some()
+                more = await self._claim_some()
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 log.warning("worker %s: cannot claim work: %s", self.name, exc)
-                got = 0
-            if got:
-                continue  # more may be waiting: claim again before sleeping
+                more = False
+            if more:
+                continue  # the claim came back full: more may be waiting
+            # Woken by a NOTIFY (new work, even one sent while the claim ran), a finished
+            # update, or `poll` (a dead worker's lease ran out, a timer came due).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
 
-    async def _claim_some(self) -> int:
+    async def _claim_some(self) -> bool:
+        """Claim into the free slots, closing what finished; whether a claim came back full."""
         free = self.slots - self._busy()
-        if free <= 0:
-            return 0
+        self._promised = 0  # this claim sees what the front committed and promised
+        close = self._finished[:]
+        if free <= 0 and not close:
+            return False
         timers: list[Timer] = []
-        if self.fire is not None and (self._timer_news or time.monotonic() >= self._timers_at):
+        if (
+            free > 0
+            and self.fire is not None
+            and (self._timer_news or time.monotonic() >= self._timers_at)
+        ):
             self._timer_news = False
             self._timers_at = time.monotonic() + self.timer_check
             timers = await self.timers.claim_due(self.clock(), limit=free)
@@ -120,30 +143,27 @@ class Consumer:
             for timer in timers:
                 task = asyncio.create_task(self._fire(timer))
                 self._firing[task] = timer
-        claimed = await self.updates.claim(free - len(timers))
+        limit = max(0, free - len(timers))
+        claimed = await self.updates.claim(limit, close)
+        del self._finished[: len(close)]  # closed (only appended to meanwhile)
         for update in claimed:
             task = asyncio.create_task(self._process(update))
             self._updates[task] = update
-        return len(timers) + len(claimed)
+        return (limit > 0 and len(claimed) == limit) or (free > 0 and len(timers) == free)
 
     async def _process(self, update: Claimed) -> None:
         task = asyncio.current_task()
         try:
-            await self.handle(update.payload)
-        except Exception:
-            # The handler's own error path (PTB's error handler) should have dealt with it: an
-            # exception here is a bug, retried by nobody (it would fail the same way).
-            log.exception("worker %s: update %d failed", self.name, update.update_id)
-        try:
-            await self._done.submit(update.update_id)
+            try:
+                await self.handle(update.payload)
+            except Exception:
+                # The handler's own error path (PTB's error handler) should have dealt with it:
+                # an exception here is a bug, retried by nobody (it would fail the same way).
+                log.exception("worker %s: update %d failed", self.name, update.update_id)
+            self._finished.append(update.update_id)  # the next claim closes it
         finally:
             self._updates.pop(task, None)  # type: ignore[arg-type]
             self._wake.set()
-
-    async def _close(self, update_ids: list[int]) -> list[None]:
-        """One UPDATE for every update finished meanwhile (`done ... WHERE id = ANY($1)`)."""
-        await self.updates.done(update_ids)
-        return [None] * len(update_ids)
 
     async def _fire(self, timer: Timer) -> None:
         task = asyncio.current_task()
@@ -192,8 +212,10 @@ class Consumer:
         for task in (*left, *left_timers):
             task.cancel()
         await asyncio.gather(*left, *left_timers, return_exceptions=True)
-        await self._done.idle()  # a `done` in flight lands before the rest is handed back
         with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            if self._finished:  # handled since the last claim: closed before the rest goes back
+                await self.updates.done(self._finished)
+                self._finished.clear()
             if left:
                 await self.updates.hand_back([u.update_id for u in left.values()])
             for timer in left_timers.values():

@@ -1,9 +1,10 @@
 """The webhook front: an update is stored in PostgreSQL before Telegram is told 200.
 
-Every worker process serves it on the same port (SO_REUSEPORT: the kernel spreads connections),
-so any worker may receive any update and any worker may process it. Telegram retries an update
-it got no 200 for, so a front that dies mid-request loses nothing; one that answered 200 had
-committed the row. `/healthz` says the process is up; `/readyz` says it can take work (its
+Every worker process serves it on the same port (SO_REUSEPORT: the kernel spreads connections), so
+any worker may receive any update and any worker may process it. Telegram retries an update it got
+no 200 for, so a front that dies mid-request loses nothing; one that answered 200 had committed the
+row (requests arriving together are stored by one statement, each answered once it has committed:
+bot/store/pg/inbox.py). `/healthz` says the process is up; `/readyz` says it can take work (its
 database answers and its worker loop runs): a load balancer routes only to ready workers.
 `/metrics` is the host's Prometheus page (bot/observability/exposition.py).
 """

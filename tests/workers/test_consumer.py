@@ -210,3 +210,112 @@ async def test_a_running_worker_purges_updates_done_over_a_day_ago(pg_pool: asyn
     assert sorted(handled) == [1, 2, 3]
     # The recent one still guards against a redelivery of update 3.
     assert not await front.put(3, "c3", json.dumps({"update_id": 3}))
+
+
+async def test_an_update_whose_done_failed_is_closed_later_and_its_chat_goes_on(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A `done` that fails once (a dropped connection, a failover) must not leave its update
+    claimed and renewed for as long as the worker lives, holding its chat's next updates."""
+    await pg_pool.execute("CREATE SEQUENCE done_tries")
+    await pg_pool.execute(
+        """CREATE FUNCTION fail_first_done() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+               IF NEW.done_at IS NOT NULL AND OLD.done_at IS NULL
+                  AND nextval('done_tries') = 1 THEN
+                   RAISE EXCEPTION 'the database went away';
+               END IF;
+               RETURN NEW;
+           END $$"""
+    )
+    await pg_pool.execute(
+        "CREATE TRIGGER fail_first_done BEFORE UPDATE ON work_updates "
+        "FOR EACH ROW EXECUTE FUNCTION fail_first_done()"
+    )
+    front = UpdateQueue(pg_pool, "front")
+    await front.put(1, "c1", '{"update_id": 1}')
+    await front.put(2, "c1", '{"update_id": 2}')  # waits behind 1: same chat
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=0.1)
+    await worker.start()
+    try:
+        await asyncio.wait_for(_eventually(lambda: _none_pending(front), "all closed"), 10)
+    finally:
+        await worker.stop()
+    assert handled == [1, 2]
+
+
+async def test_a_burst_is_closed_by_the_claims_that_take_the_next_updates(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """Round trips per update (issue 32): what finished is closed by the statement that claims
+    the next updates, not by a `done` of its own, and a claim takes several updates."""
+    front = UpdateQueue(pg_pool, "front")
+    for uid in range(1, 61):
+        await front.put(uid, f"c{uid}", json.dumps({"update_id": uid}))
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        await asyncio.sleep(0.01)
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, slots=8)
+    await worker.start()
+    try:
+        await _eventually(lambda: _none_pending(front), "all handled")
+        closes, claims = worker.updates.closes, worker.updates.claims
+    finally:
+        await worker.stop()
+    assert sorted(handled) == list(range(1, 61))
+    assert closes == 0  # no statement only to close
+    assert claims <= 30  # two updates or more per claim
+
+
+async def test_updates_stored_by_a_workers_own_front_do_not_wake_the_others(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """With several workers, every NOTIFY woke every worker, and all but one claimed in vain
+    (issue 32). A worker whose own front stored updates it has free slots for takes them
+    itself: the others are not woken."""
+    handled: list[tuple[str, int]] = []
+
+    def handler(name: str):  # type: ignore[no-untyped-def]
+        async def handle(payload: str) -> None:
+            handled.append((name, json.loads(payload)["update_id"]))
+
+        return handle
+
+    a = Consumer(pg_pool, "a", handler("a"), clock=time.time, slots=4, poll=5)
+    b = Consumer(pg_pool, "b", handler("b"), clock=time.time, slots=4, poll=5)
+    await a.start()
+    await b.start()
+    front = UpdateQueue(pg_pool, "a", local=a)
+    try:
+        await asyncio.sleep(0.3)  # both started and idle
+        b_claims = b.updates.claims
+        for uid in (1, 2, 3):
+            await front.put(uid, f"c{uid}", json.dumps({"update_id": uid}))
+            await asyncio.wait_for(_eventually(lambda: _none_pending(front), "handled"), 4)
+        assert sorted(handled) == [("a", 1), ("a", 2), ("a", 3)]
+        assert b.updates.claims == b_claims  # b slept through it
+        # A front whose worker has no room wakes the others as before.
+        busy = UpdateQueue(pg_pool, "a", local=_NoRoom())
+        await busy.put(4, "c4", json.dumps({"update_id": 4}))
+        await asyncio.wait_for(_eventually(lambda: _none_pending(front), "handled"), 4)
+        assert ("b", 4) in handled or ("a", 4) in handled
+        assert b.updates.claims > b_claims
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+class _NoRoom:
+    def room(self) -> int:
+        return 0
+
+    def wake(self, updates: int) -> None:
+        raise AssertionError("not woken: it has no room")

@@ -158,3 +158,25 @@ async def test_a_burst_of_answers_is_group_committed_and_each_outcome_is_its_own
     assert await groups.close_question(run, 0)
     assert await tap(99, 1, 3000) is Stored.CLOSED  # too late: nothing stored
     assert await pgdb.pool.fetchval("SELECT count(*) FROM answers WHERE user_id = 99") == 0
+
+
+async def test_a_long_running_process_keeps_its_connections_open(pg_dsn: str) -> None:
+    """A worker's pool is opened whole and never closes an idle connection (issue 32): a new
+    connection mid-burst is a server process forked, and asyncpg introspects the array types
+    and prepares every statement again on it (3 round trips for `bigint[]` alone)."""
+    db = PgDatabase(pg_dsn, pool_size=4, keep_warm=True)
+    await db.open()
+    try:
+        assert db.pool.get_size() == 4
+        backends = await db.pool.fetchval(
+            "SELECT array_agg(pid ORDER BY pid) FROM pg_stat_activity "
+            "WHERE datname = current_database()"
+        )
+        await asyncio.gather(*(db.pool.fetchval("SELECT pg_sleep(0.05)") for _ in range(8)))
+        assert db.pool.get_size() == 4
+        assert backends == await db.pool.fetchval(
+            "SELECT array_agg(pid ORDER BY pid) FROM pg_stat_activity "
+            "WHERE datname = current_database()"
+        )
+    finally:
+        await db.close()

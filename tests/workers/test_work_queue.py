@@ -33,6 +33,38 @@ async def test_an_update_delivered_twice_is_stored_once(pg_pool: asyncpg.Pool) -
     assert await q.pending() == 0
 
 
+async def test_concurrent_deliveries_are_stored_by_one_statement_each_once(
+    pg_pool: asyncpg.Pool, pg_dsn: str
+) -> None:
+    """The webhook front's burst (issue 32): requests arriving while a statement is in flight
+    go together in the next one, one NOTIFY for it; each learns whether its update was new,
+    and only once its row is committed (a reader on another connection sees it)."""
+    woken: list[str] = []
+    listener = await asyncpg.connect(pg_dsn)
+    await listener.add_listener("quizbot_work", lambda *args: woken.append(args[3]))
+    q = UpdateQueue(pg_pool, "front")
+    try:
+        assert await q.put(1, "c1", '{"update_id": 1}')  # alone: a statement of its own
+        ids = [2, 3, 1, 4, 2, *range(5, 40)]  # 1 is old, 2 arrives twice in the burst
+
+        async def deliver(uid: int) -> bool:
+            new = await q.put(uid, f"c{uid}", f'{{"update_id": {uid}}}')
+            stored = await pg_pool.fetchval(
+                "SELECT count(*) FROM work_updates WHERE update_id = $1", uid
+            )
+            assert stored == 1  # committed before the caller hears back
+            return new
+
+        news = await asyncio.gather(*(deliver(uid) for uid in ids))
+        assert news == [True, True, False, True, False, *[True] * 35]
+        assert q.statements <= 3  # 1 alone, then the burst in one or two
+        assert await q.pending() == 39
+        await asyncio.sleep(0.2)
+        assert 1 <= len(woken) <= q.statements
+    finally:
+        await listener.close()
+
+
 async def test_one_update_per_key_in_flight_oldest_first(pg_pool: asyncpg.Pool) -> None:
     a, b = UpdateQueue(pg_pool, "a"), UpdateQueue(pg_pool, "b")
     for uid, key in [(1, "c1"), (2, "c1"), (3, "c2"), (4, "c1"), (5, "c3")]:

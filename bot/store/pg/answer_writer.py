@@ -35,7 +35,7 @@ import asyncpg
 from bot.store.answer_batch import AnswerRow
 from bot.store.db import StoreError
 from bot.store.pg.group_commit import GroupCommit
-from bot.store.pg.pool_reset import keep_session
+from bot.store.pg.pool_session import keep_session, know_array_types
 
 log = logging.getLogger(__name__)
 RETRIES = 10  # serialization failures in a row before a batch gives up
@@ -144,8 +144,10 @@ class AnswerWriter:
             self.dsn,
             min_size=1,
             max_size=1,
+            max_inactive_connection_lifetime=0,  # never reopened for idling (issue 32)
             command_timeout=60,
             reset=keep_session,
+            init=know_array_types,
             server_settings={"default_transaction_isolation": "serializable"},
         )
 

@@ -42,7 +42,7 @@ from bot.store.errors import IntegrityError
 from bot.store.pg import schema
 from bot.store.pg.answer_writer import AnswerWriter
 from bot.store.pg.dialect import to_postgres
-from bot.store.pg.pool_reset import keep_session
+from bot.store.pg.pool_session import keep_session, know_array_types
 from bot.store.pg.row_listener import RowListener
 from bot.store.row_changes import CHANNEL, RowChanges, payload
 
@@ -190,8 +190,15 @@ class PgReader:
 class PgDatabase:
     """A pool of connections: reads on any, each write function in its own transaction."""
 
-    def __init__(self, dsn: str, *, pool_size: int = 10, listen: bool = False) -> None:
-        self.dsn, self.pool_size = dsn, pool_size
+    def __init__(
+        self, dsn: str, *, pool_size: int = 10, keep_warm: bool = False, listen: bool = False
+    ) -> None:
+        """`keep_warm` (a long-running bot or worker): every pooled connection is opened at
+        once and none is closed for being idle. A connection opened mid-burst costs a server
+        process forked, asyncpg's introspection of the array types the inbox and the answers
+        use (3 round trips) and every statement prepared again (issue 32); asyncpg closes an
+        idle one after 5 minutes by default. A one-shot command opens one as it needs it."""
+        self.dsn, self.pool_size, self.keep_warm = dsn, pool_size, keep_warm
         self._pool: asyncpg.Pool | None = None
         self.answers = AnswerWriter(dsn)  # answers group-committed on their own connection
         # `listen` (several workers): hear the others' changes of cached rows on a connection
@@ -212,10 +219,12 @@ class PgDatabase:
         try:
             self._pool = await asyncpg.create_pool(
                 self.dsn,
-                min_size=1,
+                min_size=self.pool_size if self.keep_warm else 1,
                 max_size=self.pool_size,
+                max_inactive_connection_lifetime=0 if self.keep_warm else 300,
                 command_timeout=60,
                 reset=keep_session,
+                init=know_array_types,
             )
             async with self._pool.acquire() as conn:
                 await schema.migrate(conn)

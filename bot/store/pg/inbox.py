@@ -1,14 +1,19 @@
 """The durable inbox of updates shared by every worker (PostgreSQL's own primitives, no library).
 
 The webhook front stores an update (`put`) before Telegram gets its 200, so an accepted update
-survives any crash. A worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers never wait
-on each other's rows) under a lease it keeps renewing (`renew`) while it works; `done` closes
-them. Ordering: an update is claimable only when no older update of its ordering key is undone,
-so two taps of one learner, or two commands in one group, are handled one after the other,
-whichever workers are free; different keys run in parallel. A worker killed mid-update stops
-renewing: its lease runs out and another worker takes the update again, which the duplicate
-guard and the database's constraints make harmless. A worker that stops gracefully hands its
-claims back (`hand_back`) instead of making the next one wait for the lease.
+survives any crash. Requests that arrive while a `put` statement is in flight are stored
+together by the next one (`GroupCommit`: one multi-row INSERT, one NOTIFY per batch), and each
+is answered once that statement has committed its row: a burst of taps is a few statements, not
+one per request (issue 32).
+
+A worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers never wait on each other's rows)
+under a lease it keeps renewing (`renew`) while it works; `done` closes them. Ordering: an update
+is claimable only when no older update of its ordering key is undone, so two taps of one learner,
+or two commands in one group, are handled one after the other, whichever workers are free;
+different keys run in parallel. A worker killed mid-update stops renewing: its lease runs out and
+another worker takes the update again, which the duplicate guard and the database's constraints
+make harmless. A worker that stops gracefully hands its claims back (`hand_back`) instead of making
+the next one wait for the lease.
 """
 
 from __future__ import annotations
@@ -16,8 +21,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import asyncpg
+
+from bot.store.pg.group_commit import GroupCommit
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +41,37 @@ class Claimed:
     tries: int
 
 
+# Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection. The
+# NOTIFY runs once per batch that stored anything (LIMIT 1 stops the scan after the first row),
+# unless this process's own worker takes the batch ($5 false: see `LocalWorker`).
+_PUT = """
+WITH stored AS (
+    INSERT INTO work_updates (update_id, chat_key, payload)
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
+    ON CONFLICT (update_id) DO NOTHING RETURNING update_id
+)
+SELECT (SELECT array_agg(update_id) FROM stored) AS new,
+       (SELECT pg_notify($4, '') FROM stored WHERE $5 LIMIT 1) AS woken
+"""
+
+# What this worker finished is closed ($4) by the statement that claims its next updates: one
+# round trip, not two. Every CTE sees the inbox as it was when the statement began, so an
+# update waiting behind one closed here is let through by `closed`'s RETURNING: the rows this
+# very statement closed (the worker still held them), and no other.
 _CLAIM = """
-WITH picked AS (
+WITH closed AS (
+    UPDATE work_updates SET done_at = clock_timestamp(), worker = NULL, lease_until = NULL
+    WHERE update_id = ANY($4::bigint[]) AND worker = $1 AND done_at IS NULL
+    RETURNING update_id
+), picked AS (
     SELECT u.update_id FROM work_updates u
     WHERE u.done_at IS NULL
       AND (u.lease_until IS NULL OR u.lease_until < clock_timestamp())
       AND NOT EXISTS (
           SELECT 1 FROM work_updates older
           WHERE older.chat_key = u.chat_key AND older.done_at IS NULL
-            AND older.update_id < u.update_id)
+            AND older.update_id < u.update_id
+            AND older.update_id NOT IN (SELECT update_id FROM closed))
     ORDER BY u.update_id
     LIMIT $2
     FOR UPDATE OF u SKIP LOCKED
@@ -53,11 +83,39 @@ RETURNING w.update_id, w.chat_key, w.payload, w.tries
 """
 
 
+class LocalWorker(Protocol):
+    """The worker in the front's own process. Every NOTIFY wakes every worker, and all but one
+    claim in vain (a round trip each per update; issue 32). So a batch the local worker has
+    free slots for does not NOTIFY: it is woken here, after the commit. With the kernel
+    spreading webhook connections over the workers, each mostly takes what its front stored;
+    a batch it has no room for wakes the others as before, and any worker's `poll` finds
+    what a worker that died in between left."""
+
+    def room(self) -> int: ...
+
+    def wake(self, updates: int) -> None: ...
+
+
 class UpdateQueue:
     """One worker's view of the inbox: `name` marks its claims, `lease` is how long they hold."""
 
-    def __init__(self, pool: asyncpg.Pool, name: str, lease: float = 10.0) -> None:
-        self.pool, self.name, self.lease = pool, name, lease
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        name: str,
+        lease: float = 10.0,
+        *,
+        local: LocalWorker | None = None,
+    ) -> None:
+        self.pool, self.name, self.lease, self.local = pool, name, lease, local
+        self._puts: GroupCommit[tuple[int, str, str], bool] = GroupCommit(self._store)
+        self.claims = 0  # claim statements sent (tests and the benchmark)
+        self.closes = 0  # `done` statements sent: closing alone, not with a claim
+
+    @property
+    def statements(self) -> int:
+        """`put` statements sent so far (tests and the benchmark)."""
+        return self._puts.flushes
 
     async def reachable(self) -> bool:
         """Whether the database answers now (the front's readiness probe)."""
@@ -68,24 +126,36 @@ class UpdateQueue:
         return True
 
     async def put(self, update_id: int, chat_key: str, payload: str) -> bool:
-        """Store an update once and wake the workers; False if it was already there."""
-        new = await self.pool.fetchval(
-            """WITH stored AS (
-                   INSERT INTO work_updates (update_id, chat_key, payload) VALUES ($1, $2, $3)
-                   ON CONFLICT (update_id) DO NOTHING RETURNING update_id)
-               SELECT count(*) FROM (SELECT pg_notify($4, '') FROM stored) AS woken""",
-            update_id,
-            chat_key,
-            payload,
-            CHANNEL,
-        )
-        return bool(new)
+        """Store an update once and wake the workers; False if it was already there. Returns
+        once the row is committed, with the others that arrived meanwhile (one statement)."""
+        return await self._puts.submit((update_id, chat_key, payload))
 
-    async def claim(self, limit: int) -> list[Claimed]:
-        """Up to `limit` updates, each the oldest undone of its key, oldest first."""
-        if limit <= 0:
+    async def _store(self, batch: list[tuple[int, str, str]]) -> list[bool]:
+        # An update delivered twice within one batch: only its first copy is offered.
+        offered: dict[int, tuple[int, str, str]] = {}
+        for item in batch:
+            offered.setdefault(item[0], item)
+        ids, keys, payloads = zip(*offered.values(), strict=True)
+        local = self.local is not None and self.local.room() >= len(offered)
+        new = await self.pool.fetchval(
+            _PUT, list(ids), list(keys), list(payloads), CHANNEL, not local
+        )
+        if local and new and self.local is not None:
+            self.local.wake(len(new))  # committed: its claim sees them
+        fresh = set(new or ())
+        out = []
+        for update_id, _, _ in batch:
+            out.append(update_id in fresh)
+            fresh.discard(update_id)  # the second copy in the batch was not new
+        return out
+
+    async def claim(self, limit: int, close: Sequence[int] = ()) -> list[Claimed]:
+        """Up to `limit` updates, each the oldest undone of its key, oldest first; in the same
+        statement, close `close` (updates this worker finished, as `done` would)."""
+        if limit <= 0 and not close:
             return []
-        rows = await self.pool.fetch(_CLAIM, self.name, limit, self.lease)
+        self.claims += 1
+        rows = await self.pool.fetch(_CLAIM, self.name, max(0, limit), self.lease, list(close))
         claimed = sorted(
             (Claimed(r["update_id"], r["chat_key"], r["payload"], r["tries"]) for r in rows),
             key=lambda c: c.update_id,
@@ -98,6 +168,7 @@ class UpdateQueue:
 
     async def done(self, update_ids: Sequence[int]) -> None:
         """Close updates this worker still holds (one it lost to another worker stays open)."""
+        self.closes += 1
         await self.pool.execute(
             """UPDATE work_updates SET done_at = clock_timestamp(), worker = NULL,
                                        lease_until = NULL

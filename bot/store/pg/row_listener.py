@@ -5,7 +5,7 @@ in its transaction (`PgConn.announce`); PostgreSQL delivers it at commit to ever
 session, and this worker's caches drop the copy (`RowChanges.heard`).
 
 The listener holds a connection of its own (`asyncpg.connect`, not the pool's: a pooled
-connection would be UNLISTENed and handed to others, store/pg/pool_reset.py), through asyncpg's
+connection would be UNLISTENed and handed to others, store/pg/pool_session.py), through asyncpg's
 public `add_listener` and `add_termination_listener`. A notification sent while it is not
 listening is lost for good, so from the moment the connection drops (PostgreSQL restarted, the
 backend terminated, the network cut: the socket closes, or a ping every `ping` seconds goes
