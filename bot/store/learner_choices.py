@@ -8,13 +8,16 @@ LISTEN/NOTIFY (store/pg/row_listener.py). Hearing a change drops the learner's c
 that overlapped a change is not kept, so a choice is never kept past a change heard. Where
 changes of other processes cannot be heard (not listening yet, or the listening connection
 dropped) nothing is kept. Bounded: at most `CHOICES_KEPT` learners, then all forgotten at once.
+Learners first seen together (a group's burst of taps: every member's first tap) are read
+together, one statement for those a read in flight kept waiting (`GroupCommit`), not one each.
 It lives in the store because it is a store: it knows which of its reads the writes change.
 """
 
 from __future__ import annotations
 
+from bot.store.group_commit import GroupCommit
 from bot.store.interface import Engine
-from bot.store.learners import LearnerStore, User
+from bot.store.learners import CHOICES_AT_ONCE, LearnerStore, User
 from bot.store.row_changes import USERS
 
 CHOICES_KEPT = 100_000  # learners whose choices are kept, at most (then forgotten)
@@ -27,6 +30,12 @@ class CachedLearnerChoices(LearnerStore):
         self._chosen: dict[int, tuple[str | None, str | None]] = {}
         self._changes = db.changes
         self._changes.follow(USERS, self._drop)
+        self._misses: GroupCommit[int, tuple[str | None, str | None]] = GroupCommit(
+            self._read_together, max_batch=CHOICES_AT_ONCE
+        )
+
+    async def _read_together(self, user_ids: list[int]) -> list[tuple[str | None, str | None]]:
+        return await self.choices_of(user_ids)
 
     def _drop(self, user_id: int | None) -> None:
         if user_id is None:
@@ -46,7 +55,7 @@ class CachedLearnerChoices(LearnerStore):
         if kept is not None:
             return kept
         token = self._changes.token()
-        chosen = await super().choices(user_id)
+        chosen = await self._misses.submit(user_id)
         self._keep(token, user_id, chosen)
         return chosen
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aiosqlite
@@ -44,6 +45,12 @@ def decode_orders(text: str) -> OptionOrders:
     return tuple(tuple(int(i) for i in order) for order in json.loads(text))
 
 
+CHOICES_AT_ONCE = 32  # learners whose choices one statement reads, at most
+_CHOICES_OF = "SELECT id, language, timezone FROM users WHERE id IN ({})".format(
+    ", ".join("?" * CHOICES_AT_ONCE)
+)
+
+
 class LearnerStore:
     def __init__(self, db: Engine) -> None:
         self.db = db
@@ -52,6 +59,17 @@ class LearnerStore:
         async with self.db.reader.execute("SELECT * FROM users WHERE id = ?", (user_id,)) as cur:
             row = await cur.fetchone()
         return _user(row) if row else None
+
+    async def choices_of(self, user_ids: Sequence[int]) -> list[tuple[str | None, str | None]]:
+        """`choices` of up to `CHOICES_AT_ONCE` learners in one statement, in their order. The
+        statement's text is one (the list padded with its first id), so PostgreSQL prepares it
+        once per connection."""
+        assert 0 < len(user_ids) <= CHOICES_AT_ONCE
+        ids = list(user_ids) + [user_ids[0]] * (CHOICES_AT_ONCE - len(user_ids))
+        async with self.db.reader.execute(_CHOICES_OF, ids) as cur:
+            rows = await cur.fetchall()
+        found = {int(row[0]): (row[1], row[2]) for row in rows}
+        return [found.get(user_id, (None, None)) for user_id in user_ids]
 
     async def choices(self, user_id: int) -> tuple[str | None, str | None]:
         """The language and time zone a learner chose; None where never chosen (or unknown)."""

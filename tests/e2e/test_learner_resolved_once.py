@@ -14,13 +14,18 @@ async def test_a_learners_language_is_read_from_the_store_once(harness: Harness)
     assert harness.bot is not None
     store = harness.bot.learners.store
     reads: list[int] = []
-    read = store.user
+    read, read_many = store.user, store.choices_of
 
     async def counted(user_id: int) -> Any:
         reads.append(user_id)
         return await read(user_id)
 
+    async def counted_many(user_ids: Any) -> Any:  # learners first seen together, one read
+        reads.extend(user_ids)
+        return await read_many(user_ids)
+
     store.user = counted  # type: ignore[method-assign]
+    store.choices_of = counted_many  # type: ignore[method-assign]
     awa = harness.emu.user(4101, "Awa", language_code="fr")
     await awa.send("/help")
     await awa.private.wait_for(lambda m: "/quizzes" in m.text)

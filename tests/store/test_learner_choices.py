@@ -8,6 +8,7 @@ kept."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.store import Database, LearnerStore
@@ -72,3 +73,35 @@ async def test_forget_drops_the_copy(db: Database) -> None:
     await _behind_its_back(db, "UPDATE users SET language = 'wo' WHERE id = 10")
     cached.forget_cached(10)  # and the use case's hook (bot/usecases/forgetting.py) too
     assert await cached.choices(10) == ("wo", None)
+
+
+class _Counted(CachedLearnerChoices):
+    """Counts the statements that read learners' choices (each a `choices_of`)."""
+
+    def __init__(self, db: Any) -> None:
+        super().__init__(db)
+        self.statements: list[list[int]] = []
+
+    async def choices_of(self, user_ids: Any) -> Any:
+        self.statements.append(list(user_ids))
+        return await super().choices_of(user_ids)
+
+
+async def test_learners_first_seen_together_are_read_in_one_statement(db: Database) -> None:
+    """A group's burst: every member's first tap asks at once. The first read goes alone, the
+    others wait for it and go together; each gets its own choices, a stranger none."""
+    store = LearnerStore(db)
+    for user_id, lang in ((11, "fr"), (12, "wo"), (13, None)):
+        await store.touch_user(user_id, "M", "en", NOW, private=False)
+        if lang:
+            await store.set_language(user_id, lang, NOW)
+    await store.set_timezone(12, "Africa/Dakar", NOW)
+    cached = _Counted(db)
+    ids = [11, 12, 13, 99, *range(200, 240)]  # 99 and 200..239: never seen
+    got = await asyncio.gather(*(cached.choices(user_id) for user_id in ids))
+    assert got[:4] == [("fr", None), ("wo", "Africa/Dakar"), (None, None), (None, None)]
+    assert set(got[4:]) == {(None, None)}
+    assert sorted(i for statement in cached.statements for i in statement) == sorted(ids)
+    assert len(cached.statements) <= 3  # 44 learners: one alone, then at most 32 per statement
+    assert await cached.choices(12) == ("wo", "Africa/Dakar")  # kept: no more statements
+    assert len(cached.statements) <= 3

@@ -1,7 +1,7 @@
 """Answers on PostgreSQL, group-committed: a burst of taps is ONE statement, each popup after it.
 
 The SQLite writer stores a burst of answers with one statement (bot/store/answer_batch.py). Here
-the worker's taps run side by side, so `GroupCommit` (bot/store/pg/group_commit.py) gathers what
+the worker's taps run side by side, so `GroupCommit` (bot/store/group_commit.py) gathers what
 arrives while a statement is in flight into the next one. The statement is fixed text whatever
 the batch's size (one array per column, `unnest`ed), so asyncpg prepares it once per connection
 and every batch reuses the plan; the rows are typed by the arrays, not by text parameters.
@@ -34,7 +34,7 @@ import asyncpg
 
 from bot.store.answer_batch import AnswerRow
 from bot.store.db import StoreError
-from bot.store.pg.group_commit import GroupCommit
+from bot.store.group_commit import GroupCommit
 from bot.store.pg.pool_session import keep_session, know_array_types
 
 log = logging.getLogger(__name__)

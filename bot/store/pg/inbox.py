@@ -25,7 +25,7 @@ from typing import Protocol
 
 import asyncpg
 
-from bot.store.pg.group_commit import GroupCommit
+from bot.store.group_commit import GroupCommit
 
 log = logging.getLogger(__name__)
 

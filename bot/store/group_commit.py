@@ -1,4 +1,4 @@
-"""Group commit for one worker: what many tasks ask for at once goes to PostgreSQL as ONE statement.
+"""Group commit: what many tasks ask for at once goes to the database as ONE statement.
 
 SQLite's single writer batches a burst of answers into one statement (bot/store/answer_batch.py);
 on PostgreSQL each task used to send its own, so a burst of N taps was N round trips, N
@@ -6,7 +6,8 @@ transactions and N WAL flushes, and the server's CPU went to the trips rather th
 (BENCHMARKS.md, issue 32). `GroupCommit` restores the batching without adding a wait: the first
 item is flushed at once, and every item submitted while a flush is in flight goes, together, in
 the next one. At most one flush runs at a time; each caller gets its own item's result (or the
-flush's error) only once its flush has returned, that is, once it is committed.
+flush's error) only once its flush has returned, that is, once it is committed. Reads batch the
+same way (a burst's first-seen learners read in one statement: store/learner_choices.py).
 """
 
 from __future__ import annotations
