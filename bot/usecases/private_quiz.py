@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.core.clock import Clock
-from bot.core.engine import Attempt, Score, Status, new_attempt, orders_match, score
+from bot.core.engine import (
+    Attempt,
+    OptionOrders,
+    Score,
+    Status,
+    new_attempt,
+    orders_match,
+    score,
+)
 from bot.core.models import Catalog, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
@@ -138,6 +146,8 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         self.rng = rng or random.SystemRandom()
         self._attempts: _Lru[Attempt] = _Lru()
         self._shown: _Lru[int] = _Lru()  # attempt id -> highest question index shown
+        # attempt id -> the quiz and orders found to fit it: checked once, not on every tap.
+        self._fits: _Lru[tuple[Quiz, OptionOrders]] = _Lru()
         # user -> ids of their attempts cached as active: forgetting them must not scan the cache.
         self._active_ids: dict[int, set[int]] = {}
 
@@ -286,7 +296,13 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         quiz = self.catalog.quiz_at(attempt.quiz_id, attempt.version)
         if quiz is None or (attempt.version and quiz.version != attempt.version):
             return None
-        return quiz if orders_match(quiz, attempt.orders) else None
+        fits = self._fits.get(attempt.id)
+        if fits is not None and fits[0] is quiz and fits[1] is attempt.orders:
+            return quiz  # the same objects as last checked (an attempt's orders never change)
+        if not orders_match(quiz, attempt.orders):
+            return None
+        self._fits.remember(attempt.id, (quiz, attempt.orders))
+        return quiz
 
     async def _attempt(self, attempt_id: int) -> Attempt | None:
         cached = None if self.shared else self._attempts.get(attempt_id)
