@@ -370,8 +370,14 @@ class QuizBot:
 
     async def stop_command(self, update: Update, context: BotContext) -> None:
         """/stop in private: an open review or practice round first (rounds are short, and the
-        learner is in one when they have one open), else a running exam, else the running quiz."""
-        waiting = await self.quiz.running(context.learner.user_id) is not None
+        learner is in one when they have one open), else a running exam, else the running quiz.
+        Whether a quiz waits is read only when a round or an exam stopped (their message says
+        so): a /stop about the quiz does not read it twice (issue 32)."""
+        user_id = context.learner.user_id
+
+        async def waiting() -> bool:
+            return await self.quiz.running(user_id) is not None
+
         if await self.round_handlers.stop(update, context, quiz_waiting=waiting):
             return
         if not await self.practice_handlers.stop(update, context, quiz_waiting=waiting):
