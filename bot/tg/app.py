@@ -1,4 +1,5 @@
-"""Wiring: build the PTB Application, register every handler, open and close resources.
+"""Wiring: build the PTB Application and every handler (registered in handler_order.py, in
+the order PTB tries them), open and close resources.
 
 `QuizBot` is what `quizbot run`, the end-to-end tests, the sandbox and the benchmark all start:
 the same handlers, store and content, pointed at Telegram or at the local emulator.

@@ -5,11 +5,11 @@ the update, so order matters wherever two handlers could match the same update (
 /start before plain /start, a startgroup link's before a group's /start, the hint last).
 
 Button taps come first. A `CallbackQueryHandler` matches only callback queries, and no other
-handler here matches one: every command and message handler has a chat-type filter, which PTB
-checks on `update.message` (or a channel post, an edit), never on the message under a tapped
-button; the inline and member handlers read other fields. So their place changes which handler
-takes no update, and a tap, most of what a bot receives, is matched in one or two checks
-instead of forty-odd (14.6 µs per tap; BENCHMARKS.md, issue 32).
+handler here matches one: every command and message handler has a message filter (a chat
+type, a status update), which PTB checks on `update.message` (or a channel post, an edit), never
+on the message under a tapped button; the inline and member handlers read other fields. So
+their place changes which handler takes no update, and a tap, most of what a bot receives, is
+matched in one or two checks instead of forty-odd (14.6 µs per tap; BENCHMARKS.md, issue 32).
 """
 
 from __future__ import annotations
