@@ -217,11 +217,11 @@ def test_library_packages_never_import_an_entry_point() -> None:
     assert wrong == []
 
 
-# The adapter's shared parts: wiring (app), the per-update context, callback data (its table
-# and the codec that reads it) and the router that binds buttons to chats, the command menus,
-# forum topics, and helpers every renderer or handler uses. Everything else is a feature's
-# `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py` (text and
-# keyboards); wire code is in `tg/wire/`.
+# The adapter's shared parts: wiring (app, and handler_order: the order of its handlers), the
+# per-update context, callback data (its table and the codec that reads it) and the router that
+# binds buttons to chats, the command menus, forum topics, and helpers every renderer or
+# handler uses. Everything else is a feature's `<feature>_handlers.py` (parse, call a use case,
+# send) or `<feature>_render.py` (text and keyboards); wire code is in `tg/wire/`.
 TG_SHARED = {
     "__init__.py",
     "app.py",
@@ -229,6 +229,7 @@ TG_SHARED = {
     "callback_codec.py",
     "callbacks.py",
     "context.py",
+    "handler_order.py",
     "long_lists.py",
     "member_replies.py",
     "menus.py",

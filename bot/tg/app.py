@@ -52,12 +52,12 @@ from bot.store.forget import ForgetStore
 from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
 from bot.tg.buttons import ButtonRouter
-from bot.tg.context import CONTEXT_TYPES, BotContext
+from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
 from bot.tg.group_run_handlers import GroupRunner
-from bot.tg.handler_order import register_handlers
+from bot.tg.handler_order import Handlers, register_handlers
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
@@ -301,7 +301,28 @@ class QuizBot:
         else:  # no pacing, but the same retries (bot/tg/wire/retry.py): the one retry layer
             app = builder.rate_limiter(RetryingLimiter()).build()
         self._make_handlers(app)
-        register_handlers(app, self)  # every handler, in the order PTB tries them
+        handlers = Handlers(
+            drop_repeated=self.drop_repeated,
+            resolver=LearnerResolver(self.learners),
+            buttons=self.buttons,
+            forget=self.forget_handlers,
+            private=self.private_handlers,
+            stop=self.stop_command,
+            wrong_chat=self.wrong_chat,
+            owner=self.owner_handlers,
+            courtesy=self.courtesy,
+            upload=self.upload_handlers,
+            group=self.group_handlers,
+            group_answers=self.group_answer_handlers,
+            share=self.share_handlers,
+            standings=self.standings_handlers,
+            progress=self.progress_handlers,
+            rounds=self.round_handlers,
+            reminders=self.reminder_handlers,
+            practice=self.practice_handlers,
+            typed_replies=self.typed_replies,
+        )
+        register_handlers(app, handlers)  # every handler, in the order PTB tries them
         app.add_error_handler(self._on_error)
         return app
 
