@@ -217,11 +217,12 @@ def test_library_packages_never_import_an_entry_point() -> None:
     assert wrong == []
 
 
-# The adapter's shared parts: wiring (app), the per-update context, callback data (its table
-# and the codec that reads it) and the router that binds buttons to chats, the command menus,
-# forum topics, sending in groups, and helpers every renderer or handler uses. Everything else
-# is a feature's `<feature>_handlers.py` (parse, call a use case, send) or `<feature>_render.py`
-# (text and keyboards); wire code is in `tg/wire/`.
+# The adapter's shared parts: wiring (app, and handler_order: the order of its handlers), the
+# per-update context, callback data (its table and the codec that reads it) and the router that
+# binds buttons to chats, the command menus, forum topics, sending in groups, and helpers
+# every renderer or handler uses. Everything else is a feature's `<feature>_handlers.py`
+# (parse, call a use case, send) or `<feature>_render.py` (text and keyboards); wire code is
+# in `tg/wire/`.
 TG_SHARED = {
     "__init__.py",
     "app.py",
@@ -230,6 +231,7 @@ TG_SHARED = {
     "callbacks.py",
     "context.py",
     "group_sends.py",  # posting in a group, following a migration or a removal
+    "handler_order.py",
     "long_lists.py",
     "member_replies.py",
     "menus.py",

@@ -61,20 +61,28 @@ class _Write:
     update_id: int | None = None
     announced: list[str] = field(default_factory=list)  # cached rows it changes (row_changes)
 
-    async def run(self, conn: aiosqlite.Connection) -> Any:
+    async def run(self, conn: aiosqlite.Connection, *, record: bool = True) -> Any:
+        """The write's statements, then (`record`) its update's row; a batch records the
+        updates of all its writes at once instead (`_record`)."""
         assert self.on_loop is not None
         value = await self.on_loop(SqliteConn(conn, self.announced))
-        if self.update_id is not None:
-            await conn.execute(
-                "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
-                (self.update_id, time.time()),
-            )
-            if self.update_id % 1000 == 0:  # now and then (keys are hashes), not every write
-                await conn.execute(
-                    "DELETE FROM handled_updates WHERE handled_at < ?",
-                    (time.time() - HANDLED_UPDATES_MAX_AGE,),
-                )
+        if record and self.update_id is not None:
+            await _record(conn, [self.update_id])
         return value
+
+
+async def _record(conn: aiosqlite.Connection, update_ids: list[int]) -> None:
+    """The updates these writes were made for are handled (in their transaction)."""
+    now = time.time()
+    await conn.executemany(
+        "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
+        [(update_id, now) for update_id in update_ids],
+    )
+    if any(update_id % 1000 == 0 for update_id in update_ids):  # now and then (keys are hashes)
+        await conn.execute(
+            "DELETE FROM handled_updates WHERE handled_at < ?",
+            (now - HANDLED_UPDATES_MAX_AGE,),
+        )
 
 
 MAX_BATCH = 256
@@ -236,13 +244,14 @@ class Database:
             await Database._run_one(conn, batch[0])
             return
         outcomes: list[tuple[bool, Any]] = []
+        handled: list[int] = []
         try:
             await conn.execute("BEGIN IMMEDIATE")
             for write in batch:
                 # A savepoint per write: one failing write must not undo its neighbours.
                 await conn.execute("SAVEPOINT w")
                 try:
-                    value = await write.run(conn)
+                    value = await write.run(conn, record=False)
                 except Exception as exc:
                     await conn.execute("ROLLBACK TO w")
                     await conn.execute("RELEASE w")
@@ -250,6 +259,10 @@ class Database:
                 else:
                     await conn.execute("RELEASE w")
                     outcomes.append((True, value))
+                    if write.update_id is not None:
+                        handled.append(write.update_id)
+            if handled:  # one trip for the batch's updates, not one per write (issue 32)
+                await _record(conn, handled)
             await conn.execute("COMMIT")
         except Exception as exc:
             with contextlib.suppress(Exception):

@@ -298,12 +298,12 @@ class LearnerStore:
         """Abandon the learner's running attempt; the id of the one abandoned, if any."""
 
         async def update(conn: Conn) -> int | None:
-            async with conn.execute(
+            rows = await conn.execute_fetchall(  # one trip (a cursor's fetchone and close: 3)
                 """UPDATE attempts SET status = 'abandoned', finished_at = ?
                    WHERE kind = 'private' AND user_id = ? AND status = 'active' RETURNING id""",
                 (now, user_id),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = next(iter(rows), None)
             return int(row[0]) if row else None
 
         return await self.db.write(update)

@@ -1,4 +1,5 @@
-"""Wiring: build the PTB Application, register every handler, open and close resources.
+"""Wiring: build the PTB Application and every handler (registered in handler_order.py, in
+the order PTB tries them), open and close resources.
 
 `QuizBot` is what `quizbot run`, the end-to-end tests, the sandbox and the benchmark all start:
 the same handlers, store and content, pointed at Telegram or at the local emulator. Each of them
@@ -14,7 +15,6 @@ import hashlib
 import html
 import logging
 import random
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -33,15 +33,8 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
     ContextTypes,
     Defaults,
-    InlineQueryHandler,
-    MessageHandler,
-    TypeHandler,
-    filters,
 )
 
 from bot.compose import Services, ServiceSettings
@@ -62,13 +55,13 @@ from bot.store.handled_updates import UpdateLog, handling_update
 from bot.store.interface import Engine
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import CONTEXT_TYPES, BotContext, LearnerResolver
-from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
 from bot.tg.group_run_handlers import GroupRunner
+from bot.tg.handler_order import Handlers, register_handlers
 from bot.tg.member_replies import CourtesyReplies
-from bot.tg.menus import GROUP_ONLY, PRIVATE_ONLY, publish_menus
+from bot.tg.menus import publish_menus
 from bot.tg.mini_app import DashboardLinks, status_in
 from bot.tg.number_handlers import TypedReplies
 from bot.tg.owner import OwnerHandlers
@@ -78,10 +71,10 @@ from bot.tg.progress_handlers import ProgressHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
 from bot.tg.rounds_handlers import RoundHandlers
-from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
+from bot.tg.share_handlers import ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.topics import reply_thread
-from bot.tg.upload_handlers import UploadCaption, UploadHandlers
+from bot.tg.upload_handlers import UploadHandlers
 from bot.tg.wire.photos import PhotoSender
 from bot.tg.wire.ratelimit import PacedRateLimiter
 from bot.tg.wire.retry import RetryingLimiter
@@ -91,7 +84,7 @@ from bot.tg.wire.timer_backends import JobTimers, Timers
 from bot.tg.wire.transport import use_transport
 from bot.tg.wire.update_order import PerChatUpdateProcessor
 from bot.tg.wire.webhook_server import WebhookServer
-from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
+from bot.tg.wrong_chat_handlers import WrongChat
 from bot.usecases.catalog_ref import CatalogRef
 from bot.usecases.forgetting import Forgetting
 from bot.usecases.group_admins import ADMIN_STATUSES, AdminCache
@@ -323,12 +316,36 @@ class QuizBot:
             app = builder.rate_limiter(limiter).build()
         else:  # no pacing, but the same retries (bot/tg/wire/retry.py): the one retry layer
             app = builder.rate_limiter(RetryingLimiter()).build()
-        # Group -2 runs before every handler: an update Telegram delivers again (a webhook
-        # retry, a poller that died before confirming it) is handled once.
-        app.add_handler(TypeHandler(Update, self._drop_repeated), group=-2)
-        # Group -1: who sent the update and their language, once for every handler after it
-        # (PTB runs one handler per group, so this needs a group of its own).
-        app.add_handler(TypeHandler(Update, LearnerResolver(self.learners)), group=-1)
+        self._make_handlers(app)
+        handlers = Handlers(
+            drop_repeated=self.drop_repeated,
+            resolver=LearnerResolver(self.learners),
+            buttons=self.buttons,
+            forget=self.forget_handlers,
+            private=self.private_handlers,
+            stop=self.stop_command,
+            wrong_chat=self.wrong_chat,
+            owner=self.owner_handlers,
+            courtesy=self.courtesy,
+            upload=self.upload_handlers,
+            group=self.group_handlers,
+            group_answers=self.group_answer_handlers,
+            share=self.share_handlers,
+            standings=self.standings_handlers,
+            progress=self.progress_handlers,
+            rounds=self.round_handlers,
+            reminders=self.reminder_handlers,
+            practice=self.practice_handlers,
+            typed_replies=self.typed_replies,
+        )
+        register_handlers(app, handlers)  # every handler, in the order PTB tries them
+        app.add_error_handler(self._on_error)
+        return app
+
+    def _make_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Every handler object, built once with the use cases it calls (registered in
+        bot/tg/handler_order.py, apart from building: the button router needs them all, and
+        its place is first)."""
         typed = self.services.typed_answers
         private = PrivateHandlers(
             self.quiz,
@@ -341,22 +358,12 @@ class QuizBot:
         )
         private.zone = self.review.zone  # a rated flashcard's next review day
         self.private_handlers = private
-        chat = filters.ChatType.PRIVATE
-        # A command in the wrong kind of chat says where it works (tg/wrong_chat_handlers.py); its
-        # deep link back here (/start cmd-stats) runs the command, before /start takes it.
-        wrong_chat = WrongChat(lambda *args, **kwargs: self.courtesy.say(*args, **kwargs))
-        deep_link = chat & filters.Regex(re.compile(DEEP_LINK, re.IGNORECASE))
-        app.add_handler(CommandHandler("start", wrong_chat.opened, filters=deep_link))
-        app.add_handler(CommandHandler("start", private.start, filters=chat))
-        app.add_handler(CommandHandler("quizzes", private.quizzes, filters=chat))
-        app.add_handler(CommandHandler("stop", self._stop, filters=chat))
-        app.add_handler(CommandHandler("language", private.language, filters=chat))
-        app.add_handler(CommandHandler("help", private.help, filters=chat))
-        owner = OwnerHandlers(self.options.owner_ids, self.reload_content)
-        app.add_handler(CommandHandler("reload", owner.reload, filters=chat))
-        self._add_group_handlers(app)
-        self._add_progress_handlers(app)
-        forget = ForgetHandlers(
+        # A command in the wrong kind of chat says where it works (tg/wrong_chat_handlers.py).
+        self.wrong_chat = WrongChat(lambda *args, **kwargs: self.courtesy.say(*args, **kwargs))
+        self.owner_handlers = OwnerHandlers(self.options.owner_ids, self.reload_content)
+        self._make_group_handlers(app)
+        self._make_progress_handlers(app)
+        self.forget_handlers = ForgetHandlers(
             Forgetting(
                 ForgetStore(self.db),
                 [
@@ -368,16 +375,12 @@ class QuizBot:
                 ],
             )
         )
-        app.add_handler(CommandHandler("forget", forget.command, filters=chat))
-        app.add_handler(CallbackQueryHandler(forget.callback, pattern=FORGET_CALLBACKS))
-        # Every button, whatever its chat: the router binds each kind to its chat type.
         self.practice_handlers = PracticeHandlers(self.practice, self.catalog_ref)
         self.practice_handlers.photos = self.photos  # pictured questions in practice and exams
         self.practice_handlers.use_timers(self.timers, app.bot, self.learners)  # exam clocks
-        app.add_handler(CommandHandler("practice", self.practice_handlers.practice, filters=chat))
-        app.add_handler(CommandHandler("exam", self.practice_handlers.exam, filters=chat))
-        reports = ReportHandlers(self.reporting, private.unknown)
-        router = ButtonRouter(
+        self.report_handlers = ReportHandlers(self.reporting, private.unknown)
+        # Every button, whatever its chat: the router binds each kind to its chat type.
+        self.buttons = ButtonRouter(
             private,
             self.group_handlers,
             self.round_handlers,
@@ -385,44 +388,41 @@ class QuizBot:
             self.practice_handlers,
             self.upload_handlers,
             self.reminder_handlers,
-            reports,
+            self.report_handlers,
             self.group_answer_handlers,
         )
-        app.add_handler(CallbackQueryHandler(router))
-        wrong_chat.openers.update(
+        self.wrong_chat.openers.update(
             stats=self.progress_handlers.stats,
             review=self.round_handlers.review,
             remind=self.reminder_handlers.remind,
             language=private.language,
-            forget=forget.command,
+            forget=self.forget_handlers.command,
             practice=self.practice_handlers.practice,
             exam=self.practice_handlers.exam,
         )
-        app.add_handler(CommandHandler(GROUP_ONLY, wrong_chat.in_private, filters=chat))
-        # In a group, behind the courtesy rules like every group command (one topic for all:
-        # a member trying /stats, /review, /exam in a row gets the pointer once a minute).
-        in_group = self.courtesy.guard("private-only", wrong_chat.in_group)
-        app.add_handler(CommandHandler(PRIVATE_ONLY, in_group, filters=filters.ChatType.GROUPS))
         # A text that is no command: the answer to an open number question (a quiz's, or a
-        # review card's), else a waiting report's sentence, else handed on (the hint below).
-        replies = TypedReplies(typed, reports.text, self.round_handlers.typed_cards.reply)
-        app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, replies.reply))
-        # Last: anything else said privately gets a hint rather than silence.
-        app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), private.unknown))
-        app.add_error_handler(self._on_error)
-        return app
+        # review card's), else a waiting report's sentence, else handed on (the hint).
+        self.typed_replies = TypedReplies(
+            typed, self.report_handlers.text, self.round_handlers.typed_cards.reply
+        )
 
-    async def _stop(self, update: Update, context: BotContext) -> None:
+    async def stop_command(self, update: Update, context: BotContext) -> None:
         """/stop in private: an open review or practice round first (rounds are short, and the
-        learner is in one when they have one open), else a running exam, else the running quiz."""
-        waiting = await self.quiz.running(context.learner.user_id) is not None
+        learner is in one when they have one open), else a running exam, else the running quiz.
+        Whether a quiz waits is read only when a round or an exam stopped (their message says
+        so): a /stop about the quiz does not read it twice (issue 32)."""
+        user_id = context.learner.user_id
+
+        async def waiting() -> bool:
+            return await self.quiz.running(user_id) is not None
+
         if await self.round_handlers.stop(update, context, quiz_waiting=waiting):
             return
         if not await self.practice_handlers.stop(update, context, quiz_waiting=waiting):
             await self.private_handlers.stop(update, context)
 
-    def _add_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
-        """Study groups: every handler filtered to groups, so private chats are unaffected."""
+    def _make_group_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Study groups: runs, settings, uploads, members' replies and standings."""
 
         async def member_status(chat_id: int, user_id: int) -> str:
             status = await status_in(app.bot, chat_id, user_id)
@@ -457,8 +457,6 @@ class QuizBot:
         cases = GroupCourtesy(CourtesyStore(self.db), self.group_runs, self.options.clock)
         self.courtesy = CourtesyReplies(cases, self.admins, self.group_settings, self.runner)
         group.say = self.courtesy.say
-        guard = self.courtesy.guard
-        groups = filters.ChatType.GROUPS
         self.runner.on_moved.append(self.uploads.moved)
         upload = UploadHandlers(
             self.uploads,
@@ -472,65 +470,20 @@ class QuizBot:
         group.upload_buttons = upload.button
         group.on_added = self.uploads.seen  # whoever adds the bot: their private uploads offer it
         self.upload_handlers = upload
-        caption = UploadCaption()
-        private_chat = filters.ChatType.PRIVATE
-        app.add_handler(
-            MessageHandler(private_chat & filters.Document.ALL & caption, upload.upload_private)
-        )
-        app.add_handler(CommandHandler("upload", upload.upload_private, filters=private_chat))
-        # Upload answers are worded in the uploader's language, refusals too.
-        in_group_upload = guard("upload", upload.upload, admins_only=True, own_words=True)
-        app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, in_group_upload))
-        for name, callback in [
-            ("quizzes", upload.quizzes),
-            ("deletequiz", upload.deletequiz),
-            ("upload", upload.upload),
-        ]:
-            command = guard(name, callback, admins_only=True, own_words=name == "upload")
-            app.add_handler(CommandHandler(name, command, filters=groups))
-        app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
         # A member's reply to a run's number question (typed answers on); other text is chat.
-        typed = GroupAnswerHandlers(self.group_settings, self.group_answers, self.courtesy)
-        self.group_answer_handlers = typed  # members' taps and toggles too (the button router)
-        # Replies answer a number question; a number sent without one gets a hint (its filter
-        # is every text: the handler looks further only at what reads as a number).
-        app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, typed.reply))
-        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
-        for name, callback in [
-            ("push", group.push),
-            ("quiz", group.quiz),
-            ("stop", group.stop),
-            ("settings", group.settings),
-            ("timezone", group.timezone),
-            ("schedule", group.schedule),
-            ("schedules", group.schedules),
-            ("unschedule", group.unschedule),
-        ]:
-            command = guard(name, callback, admins_only=True)
-            app.add_handler(CommandHandler(name, command, filters=groups))
-        # The bot added by a startgroup link: `/start@bot <quiz id>` (before plain /start).
-        share = ShareHandlers(self.sharing, self.group_settings, self.runner, self.courtesy.say)
-        with_quiz = groups & filters.Regex(re.compile(GROUP_START_WITH_QUIZ, re.IGNORECASE))
-        app.add_handler(
-            CommandHandler("start", guard("start-quiz", share.group_start), filters=with_quiz)
+        self.group_answer_handlers = GroupAnswerHandlers(
+            self.group_settings, self.group_answers, self.courtesy
+        )  # members' taps and toggles too (the button router)
+        # The bot added by a startgroup link (`/start@bot <quiz id>`) and inline mode.
+        self.share_handlers = ShareHandlers(
+            self.sharing, self.group_settings, self.runner, self.courtesy.say
         )
-        app.add_handler(InlineQueryHandler(share.inline_query))  # `@bot words` in any chat
-        for name in ("help", "start"):  # the same answer: the same command for the rules
-            app.add_handler(CommandHandler(name, guard("help", group.help), filters=groups))
-        self._add_standings_handlers(app)
+        # /top and /me in groups, members leaving or joining.
+        self.standings_handlers = StandingsHandlers(
+            self.standings, self.group_settings, self.courtesy.say
+        )
 
-    def _add_standings_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
-        """/top and /me in groups, members leaving or joining."""
-        handlers = StandingsHandlers(self.standings, self.group_settings, self.courtesy.say)
-        self.standings_handlers = handlers
-        groups, guard = filters.ChatType.GROUPS, self.courtesy.guard
-        app.add_handler(CommandHandler("top", guard("top", handlers.top), filters=groups))
-        app.add_handler(CommandHandler("me", guard("me", handlers.me), filters=groups))
-        members = filters.StatusUpdate.LEFT_CHAT_MEMBER | filters.StatusUpdate.NEW_CHAT_MEMBERS
-        app.add_handler(MessageHandler(members, handlers.membership))
-        app.add_handler(ChatMemberHandler(handlers.chat_member, ChatMemberHandler.CHAT_MEMBER))
-
-    def _add_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
+    def _make_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]
         """/stats, /review, /remind, /timezone in private, /groupstats in groups, review and
         reminder buttons."""
 
@@ -559,11 +512,6 @@ class QuizBot:
             await handlers.notify_group_misses(run_id, title)
 
         self.runner.on_finished.append(after_run)  # missed questions join members' queues
-        private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
-        app.add_handler(CommandHandler("stats", handlers.stats, filters=private))
-        app.add_handler(CommandHandler("review", rounds.review, filters=private))
-        groupstats = self.courtesy.guard("groupstats", handlers.groupstats, admins_only=True)
-        app.add_handler(CommandHandler("groupstats", groupstats, filters=groups))
         # /timezone and /remind in private (a group's /timezone is the group handlers').
         self.reminder_handlers = ReminderHandlers(
             lambda: app.bot,
@@ -573,9 +521,6 @@ class QuizBot:
             rounds.start_review,
             self.options.clock,
         )
-        reminders = self.reminder_handlers
-        app.add_handler(CommandHandler("remind", reminders.remind, filters=private))
-        app.add_handler(CommandHandler("timezone", reminders.timezone, filters=private))
 
     async def start(self, *, polling: bool = True, poll_timeout: float = 10) -> None:
         """Open the store, connect to the Bot API and start receiving updates."""
@@ -741,7 +686,7 @@ class QuizBot:
         result = await self.reload_content()
         return result.ok, result.summary()
 
-    async def _drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def drop_repeated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Stop an update already seen. No await before the check: concurrent copies of one
         update cannot both pass. Keys whose writes were committed before a restart are loaded at
         start-up (`_load_handled_updates`), so a re-delivered deep link does not act twice."""

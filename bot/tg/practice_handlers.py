@@ -14,6 +14,7 @@ the results. `restore` re-arms the timers of running exams at start-up (JobQueue
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, Update
@@ -125,7 +126,13 @@ class PracticeHandlers(ServesCatalog):
         screen = er.clock_choice(tr, quiz, lang) if quiz else er.picker(tr, self.catalog, lang)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
-    async def stop(self, update: Update, context: BotContext, *, quiz_waiting: bool) -> bool:
+    async def stop(
+        self,
+        update: Update,
+        context: BotContext,
+        *,
+        quiz_waiting: Callable[[], Awaitable[bool]],
+    ) -> bool:
         """/stop in private, for a running exam: it ends there (its misses join the reviews, its
         clock stops). False when no exam was running (then /stop is about the quiz)."""
         message = update.effective_message
@@ -136,7 +143,7 @@ class PracticeHandlers(ServesCatalog):
             return False
         if self.timers is not None:
             await self.timers.cancel("exam", stopped.set_id)
-        await message.reply_text(er.stopped(context.tr, stopped, quiz_waiting))
+        await message.reply_text(er.stopped(context.tr, stopped, await quiz_waiting()))
         return True
 
     async def callback(self, query: CallbackQuery, tapper: Learner, data: object) -> None:

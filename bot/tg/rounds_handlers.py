@@ -7,6 +7,7 @@ a group run: progress_handlers.py.)
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import Bot, CallbackQuery, Message, Update
 from telegram.error import BadRequest
@@ -42,6 +43,13 @@ from bot.usecases.round_answers import AnswerOutcome, CardAnswered, CardToggled,
 from bot.usecases.spaced_review import SpacedReview
 
 log = logging.getLogger(__name__)
+Waiting = Callable[[], Awaitable[bool]]  # whether a quiz waits, asked only when it is said
+
+
+async def _no_quiz() -> bool:
+    return False
+
+
 Context = BotContext
 
 
@@ -101,7 +109,9 @@ class RoundHandlers:
         sent = await send(message, rr.card(tr, outcome, learner.lang), self.photos)
         await self._remember(message.chat_id, outcome.round_id, sent)
 
-    async def stop(self, update: Update, context: Context, *, quiz_waiting: bool = False) -> bool:
+    async def stop(
+        self, update: Update, context: Context, *, quiz_waiting: Waiting = _no_quiz
+    ) -> bool:
         """/stop in private, for a review or practice round: it ends, its open card loses its
         buttons, and a quiz still running is named (a second /stop abandons it). False when no
         round was open (then /stop is about the quiz)."""
@@ -113,7 +123,7 @@ class RoundHandlers:
             return False
         if outcome.message_id is not None:
             await self._strip(message.chat_id, outcome.message_id)
-        await send(message, Screen(rr.stopped(tr, outcome, quiz_waiting)))
+        await send(message, Screen(rr.stopped(tr, outcome, await quiz_waiting())))
         return True
 
     async def _remember(self, chat_id: int, round_id: int, message_id: int) -> None:

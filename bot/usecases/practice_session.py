@@ -174,7 +174,10 @@ class PracticeSession(ServesCatalog):
 
     async def stop_exam(self, user_id: int) -> ExamStopped | None:
         """/stop: the learner's running exam ends here, its misses joining the review queue;
-        None when no exam is running."""
+        None when no exam is running. Asked first (most often answered from memory: see
+        `exam_running`), so a /stop about a quiz writes nothing here (issue 32)."""
+        if not await self.exam_running(user_id):
+            return None
         now = self.clock()
         ended = self._ended(await self._zone(user_id), now)
         stopped = await self.store.stop_exam(user_id, now, ended)

@@ -30,7 +30,15 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from bot.core.clock import Clock
-from bot.core.engine import Attempt, Score, Status, new_attempt, orders_match, score
+from bot.core.engine import (
+    Attempt,
+    OptionOrders,
+    Score,
+    Status,
+    new_attempt,
+    orders_match,
+    score,
+)
 from bot.core.models import Catalog, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
@@ -124,6 +132,8 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         # Attempts between taps: kept by one process, none with several workers (compose.py).
         self._kept = kept if kept is not None else KeptAttempts()
         self._shown: Lru[int] = Lru()  # attempt id -> highest question index shown
+        # attempt id -> the quiz and orders found to fit it: checked once, not on every tap.
+        self._fits: Lru[tuple[Quiz, OptionOrders]] = Lru()
 
     # -- starting and stopping ----------------------------------------------------------------
 
@@ -270,7 +280,13 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         quiz = self.catalog.quiz_at(attempt.quiz_id, attempt.version)
         if quiz is None or (attempt.version and quiz.version != attempt.version):
             return None
-        return quiz if orders_match(quiz, attempt.orders) else None
+        fits = self._fits.get(attempt.id)
+        if fits is not None and fits[0] is quiz and fits[1] is attempt.orders:
+            return quiz  # the same objects as last checked (an attempt's orders never change)
+        if not orders_match(quiz, attempt.orders):
+            return None
+        self._fits.remember(attempt.id, (quiz, attempt.orders))
+        return quiz
 
     async def _attempt(self, attempt_id: int) -> Attempt | None:
         cached = self._kept.get(attempt_id)

@@ -174,7 +174,11 @@ class ReviewRounds(RoundAnswers):
         return await self.rounds.card_sent(round_id, message_id)
 
     async def stop(self, user_id: int) -> Stopped | NothingOpen:
-        """/stop: end the learner's open round; what it had reached, for the message."""
+        """/stop: end the learner's open round; what it had reached, for the message. Read
+        first: most /stops are about a quiz, and a read is one trip where the write is a
+        transaction (issue 32); the write still ends only a round that is open."""
+        if await self.rounds.open_round(user_id) is None:
+            return NothingOpen()
         stored = await self.rounds.stop(user_id, self.clock())
         if stored is None:
             return NothingOpen()

@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,3 +235,32 @@ async def test_writes_made_for_an_update_record_it_and_old_ids_are_pruned(db: Da
     assert await log.recent(2) == [6, 7]
     await log.prune(1)
     assert await log.recent(10) == [7]
+
+
+async def test_writes_queued_together_record_the_updates_of_those_that_committed(
+    db: Database,
+) -> None:
+    """Writes queued together share one transaction, a savepoint each, and record their updates
+    in one statement at its end: a failing write's update is not recorded, its neighbours' are."""
+    if not isinstance(db, Database):
+        pytest.skip("SQLite's writer batches writes (PostgreSQL: bot/store/pg)")
+    from bot.store.handled_updates import UpdateLog, handling_update
+
+    store = LearnerStore(db)
+
+    async def fine(update_id: int) -> None:
+        handling_update(update_id)
+        await store.set_language(update_id, "fr", 1.0)
+
+    async def failing(update_id: int) -> None:
+        handling_update(update_id)
+
+        async def bad(conn: Any) -> None:
+            await conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+        with pytest.raises(sqlite3.OperationalError):
+            await db.write(bad)
+
+    tasks = [asyncio.create_task(f(i)) for f, i in ((fine, 11), (failing, 12), (fine, 13))]
+    await asyncio.gather(*tasks)
+    assert sorted(await UpdateLog(db).recent(10)) == [11, 13]
