@@ -17,6 +17,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler
 from bot.content import default_content_dir, load_catalog
 from bot.emulator import Emulator
 from bot.tg.app import BotOptions, QuizBot
+from tests.e2e.harness import compose_bot
 
 TOKEN = "123:order"
 CHATS = [{"id": 7, "type": "private"}, {"id": -100, "type": "supergroup", "title": "G"}]
@@ -33,7 +34,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[QuizBot]:
             base_url=emu.base_url,
             rate_limit=False,
         )
-        quizbot = QuizBot(options)
+        quizbot = compose_bot(options)
         await quizbot.app.bot.initialize()  # its username: a command's check reads it
         try:
             yield quizbot
