@@ -16,15 +16,8 @@ from bot.core.models import Image, Quiz
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.private_render import (
-    Screen,
-    answered_keyboard,
-    button,
-    question_header,
-    rich,
-    truncate,
-    with_image,
-)
+from bot.tg.question_render import answered_keyboard, question_header
+from bot.tg.screen_render import Screen, button, rich, truncate, with_image
 from bot.tg.wire.captions import fits_caption
 
 
@@ -83,7 +76,7 @@ def flipped(
     caption: bool,
 ) -> tuple[Screen, Screen | None]:
     """A flipped flashcard, in a quiz or a review round: front and back in the tapped message,
-    or, as an answered question's explanation goes (render.answered), the front without its
+    or, as an answered question's explanation goes (question_render.answered), the front without its
     button and the back as a message of its own: a photo when the back has a picture, or a
     text when front and back do not fit the front photo's 1024-character caption. The rating
     buttons go with the back."""

@@ -16,7 +16,7 @@ from telegram.error import BadRequest
 
 from bot.tg.context import BotContext
 from bot.tg.private_handlers import acknowledge, send
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 from bot.usecases.forgetting import Forgetting
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from bot.core.group_run import fit_popup
 from bot.core.markup import plain
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
-from bot.tg import group_render, number_render, select_render
+from bot.tg import group_run_render, number_render, select_render
 from bot.tg.context import BotContext
 from bot.tg.member_replies import CourtesyReplies
 from bot.tg.private_handlers import acknowledge
@@ -57,10 +57,10 @@ class GroupAnswerHandlers:
                 # A toast for the one-line "recorded" (an alert is a modal every member would
                 # dismiss mid-question); an alert for a verdict, whose explanation needs reading.
                 if group.popup_verdict:
-                    popup = group_render.popup(tr, quiz, judgement, lang)
+                    popup = group_run_render.popup(tr, quiz, judgement, lang)
                     await acknowledge(query, popup, show_alert=True)
                 else:  # no give-away: the verdict comes with the reveal, for everyone at once
-                    await acknowledge(query, group_render.recorded(tr, judgement))
+                    await acknowledge(query, group_run_render.recorded(tr, judgement))
             case _:
                 await acknowledge(query, _refusal(tr, outcome))
 

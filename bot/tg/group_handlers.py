@@ -21,11 +21,13 @@ from bot.i18n import Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import group_render as gr
+from bot.tg import group_run_render, group_schedule_render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private_handlers import acknowledge
-from bot.tg.private_render import Screen, button, unknown_zone
+from bot.tg.private_render import unknown_zone
+from bot.tg.screen_render import Screen, button
 from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs
@@ -153,7 +155,7 @@ class GroupHandlers(ServesCatalog):
             case runs.Busy():
                 await self._say(chat_id, tr._("A quiz is already running here. /stop ends it."))
             case runs.NothingToAsk():
-                await self._say(chat_id, gr.nothing_to_ask(tr))
+                await self._say(chat_id, group_run_render.nothing_to_ask(tr))
             case runs.UnknownQuiz(suggestion):
                 await self._say(chat_id, gr.unknown_quiz(tr, which, suggestion))
 
@@ -164,7 +166,9 @@ class GroupHandlers(ServesCatalog):
             running = await self.runs.active_run(chat.id, reply_thread(chat.id))
             quiz = self.runs.quiz_of(running) if running is not None else None
             if quiz is not None:
-                await self._say(chat.id, gr.run_in_progress(tr, quiz, settings.language))
+                await self._say(
+                    chat.id, group_run_render.run_in_progress(tr, quiz, settings.language)
+                )
                 return
             await self._say(
                 chat.id,
@@ -247,7 +251,10 @@ class GroupHandlers(ServesCatalog):
                     "time": tr._("I can't read the time {time}.", time=html.escape(value)),
                 }
                 reason = reasons.get(field, "")
-                await self._say(chat.id, "\n".join(filter(None, [reason, gr.schedule_usage(tr)])))
+                await self._say(
+                    chat.id,
+                    "\n".join(filter(None, [reason, group_schedule_render.schedule_usage(tr)])),
+                )
             case sched.Duplicate(number):
                 again = tr._(
                     "Schedule {n} already does exactly that. /schedules lists them.",
@@ -255,12 +262,12 @@ class GroupHandlers(ServesCatalog):
                 )
                 await self._say(chat.id, again)
             case sched.TooMany(limit):
-                await self._say(chat.id, gr.too_many_schedules(tr, limit))
+                await self._say(chat.id, group_schedule_render.too_many_schedules(tr, limit))
             case sched.Scheduled(added, listed):
                 await self.runner.register(added, settings.timezone)
                 number = next((n for n, s in enumerate(listed, 1) if s.id == added.id), 0)
                 own = self.runs.own_quizzes(chat.id)
-                text = gr.scheduled(
+                text = group_schedule_render.scheduled(
                     tr, self.catalog, added, number, settings.timezone, self._now(), own
                 )
                 await self._say(chat.id, text)
@@ -274,7 +281,7 @@ class GroupHandlers(ServesCatalog):
             _, chat, settings, tr = checked
             listed = await self.schedules_.listed(chat.id)
             own = self.runs.own_quizzes(chat.id)
-            text = gr.schedule_list(
+            text = group_schedule_render.schedule_list(
                 tr, self.catalog, listed, settings.timezone, self._now(), own=own
             )
             await self._say(chat.id, text)
@@ -297,7 +304,9 @@ class GroupHandlers(ServesCatalog):
                 await self.runner.unregister(removed.id)
                 now, zone = self._now(), settings.timezone
                 own = self.runs.own_quizzes(chat.id)
-                text = gr.unscheduled(tr, self.catalog, removed, int(arg), listed, zone, now, own)
+                text = group_schedule_render.unscheduled(
+                    tr, self.catalog, removed, int(arg), listed, zone, now, own
+                )
                 await self._say(chat.id, text)
             case sched.NoSuchSchedule():
                 missing = tr._(

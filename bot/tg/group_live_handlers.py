@@ -22,9 +22,9 @@ from bot.core.group_run import GroupRun
 from bot.core.live_feedback import LivePolicy, live_steps
 from bot.core.models import Quiz
 from bot.i18n import Translator, translator
-from bot.tg import group_render as gr
+from bot.tg import group_run_render
 from bot.tg.group_sends import GroupSends
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 from bot.tg.wire import calls
 from bot.tg.wire.captions import as_caption
 from bot.usecases import group_runs as runs
@@ -50,8 +50,8 @@ class LiveCounts:
 
     def asked(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> Screen:
         """The question as the runner sends it."""
-        question = gr.question(tr, quiz, run, index, lang)
-        return gr.live_question(question, tr, 0, math.ceil(run.seconds))
+        question = group_run_render.question(tr, quiz, run, index, lang)
+        return group_run_render.live_question(question, tr, 0, math.ceil(run.seconds))
 
     def captioned(self, tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -> bool:
         """Whether the question went out as a captioned photo (bot/tg/wire/photos.py), decided from
@@ -100,8 +100,10 @@ class LiveCounts:
                 shown = live.answered
                 lang = await self._lang(live.run.chat_id)
                 tr = translator(lang)
-                question = gr.question(tr, live.quiz, live.run, index, lang)
-                screen = gr.live_question(question, tr, live.answered, live.seconds_left)
+                question = group_run_render.question(tr, live.quiz, live.run, index, lang)
+                screen = group_run_render.live_question(
+                    question, tr, live.answered, live.seconds_left
+                )
                 captioned = self.captioned(tr, live.quiz, live.run, index, lang)
                 edit = calls.edit_caption if captioned else calls.edit_text
                 try:

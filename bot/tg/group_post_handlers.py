@@ -19,11 +19,11 @@ from bot.core.group_run import GroupRun
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Quiz
 from bot.i18n import translator
-from bot.tg import group_render as gr
+from bot.tg import group_run_render
 from bot.tg import standings_render as sr
 from bot.tg.group_live_handlers import LiveCounts
 from bot.tg.group_sends import GroupSends
-from bot.tg.private_render import Screen, truncate
+from bot.tg.screen_render import Screen, truncate
 from bot.tg.topics import TopicGone
 from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
@@ -51,7 +51,7 @@ class RunPosts:
 
     async def intro(self, run: GroupRun, quiz: Quiz) -> bool:
         lang = await self._lang(run.chat_id)
-        intro = gr.intro(translator(lang), quiz, run, lang)
+        intro = group_run_render.intro(translator(lang), quiz, run, lang)
         return await self.sends.send(run.chat_id, intro, thread=run.thread_id) is not None
 
     async def question(
@@ -85,7 +85,9 @@ class RunPosts:
         sends = self.sends
         lang = await self._lang(reveal.run.chat_id)
         tr, run, chat_id = translator(lang), reveal.run, reveal.run.chat_id
-        screen = gr.reveal(tr, reveal.quiz, run, reveal.index, reveal.counts, lang, reveal.answers)
+        screen = group_run_render.reveal(
+            tr, reveal.quiz, run, reveal.index, reveal.counts, lang, reveal.answers
+        )
         if not self.counts.captioned(tr, reveal.quiz, run, reveal.index, lang):
             await sends.edit(chat_id, run.message_id, screen, run.thread_id)
         elif run.message_id is not None and fits_caption(screen.text):
@@ -102,7 +104,9 @@ class RunPosts:
 
     async def unattended(self, run: GroupRun) -> None:
         tr = translator(await self._lang(run.chat_id))
-        await self.sends.send(run.chat_id, Screen(gr.unattended(tr)), thread=run.thread_id)
+        await self.sends.send(
+            run.chat_id, Screen(group_run_render.unattended(tr)), thread=run.thread_id
+        )
 
     async def results(self, results: runs.RunResults, *, stopped: bool) -> None:
         """The leaderboard (a stopped run's: of what was asked) and the lasting standings; a
@@ -111,7 +115,7 @@ class RunPosts:
         asked = results.run.current + 1 if stopped else None  # a stopped run: what was asked
         tr = translator(lang)
         standing = results.standing
-        screen = gr.results(
+        screen = group_run_render.results(
             tr,
             results.quiz,
             results.top,

@@ -16,8 +16,8 @@ from typing import Any
 from bot.core.schedule import decode_days
 from bot.i18n import translator
 from bot.store import Schedule
-from bot.tg import group_render as gr
-from bot.tg.private_render import Screen
+from bot.tg import group_schedule_render
+from bot.tg.screen_render import Screen
 from bot.tg.topics import TopicGone
 from bot.tg.wire.timer_backends import Timers
 from bot.usecases import group_runs as runs
@@ -108,7 +108,7 @@ class ScheduledRuns:
         listed = await self.schedules.listed(schedule.chat_id)
         number = next((n for n, s in enumerate(listed, 1) if s.id == schedule.id), 0)
         tr = translator(await self._lang(schedule.chat_id))
-        text = gr.schedule_topic_gone(tr, number, schedule)
+        text = group_schedule_render.schedule_topic_gone(tr, number, schedule)
         try:
             await self.send(schedule.chat_id, Screen(text), thread=0)
         except TopicGone as gone:  # General cannot be closed; a guard all the same

@@ -17,7 +17,7 @@ from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 from telegram.ext import Application, ExtBot
 
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 from bot.tg.topics import TopicGone, reply_thread, topic_gone
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen

@@ -12,7 +12,7 @@ from bot.core.markup import plain
 from bot.core.models import Question
 from bot.i18n import Translator
 from bot.item_words import figure, flag_reasons, option_text
-from bot.tg.private_render import truncate
+from bot.tg.screen_render import truncate
 from bot.usecases.item_reports import QuizItems
 
 

@@ -30,7 +30,7 @@ from bot.i18n import Translator, translator
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.long_lists import whole_lines
-from bot.tg.private_render import Screen, shown_name
+from bot.tg.screen_render import Screen, shown_name
 from bot.tg.wire.retry import Courtesy, Shed
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_courtesy import GroupCourtesy

@@ -13,9 +13,10 @@ from telegram.error import BadRequest
 from bot.core.engine import Attempt
 from bot.core.models import Quiz
 from bot.i18n import Translator
-from bot.tg import flashcard_render, number_render
+from bot.tg import flashcard_render, number_render, question_render
 from bot.tg import private_render as render
 from bot.tg.context import BotContext
+from bot.tg.screen_render import Screen
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.usecases import private_replies as pq
@@ -52,7 +53,7 @@ async def show_question(
         )
         return
     if not question.typed:
-        screen = render.question(tr, quiz, attempt, index, lang, selected)
+        screen = question_render.question(tr, quiz, attempt, index, lang, selected)
         await send_screen(bot, chat_id, screen, photos)
         return
     asked = number_render.question(tr, quiz, index, lang)
@@ -130,7 +131,7 @@ class TypedReplies:
                     await calls.send_text(bot, chat_id, separate.text, separate.keyboard)
 
 
-async def _edit(bot: Bot, chat_id: int, message_id: int, screen: render.Screen) -> bool:
+async def _edit(bot: Bot, chat_id: int, message_id: int, screen: Screen) -> bool:
     try:
         await calls.edit_text(bot, chat_id, message_id, screen.text, screen.keyboard)
     except BadRequest as exc:

@@ -18,16 +18,8 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.number_words import key_text
-from bot.tg.private_render import (
-    Screen,
-    explained,
-    joined,
-    question_header,
-    revealed,
-    rich,
-    shown_name,
-    truncate,
-)
+from bot.tg.question_render import explained, joined, question_header
+from bot.tg.screen_render import Screen, revealed, rich, shown_name, truncate
 
 PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
 

@@ -17,16 +17,8 @@ from bot.core.models import GuidePath, Level
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.private_render import (
-    LETTERS,
-    Screen,
-    button,
-    guide_lines,
-    level_name,
-    rich,
-    truncate,
-    unreviewed_line,
-)
+from bot.tg.question_render import unreviewed_line
+from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich, truncate
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
 
 LEVEL_CODES: dict[str, Level | None] = {

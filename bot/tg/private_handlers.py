@@ -16,12 +16,12 @@ from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
-from bot.tg import flashcard_render, select_render
+from bot.tg import flashcard_render, question_render, result_render, select_render
 from bot.tg import private_render as render
 from bot.tg.context import BotContext
 from bot.tg.number_handlers import show_question
-from bot.tg.private_render import Screen, popup
 from bot.tg.quiz_links import QuizLinks
+from bot.tg.screen_render import Screen, popup
 from bot.tg.topics import reply_thread
 from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
@@ -324,7 +324,7 @@ class PrivateHandlers(ServesCatalog):
                     case pq.ShowResult(quiz, attempt, final):
                         await acknowledge(query)
                         links = QuizLinks.of(query.get_bot())
-                        screen = render.result(tr, quiz, attempt, final, lang, links)
+                        screen = result_render.result(tr, quiz, attempt, final, lang, links)
                         await reply(query, screen)
                     case pq.AlreadyShown():
                         # Leaving the button in place saves a request per question (BENCHMARKS.md).
@@ -363,7 +363,7 @@ class PrivateHandlers(ServesCatalog):
                 match await self.quiz.mistakes(user_id, attempt_id):
                     case pq.Mistakes(quiz, attempt, missed, typed):
                         await acknowledge(query)
-                        mistakes = render.review(tr, quiz, attempt, missed, lang, typed)
+                        mistakes = result_render.review(tr, quiz, attempt, missed, lang, typed)
                         await reply(query, mistakes)
                     case pa.InExam():
                         await acknowledge(query, render.in_exam(tr), show_alert=True)
@@ -393,7 +393,9 @@ class PrivateHandlers(ServesCatalog):
                 # The redraw goes before the popup: a Submit tapped right after this toggle
                 # then edits the message after it, and its verdict is never drawn over.
                 if _in_own_chat(query, user_id):
-                    await edit(query, render.question(tr, quiz, attempt, index, lang, selected))
+                    await edit(
+                        query, question_render.question(tr, quiz, attempt, index, lang, selected)
+                    )
                 await acknowledge(query)
             case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))
@@ -423,11 +425,12 @@ class PrivateHandlers(ServesCatalog):
                 await self._show_answered(query, (screen, None))
             case pa.Answered(quiz, attempt, judgement) if isinstance(judgement, Judgement):
                 # The answer is stored: now the learner may see the verdict.
-                await acknowledge(query, render.verdict_popup(tr, judgement))
+                await acknowledge(query, question_render.verdict_popup(tr, judgement))
                 # A captioned photo holds 1024 characters: the explanation may follow on its own.
                 caption = is_photo(query.message)
                 await self._show_answered(
-                    query, render.answered(tr, quiz, attempt, judgement, lang, caption=caption)
+                    query,
+                    question_render.answered(tr, quiz, attempt, judgement, lang, caption=caption),
                 )
             case AlreadyAnswered():
                 await acknowledge(query, tr._("You already answered this question."))

@@ -20,7 +20,7 @@ from bot.tg import standings_render
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.private_handlers import send
-from bot.tg.private_render import Screen, truncate
+from bot.tg.screen_render import Screen, truncate
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learners

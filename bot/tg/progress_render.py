@@ -20,7 +20,7 @@ from bot.number_words import with_unit
 from bot.store.analytics import TYPED
 from bot.tg.item_render import flagged_items, item_lines
 from bot.tg.long_lists import bounded
-from bot.tg.private_render import (
+from bot.tg.screen_render import (
     Screen,
     guide_link,
     more_questions,

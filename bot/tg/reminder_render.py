@@ -16,7 +16,8 @@ from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import streak_render
-from bot.tg.private_render import Screen, button, popup, unknown_zone
+from bot.tg.private_render import unknown_zone
+from bot.tg.screen_render import Screen, button, popup
 from bot.usecases.reminders import Nudge, ZoneSet, ZoneShown
 
 ZONES_PER_ROW = 2

@@ -17,7 +17,7 @@ from telegram.error import BadRequest
 from bot.core.problem_report import Reason
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
-from bot.tg import private_render as render
+from bot.tg import question_render
 from bot.tg import report_render as rr
 from bot.tg import rounds_render as review_render
 from bot.tg.context import BotContext
@@ -153,7 +153,7 @@ def _answered(tr: Translator, place: pr.Place) -> InlineKeyboardMarkup:
         return rr.set_answered_keyboard(tr, place.set_id, place.index)
     if isinstance(place, pr.CardReportable):
         return review_render.answered_keyboard(tr, place.round_id, place.index, place.last)
-    return render.answered_keyboard(tr, place.quiz, place.attempt.id, place.index)
+    return question_render.answered_keyboard(tr, place.quiz, place.attempt.id, place.index)
 
 
 def _own_chat(query: CallbackQuery, user_id: int) -> bool:

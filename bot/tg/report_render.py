@@ -13,7 +13,7 @@ from telegram import InlineKeyboardMarkup
 from bot.core.problem_report import SENTENCE_WAIT_SECONDS, Reason
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.private_render import Screen, button
+from bot.tg.screen_render import Screen, button
 
 
 def reason_label(tr: Translator, reason: Reason) -> str:

@@ -18,7 +18,7 @@ from bot.tg import number_render
 from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
 from bot.tg.number_handlers import delete_prompt
-from bot.tg.private_render import guide_line
+from bot.tg.screen_render import guide_line
 from bot.tg.wire import calls
 from bot.usecases import round_replies as tv
 from bot.usecases.learner_profile import Learner

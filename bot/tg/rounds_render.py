@@ -1,9 +1,10 @@
 """What review and practice rounds show: cards with "k of n", the answered card, the summary, the
 offer to practise, /stop. HTML texts and keyboards, never a call.
 
-Cards go through the quiz's own helpers (`render.option_lines`, `render.verdict_popup`), so a
-question kind the quiz learns to show is shown the same way here. Dates are days on the
-learner's calendar, written by Babel in their language; counts are plural-aware.
+Cards go through the quiz's own helpers (`question_render.option_lines`,
+`question_render.verdict_popup`), so a question kind the quiz learns to show is shown the same
+way here. Dates are days on the learner's calendar, written by Babel in their language; counts
+are plural-aware.
 """
 
 from __future__ import annotations
@@ -22,19 +23,16 @@ from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
-from bot.tg.private_render import (
+from bot.tg.private_render import after_stop
+from bot.tg.question_render import joined, option_lines, unreviewed_line, verdict_popup
+from bot.tg.screen_render import (
     LETTERS,
     Screen,
-    after_stop,
     button,
     guide_lines,
-    joined,
-    option_lines,
     popup,
     rich,
     truncate,
-    unreviewed_line,
-    verdict_popup,
     with_image,
 )
 from bot.usecases.review_rounds import (

@@ -16,16 +16,8 @@ from bot.core.engine import Attempt, SetJudgement
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
-from bot.tg.private_render import (
-    LETTERS,
-    Screen,
-    explained,
-    joined,
-    popup,
-    question_header,
-    rich,
-    truncate,
-)
+from bot.tg.question_render import explained, joined, question_header
+from bot.tg.screen_render import LETTERS, Screen, popup, rich, truncate
 
 RIGHT_PICK, WRONG_PICK, MISSED = "✅ ", "❌ ", "⭕ "
 
@@ -109,7 +101,8 @@ def recorded(tr: Translator, order: Sequence[int], selected: Collection[int]) ->
 def answered(
     tr: Translator, quiz: Quiz, attempt: Attempt, judgement: SetJudgement, lang: str
 ) -> tuple[Screen, Screen | None]:
-    """The question message once submitted (see `render.answered`: one message when it fits)."""
+    """The question message once submitted (see `question_render.answered`: one message when it
+    fits)."""
     index = judgement.question_index
     q, order = quiz.questions[index], attempt.orders[index]
     marked = marks(q, order, judgement.selected)

@@ -14,8 +14,8 @@ from bot.tg import share_render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
-from bot.tg.private_render import Screen
 from bot.tg.quiz_links import QuizLinks
+from bot.tg.screen_render import Screen
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.quiz_sharing import Invited, QuizSharing
 

@@ -16,14 +16,14 @@ from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import private_render as render
-from bot.tg.private_render import Screen, button
 from bot.tg.quiz_links import QuizLinks
+from bot.tg.screen_render import Screen, button, level_name
 
 
 def summary(tr: Translator, quiz: Quiz) -> str:
     """ "beginner · 8 questions": an inline result's second line."""
     count = tr.ngettext("{n} question", "{n} questions", len(quiz))
-    return f"{render.level_name(tr, quiz.level)} · {count}"
+    return f"{level_name(tr, quiz.level)} · {count}"
 
 
 def inline_result(

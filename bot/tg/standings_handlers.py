@@ -26,7 +26,7 @@ from bot.tg import callbacks as cb
 from bot.tg import standings_render as sr
 from bot.tg.context import BotContext
 from bot.tg.member_replies import Say
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learner

@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg.long_lists import bounded
-from bot.tg.private_render import Screen, button, shown_name, truncate
+from bot.tg.screen_render import Screen, button, shown_name, truncate
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
 MAX_MOVES = 5

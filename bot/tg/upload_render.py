@@ -24,9 +24,10 @@ from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
-from bot.tg.group_render import listed_line, schedule_usage
+from bot.tg.group_render import listed_line
+from bot.tg.group_schedule_render import schedule_usage
 from bot.tg.long_lists import bounded
-from bot.tg.private_render import Screen, button, guide_line, truncate
+from bot.tg.screen_render import Screen, button, guide_line, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,

@@ -17,7 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot.i18n import Translator
 from bot.tg.context import BotContext
 from bot.tg.menus import PRIVATE_ONLY
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 
 Handler = Callable[[Update, BotContext], Awaitable[None]]
 # bot/tg/member_replies.py's `say`: a member's reply where the group's courtesy rules put it

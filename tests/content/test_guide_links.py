@@ -14,7 +14,7 @@ from bot.content.schema import placeholder_host
 from bot.core.limits import POPUP_VERDICT_CHARS
 from bot.core.models import GuidePath, Text
 from bot.i18n import SUPPORTED_LANGUAGES, translator
-from bot.tg.private_render import guide_link
+from bot.tg.screen_render import guide_link
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 URL = re.compile(r"https?://[^\s\"'<>)`]+")

@@ -9,7 +9,7 @@ import pytest
 
 from bot.content import check, format_report, load_catalog
 from bot.core.markup import code_spans, fenced, plain, split_code
-from bot.tg.private_render import rich
+from bot.tg.screen_render import rich
 
 FIXTURES = Path(__file__).resolve().parents[1] / "content" / "fixtures"
 BLOCK = "```python\nloss = loss / 4  # `scaled`\nloss.backward()\n```"

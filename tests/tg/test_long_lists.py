@@ -21,7 +21,13 @@ from bot.emulator.html import parse_html
 from bot.i18n import translator
 from bot.store import Schedule
 from bot.store.analytics import GroupTotals
-from bot.tg import group_render, progress_render, standings_render
+from bot.tg import (
+    group_render,
+    group_schedule_render,
+    progress_render,
+    result_render,
+    standings_render,
+)
 from bot.tg import private_render as render
 from bot.tg.long_lists import bounded
 from bot.usecases.group_standings import MyPlaces
@@ -82,11 +88,11 @@ def test_bounded_keeps_whole_items_and_counts_the_rest() -> None:
 def test_schedules_list_and_unschedule_confirmation() -> None:
     tr, catalog = translator("en"), shipped_catalog()
     listed = [Schedule(i, -1, "next", "0,2,4", f"{i % 24:02}:{i % 60:02}") for i in range(60)]
-    text = group_render.schedule_list(tr, catalog, listed, "Africa/Dakar", NOW)
+    text = group_schedule_render.schedule_list(tr, catalog, listed, "Africa/Dakar", NOW)
     shown = sent(text)
     assert shown.count("next run") + left_out(shown, "schedules") == 60
     assert shown.endswith("/unschedule <n> removes one.")
-    done = group_render.unscheduled(tr, catalog, listed[0], 1, listed[1:], "UTC", NOW)
+    done = group_schedule_render.unscheduled(tr, catalog, listed[0], 1, listed[1:], "UTC", NOW)
     assert sent(done).startswith("🗑 Removed:") and left_out(done, "schedules") > 0
 
 
@@ -135,7 +141,7 @@ def test_a_long_quizs_result_and_mistakes(lang: str) -> None:
     wrong = tuple((q.correct + 1) % len(q.options) for q in quiz.questions)
     attempt = Attempt(1, 7, quiz.id, orders, wrong)
     missed = tuple(range(400))
-    result = render.result(tr, quiz, attempt, Score(0, 400, missed), lang)
+    result = result_render.result(tr, quiz, attempt, Score(0, 400, missed), lang)
     assert "📖" in sent(result.text).splitlines()[-1]  # the guide link stays, whole
-    review = render.review(tr, quiz, attempt, missed, lang)
+    review = result_render.review(tr, quiz, attempt, missed, lang)
     assert "📖" in sent(review.text).splitlines()[-1]

@@ -30,7 +30,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import MediaFile
 from bot.store.interface import Engine
 from bot.store.media_ids import MediaIdStore
-from bot.tg.private_render import Screen
+from bot.tg.screen_render import Screen
 from bot.tg.topics import topic_gone
 from bot.tg.wire import calls
 from bot.tg.wire.captions import as_caption
