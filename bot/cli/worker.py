@@ -176,6 +176,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     front = Front(
         UpdateQueue(db.pool, name, local=consumer), secret, running=lambda: consumer.running,
         check=lambda update: read_update(update, bot.app.bot), probe=probe,
+        keep=bot.read_updates.keep,  # read once: the consumer here takes it back
     )  # fmt: skip
     runner = await serve(
         front.app(), settings.webhook_listen, settings.webhook_port, reuse_port=True

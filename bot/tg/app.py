@@ -77,6 +77,7 @@ from bot.tg.topics import reply_thread
 from bot.tg.upload_handlers import UploadHandlers
 from bot.tg.wire.photos import PhotoSender
 from bot.tg.wire.ratelimit import PacedRateLimiter
+from bot.tg.wire.read_updates import ReadUpdates
 from bot.tg.wire.retry import RetryingLimiter
 from bot.tg.wire.shared_pace import SharedBudget
 from bot.tg.wire.tapped_message import UpdatesRequest, without_tapped_formatting
@@ -275,6 +276,7 @@ class QuizBot:
         self._upload_sync: asyncio.Task[None] | None = None
         self.webhook: WebhookServer | None = None
         self._metrics: AppRunner | None = None  # the /metrics port, when asked for
+        self.read_updates = ReadUpdates()  # a worker's front's readings, for its own consumer
         # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
         self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
@@ -603,9 +605,13 @@ class QuizBot:
 
     async def process_payload(self, payload: str) -> None:
         """Handle one update's JSON as the inbox stored it (a worker's consumer): the webhook
-        front has already checked it, so PTB reads it as Telegram sent it."""
-        update = without_tapped_formatting(orjson.loads(payload))  # tg/wire/tapped_message.py
-        await self.app.process_update(Update.de_json(update, self.app.bot))
+        front has already checked it, so PTB reads it as Telegram sent it; when this process's
+        own front stored it, what the front read is used (bot/tg/wire/read_updates.py)."""
+        read = self.read_updates.take(payload)  # this process's front read it already
+        if read is None:
+            update = without_tapped_formatting(orjson.loads(payload))  # tg/wire/tapped_message.py
+            read = Update.de_json(update, self.app.bot)
+        await self.app.process_update(read)
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.

@@ -41,8 +41,11 @@ class Front:
         running: Callable[[], bool] = lambda: True,
         check: Callable[[dict[str, Any]], object] = lambda update: None,
         probe: Probe | None = None,
+        keep: Callable[[str, object], None] = lambda raw, read: None,
     ) -> None:
-        self.queue, self.running, self.check = queue, running, check
+        """`keep(raw, read)`: what `check` read of a body just stored, for this process's own
+        worker, which then need not parse it again (bot/tg/wire/read_updates.py)."""
+        self.queue, self.running, self.check, self.keep = queue, running, check, keep
         self.probe = probe
         self.gate = WebhookGate(secret, self.store, path=path)
 
@@ -54,9 +57,10 @@ class Front:
         return app
 
     async def store(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:
-        self.check(update)  # NotAnUpdate: the gate answers 400
+        read = self.check(update)  # NotAnUpdate: the gate answers 400
         try:
-            await self.queue.put(update_id, json_ordering_key(update), raw)
+            if await self.queue.put(update_id, json_ordering_key(update), raw):
+                self.keep(raw, read)  # a consumer that claims it first parses it: no harm
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # No 200: Telegram keeps the update and sends it again.
             log.error("webhook: update %d not stored: %s", update_id, exc)

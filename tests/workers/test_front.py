@@ -15,6 +15,7 @@ from telegram import Bot, Update
 
 from bot.ordering import json_ordering_key as ordering_key
 from bot.store.pg.inbox import UpdateQueue
+from bot.tg.wire.read_updates import ReadUpdates
 from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import SECRET_HEADER, serve
 from bot.workers.front import Front
@@ -183,3 +184,36 @@ async def test_fuzzed_requests_never_break_the_front(
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     for row in await pg_pool.fetch("SELECT payload FROM work_updates"):
         Update.de_json(json.loads(row["payload"]), bot)  # what a worker will read
+
+
+async def test_what_the_front_read_is_handed_to_its_own_worker_once(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A worker's front reads each body with PTB (to refuse what PTB cannot read); the update
+    it read goes to this process's consumer by the stored text, so the consumer does not parse
+    it again (issue 32). A copy Telegram sends again is stored once and kept once."""
+    queue, bot, reads = UpdateQueue(pg_pool, "front"), Bot(TOKEN), ReadUpdates()
+    front = Front(queue, SECRET, check=lambda update: read_update(update, bot), keep=reads.keep)
+    body = json.dumps(_tap(31, -100, 42))
+    async with TestClient(TestServer(front.app())) as client:
+        for _ in range(2):
+            resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
+            assert resp.status == 200
+    [claimed] = await queue.claim(5)
+    read = reads.take(claimed.payload)  # the text as the inbox gives it back
+    assert isinstance(read, Update) and read.update_id == 31
+    assert read.callback_query is not None and read.callback_query.data == "g:1:0:1"
+    assert reads.take(claimed.payload) is None  # once
+    assert len(reads) == 0
+
+
+def test_read_updates_are_bounded() -> None:
+    reads = ReadUpdates(limit=3)
+    updates = {f"body{i}": Update(i) for i in range(5)}
+    for body, update in updates.items():
+        reads.keep(body, update)
+    assert len(reads) == 3
+    assert reads.take("body0") is None  # the oldest fell out (claimed by another worker)
+    assert reads.take("body4") is updates["body4"]
+    reads.keep("junk", None)  # nothing read: nothing kept
+    assert reads.take("junk") is None
