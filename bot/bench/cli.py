@@ -75,6 +75,13 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated phases: private,baseline,lean,max,limits,startup,emulator,"
         "burst,fanout (default: all)",
     )
+    p.add_argument(
+        "--api-latency",
+        type=float,
+        default=0,
+        metavar="MS",
+        help="group burst: every Bot API request answered MS ms late (Telegram's round trip)",
+    )
     p.add_argument("--json", type=Path, help="also write every figure as JSON here")
     p.add_argument("--workdir", type=Path, help="keep databases here (default: a temp dir)")
     return p
@@ -170,7 +177,15 @@ async def run(args: argparse.Namespace, workdir: Path) -> Report:
         if wanted("burst"):
             print(f"… group burst: {args.group_members} members, production limits", flush=True)
             report.burst = await _guard(
-                report, "group burst", groups.burst(args.group_members, workdir, content=content)
+                report,
+                "group burst",
+                groups.burst(
+                    args.group_members,
+                    workdir,
+                    content=content,
+                    api_latency=args.api_latency / 1000,
+                    concurrency=args.bot_concurrency,
+                ),
             )
         if wanted("fanout"):
             print(

@@ -94,14 +94,34 @@ def _ms(values: list[float]) -> dict[int, float]:
 
 
 async def burst(
-    members: int, workdir: Path, *, spread: float = 2.0, content: Path | None = None, seed: int = 11
+    members: int,
+    workdir: Path,
+    *,
+    spread: float = 2.0,
+    content: Path | None = None,
+    seed: int = 11,
+    api_latency: float = 0.0,
+    concurrency: int = 0,
 ) -> dict[str, Any]:
-    """One group of `members` tapping question 1 within `spread` seconds."""
+    """One group of `members` tapping question 1 within `spread` seconds. `api_latency`: every Bot
+    API request is answered that many seconds late, as Telegram's round trip from a server
+    far from it (the emulator answers in about a millisecond); `concurrency`: the bot's
+    concurrent updates (0: its default)."""
     db = workdir / "group-burst.sqlite3"
     rng = random.Random(seed)
     problems: list[str] = []
     async with Emulator(token=TOKEN, flood=FloodLimits()) as emu:
-        proc = BotProcess("quizbot", emu.base_url, TOKEN, db=db, content=content, rate_limit=True)
+        if api_latency > 0:
+            emu.faults.add(None, "delay", times=None, delay=api_latency)
+        proc = BotProcess(
+            "quizbot",
+            emu.base_url,
+            TOKEN,
+            db=db,
+            content=content,
+            rate_limit=True,
+            concurrency=concurrency,
+        )
         await proc.start()
         try:
             admin = emu.user(900_001, "Admin", language_code="en")
@@ -175,6 +195,7 @@ async def burst(
         problems.append(f"group burst: the reveal shows {shown}, the DB has {counts}")
     return {
         "members": members,
+        "api_latency_ms": round(api_latency * 1000, 1),
         "spread_s": spread,
         "taps_sent": len(sent),
         "taps_answered": answered,

@@ -126,7 +126,8 @@ class Report:
             p = b["popup_ms"]
             out.append(
                 f"group burst, {b['members']} members tapping within {b['spread_s']:g} s "
-                f"(production limits): taps answered {b['taps_answered']}/{b['taps_sent']}, "
+                f"(production limits{_latency(b)}): "
+                f"taps answered {b['taps_answered']}/{b['taps_sent']}, "
                 f"all answered {b['all_answered_after_s']:.1f} s after the first tap; tap → popup "
                 f"p50/p95/p99 {p[50]:.0f}/{p[95]:.0f}/{p[99]:.0f} ms; recorded {b['recorded']} "
                 f"({b['recorded_distinct_members']} members, once each); reveal counts "
@@ -217,3 +218,9 @@ class Report:
             "fanout": self.fanout,
             "problems": self.problems(),
         }
+
+
+def _latency(burst: dict[str, Any]) -> str:
+    """The Bot API round trip the burst ran with (`--api-latency`), if any, for its line."""
+    ms = burst.get("api_latency_ms", 0)
+    return f", Bot API round trip {ms:g} ms" if ms else ""
