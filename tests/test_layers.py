@@ -232,12 +232,16 @@ TG_SHARED = {
     "context.py",
     "group_sends.py",  # posting in a group, following a migration or a removal
     "handler_order.py",
+    "handler_set.py",  # QuizBot's part that builds every handler object, once
     "long_lists.py",
     "member_replies.py",
     "menus.py",
     "mini_app.py",
+    "options.py",  # BotOptions, and the service inputs an entry point composes from them
     "owner.py",
     "quiz_links.py",
+    "repeated_updates.py",  # QuizBot's guard: an update delivered again acts once
+    "served_content.py",  # QuizBot's part that serves content: reload, uploads synced
     "topics.py",
 }
 

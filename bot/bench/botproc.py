@@ -48,7 +48,8 @@ async def _serve(args: argparse.Namespace) -> None:
     else:
         from bot.compose import build_services
         from bot.content import load_catalog
-        from bot.tg.app import BotOptions, QuizBot, service_inputs
+        from bot.tg.app import QuizBot
+        from bot.tg.options import BotOptions, service_inputs
 
         timings["imports"] = time.time() - T_PROCESS
         t0 = time.time()

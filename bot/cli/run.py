@@ -41,8 +41,9 @@ async def run_bot(
     content_dir: Path | None = None,
 ) -> int:
     from bot.compose import build_services
-    from bot.tg.app import BotOptions, QuizBot, service_inputs
+    from bot.tg.app import QuizBot
     from bot.tg.mini_app import DashboardLinks
+    from bot.tg.options import BotOptions, service_inputs
 
     web = WebSettings.from_env()
 

@@ -37,7 +37,8 @@ from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.pacing import BotSchedule, SendSlots
 from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
-from bot.tg.app import BotOptions, QuizBot, service_inputs
+from bot.tg.app import QuizBot
+from bot.tg.options import BotOptions, service_inputs
 from bot.tg.wire.shared_pace import SharedBudget
 from bot.tg.wire.timer_backends import PgTimers
 from bot.tg.wire.webhook_server import read_update

@@ -26,8 +26,9 @@ from bot.core.dashboard_math import group_start_param
 from bot.emulator import Button, ChatView, Emulator, EmuMessage, FloodLimits, SimUser, TapTimeout
 from bot.sandbox import terminal
 from bot.sandbox.display import GENERAL, Display, topic_name
-from bot.tg.app import BotOptions, QuizBot, service_inputs
+from bot.tg.app import QuizBot
 from bot.tg.mini_app import DashboardLinks
+from bot.tg.options import BotOptions, service_inputs
 from bot.web.auth import sign_init_data
 
 log = logging.getLogger(__name__)

@@ -7,9 +7,9 @@ and one whose effects never reached the disk (killed before) is handled again wh
 Answers need no record: storing one twice is already impossible (its primary key).
 
 The key stored (column `update_id`) is the adapter's hash of the update id AND what the update
-carries (`bot/tg/app.py`, `update_key`): a re-delivery repeats both, whereas an id used again for
-a different update (a restarted emulator or sandbox; Telegram picks ids at random after a week
-without updates) must not be dropped. Keys are therefore not ordered: age decides what is kept.
+carries (`bot/tg/repeated_updates.py`, `update_key`): a re-delivery repeats both, whereas an id used
+again for a different update (a restarted emulator or sandbox; Telegram picks ids at random after a
+week without updates) must not be dropped. Keys are therefore not ordered: age decides what is kept.
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ Callback = Callable[[Update, Any], Coroutine[Any, Any, None]]
 
 @dataclass(frozen=True)
 class Handlers:
-    """What `register_handlers` adds, built once by `QuizBot._make_handlers` (bot/tg/app.py)."""
+    """What `register_handlers` adds, built once by `QuizBot._make_handlers`
+    (bot/tg/handler_set.py)."""
 
     drop_repeated: Callback  # group -2: an update delivered again is handled once
     resolver: LearnerResolver  # group -1: the sender and their language

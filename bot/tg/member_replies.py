@@ -1,10 +1,10 @@
 """The one place a group command's reply to a member who is not an admin is decided and sent.
 
 The rules are `bot/core/courtesy.py`'s (once a minute per command and member, a few a minute per
-group, never in the group while a run plays); the use case claims each reply in the store.
-`guard` wraps every group command at registration (bot/tg/app.py): an admin's runs as before; a
-member's is decided first, and an admin-only command is refused here without running. Handlers
-that answer members (/help, /top, /me) send through `say`, which follows the decision:
+group, never in the group while a run plays); the use case claims each reply in the store. `guard`
+wraps every group command at registration (bot/tg/handler_order.py): an admin's runs as before; a
+member's is decided first, and an admin-only command is refused here without running. Handlers that
+answer members (/help, /top, /me) send through `say`, which follows the decision:
 
 * in the group, as a courtesy reply: behind the run's sends, and refused by the rate limiter
   when the group's budget is short (`Shed`), in which case it goes privately instead;

@@ -110,6 +110,6 @@ def test_tiny_group_burst_and_fanout_count_every_tap_and_group(
 
 def test_baseline_handles_updates_as_quizbot_does() -> None:
     from bot.bench.baseline import CONCURRENT_UPDATES
-    from bot.tg.app import BotOptions
+    from bot.tg.options import BotOptions
 
     assert BotOptions.__dataclass_fields__["concurrent_updates"].default == CONCURRENT_UPDATES

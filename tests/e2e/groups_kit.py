@@ -14,7 +14,8 @@ from bot.core.models import Catalog, Quiz
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import QuizBot
+from bot.tg.options import BotOptions
 from tests.e2e.harness import TOKEN, Harness, shipped_catalog
 
 LETTERS = "ABCD"

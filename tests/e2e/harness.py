@@ -30,7 +30,8 @@ from bot.emulator.driver import CallbackAnswer, ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
-from bot.tg.app import BotOptions, QuizBot, service_inputs
+from bot.tg.app import QuizBot
+from bot.tg.options import BotOptions, service_inputs
 from bot.tg.wire.timer_backends import ClockTimers, Timers
 from tests.e2e.reads import StoreReads
 

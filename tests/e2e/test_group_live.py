@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.core.live_feedback import LivePolicy, live_steps
 from bot.emulator import Emulator
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from tests.e2e.groups_kit import LETTERS, QUIZ, GroupHarness, make_group, short_catalog
 from tests.e2e.harness import TOKEN
 

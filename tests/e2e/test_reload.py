@@ -21,7 +21,7 @@ from bot.content import load_catalog
 from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.emulator import Emulator
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from tests.e2e.groups_kit import GroupHarness, make_group, right_position
 from tests.e2e.harness import TOKEN, answer_as, answer_current, answered, typed_for
 from tests.e2e.progress_kit import LETTERS, QUIZ, is_card, right_letter, take_quiz

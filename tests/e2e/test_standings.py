@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.emulator import Emulator
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from bot.usecases.dashboard import DashboardService
 from tests.e2e.groups_kit import (
     LETTERS,

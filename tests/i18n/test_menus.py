@@ -9,8 +9,8 @@ from telegram.ext import CommandHandler
 
 from bot.content import default_content_dir, load_catalog
 from bot.i18n import SUPPORTED_LANGUAGES, translator
-from bot.tg.app import BotOptions
 from bot.tg.menus import DESCRIPTION, GROUP, GROUP_ADMIN, MENUS, SHORT_DESCRIPTION, commands
+from bot.tg.options import BotOptions
 from tests.e2e.harness import compose_bot
 
 

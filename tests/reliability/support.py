@@ -25,7 +25,7 @@ import yaml
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog
 from bot.emulator import Emulator, EmuMessage, FloodLimits, SimUser
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from tests.e2e.harness import TOKEN, Harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +71,11 @@ async def bot_at(
 
 def handler_errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     """Exceptions that escaped a handler: the error handler logs each at ERROR."""
-    return [r for r in caplog.records if r.name == "bot.tg.app" and r.levelno >= logging.ERROR]
+    return [
+        r
+        for r in caplog.records
+        if r.name == "bot.tg.error_handlers" and r.levelno >= logging.ERROR
+    ]
 
 
 def buttons(message: EmuMessage) -> list[str]:

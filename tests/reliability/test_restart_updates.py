@@ -15,7 +15,7 @@ from tests.reliability.support import QUIZ, bot_at, start_quiz
 async def test_a_deep_link_start_delivered_again_after_a_restart_acts_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.tg.app")
+    caplog.set_level(logging.INFO, logger="bot.tg.repeated_updates")
     async with bot_at(tmp_path) as h:
         user = h.emu.user(5020, "Ousmane")
         await start_quiz(user)

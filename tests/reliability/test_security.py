@@ -17,7 +17,7 @@ from bot import logs
 from bot.content import default_content_dir, load_catalog
 from bot.emulator import Emulator
 from bot.store import Database
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from tests.e2e.harness import TOKEN, compose_bot
 from tests.reliability.support import (
     ROOT,

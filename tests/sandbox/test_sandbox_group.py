@@ -16,7 +16,7 @@ from telegram.ext import CommandHandler
 from bot.content import default_content_dir, load_catalog
 from bot.core.kinds import QuestionKind
 from bot.i18n import load_all, translator
-from bot.tg.app import BotOptions
+from bot.tg.options import BotOptions
 from tests.e2e.harness import compose_bot
 from tests.sandbox.driver import Sandbox, correct_number, correct_numbers
 

@@ -16,7 +16,8 @@ from telegram.ext import BaseHandler, CallbackQueryHandler
 
 from bot.content import default_content_dir, load_catalog
 from bot.emulator import Emulator
-from bot.tg.app import BotOptions, QuizBot
+from bot.tg.app import QuizBot
+from bot.tg.options import BotOptions
 from tests.e2e.harness import compose_bot
 
 TOKEN = "123:order"

@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import Update
 
-from bot.tg.app import update_key
+from bot.tg.repeated_updates import update_key
 
 
 def _message(update_id: int, message_id: int, date: int, text: str = "/start") -> Update:

@@ -4,9 +4,9 @@ Telegram sends every callback query with the whole message its keyboard sits und
 entities included: a question's bold counter, code spans and links are 5 to 10 of them, and PTB
 builds a frozen `MessageEntity` for each on every tap (≈ 60 µs of the ≈ 200 µs `Update.de_json`
 takes for a question's tap on this machine, BENCHMARKS.md). quizbot reads a tapped message's
-chat, id, date (bot/tg/app.py's `update_key`), text, photo (a captioned question) and whether
-it still has a keyboard (bot/tg/upload_handlers.py), never its entities, which describe a text
-it wrote itself, nor its buttons (≈ 40 µs more: a button each, with its callback data, which
+chat, id, date (bot/tg/repeated_updates.py's `update_key`), text, photo (a captioned question)
+and whether it still has a keyboard (bot/tg/upload_handlers.py), never its entities, which describe
+a text it wrote itself, nor its buttons (≈ 40 µs more: a button each, with its callback data, which
 the query carries anyway). So `entities` and `caption_entities` of `callback_query.message` are
 left out of the JSON PTB parses, and its keyboard, when it has one, arrives empty; on every way
 updates come in (long polling, the webhook, the workers' inbox). A handler that ever needs a

@@ -1,0 +1,74 @@
+"""The catalogue the bot serves, swapped whole (`ServedContent`, a part of `QuizBot`): content
+reloaded while running (`/reload`, `quizbot content reload` through the control socket) and
+groups' uploaded quizzes joining it, synced from the store when several workers share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.content import default_content_dir
+from bot.content.reload import ReloadResult, reload_catalog
+from bot.core.models import Catalog, Quiz
+from bot.tg.options import BotOptions
+from bot.usecases.catalog_ref import CatalogRef
+from bot.usecases.quiz_uploads import QuizUploads
+
+log = logging.getLogger(__name__)
+UPLOAD_SYNC_SECONDS = 5.0  # several workers: another worker's upload is served here this soon
+
+
+class ServedContent:
+    """What `QuizBot` (bot/tg/app.py) serves; it sets what is read here when it is built."""
+
+    options: BotOptions
+    catalog_ref: CatalogRef
+    uploads: QuizUploads
+    _reload_lock: asyncio.Lock
+
+    async def reload_content(self) -> ReloadResult:
+        """Load and check the content again; serve it only if it has no error.
+
+        Attempts and group runs already under way keep the quiz version they started with (the
+        new catalogue remembers the old versions); new ones start on the new content.
+        """
+        async with self._reload_lock:
+            path = self.options.content_dir or default_content_dir()
+            result = await asyncio.to_thread(
+                reload_catalog,
+                path,
+                self.catalog_ref.current,
+                guide_base_url=self.options.guide_base_url,
+            )
+            if result.ok:
+                self._serve(result.catalog)
+                log.info("content reloaded from %s: %s", path, result.summary())
+            else:
+                log.warning("content reload refused:\n%s", result.summary())
+            return result
+
+    async def _sync_uploads(self) -> None:
+        """Several workers: a group's quiz uploaded or deleted through another worker is served
+        (or no longer) here within UPLOAD_SYNC_SECONDS (docs/caches.md)."""
+        while True:
+            await asyncio.sleep(UPLOAD_SYNC_SECONDS)
+            try:
+                if served := await self.uploads.sync():
+                    self._serve_uploaded(*served)
+            except Exception as exc:  # the store briefly unreachable: the next round retries
+                log.warning("uploaded quizzes not synced from the store: %s", exc)
+
+    def _serve_uploaded(self, *quizzes: Quiz) -> None:
+        """A group's uploaded quizzes join the served catalogue by id and version (never listed;
+        earlier versions stay for the runs still playing them)."""
+        self._serve(self.catalog_ref.current.with_versions(quizzes))
+
+    def _serve(self, catalog: Catalog) -> None:
+        """Serve a new catalogue: one swap, seen by every holder from its next read on
+        (`options.catalog` follows, for whoever reads the bot's options)."""
+        self.catalog_ref.current = self.options.catalog = catalog
+
+    async def _reload_command(self) -> tuple[bool, str]:
+        result = await self.reload_content()
+        return result.ok, result.summary()
