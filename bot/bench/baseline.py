@@ -25,7 +25,7 @@ from telegram.ext import (
 # one chat's updates in arrival order (bot/tg/wire/update_order.py); the baseline stays stock PTB on
 # purpose, so that ordering's cost is counted against quizbot. The bench's learners each wait
 # for the bot's answer before their next tap, so the order changes no work, only its bookkeeping.
-CONCURRENT_UPDATES = 8
+CONCURRENT_UPDATES = 64
 
 
 def _question(q: int) -> tuple[str, InlineKeyboardMarkup]:

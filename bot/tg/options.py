@@ -43,8 +43,12 @@ class BotOptions:
     send_rate: float = (
         29.0  # counted requests (sends, edits) per second; see bot/tg/wire/ratelimit.py
     )
-    # Measured (BENCHMARKS.md): httpcore scans its whole pool per request, so 8 beats 64.
-    concurrent_updates: int = 8
+    # Updates handled at once (and HTTP connections to the Bot API). Each holds its slot for
+    # its Bot API round trips: with 8, a bot 50 ms from Telegram answered a 1,000-member burst's
+    # popups in 5 s (p99), with 64 in 0.13 s (BENCHMARKS.md, `quizbot bench --api-latency`).
+    # 8 was chosen when httpx scanned its whole pool per request (still so with
+    # transport="httpx"); aiohttp does not.
+    concurrent_updates: int = 64
     transport: str = "aiohttp"  # or "httpx", PTB's default (bot/tg/wire/transport.py)
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group

@@ -1,6 +1,6 @@
 """Per-chat order for concurrent updates: PTB's `BaseUpdateProcessor`, keyed by chat.
 
-`concurrent_updates(8)` alone lets two updates of one chat run at once and finish out of order: a
+`concurrent_updates(N)` alone lets two updates of one chat run at once and finish out of order: a
 supergroup's migration and the /push right after it (the /push then finds no quiz), or a fast
 /stop racing the send of the card it should close. Here updates of one ordering key (one chat,
 else, for updates without a chat such as inline queries and poll answers, one user: the rule is
