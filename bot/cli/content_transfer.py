@@ -33,6 +33,13 @@ def configure_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("--id", dest="quiz_id", help="quiz id (default: from the category or file)")
     imp.add_argument("--out", type=Path, help="content directory (default: ./content)")
     imp.add_argument("--force", action="store_true", help="replace files that exist")
+    imp.add_argument(
+        "--max-mb",
+        type=float,
+        default=1.0,
+        metavar="MB",
+        help="the largest file read, in MB (default 1; an export with pictures may need more)",
+    )
 
 
 def configure_export(exp: argparse.ArgumentParser) -> None:
@@ -65,6 +72,7 @@ def run_import(args: argparse.Namespace) -> int:
         guide=args.guide,
         level=args.level,
         quiz_id=args.quiz_id,
+        max_bytes=_max_bytes(args.max_mb),
     )
     try:
         result = importer.read_input(request)
@@ -78,6 +86,8 @@ def run_import(args: argparse.Namespace) -> int:
     name = display_path(args.file)
     for problem in plan.problems:
         print(problem.format(name))
+    if _size(args.file) > request.max_bytes:
+        print(f"{name}: larger than --max-mb {args.max_mb:g}: give a larger --max-mb to read it")
     for note in plan.notes:
         print(f"note: {note}")
     for q in stood_in:
@@ -226,3 +236,15 @@ def _uploaded(args: argparse.Namespace, content: Path) -> Quiz | None:
     if checked.quiz is None:
         print(f"export failed: '{args.quiz}' no longer passes the checks", file=sys.stderr)
     return checked.quiz
+
+
+def _max_bytes(megabytes: float) -> int:
+    """`--max-mb` in bytes; a bound, so at least 1 KB and at most 200 MB (read whole)."""
+    return int(min(max(megabytes, 0.001), 200.0) * 1_000_000)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -20,7 +20,7 @@ from bot.content.formats import (
     ParseResult,
     parse_bytes,
 )
-from bot.content.formats.draft import DraftOption, DraftPicture
+from bot.content.formats.draft import DEFAULT_LIMITS, DraftOption, DraftPicture, Limits
 from bot.content.import_media import MediaPlan
 from bot.content.numbers import number_answer
 from bot.content.problems import N_, Msg, Problems
@@ -62,6 +62,7 @@ class ImportRequest:
     guide: str | None = None
     level: str = "beginner"
     quiz_id: str | None = None
+    max_bytes: int = DEFAULT_LIMITS.max_bytes  # the largest file read (`--max-mb`)
 
 
 def read_input(request: ImportRequest) -> ParseResult:
@@ -71,7 +72,8 @@ def read_input(request: ImportRequest) -> ParseResult:
         raise ImportFailed(f"cannot read {request.file}: {exc.strerror or exc}") from None
     name = request.file.name.split(".")[0]
     try:
-        return parse_bytes(request.fmt, data, name, request.lang)
+        limits = Limits(max_bytes=request.max_bytes)
+        return parse_bytes(request.fmt, data, name, request.lang, limits)
     except NotText as exc:
         raise ImportFailed(
             f"{request.file} is not UTF-8 text (byte {exc.start}): save it as UTF-8"

@@ -518,3 +518,23 @@ def test_an_embedded_file_that_is_no_picture_in_the_text_is_named() -> None:
         "bank.xml:1: note: question “q”: file bonjour.mp3 left out (quizbot keeps the pictures "
         "a text shows, not sound or documents)"
     ]
+
+
+def test_a_large_export_is_read_with_a_larger_max_mb(
+    content: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A teacher's Moodle export with pictures easily passes 1 MB: the command refuses it by
+    default, says how to read it, and reads it with `--max-mb`."""
+    data = (MOODLE / "pictures.xml").read_bytes()
+    src = b'"@@PLUGINFILE@@/answer.jpg"'
+    data = data.replace(src, src + b' alt="The grey square again"')
+    big = tmp_path / "big.xml"
+    big.write_bytes(data + b"<!-- " + b"x" * 1_200_000 + b" -->\n")  # 1.2 MB
+    args = ["import", str(big), "--format", "moodle", "--out", str(content)]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "at most 1000000 are accepted" in out
+    assert "larger than --max-mb 1: give a larger --max-mb to read it" in out
+    assert not (content / "quizzes").exists()
+    assert main([*args, "--max-mb", "5"]) == 0, capsys.readouterr().out
+    assert (content / "quizzes" / "flags-and-maps.yaml").is_file()
