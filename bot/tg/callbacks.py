@@ -195,7 +195,7 @@ class TopWindow(Callback):
 class PracticeChoice(Callback):
     """The practice chooser."""
 
-    guides: Annotated[int, Number(9)]  # bit i: the catalogue's i-th guide (none set: all)
+    guides: Annotated[int, Number(18)]  # bit i: the catalogue's i-th guide (none set: all)
     level: Level
     length: Annotated[int, Number(2)]
 
@@ -204,7 +204,7 @@ class PracticeChoice(Callback):
 class PracticeGo(Callback):
     """Start the practice set the chooser shows."""
 
-    guides: Annotated[int, Number(9)]
+    guides: Annotated[int, Number(18)]
     level: Level
     length: Annotated[int, Number(2)]
 

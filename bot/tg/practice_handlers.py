@@ -98,7 +98,9 @@ class PracticeHandlers(ServesCatalog):
 
     @property
     def guides(self) -> list[GuidePath]:
-        return list(self.catalog.guides.values())
+        """The guides the chooser offers, in the catalogue's order (at most
+        `PRACTICE_GUIDES_MAX`: a mask of more would not fit a button's data)."""
+        return list(self.catalog.guides.values())[: pr.PRACTICE_GUIDES_MAX]
 
     async def practice(self, update: Update, context: BotContext) -> None:
         message = update.effective_message

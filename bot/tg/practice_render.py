@@ -21,6 +21,10 @@ from bot.tg.question_render import unreviewed_line
 from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich, truncate
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
 
+# Guides the chooser offers to tick, at most: their bits must fit the 18 digits its buttons give
+# the mask (2**59 - 1 has 18). A catalogue with more: the rest are practised with "none ticked".
+PRACTICE_GUIDES_MAX = 59
+
 LEVEL_CODES: dict[str, Level | None] = {
     "x": None,
     "b": Level.BEGINNER,

@@ -111,7 +111,7 @@ FORGED = [
     "set:-100:lang:fr fr", "set:--100:lang", "set:-12345678901234567:lang", "top:-100:y",
     "top:-100:ww", "top:-100:", "lang:xx1", "lang:f", "lang:fren", "lang:FR", "list:", "list ",
     "back:1", "pm:", "rvn:1", "quiz:", "quiz:a.b", "quiz:a/b", "quiz:" + "x" * 33,
-    "go:" + "x" * 40, "pc:1:z:10", "pc:1:x:100", "pc:1234567890:x:1", "pc:-1:x:1",
+    "go:" + "x" * 40, "pc:1:z:10", "pc:1:x:100", "pc:1234567890123456789:x:1", "pc:-1:x:1",
     "eg:q:s:30", "eg:q:q:123456", "eg:q:q:", "rva:1:0:0", "rva:1:0:0:0:1", "rva:1:0:0:01a:1",
     "rva:1:0:0:01234567890:1", "rvu:1:0:0:01:2", "rvf:1:0", "tzs:1:Europe/Par is",
     "tzs:1:" + "A" * 41, "upf:100:0a1b2c3d", "upf:-100:0A1B2C3D", "upf:-100:0a1b2c3",
