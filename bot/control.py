@@ -1,9 +1,11 @@
-"""A local control socket: `quizbot content reload` asks the running bot to reload its content.
+"""A local control socket: `quizbot content reload` asks the running bot to reload its content,
+and `quizbot forget USER_ID` to drop what it keeps in memory of a user it deleted.
 
 A Unix socket beside the database (`<db>.sock`, mode 0600: only the bot's own user can use it)
 rather than a signal: the command gets the bot's answer back (what changed, or every content
 error by file, line and key) and no process id file can go stale. One request per connection:
-a command word on one line; the reply's first line is `ok` or `error`, the rest is text.
+a command word on one line, maybe followed by a space and its argument; the reply's first line
+is `ok` or `error`, the rest is text.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-Command = Callable[[], Awaitable[tuple[bool, str]]]
+Command = Callable[[str], Awaitable[tuple[bool, str]]]  # its argument ("" if none)
 MAX_REQUEST = 64
 REPLY_TIMEOUT = 120.0
 
@@ -51,12 +53,13 @@ class ControlServer:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             line = await asyncio.wait_for(reader.readline(), 10)
-            word = line[:MAX_REQUEST].decode("ascii", "replace").strip()
+            request = line[:MAX_REQUEST].decode("ascii", "replace").strip()
+            word, _, argument = request.partition(" ")
             command = self.commands.get(word)
             if command is None:
                 ok, text = False, f"unknown command {word!r} (known: {', '.join(self.commands)})"
             else:
-                ok, text = await command()
+                ok, text = await command(argument.strip())
             writer.write(f"{'ok' if ok else 'error'}\n{text}\n".encode())
             await writer.drain()
         except (TimeoutError, ConnectionError) as exc:

@@ -2,9 +2,11 @@
 asks by mail, a user who blocked the bot).
 
 It opens the database like the bot does, SQLite or PostgreSQL (`--db` or `QUIZBOT_DB`, spelt
-the same way): it may run next to a live bot, whose caches then drop the user at its next
-restart; their data in the database is gone at once. What is deleted and what is kept is said
-in `bot/store/forget.py` and the README.
+the same way): it may run next to a live bot. Their data in the database is gone at once; a
+bot running on that SQLite file is then told through its control socket (bot/control.py) to
+drop what it keeps of them in memory, and workers on PostgreSQL hear the deletion through
+LISTEN/NOTIFY. (One process on PostgreSQL, without workers, drops them at its next restart.)
+What is deleted and what is kept is said in `bot/store/forget.py` and the README.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError, store_location
+from bot.control import send, socket_path
 from bot.store import Database, StoreError
 from bot.store.forget import ForgetStore, Forgotten
 from bot.store.interface import Engine
@@ -58,6 +61,8 @@ def main(argv: list[str]) -> int:
     except StoreError as exc:
         print(f"quizbot forget: {exc}", file=sys.stderr)
         return 1
+    if location.dsn is None:
+        print(asyncio.run(_tell_the_bot(socket_path(_path(location)), args.user_id)))
     print(
         f"quizbot forget: user {args.user_id}: profile {'deleted' if done.profile else 'absent'}, "
         f"{done.private_attempts} private attempts and {done.private_answers} answers deleted, "
@@ -70,3 +75,14 @@ def main(argv: list[str]) -> int:
 def _path(location: Location) -> Path:
     assert location.path is not None  # a Location is a path or a URL
     return location.path
+
+
+async def _tell_the_bot(socket: Path, user_id: int) -> str:
+    """The running bot's answer, or why none was needed."""
+    if not socket.exists():
+        return "quizbot forget: no bot running on this database (nothing kept in memory)"
+    try:
+        ok, text = await send(socket, f"forget {user_id}", timeout=30)
+    except (OSError, TimeoutError) as exc:
+        return f"quizbot forget: the running bot did not answer ({exc}); it forgets at restart"
+    return f"quizbot forget: running bot: {text}" if ok else f"quizbot forget: {text}"

@@ -201,7 +201,8 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             await self.practice_handlers.restore()  # clocks of exams still running
             if self.options.control_socket is not None:
                 self.control = ControlServer(
-                    self.options.control_socket, {"reload": self._reload_command}
+                    self.options.control_socket,
+                    {"reload": self._reload_command, "forget": self._forget_command},
                 )
                 await self.control.start()
             _freeze_startup_heap()
@@ -254,6 +255,14 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         except BaseException:
             await self.stop()
             raise
+
+    async def _forget_command(self, argument: str) -> tuple[bool, str]:
+        """`quizbot forget USER_ID` deleted a user beside this process: what it keeps in memory
+        of them goes too (their language, attempts, reminders), as after their own /forget."""
+        if not argument.isdigit() or not 0 < int(argument) < 2**63:
+            return False, "forget: a Telegram user id is a positive number"
+        await self.forget_handlers.forgetting.drop_in_memory(int(argument))
+        return True, f"user {argument}: nothing of them kept in memory"
 
     async def process_payload(self, payload: str) -> None:
         """Handle one update's JSON as the inbox stored it (a worker's consumer): the webhook

@@ -69,6 +69,6 @@ class ServedContent:
         (`options.catalog` follows, for whoever reads the bot's options)."""
         self.catalog_ref.current = self.options.catalog = catalog
 
-    async def _reload_command(self) -> tuple[bool, str]:
+    async def _reload_command(self, argument: str = "") -> tuple[bool, str]:
         result = await self.reload_content()
         return result.ok, result.summary()

@@ -20,9 +20,14 @@ class Forgetting:
 
     async def forget(self, user_id: int) -> Forgotten:
         forgotten = await self.store.forget(user_id)
+        await self.drop_in_memory(user_id)
+        log.info("a learner was forgotten at their request (%s)", forgotten)
+        return forgotten
+
+    async def drop_in_memory(self, user_id: int) -> None:
+        """What this process keeps of the user, once their rows are gone (here, or by
+        `quizbot forget` beside it: bot/control.py)."""
         for drop in self.in_memory:
             dropped = drop(user_id)
             if inspect.isawaitable(dropped):  # a timer: durable ones live in the database
                 await dropped
-        log.info("a learner was forgotten at their request (%s)", forgotten)
-        return forgotten
