@@ -16,7 +16,7 @@ from tests.e2e.groups_kit import LETTERS, GroupHarness, make_group
 from tests.e2e.harness import TOKEN
 from tests.item_tables import MEMBERS, MISKEYED, QUESTIONS, QUIZ, TRUE_KEY, choice, miskeyed_catalog
 
-SECONDS = 8.0  # per question: room for 25 taps on a loaded machine
+SECONDS = 8.0  # per question, on the fake clock: the deadline comes when the test moves it
 
 
 def letter(message: EmuMessage, question: Question, option: int) -> str:
@@ -36,7 +36,9 @@ async def test_groupstats_flags_the_miskeyed_question_after_25_members(tmp_path:
     catalog = miskeyed_catalog()
     quiz = catalog.quizzes[QUIZ]
     async with Emulator(token=TOKEN, flood=None) as emu:
-        h = GroupHarness(emu, tmp_path / "quizbot.sqlite3", catalog, seconds=SECONDS)
+        h = GroupHarness(
+            emu, tmp_path / "quizbot.sqlite3", catalog, seconds=SECONDS, clock_timers=True
+        )
         await h.start_bot()
         try:
             group, admin = await make_group(h)
@@ -56,6 +58,7 @@ async def test_groupstats_flags_the_miskeyed_question_after_25_members(tmp_path:
                     *(m.tap(shown, pick) for m, pick in zip(members, picks, strict=True))
                 )
                 assert all(p is not None for p in popups)  # every tap was answered
+                await h.next_timer()  # the question's time is up (the fake clock: no waiting)
             await group.wait_for(lambda m: "finished" in m.text, after=mark, timeout=30)
             answers = h.rows("SELECT count(*) FROM answers WHERE user_id >= 3000")
             assert answers == [(MEMBERS * QUESTIONS,)]  # every tap in its window
