@@ -193,26 +193,6 @@ class AnswerOutcome:
         return self.attempt.status is Status.FINISHED
 
 
-def apply_answer(attempt: Attempt, quiz: Quiz, question_index: int, position: int) -> AnswerOutcome:
-    """Record a tap on `position` of question `question_index`, or say why it changes nothing."""
-    closed = closed_verdict(attempt, quiz, question_index)
-    if closed is not None:
-        return AnswerOutcome(closed, attempt)
-    question = quiz.questions[question_index]
-    judgement = judge(question, attempt.orders[question_index], question_index, position)
-    return record(attempt, question, judgement)
-
-
-def apply_number(attempt: Attempt, quiz: Quiz, question_index: int, typed: float) -> AnswerOutcome:
-    """Record a typed value for question `question_index` (a `number` question), or say why it
-    changes nothing: the same rules as a tap, the value judged by `kinds.score_number`."""
-    closed = closed_verdict(attempt, quiz, question_index)
-    if closed is not None:
-        return AnswerOutcome(closed, attempt)
-    question = quiz.questions[question_index]
-    return record(attempt, question, judge_number(question, question_index, typed))
-
-
 def closed_verdict(attempt: Attempt, quiz: Quiz, question_index: int) -> Verdict | None:
     """Why an answer to question `question_index` changes nothing, whatever its kind (the
     attempt is over, the question was answered, or it is not the current one); None if open."""
@@ -247,21 +227,6 @@ def record(
         selections=selections,
     )
     return AnswerOutcome(Verdict.ACCEPTED, updated, judgement)
-
-
-def apply_selection(
-    attempt: Attempt, quiz: Quiz, question_index: int, selected: frozenset[int]
-) -> AnswerOutcome:
-    """Submit a selection to a `multiple` question, or say why it changes nothing (INVALID: an
-    empty selection, or a question of another kind)."""
-    closed = closed_verdict(attempt, quiz, question_index)
-    if closed is not None:
-        return AnswerOutcome(closed, attempt)
-    question = quiz.questions[question_index]
-    judgement = judge_selection(question, question_index, selected)
-    if question.kind is not QuestionKind.MULTIPLE:
-        judgement = None
-    return record(attempt, question, judgement)
 
 
 @dataclass(frozen=True, slots=True)

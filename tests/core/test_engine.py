@@ -6,11 +6,11 @@ import random
 
 import pytest
 
+from bot.core.answers import Choice, apply
 from bot.core.engine import (
     Standing,
     Status,
     Verdict,
-    apply_answer,
     judge,
     leaderboard,
     new_attempt,
@@ -87,7 +87,7 @@ def test_a_whole_attempt() -> None:
     assert attempt.current == 0
     taps = [(0, 1, True), (1, 0, False), (2, 1, True)]
     for q_index, position, right in taps:
-        outcome = apply_answer(attempt, quiz, q_index, position)
+        outcome = apply(attempt, quiz, q_index, Choice(position))
         assert outcome.verdict is Verdict.ACCEPTED
         assert outcome.judgement is not None and outcome.judgement.is_correct is right
         attempt = outcome.attempt
@@ -116,7 +116,7 @@ def test_answer_verdicts(
     quiz = make_quiz(3, 4)
     attempt = new_attempt(1, 42, quiz, random.Random(0))
     attempt = type(attempt)(1, 42, "quiz", attempt.orders, answers, status)
-    outcome = apply_answer(attempt, quiz, q_index, position)
+    outcome = apply(attempt, quiz, q_index, Choice(position))
     assert outcome.verdict is verdict
     if verdict is not Verdict.ACCEPTED:
         assert outcome.attempt == attempt

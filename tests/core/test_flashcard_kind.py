@@ -9,7 +9,9 @@ from datetime import UTC
 import pytest
 from fsrs import Rating
 
-from bot.core.engine import apply_answer, judge_rating, new_attempt, score
+from bot.core.answers import Choice, apply
+from bot.core.answers import Rating as Rated
+from bot.core.engine import judge_rating, new_attempt, score
 from bot.core.group_run import played
 from bot.core.kinds import FLASHCARD_RATINGS, QuestionKind, rating_id, score_rating
 from bot.core.models import GuidePath, Level, Option, Question, Quiz, Text
@@ -55,10 +57,10 @@ def test_judge_rating_accepts_the_four_ratings_only() -> None:
 def test_a_flashcard_is_counted_reviewed_not_scored() -> None:
     attempt = new_attempt(1, 7, QUIZ, random.Random(1))
     assert attempt.orders[0] == ()
-    rated = apply_answer(attempt, QUIZ, 0, 0).attempt  # Again: still not a miss of the score
+    rated = apply(attempt, QUIZ, 0, Rated(0)).attempt  # Again: still not a miss of the score
     final = score(QUIZ, rated.answers)
     assert (final.correct, final.total, final.missed, final.flashcards) == (0, 1, (1,), 1)
-    done = apply_answer(rated, QUIZ, 1, rated.orders[1].index(0)).attempt
+    done = apply(rated, QUIZ, 1, Choice(rated.orders[1].index(0))).attempt
     final = score(QUIZ, done.answers)
     assert (final.correct, final.total, final.missed, final.flashcards) == (1, 1, (), 1)
 

@@ -6,12 +6,11 @@ import random
 
 import pytest
 
+from bot.core.answers import Choice, Selection, Typed, apply
 from bot.core.engine import (
+    Attempt,
     SetJudgement,
     Verdict,
-    apply_answer,
-    apply_number,
-    apply_selection,
     new_attempt,
     option_orders,
     score,
@@ -194,22 +193,22 @@ def test_a_typed_value_is_recorded_as_right_or_wrong_and_scored(typed: float, ri
     quiz = _number_quiz()
     attempt = new_attempt(1, 7, quiz, random.Random(1))
     assert attempt.orders[0] == ()  # nothing to shuffle
-    assert apply_answer(attempt, quiz, 0, 0).verdict is Verdict.INVALID  # no button to tap
-    outcome = apply_number(attempt, quiz, 0, typed)
+    assert apply(attempt, quiz, 0, Choice(0)).verdict is Verdict.INVALID  # no button to tap
+    outcome = apply(attempt, quiz, 0, Typed(typed))
     assert outcome.verdict is Verdict.ACCEPTED and outcome.judgement is not None
     assert outcome.judgement.is_correct is right
     assert outcome.attempt.answers[0] == (NUMBER_RIGHT if right else NUMBER_WRONG)
     assert score(quiz, outcome.attempt.answers).missed == (() if right else (0,)) + (1,)
-    assert apply_number(outcome.attempt, quiz, 0, 0.5).verdict is Verdict.ALREADY_ANSWERED
+    assert apply(outcome.attempt, quiz, 0, Typed(0.5)).verdict is Verdict.ALREADY_ANSWERED
 
 
 def test_a_typed_value_for_a_question_not_asked_changes_nothing() -> None:
     quiz = _number_quiz()
     attempt = new_attempt(1, 7, quiz, random.Random(1))
-    assert apply_number(attempt, quiz, 1, 0.5).verdict is Verdict.CLOSED  # not the current one
-    assert apply_number(attempt, quiz, 5, 0.5).verdict is Verdict.CLOSED
-    answered = apply_number(attempt, quiz, 0, 0.5).attempt
-    assert apply_number(answered, quiz, 1, 0.5).verdict is Verdict.INVALID  # not a number one
+    assert apply(attempt, quiz, 1, Typed(0.5)).verdict is Verdict.CLOSED  # not the current one
+    assert apply(attempt, quiz, 5, Typed(0.5)).verdict is Verdict.CLOSED
+    answered = apply(attempt, quiz, 0, Typed(0.5)).attempt
+    assert apply(answered, quiz, 1, Typed(0.5)).verdict is Verdict.INVALID  # not a number one
 
 
 def _multiple_quiz() -> Quiz:
@@ -230,25 +229,37 @@ def _multiple_quiz() -> Quiz:
     )
 
 
+def _submitted(attempt: Attempt, index: int, options: frozenset[int]) -> Selection:
+    """Submit with the buttons of `options` selected, as displayed in the attempt's order (an
+    option no button carries: a position past the buttons)."""
+    order = attempt.orders[index]
+    return Selection(frozenset(order.index(o) if o in order else len(order) + o for o in options))
+
+
 def test_a_multiple_question_is_answered_by_a_submitted_set_only() -> None:
     quiz = _multiple_quiz()
     attempt = new_attempt(1, 7, quiz, random.Random(1))
     # A single tap (a forged or stale answer button) cannot answer it.
-    assert apply_answer(attempt, quiz, 0, 1).verdict is Verdict.INVALID
-    assert apply_selection(attempt, quiz, 0, frozenset()).verdict is Verdict.INVALID
-    assert apply_selection(attempt, quiz, 0, frozenset({9})).verdict is Verdict.INVALID
-    outcome = apply_selection(attempt, quiz, 0, frozenset({1, 3}))
+    assert apply(attempt, quiz, 0, Choice(1)).verdict is Verdict.INVALID
+    assert apply(attempt, quiz, 0, _submitted(attempt, 0, frozenset())).verdict is Verdict.INVALID
+    assert (
+        apply(attempt, quiz, 0, _submitted(attempt, 0, frozenset({9}))).verdict is Verdict.INVALID
+    )
+    outcome = apply(attempt, quiz, 0, _submitted(attempt, 0, frozenset({1, 3})))
     assert outcome.verdict is Verdict.ACCEPTED
     judgement = outcome.judgement
     assert isinstance(judgement, SetJudgement)
     assert not judgement.is_correct and judgement.score.fraction == 0.0  # 1 hit - 1 wrong
     assert outcome.attempt.selections == ((0, frozenset({"b", "d"})),)
     assert outcome.attempt.current == 1
-    assert apply_selection(outcome.attempt, quiz, 0, frozenset({1, 2})).verdict is (
-        Verdict.ALREADY_ANSWERED
-    )
+    assert apply(
+        outcome.attempt, quiz, 0, _submitted(outcome.attempt, 0, frozenset({1, 2}))
+    ).verdict is (Verdict.ALREADY_ANSWERED)
     # A set only answers a multiple question.
-    assert apply_selection(outcome.attempt, quiz, 1, frozenset({0})).verdict is Verdict.INVALID
+    assert (
+        apply(outcome.attempt, quiz, 1, _submitted(outcome.attempt, 1, frozenset({0}))).verdict
+        is Verdict.INVALID
+    )
 
 
 @pytest.mark.parametrize(
