@@ -122,25 +122,27 @@ def _run_workers(settings: Settings, args: argparse.Namespace, count: int) -> in
     from bot.workers.supervisor import supervise, worker_command
 
     webhook = args.webhook_url or settings.webhook_url
-    if settings.db_url is None or not webhook or not settings.webhook_secret:
-        print(
-            "quizbot: --workers needs QUIZBOT_DB=postgresql://..., a webhook URL "
-            "(--webhook-url or QUIZBOT_WEBHOOK_URL) and QUIZBOT_WEBHOOK_SECRET",
-            file=sys.stderr,
-        )
+    if settings.db_url is None:
+        print("quizbot: --workers needs QUIZBOT_DB=postgresql://...", file=sys.stderr)
         return 2
-    try:
-        check_webhook(webhook, settings.webhook_secret)
-    except ConfigError as exc:
-        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
-        return 2
-    extra = ["--grace", str(args.grace), "--webhook-url", webhook]
+    extra = ["--grace", str(args.grace)]
+    if webhook:
+        try:
+            check_webhook(webhook, settings.webhook_secret)
+        except ConfigError as exc:
+            print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+            return 2
+        extra += ["--webhook-url", webhook]
+    else:  # no public address: one worker at a time long-polls (bot/workers/poller.py)
+        extra += ["--poll"]
     if args.api_base_url:
         extra += ["--api-base-url", args.api_base_url]
     with workers_share_metrics():  # /metrics on any worker adds up all of them
         return supervise(
             count,
-            lambda i: worker_command(i, count, extra + (["--set-webhook"] if i == 0 else [])),
+            lambda i: worker_command(
+                i, count, extra + (["--set-webhook"] if i == 0 and webhook else [])
+            ),
             grace=args.grace,
         )
 

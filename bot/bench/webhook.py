@@ -45,8 +45,12 @@ class Workers:
         seconds: float = 3,
         hosts: int = 1,
         watchdog: float = 20.0,
+        poll: bool = False,
     ) -> None:
+        """`poll`: the workers long-poll the emulator themselves (one at a time:
+        bot/workers/poller.py) instead of taking a `Bridge`'s webhook requests."""
         self.port = free_port()
+        self.poll = poll
         self.count = count
         # Workers "on `hosts` hosts": each is told only its own host's count, as
         # `quizbot run --workers N` on each host would tell it.
@@ -73,7 +77,7 @@ class Workers:
                     [
                         sys.executable, "-m", "bot.cli.worker", "--index", str(i),
                         "--count", str(self.per_host), "--lease", "2", "--grace", "3",
-                        "--watchdog", str(self.watchdog),
+                        "--watchdog", str(self.watchdog), *(["--poll"] if self.poll else []),
                     ],
                     cwd=ROOT,
                     env=self.env,

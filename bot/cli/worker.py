@@ -1,6 +1,7 @@
 """One worker of `quizbot run --workers N` (started by bot/workers/supervisor.py).
 
-A whole bot on PostgreSQL: the webhook front on the shared port stores updates, the worker loop
+A whole bot on PostgreSQL: the webhook front on the shared port (or, with `--poll`, whichever
+worker holds the poller's lock: bot/workers/poller.py) stores updates, the worker loop
 claims free updates and timers and hands them to PTB (`Application.process_update`, and the
 timers' handlers). What one process kept in memory is in PostgreSQL here: the updates, the
 timers of runs, schedules and reminders, the duplicate guard (the inbox's primary key), and the
@@ -45,6 +46,7 @@ from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import serve
 from bot.workers.consumer import Consumer
 from bot.workers.front import Front
+from bot.workers.poller import Poller
 
 log = logging.getLogger(__name__)
 # The bot's counted requests per second, all workers together: under Telegram's ~30 by a margin
@@ -67,6 +69,11 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--api-base-url")
     p.add_argument("--webhook-url")
     p.add_argument("--set-webhook", action="store_true", help="register the webhook (one worker)")
+    p.add_argument(
+        "--poll",
+        action="store_true",
+        help="long polling: one worker at a time asks Telegram for updates (no webhook)",
+    )
     return p.parse_args(argv)
 
 
@@ -174,20 +181,33 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     if multiprocess_dir() is None:
         log.warning("PROMETHEUS_MULTIPROC_DIR not set: /metrics counts this worker only")
     secret = settings.webhook_secret.reveal()
+    queue = UpdateQueue(db.pool, name, local=consumer)
     front = Front(
-        UpdateQueue(db.pool, name, local=consumer), secret, running=lambda: consumer.running,
+        queue, secret, running=lambda: consumer.running,
         check=lambda update: read_update(update, bot.app.bot), probe=probe,
         keep=bot.read_updates.keep,  # read once: the consumer here takes it back
     )  # fmt: skip
+    # Long polling: health, readiness and metrics stay on the same address and port.
     runner = await serve(
-        front.app(), settings.webhook_listen, settings.webhook_port, reuse_port=True
+        front.app(webhook=not args.poll),
+        settings.webhook_listen,
+        settings.webhook_port,
+        reuse_port=True,
     )
+    poller = None
+    if args.poll:
+        poller = Poller(
+            name, settings.db_url, queue, bot.fetch_updates, check=front.check,
+            keep=bot.read_updates.keep, prepare=bot.app.bot.delete_webhook,
+        )  # fmt: skip
     scraped = None  # QUIZBOT_METRICS_PORT: every worker on it too (any one answers for all)
     if settings.metrics_port is not None:
         scraped, _ = await serve_metrics(
             settings.metrics_listen, settings.metrics_port, probe, reuse_port=True
         )
     await consumer.start()
+    if poller is not None:
+        poller.start()
     webhook = args.webhook_url or settings.webhook_url
     if args.set_webhook and webhook:
         await bot.register_webhook(webhook, secret)
@@ -200,6 +220,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     await stop.wait()
     log.info("worker %s stopping", name)
     consumer.running = False  # readiness fails first: a load balancer stops sending here
+    if poller is not None:
+        await poller.stop()  # what it fetched and did not store, Telegram sends again
     await runner.cleanup()
     if scraped is not None:
         await scraped.cleanup()

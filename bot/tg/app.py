@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import warnings
 from collections import OrderedDict
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 from aiohttp.web import AppRunner
@@ -23,6 +25,7 @@ from prometheus_client.metrics_core import Metric
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import Application, ApplicationBuilder, Defaults
+from telegram.warnings import PTBUserWarning
 
 from bot.compose import Services
 from bot.control import ControlServer
@@ -51,6 +54,10 @@ from bot.tg.wire.webhook_server import WebhookServer
 # Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
 # it is how an administrator bot learns departures in groups that hide service messages.
 ALLOWED_UPDATES = list(Update.ALL_TYPES)
+# `fetch_updates` asks for getUpdates raw on purpose (the workers' inbox stores each update's
+# JSON, which `Bot.get_updates` would have parsed into objects only to be written back out):
+# PTB's warning that a named method exists is expected there, so it is silenced, that one only.
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.getUpdates'", category=PTBUserWarning)
 STOP_GRACE = 10.0  # seconds the group steps in flight get to finish on stop
 
 _heap_frozen = False
@@ -238,6 +245,16 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         the port bound (0: one the kernel chose)."""
         self._metrics, bound = await serve_metrics(listen, port, self.metrics_probe)
         return bound
+
+    async def fetch_updates(self, offset: int, timeout: int) -> list[dict[str, Any]]:
+        """getUpdates, decoded and not read by PTB (the workers' poller stores each update's
+        JSON: bot/workers/poller.py), on getUpdates' own request object, as PTB's updater."""
+        result = await self.app.bot.do_api_request(  # the JSON as sent, not PTB's objects
+            "getUpdates",
+            api_kwargs={"offset": offset, "timeout": timeout, "allowed_updates": ALLOWED_UPDATES},
+            read_timeout=timeout + 10,
+        )
+        return [u for u in result if isinstance(u, dict)] if isinstance(result, list) else []
 
     async def register_webhook(self, url: str, secret: str) -> None:
         """setWebhook for a front that is not PTB's (several workers): every update type, as

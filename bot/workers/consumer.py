@@ -74,6 +74,7 @@ class Consumer:
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: PoolConnectionProxy[asyncpg.Record] | None = None
         self._stopping = False
+        self._handing_back: asyncio.Task[None] | None = None
         self.running = False
 
     async def start(self) -> None:
@@ -101,6 +102,18 @@ class Consumer:
         if not self.running or self._stopping:
             return 0
         return self.slots - self._busy() - self._promised
+
+    def take(self, updates: list[Claimed]) -> None:
+        """The front stored `updates` already leased to this worker (committed): run them as
+        if claimed, without a claim's round trip (inbox.LocalWorker)."""
+        if self._stopping:  # stored while it stopped (the front closes first): the next takes it
+            self._handing_back = asyncio.create_task(
+                self.updates.hand_back([u.update_id for u in updates])
+            )
+            return
+        for update in updates:
+            task = asyncio.create_task(self._process(update))
+            self._updates[task] = update
 
     def wake(self, updates: int) -> None:
         """The front stored `updates` for this worker (committed): claim them."""

@@ -49,8 +49,10 @@ class Front:
         self.probe = probe
         self.gate = WebhookGate(secret, self.store, path=path)
 
-    def app(self) -> web.Application:
-        app = self.gate.app()
+    def app(self, *, webhook: bool = True) -> web.Application:
+        """The routes; without `webhook` (the workers long-poll: bot/workers/poller.py), only
+        health, readiness and metrics: no door for updates that no Telegram sends here."""
+        app = self.gate.app() if webhook else web.Application()
         app.router.add_get("/healthz", self.health)
         app.router.add_get("/readyz", self.ready)
         add_routes(app, self.probe)  # every worker of the host added up (exposition.py)
@@ -58,9 +60,12 @@ class Front:
 
     async def store(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:
         read = self.check(update)  # NotAnUpdate: the gate answers 400
+        # Kept before the put: this process's worker may take the update within the put
+        # itself (inbox.LocalWorker) and starts on it before this request hears back. One
+        # that is not stored (a copy, a failed put) falls out after newer ones.
+        self.keep(raw, read)
         try:
-            if await self.queue.put(update_id, json_ordering_key(update), raw):
-                self.keep(raw, read)  # a consumer that claims it first parses it: no harm
+            await self.queue.put(update_id, json_ordering_key(update), raw)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # No 200: Telegram keeps the update and sends it again.
             log.error("webhook: update %d not stored: %s", update_id, exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -18,6 +19,7 @@ from bot.store.pg.inbox import UpdateQueue
 from bot.tg.wire.read_updates import ReadUpdates
 from bot.tg.wire.webhook_server import read_update
 from bot.webhook_gate import SECRET_HEADER, serve
+from bot.workers.consumer import Consumer
 from bot.workers.front import Front
 from tests.e2e.harness import TOKEN
 from tests.reliability import webhook_fuzz
@@ -205,6 +207,37 @@ async def test_what_the_front_read_is_handed_to_its_own_worker_once(
     assert read.callback_query is not None and read.callback_query.data == "g:1:0:1"
     assert reads.take(claimed.payload) is None  # once
     assert len(reads) == 0
+
+
+async def test_the_worker_that_takes_an_update_within_the_put_finds_it_read(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """The front's own worker takes what it has room for in the put's own statement, and starts
+    on it before the request hears back: what the front read must already be there, or the
+    worker parses every update a second time (issue 32)."""
+    bot, reads = Bot(TOKEN), ReadUpdates()
+    found: list[bool] = []
+
+    async def handle(payload: str) -> None:
+        found.append(reads.take(payload) is not None)
+
+    worker = Consumer(pg_pool, "front", handle, clock=time.time, slots=8, poll=5)
+    await worker.start()
+    queue = UpdateQueue(pg_pool, "front", local=worker)
+    front = Front(queue, SECRET, check=lambda update: read_update(update, bot), keep=reads.keep)
+    try:
+        async with TestClient(TestServer(front.app())) as client:
+            for uid in (41, 42, 43):
+                body = json.dumps(_tap(uid, -100, uid))
+                resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
+                assert resp.status == 200
+        for _ in range(200):
+            if len(found) == 3:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await worker.stop()
+    assert found == [True, True, True]
 
 
 def test_read_updates_are_bounded() -> None:

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import asyncpg
 
-from bot.store.pg.inbox import MAX_TRIES, UpdateQueue
+from bot.store.pg.inbox import MAX_TRIES, Claimed, UpdateQueue
 
 
 async def _until_claimed(queue: UpdateQueue, limit: int = 10) -> list[int]:
@@ -76,6 +76,58 @@ async def test_one_update_per_key_in_flight_oldest_first(pg_pool: asyncpg.Pool) 
     assert await a.claim(10) == []
     await b.done([2])
     assert [c.update_id for c in await a.claim(10)] == [4]
+
+
+class _Local:
+    """The front's own worker, as the inbox sees it (inbox.LocalWorker)."""
+
+    def __init__(self, room: int) -> None:
+        self.free, self.taken, self.woken = room, [], 0
+
+    def room(self) -> int:
+        return self.free
+
+    def take(self, updates: list[Claimed]) -> None:
+        self.taken += [(u.update_id, u.payload, u.tries) for u in updates]
+        self.free -= len(updates)
+
+    def wake(self, updates: int) -> None:
+        self.woken += updates
+
+
+async def test_the_fronts_own_worker_takes_what_it_stored_in_the_same_statement(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """No claim round trip for what a worker's own front stored (issue 32), and still one
+    update per key in flight, oldest first: what waits behind an older undone update of its
+    key is stored unleased, for whichever worker claims it once that one is done."""
+    local = _Local(room=3)
+    front = UpdateQueue(pg_pool, "a", local=local)
+    other = UpdateQueue(pg_pool, "b")
+    await front.put(1, "c1", '{"update_id": 1}')
+    await asyncio.gather(*(front.put(uid, key, "{}") for uid, key in [(2, "c1"), (3, "c2")]))
+    assert local.taken == [(1, '{"update_id": 1}', 1), (3, "{}", 1)]
+    assert local.woken == 1  # 2 waits behind 1
+    assert await other.claim(10) == []  # 1 and 3 are a's, 2 waits behind 1
+    assert await front.renew() == 2  # a holds them as if claimed
+    await front.done([1])
+    assert [c.update_id for c in await other.claim(10)] == [2]
+    # No room left: stored for any worker, none leased.
+    local.free = 0
+    await front.put(4, "c4", "{}")
+    assert len(local.taken) == 2
+    assert [c.update_id for c in await other.claim(10)] == [4]
+
+
+async def test_two_updates_of_one_key_in_one_batch_are_not_both_taken(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    local = _Local(room=8)
+    front = UpdateQueue(pg_pool, "a", local=local)
+    await front.put(1, "other", "{}")  # the next two arrive while this is in flight
+    await asyncio.gather(*(front.put(uid, "c1", "{}") for uid in (3, 2)))
+    assert [t[0] for t in local.taken] == [1, 2]
+    assert await UpdateQueue(pg_pool, "b").claim(10) == []  # 3 waits behind 2
 
 
 async def test_a_dead_workers_update_is_taken_again_when_its_lease_ends(

@@ -41,17 +41,39 @@ class Claimed:
     tries: int
 
 
-# Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection. The
-# NOTIFY runs once per batch that stored anything (LIMIT 1 stops the scan after the first row),
-# unless this process's own worker takes the batch ($5 false: see `LocalWorker`).
+# Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection.
+# `mine`: what the front's own worker takes in the same statement ($6 its name, NULL for none;
+# at most $8 updates, leased for $7 seconds), so it needs no claim of its own (issue 32): the
+# oldest offered update of each key, when no older update of that key is stored undone, as
+# `_CLAIM` would pick it. The NOTIFY runs once per batch that stored anything the local worker
+# did not take (LIMIT 1 stops the scan after the first row), unless that worker has room for it
+# ($5 false: see `LocalWorker`).
 _PUT = """
-WITH stored AS (
-    INSERT INTO work_updates (update_id, chat_key, payload)
-    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
-    ON CONFLICT (update_id) DO NOTHING RETURNING update_id
+WITH offered AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS o(update_id, chat_key, payload)
+), mine AS (
+    SELECT o.update_id FROM offered o
+    WHERE $6::text IS NOT NULL
+      AND NOT EXISTS (
+          SELECT 1 FROM offered p WHERE p.chat_key = o.chat_key AND p.update_id < o.update_id)
+      AND NOT EXISTS (
+          SELECT 1 FROM work_updates w
+          WHERE w.chat_key = o.chat_key AND w.done_at IS NULL AND w.update_id < o.update_id)
+    ORDER BY o.update_id
+    LIMIT $8
+), stored AS (
+    INSERT INTO work_updates (update_id, chat_key, payload, worker, lease_until, tries)
+    SELECT o.update_id, o.chat_key, o.payload,
+           CASE WHEN m.update_id IS NOT NULL THEN $6::text END,
+           CASE WHEN m.update_id IS NOT NULL
+                THEN clock_timestamp() + make_interval(secs => $7) END,
+           CASE WHEN m.update_id IS NOT NULL THEN 1 ELSE 0 END
+    FROM offered o LEFT JOIN mine m USING (update_id)
+    ON CONFLICT (update_id) DO NOTHING RETURNING update_id, worker IS NOT NULL AS taken
 )
 SELECT (SELECT array_agg(update_id) FROM stored) AS new,
-       (SELECT pg_notify($4, '') FROM stored WHERE $5 LIMIT 1) AS woken
+       (SELECT array_agg(update_id) FROM stored WHERE taken) AS taken,
+       (SELECT pg_notify($4, '') FROM stored WHERE $5 AND NOT taken LIMIT 1) AS woken
 """
 
 # What this worker finished is closed ($4) by the statement that claims its next updates: one
@@ -85,13 +107,17 @@ RETURNING w.update_id, w.chat_key, w.payload, w.tries
 
 class LocalWorker(Protocol):
     """The worker in the front's own process. Every NOTIFY wakes every worker, and all but one
-    claim in vain (a round trip each per update; issue 32). So a batch the local worker has
-    free slots for does not NOTIFY: it is woken here, after the commit. With the kernel
-    spreading webhook connections over the workers, each mostly takes what its front stored;
-    a batch it has no room for wakes the others as before, and any worker's `poll` finds
-    what a worker that died in between left."""
+    claim in vain (a round trip each per update; issue 32). So the front's `put` leases what
+    its own worker has free slots for to that worker in the same statement, and hands it over
+    (`take`) once committed: no claim, no NOTIFY. What it stored and could not lease (an older
+    update of the same key is still undone) wakes the local worker (`wake`) if it has room,
+    else every worker as before. With the kernel spreading webhook connections over the
+    workers, each mostly takes what its front stored; any worker's `poll` finds what a worker
+    that died in between left, once its lease runs out."""
 
     def room(self) -> int: ...
+
+    def take(self, updates: list[Claimed]) -> None: ...
 
     def wake(self, updates: int) -> None: ...
 
@@ -136,13 +162,26 @@ class UpdateQueue:
         for item in batch:
             offered.setdefault(item[0], item)
         ids, keys, payloads = zip(*offered.values(), strict=True)
-        local = self.local is not None and self.local.room() >= len(offered)
-        new = await self.pool.fetchval(
-            _PUT, list(ids), list(keys), list(payloads), CHANNEL, not local
+        room = self.local.room() if self.local is not None else 0
+        row = await self.pool.fetchrow(
+            _PUT,
+            list(ids),
+            list(keys),
+            list(payloads),
+            CHANNEL,
+            room < len(offered),  # NOTIFY only what the local worker has no room for
+            self.name if room > 0 else None,
+            self.lease,
+            room,
         )
-        if local and new and self.local is not None:
-            self.local.wake(len(new))  # committed: its claim sees them
-        fresh = set(new or ())
+        assert row is not None  # a SELECT of two subqueries: one row, always
+        fresh = set(row["new"] or ())
+        taken = set(row["taken"] or ())
+        if self.local is not None and fresh:  # committed: the local worker may go
+            if taken:
+                self.local.take([Claimed(u, k, p, 1) for u, k, p in offered.values() if u in taken])
+            if room >= len(offered) and len(fresh) > len(taken):
+                self.local.wake(len(fresh) - len(taken))  # stored, waiting behind its key
         out = []
         for update_id, _, _ in batch:
             out.append(update_id in fresh)

@@ -1,0 +1,145 @@
+"""The workers' long polling: one poller at a time, each answer stored in one statement before it
+is confirmed, an update PTB cannot read dropped with a line, Telegram's refusals waited out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import asyncpg
+import pytest
+from telegram import Bot
+from telegram.error import NetworkError
+
+from bot.store.pg.inbox import UpdateQueue
+from bot.tg.wire.webhook_server import read_update
+from bot.workers.poller import Poller
+from tests.e2e.harness import TOKEN
+
+
+def _tap(update_id: int) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": str(update_id),
+            "from": {"id": update_id, "is_bot": False, "first_name": "A"},
+            "chat_instance": "x",
+            "data": "g:1:0:1",
+            "message": {"message_id": 5, "date": 0, "chat": {"id": -100, "type": "group"}},
+        },
+    }
+
+
+class _Telegram:
+    """getUpdates as Telegram answers it: updates at or after `offset`, confirmed below it."""
+
+    def __init__(self, updates: list[dict[str, Any]], errors: list[Exception] = ()) -> None:  # type: ignore[assignment]
+        self.updates, self.errors = updates, list(errors)
+        self.offsets: list[int] = []
+
+    async def fetch(self, offset: int, timeout: int) -> list[dict[str, Any]]:
+        self.offsets.append(offset)
+        if self.errors:
+            raise self.errors.pop(0)
+        batch = [json.loads(json.dumps(u)) for u in self.updates if u["update_id"] >= offset]
+        if not batch:
+            await asyncio.sleep(0.05)  # a long poll with nothing to send
+        return batch
+
+
+async def _until(predicate: Any, what: str) -> None:
+    for _ in range(300):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_an_answer_is_stored_in_one_statement_then_confirmed(
+    pg_pool: asyncpg.Pool, pg_dsn: str
+) -> None:
+    telegram = _Telegram([_tap(i) for i in range(10, 30)])
+    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
+    poller = Poller(
+        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+    )
+    poller.start()
+    try:
+        await _until(lambda: 30 in telegram.offsets, "the batch confirmed")
+    finally:
+        await poller.stop()
+    assert telegram.offsets[:2] == [0, 30]  # confirmed only with the next call
+    assert queue.statements == 1 and poller.stored == 20
+    rows = await pg_pool.fetch("SELECT payload FROM work_updates ORDER BY update_id")
+    assert [json.loads(r["payload"])["update_id"] for r in rows] == list(range(10, 30))
+
+
+async def test_one_worker_polls_at_a_time_and_another_takes_over(
+    pg_pool: asyncpg.Pool, pg_dsn: str
+) -> None:
+    telegram = _Telegram([])
+    bot = Bot(TOKEN)
+
+    def poller(name: str) -> Poller:
+        return Poller(
+            name,
+            pg_dsn,
+            UpdateQueue(pg_pool, name),
+            telegram.fetch,
+            check=lambda u: read_update(u, bot),
+            retry=0.05,
+        )
+
+    a, b = poller("a"), poller("b")
+    a.start()
+    await _until(lambda: a.polling, "a polling")
+    b.start()
+    await asyncio.sleep(0.3)
+    assert a.polling and not b.polling
+    await a.stop()  # its lock's connection closes: b's turn
+    await _until(lambda: b.polling, "b polling")
+    telegram.updates.append(_tap(7))
+    await _until(lambda: b.stored == 1, "b stores")
+    await b.stop()
+
+
+async def test_an_update_ptb_cannot_read_is_dropped_with_a_line_and_confirmed(
+    pg_pool: asyncpg.Pool, pg_dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    bad = {"update_id": 40, "message": "hi"}
+    telegram = _Telegram([bad, _tap(41)])
+    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
+    poller = Poller(
+        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+    )
+    with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
+        poller.start()
+        try:
+            await _until(lambda: 42 in telegram.offsets, "both confirmed")
+        finally:
+            await poller.stop()
+    ids = [r["update_id"] for r in await pg_pool.fetch("SELECT update_id FROM work_updates")]
+    assert ids == [41]
+    [line] = [r.getMessage() for r in caplog.records]
+    assert "update 40 dropped: not a Telegram update" in line and "Traceback" not in caplog.text
+
+
+async def test_telegrams_refusals_are_waited_out_and_nothing_is_skipped(
+    pg_pool: asyncpg.Pool, pg_dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    telegram = _Telegram([_tap(50)], errors=[NetworkError("reset"), NetworkError("reset")])
+    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
+    poller = Poller(
+        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+    )
+    with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
+        poller.start()
+        try:
+            await _until(lambda: poller.stored == 1, "stored after the errors")
+        finally:
+            await poller.stop()
+    assert telegram.offsets[:3] == [0, 0, 0]  # tried again from the same place
+    assert sum("getUpdates failed" in r.getMessage() for r in caplog.records) == 2
+    assert "Traceback" not in caplog.text
