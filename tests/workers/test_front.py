@@ -73,9 +73,28 @@ async def test_an_update_is_stored_once_before_the_200(pg_pool: asyncpg.Pool) ->
             resp = await client.post("/telegram", data=body, headers={SECRET_HEADER: SECRET})
             assert resp.status == 200
         rows = await pg_pool.fetch("SELECT update_id, chat_key, payload FROM work_updates")
-    assert [(r["update_id"], r["chat_key"], r["payload"]) for r in rows] == [
-        (10, "c-100:u42", body)
+    # The JSON as read (a tapped message's formatting left out: the next test), not its text.
+    assert [(r["update_id"], r["chat_key"], json.loads(r["payload"])) for r in rows] == [
+        (10, "c-100:u42", json.loads(body))
     ]
+
+
+async def test_a_tapped_messages_formatting_is_not_stored(pg_pool: asyncpg.Pool) -> None:
+    """What no handler reads is not written, logged and read back by PostgreSQL (issue 32)."""
+    queue, bot = UpdateQueue(pg_pool, "front"), Bot(TOKEN)
+    front = Front(queue, SECRET, check=lambda update: read_update(update, bot))
+    tap = _tap(11, -100, 42)
+    message = tap["callback_query"]["message"]  # type: ignore[index]
+    message["text"] = "Question 1/3"
+    message["entities"] = [{"type": "bold", "offset": 0, "length": 8}]
+    message["reply_markup"] = {"inline_keyboard": [[{"text": "A", "callback_data": "g:1:0:0"}]]}
+    async with TestClient(TestServer(front.app())) as client:
+        resp = await client.post("/telegram", json=tap, headers={SECRET_HEADER: SECRET})
+        assert resp.status == 200
+    stored = json.loads(await pg_pool.fetchval("SELECT payload FROM work_updates"))
+    kept = stored["callback_query"]["message"]
+    assert kept["text"] == "Question 1/3" and "entities" not in kept
+    assert kept["reply_markup"] == {"inline_keyboard": []}  # it had one: all a handler asks
 
 
 async def test_a_wrong_or_missing_secret_is_refused(pg_pool: asyncpg.Pool) -> None:
