@@ -9,9 +9,10 @@ process or connection dies, the server frees the lock and the next worker takes 
 An update is confirmed to Telegram (by the next getUpdates' offset) only once it is committed in
 the inbox, so a poller that dies in between loses nothing: Telegram sends it again and the
 inbox's primary key drops the copy. A whole getUpdates answer is stored by one statement
-(`UpdateQueue.put`s submitted together are one group commit), which the poller's own worker
-takes in the same statement as far as it has room (bot/store/pg/inbox.py), the rest waking the
-other workers. Measured against the webhook front: BENCHMARKS.md, issue 32.
+(`UpdateQueue.put`s submitted together are one group commit), in which the poller's own worker
+takes its share (1/N of the batch with N workers alive, as far as it has free slots:
+bot/store/pg/inbox.py), the rest waking the other workers. Measured against the webhook front:
+BENCHMARKS.md, issue 32.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,6 +36,8 @@ log = logging.getLogger(__name__)
 
 POLL_LOCK = 7_265_001  # the advisory lock's key: whoever holds it polls
 LONG_POLL = 25  # seconds Telegram holds a getUpdates open when there is nothing to send
+SHARE_EVERY = 10.0  # seconds between two counts of the live workers
+LIVE_WITHIN = 30.0  # a worker that renewed its row this recently is alive (pacing.Workers)
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]  # (offset, timeout) -> updates
 
@@ -63,6 +67,7 @@ class Poller:
         self.polling = False  # this worker holds the lock and polls (tests, logs)
         self.stored = 0  # updates this poller stored (tests)
         self._task: asyncio.Task[None] | None = None
+        self._share_at = 0.0
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="poller")
@@ -122,8 +127,25 @@ class Poller:
             if len(ids) < len(updates):
                 log.warning("poller: %d updates without an id ignored", len(updates) - len(ids))
             if ids:
+                await self._share(lock)
                 await self._store(updates)  # raises if not stored: nothing is confirmed
                 offset = max(ids) + 1
+
+    async def _share(self, conn: asyncpg.Connection[Any]) -> None:
+        """Every update reaches the poller, so its own worker takes 1/N of each batch (N: the
+        live workers, read every `SHARE_EVERY` seconds) and wakes the others for the rest:
+        taking all it has slots for would leave the other workers idle while its one core
+        is the bottleneck."""
+        now = time.monotonic()
+        if now < self._share_at:
+            return
+        self._share_at = now + SHARE_EVERY
+        live = await conn.fetchval(
+            """SELECT count(*) FROM work_workers
+               WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
+            LIVE_WITHIN,
+        )
+        self.queue.local_share = 1 / max(1, int(live))
 
     async def _store(self, updates: list[dict[str, Any]]) -> None:
         puts = []

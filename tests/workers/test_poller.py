@@ -13,13 +13,14 @@ import pytest
 from telegram import Bot
 from telegram.error import NetworkError
 
-from bot.store.pg.inbox import UpdateQueue
+from bot.store.pg.inbox import Claimed, UpdateQueue
 from bot.tg.wire.webhook_server import read_update
 from bot.workers.poller import Poller
 from tests.e2e.harness import TOKEN
 
 
 def _tap(update_id: int) -> dict[str, Any]:
+    """A tap of member `update_id` (its own ordering key)."""
     return {
         "update_id": update_id,
         "callback_query": {
@@ -143,3 +144,41 @@ async def test_telegrams_refusals_are_waited_out_and_nothing_is_skipped(
     assert telegram.offsets[:3] == [0, 0, 0]  # tried again from the same place
     assert sum("getUpdates failed" in r.getMessage() for r in caplog.records) == 2
     assert "Traceback" not in caplog.text
+
+
+class _Local:
+    """The poller's own worker, as the inbox sees it (inbox.LocalWorker), with room to spare."""
+
+    def __init__(self) -> None:
+        self.taken: list[int] = []
+
+    def room(self) -> int:
+        return 64
+
+    def take(self, updates: list[Claimed]) -> None:
+        self.taken += [u.update_id for u in updates]
+
+    def wake(self, updates: int) -> None:
+        pass
+
+
+async def test_the_pollers_own_worker_takes_its_share_and_leaves_the_rest_to_the_others(
+    pg_pool: asyncpg.Pool, pg_dsn: str
+) -> None:
+    """Every update reaches the poller: with its free slots alone it would take them all and
+    leave the other workers idle while its core is the bottleneck (issue 32)."""
+    await pg_pool.execute("INSERT INTO work_workers (name) VALUES ('w0'), ('w1')")
+    telegram = _Telegram([_tap(i) for i in range(60, 66)])
+    local, bot = _Local(), Bot(TOKEN)
+    queue = UpdateQueue(pg_pool, "w0", local=local)
+    poller = Poller(
+        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+    )
+    poller.start()
+    try:
+        await _until(lambda: poller.stored == 6, "the batch stored")
+    finally:
+        await poller.stop()
+    assert local.taken == [60, 61, 62]  # half: two workers alive
+    others = await UpdateQueue(pg_pool, "w1").claim(10)
+    assert [c.update_id for c in others] == [63, 64, 65]

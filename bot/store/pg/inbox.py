@@ -19,6 +19,7 @@ the next one wait for the lease.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -134,6 +135,10 @@ class UpdateQueue:
         local: LocalWorker | None = None,
     ) -> None:
         self.pool, self.name, self.lease, self.local = pool, name, lease, local
+        # The part of each batch the local worker takes at most: all of it behind a webhook
+        # (the kernel already spreads Telegram's connections over the workers' fronts); 1/N
+        # behind the poller, which alone receives every update (bot/workers/poller.py).
+        self.local_share = 1.0
         self._puts: GroupCommit[tuple[int, str, str], bool] = GroupCommit(self._store)
         self.claims = 0  # claim statements sent (tests and the benchmark)
         self.closes = 0  # `done` statements sent: closing alone, not with a claim
@@ -163,6 +168,7 @@ class UpdateQueue:
             offered.setdefault(item[0], item)
         ids, keys, payloads = zip(*offered.values(), strict=True)
         room = self.local.room() if self.local is not None else 0
+        room = min(room, math.ceil(len(offered) * self.local_share))
         row = await self.pool.fetchrow(
             _PUT,
             list(ids),
