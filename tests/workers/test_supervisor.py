@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_a_dead_worker_is_started_again_and_all_stop_on_sigterm() -> None:
     assert all(p.poll() is not None for p in started)  # every one has stopped
 
 
-def test_workers_need_postgresql_and_a_webhook(
+def test_workers_need_postgresql(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("BOT_TOKEN", "123:abc")
@@ -61,3 +62,33 @@ def test_workers_need_postgresql_and_a_webhook(
     monkeypatch.setenv("QUIZBOT_DB", "mysql://somewhere/db")
     assert main(["run", "--workers", "2"]) == 2
     assert "QUIZBOT_DB" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("webhook", [None, "https://bot.example.org/telegram"])
+def test_workers_long_poll_without_a_webhook_and_register_it_once_with_one(
+    monkeypatch: pytest.MonkeyPatch, webhook: str | None
+) -> None:
+    """A host without a public HTTPS address runs workers too: one of them at a time long-polls
+    (bot/workers/poller.py). With a webhook, worker 0 registers it and nobody polls."""
+    from bot.workers import supervisor
+
+    monkeypatch.setenv("BOT_TOKEN", "123:abc")
+    monkeypatch.setenv("QUIZBOT_DB", "postgresql://quizbot@localhost/quizbot")
+    monkeypatch.delenv("QUIZBOT_WEBHOOK_URL", raising=False)
+    monkeypatch.setenv("QUIZBOT_WEBHOOK_SECRET", "s3cret-token_1")
+    commands: list[list[str]] = []
+
+    def supervise(count: int, command: Any, **kwargs: Any) -> int:
+        commands.extend(command(i) for i in range(count))
+        return 0
+
+    monkeypatch.setattr(supervisor, "supervise", supervise)
+    argv = ["run", "--workers", "2"] + (["--webhook-url", webhook] if webhook else [])
+    assert main(argv) == 0
+    assert len(commands) == 2
+    if webhook is None:
+        assert all("--poll" in c and "--webhook-url" not in c for c in commands)
+        assert not any("--set-webhook" in c for c in commands)
+    else:
+        assert not any("--poll" in c for c in commands)
+        assert ["--set-webhook" in c for c in commands] == [True, False]
