@@ -108,12 +108,17 @@ class Consumer:
         if claimed, without a claim's round trip (inbox.LocalWorker)."""
         if self._stopping:  # stored while it stopped (the front closes first): the next takes it
             self._handing_back = asyncio.create_task(
-                self.updates.hand_back([u.update_id for u in updates])
+                self._hand_back_quietly([u.update_id for u in updates])
             )
             return
         for update in updates:
             task = asyncio.create_task(self._process(update))
             self._updates[task] = update
+
+    async def _hand_back_quietly(self, update_ids: list[int]) -> None:
+        """Hand back, or leave them to their lease's end if the database is gone too."""
+        with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            await self.updates.hand_back(update_ids)
 
     def wake(self, updates: int) -> None:
         """The front stored `updates` for this worker (committed): claim them."""

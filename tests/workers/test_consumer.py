@@ -14,7 +14,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.store.pg.inbox import UpdateQueue
+from bot.store.pg.inbox import Claimed, UpdateQueue
 from bot.store.pg.timers import Timer, TimerQueue
 from bot.workers.consumer import Consumer
 
@@ -319,3 +319,46 @@ class _NoRoom:
 
     def wake(self, updates: int) -> None:
         raise AssertionError("not woken: it has no room")
+
+
+class _Catch:
+    """A front's own worker that only catches what the put hands it (inbox.LocalWorker)."""
+
+    def __init__(self) -> None:
+        self.taken: list[Claimed] = []
+
+    def room(self) -> int:
+        return 8
+
+    def take(self, updates: list[Claimed]) -> None:
+        self.taken += updates
+
+    def wake(self, updates: int) -> None:
+        pass
+
+
+async def test_what_the_front_hands_a_stopping_worker_goes_back_to_the_others(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A put in flight when the worker began to stop: the worker does not start on it, and the
+    next free worker takes it at once, not when the lease runs out."""
+    catch = _Catch()
+    await UpdateQueue(pg_pool, "w", lease=3600, local=catch).put(1, "c1", '{"update_id": 1}')
+    handled: list[str] = []
+
+    async def handle(payload: str) -> None:
+        handled.append(payload)
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, slots=8, lease=3600)
+    await worker.start()
+    await worker.stop()
+    worker.take(catch.taken)
+    other = UpdateQueue(pg_pool, "other")
+    got: list[Claimed] = []
+
+    async def handed_back() -> bool:
+        got.extend(await other.claim(5))
+        return bool(got)
+
+    await _eventually(handed_back, "handed back")
+    assert [c.update_id for c in got] == [1] and handled == []
