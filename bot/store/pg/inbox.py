@@ -6,8 +6,13 @@ together by the next one (`GroupCommit`: one multi-row INSERT, one NOTIFY per ba
 is answered once that statement has committed its row: a burst of taps is a few statements, not
 one per request (issue 32).
 
-A worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers never wait on each other's rows)
-under a lease it keeps renewing (`renew`) while it works; `done` closes them. Ordering: an update
+The front's own worker takes what it has room for in the put's own statement (`LocalWorker`):
+no claim of its own. Any other worker `claim`s updates with `FOR UPDATE SKIP LOCKED` (workers
+never wait on each other's rows) under a lease it keeps renewing (`renew`) while it works;
+`done` closes them. One window is left, as it was with claims alone: two updates of one key
+stored at the same moment by two fronts (two workers' webhook requests) may both be taken, each
+statement not seeing the other's uncommitted row, as a claim between the newer one's commit and
+the older one's took the newer one before. Ordering: an update
 is claimable only when no older update of its ordering key is undone, so two taps of one learner,
 or two commands in one group, are handled one after the other, whichever workers are free;
 different keys run in parallel. A worker killed mid-update stops renewing: its lease runs out and
