@@ -36,6 +36,7 @@ from bot.observability.exposition import multiprocess_dir, serve_metrics
 from bot.store.pg.database import PgDatabase, PgStoreError
 from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.pacing import BotSchedule, SendSlots
+from bot.store.pg.poll_lock import PollLock
 from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
 from bot.tg.app import QuizBot
@@ -197,7 +198,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     poller = None
     if args.poll:
         poller = Poller(
-            name, settings.db_url, queue, bot.fetch_updates, check=front.check,
+            PollLock(settings.db_url, name), queue, bot.fetch_updates, check=front.check,
             keep=bot.read_updates.keep, prepare=bot.app.bot.delete_webhook,
         )  # fmt: skip
     scraped = None  # QUIZBOT_METRICS_PORT: every worker on it too (any one answers for all)

@@ -1,9 +1,9 @@
 """Long polling for workers: one worker at a time asks Telegram for updates and stores them.
 
 Workers without a public HTTPS address (behind NAT, on a laptop, in a private network) cannot
-take a webhook. Telegram serves getUpdates to one caller at a time (a second ends the first with
-409 Conflict), so the workers elect one poller: the one holding a PostgreSQL session advisory
-lock, on a connection of its own. The others try again every `retry` seconds; when the poller's
+take a webhook. Telegram answers getUpdates to one caller at a time (a second ends the first with
+409 Conflict), so the workers elect one poller: the one holding a PostgreSQL advisory lock
+(bot/store/pg/poll_lock.py). The others ask again every `retry` seconds; when the poller's
 process or connection dies, the server frees the lock and the next worker takes over.
 
 An update is confirmed to Telegram (by the next getUpdates' offset) only once it is committed in
@@ -13,6 +13,11 @@ inbox's primary key drops the copy. A whole getUpdates answer is stored by one s
 takes its share (1/N of the batch with N workers alive, as far as it has free slots:
 bot/store/pg/inbox.py), the rest waking the other workers. Measured against the webhook front:
 BENCHMARKS.md, issue 32.
+
+getUpdates failing (the network, Telegram's 5xx, a 409 while another bot instance polls, a 401)
+is said in one line and tried again from the same offset after a pause that doubles up to
+`MAX_PAUSE` while it keeps failing, as PTB's own updater backs off. What the exception means is
+the adapter's business (bot/tg): here it is only a failed fetch.
 """
 
 from __future__ import annotations
@@ -26,20 +31,20 @@ from typing import Any
 
 import asyncpg
 import orjson
-from telegram.error import Conflict, InvalidToken, TelegramError
 
 from bot.ordering import json_ordering_key
 from bot.store.pg.inbox import UpdateQueue
+from bot.store.pg.poll_lock import PollLock
 from bot.webhook_gate import NotAnUpdate
 
 log = logging.getLogger(__name__)
 
-POLL_LOCK = 7_265_001  # the advisory lock's key: whoever holds it polls
 LONG_POLL = 25  # seconds Telegram holds a getUpdates open when there is nothing to send
 SHARE_EVERY = 10.0  # seconds between two counts of the live workers
-LIVE_WITHIN = 30.0  # a worker that renewed its row this recently is alive (pacing.Workers)
+MAX_PAUSE = 30.0  # the longest pause between two failed getUpdates
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]  # (offset, timeout) -> updates
+_DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class Poller:
@@ -50,8 +55,7 @@ class Poller:
 
     def __init__(
         self,
-        name: str,
-        dsn: str,
+        lock: PollLock,
         queue: UpdateQueue,
         fetch: Fetch,
         *,
@@ -61,7 +65,7 @@ class Poller:
         retry: float = 2.0,
         timeout: int = LONG_POLL,
     ) -> None:
-        self.name, self.dsn, self.queue, self.fetch = name, dsn, queue, fetch
+        self.lock, self.queue, self.fetch = lock, queue, fetch
         self.check, self.keep, self.prepare = check, keep, prepare
         self.retry, self.timeout = retry, timeout
         self.polling = False  # this worker holds the lock and polls (tests, logs)
@@ -78,74 +82,56 @@ class Poller:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        await self.lock.release()
 
     async def _run(self) -> None:
         while True:
             try:
-                # Named: `pg_stat_activity` joined with `pg_locks` says which worker polls.
-                conn = await asyncpg.connect(
-                    self.dsn, server_settings={"application_name": f"quizbot poller {self.name}"}
-                )
-            except (OSError, asyncpg.PostgresError) as exc:
-                log.warning("poller: database unreachable (%s); trying again", exc)
-                await asyncio.sleep(self.retry)
-                continue
-            try:
-                while not await conn.fetchval("SELECT pg_try_advisory_lock($1)", POLL_LOCK):
+                while not await self.lock.take():
                     await asyncio.sleep(self.retry)  # another worker polls
                 log.info("poller: this worker polls Telegram for updates")
                 self.polling = True
-                await self._poll(conn)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                log.warning("poller: lost the database (%s); another worker may poll", exc)
-                await asyncio.sleep(self.retry)
+                await self._poll()
+            except _DB_ERRORS as exc:
+                log.warning("poller: database unreachable (%s); another worker may poll", exc)
             except Exception:  # a bug: said once with its traceback, and polling goes on
                 log.exception("poller: stopped polling; starting again")
-                await asyncio.sleep(self.retry)
-            finally:
-                self.polling = False
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.close(), 5)
+            self.polling = False
+            await self.lock.release()  # frees the lock for another worker, if still held
+            await asyncio.sleep(self.retry)
 
-    async def _poll(self, lock: asyncpg.Connection[Any]) -> None:
-        """Poll while the lock's connection lives (a dead one frees the lock for another)."""
+    async def _poll(self) -> None:
+        """Poll while the lock's connection lives (a dead one has freed the lock)."""
         if self.prepare is not None:
             await self.prepare()
-        offset = 0
-        while not lock.is_closed():
+        offset, pause = 0, self.retry
+        while self.lock.held:
             try:
                 updates = await self.fetch(offset, self.timeout)
-            except (Conflict, InvalidToken) as exc:
-                log.error("poller: Telegram refused getUpdates: %s", exc)
-                await asyncio.sleep(max(self.retry, 5.0))
+            except Exception as exc:
+                log.warning("poller: getUpdates failed (%s: %s); trying again in %.0f s",
+                            type(exc).__name__, exc, pause)  # fmt: skip
+                await asyncio.sleep(pause)
+                pause = min(MAX_PAUSE, pause * 2)
                 continue
-            except TelegramError as exc:  # network errors and timeouts included
-                log.warning("poller: getUpdates failed (%s); trying again", exc)
-                await asyncio.sleep(self.retry)
-                continue
+            pause = self.retry
             ids = [u["update_id"] for u in updates if isinstance(u.get("update_id"), int)]
             if len(ids) < len(updates):
                 log.warning("poller: %d updates without an id ignored", len(updates) - len(ids))
             if ids:
-                await self._share(lock)
+                await self._share()
                 await self._store(updates)  # raises if not stored: nothing is confirmed
                 offset = max(ids) + 1
 
-    async def _share(self, conn: asyncpg.Connection[Any]) -> None:
+    async def _share(self) -> None:
         """Every update reaches the poller, so its own worker takes 1/N of each batch (N: the
-        live workers, read every `SHARE_EVERY` seconds) and wakes the others for the rest:
+        live workers, counted every `SHARE_EVERY` seconds) and wakes the others for the rest:
         taking all it has slots for would leave the other workers idle while its one core
         is the bottleneck."""
         now = time.monotonic()
-        if now < self._share_at:
-            return
-        self._share_at = now + SHARE_EVERY
-        live = await conn.fetchval(
-            """SELECT count(*) FROM work_workers
-               WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
-            LIVE_WITHIN,
-        )
-        self.queue.local_share = 1 / max(1, int(live))
+        if now >= self._share_at:
+            self._share_at = now + SHARE_EVERY
+            self.queue.local_share = 1 / await self.lock.live_workers()
 
     async def _store(self, updates: list[dict[str, Any]]) -> None:
         puts = []

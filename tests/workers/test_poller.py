@@ -14,6 +14,7 @@ from telegram import Bot
 from telegram.error import NetworkError
 
 from bot.store.pg.inbox import Claimed, UpdateQueue
+from bot.store.pg.poll_lock import PollLock
 from bot.tg.wire.webhook_server import read_update
 from bot.workers.poller import Poller
 from tests.e2e.harness import TOKEN
@@ -64,7 +65,11 @@ async def test_an_answer_is_stored_in_one_statement_then_confirmed(
     telegram = _Telegram([_tap(i) for i in range(10, 30)])
     queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
     poller = Poller(
-        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+        PollLock(pg_dsn, "w0"),
+        queue,
+        telegram.fetch,
+        check=lambda u: read_update(u, bot),
+        retry=0.05,
     )
     poller.start()
     try:
@@ -85,8 +90,7 @@ async def test_one_worker_polls_at_a_time_and_another_takes_over(
 
     def poller(name: str) -> Poller:
         return Poller(
-            name,
-            pg_dsn,
+            PollLock(pg_dsn, name),
             UpdateQueue(pg_pool, name),
             telegram.fetch,
             check=lambda u: read_update(u, bot),
@@ -113,7 +117,11 @@ async def test_an_update_ptb_cannot_read_is_dropped_with_a_line_and_confirmed(
     telegram = _Telegram([bad, _tap(41)])
     queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
     poller = Poller(
-        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+        PollLock(pg_dsn, "w0"),
+        queue,
+        telegram.fetch,
+        check=lambda u: read_update(u, bot),
+        retry=0.05,
     )
     with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
         poller.start()
@@ -133,7 +141,11 @@ async def test_telegrams_refusals_are_waited_out_and_nothing_is_skipped(
     telegram = _Telegram([_tap(50)], errors=[NetworkError("reset"), NetworkError("reset")])
     queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
     poller = Poller(
-        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+        PollLock(pg_dsn, "w0"),
+        queue,
+        telegram.fetch,
+        check=lambda u: read_update(u, bot),
+        retry=0.05,
     )
     with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
         poller.start()
@@ -172,7 +184,11 @@ async def test_the_pollers_own_worker_takes_its_share_and_leaves_the_rest_to_the
     local, bot = _Local(), Bot(TOKEN)
     queue = UpdateQueue(pg_pool, "w0", local=local)
     poller = Poller(
-        "w0", pg_dsn, queue, telegram.fetch, check=lambda u: read_update(u, bot), retry=0.05
+        PollLock(pg_dsn, "w0"),
+        queue,
+        telegram.fetch,
+        check=lambda u: read_update(u, bot),
+        retry=0.05,
     )
     poller.start()
     try:

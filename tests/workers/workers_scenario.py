@@ -18,7 +18,7 @@ from bot.bench.webhook import Bridge, Workers
 from bot.emulator import Emulator, FloodLimits
 from bot.emulator.driver import ChatView, SimUser, TapTimeout
 from bot.emulator.state import EmuMessage
-from bot.workers.poller import POLL_LOCK
+from bot.store.pg.poll_lock import POLL_LOCK
 from tests.e2e.harness import submit_label, toggle_label
 
 TOKEN = "123456:TEST-workers-token"
