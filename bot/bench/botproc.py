@@ -70,7 +70,11 @@ async def _serve(args: argparse.Namespace) -> None:
             **({"transport": args.transport} if args.transport else {}),
         )
         bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
-        await bot.start()
+        if args.webhook_port:  # updates POSTed by the bench's bridge, as to the workers
+            await bot.start(polling=False)
+            await bot.serve_webhook(args.webhook_secret, "127.0.0.1", args.webhook_port)
+        else:
+            await bot.start()
         timings["start"] = time.time() - t1
         stop_fn = bot.stop
     _say(event="ready", pid=os.getpid(), t_process=T_PROCESS, t_begin=t0, **timings)
@@ -118,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--uvloop", action="store_true", help="experiment: run on uvloop's event loop"
     )
+    parser.add_argument(
+        "--webhook-port", type=int, default=0, help="quizbot: take updates on this port"
+    )
+    parser.add_argument("--webhook-secret", default="", help="... with this secret")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="bot: %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -10,9 +10,11 @@ bot, not Telegram's pacing) and the same load, run closed-loop:
   `seconds`; answered taps per second.
 
 The workers get updates either as Telegram would send them to a webhook (bot/bench/webhook.py's
-`Bridge`), or by long polling (`--ingress`; one worker polls: bot/workers/poller.py), as the
-SQLite process does: both by default, each its own configuration. PostgreSQL is a throwaway server
-from the machine's binaries with its durable settings (fsync on), as a deployment runs it.
+`Bridge`), or by long polling (`--ingress`; one worker polls: bot/workers/poller.py): both by
+default, each its own configuration. The SQLite process long-polls, and with the webhook
+configurations it also runs behind the same `Bridge` (the webhook's own cost, like for like).
+PostgreSQL is a throwaway server from the machine's binaries with its durable settings (fsync
+on), as a deployment runs it.
 
 Cost, not only speed (bot/bench/cpu_cost.py): each phase reads the CPU seconds of the bot
 processes (the workers also serve the webhook front) and of the PostgreSQL server (postmaster,
@@ -48,7 +50,7 @@ import asyncpg
 from bot.bench import pacing_cost
 from bot.bench.cpu_cost import CpuMeter, postmaster_pid, server_processes
 from bot.bench.learners import percentile
-from bot.bench.webhook import Bridge, Workers
+from bot.bench.webhook import SECRET, Bridge, Workers, free_port
 from bot.content import default_content_dir
 from bot.emulator import Emulator
 from bot.emulator.driver import SimUser, TapTimeout
@@ -265,7 +267,14 @@ async def _postgres(
             await asyncio.to_thread(procs.stop)  # they may still talk to the emulator
 
 
-async def _sqlite(workdir: Path, args: argparse.Namespace) -> Result:
+SQLITE = "SQLite, 1 process"
+SQLITE_WEBHOOK = "SQLite, 1 process, webhook"
+
+
+async def _sqlite(workdir: Path, args: argparse.Namespace, webhook: bool = False) -> Result:
+    """One SQLite process, long-polling the emulator; or (`webhook`) taking the same requests
+    from the same `Bridge` as the workers do, for a like-for-like webhook comparison."""
+    port = free_port() if webhook else 0
     async with Emulator(token=TOKEN, flood=None) as emu:
         proc = subprocess.Popen(
             [
@@ -273,21 +282,27 @@ async def _sqlite(workdir: Path, args: argparse.Namespace) -> Result:
                 "--api-base-url", emu.base_url, "--token", TOKEN,
                 "--db", str(workdir / "bench.sqlite3"), "--rate-limit",
                 "--content", str(default_content_dir()),
+                *(["--webhook-port", str(port), "--webhook-secret", SECRET] if webhook else []),
             ],
             stdout=subprocess.PIPE,
             env={**os.environ, "QUIZBOT_QUESTION_SECONDS": "600"},
         )  # fmt: skip
+        bridge = Bridge(emu, TOKEN, port)
         try:
             assert proc.stdout is not None
             line = await asyncio.to_thread(proc.stdout.readline)
             if json.loads(line).get("event") != "ready":
                 raise RuntimeError(f"the SQLite bot did not start: {line!r}")
-            spy = _py_spy(args, proc.pid, "sqlite")
+            if webhook:
+                bridge.start()
+            spy = _py_spy(args, proc.pid, "sqlite-webhook" if webhook else "sqlite")
             try:
-                return await _measure("SQLite, 1 process", emu, args, CpuMeter([proc.pid]))
+                label = SQLITE_WEBHOOK if webhook else SQLITE
+                return await _measure(label, emu, args, CpuMeter([proc.pid]))
             finally:
                 _stop_spy(spy)
         finally:
+            await bridge.stop()
             proc.terminate()
             await asyncio.to_thread(proc.wait, 30)  # it may still talk to the emulator
 
@@ -304,6 +319,9 @@ async def run(args: argparse.Namespace) -> tuple[list[Result], list[str]]:
         for round_ in range(1, args.repeat + 1):
             with tempfile.TemporaryDirectory(prefix="quizbot-scaling-") as tmp:
                 results.append(await _sqlite(Path(tmp), args))
+            if args.ingress != "polling":  # the webhook's own cost, on one process too
+                with tempfile.TemporaryDirectory(prefix="quizbot-scaling-") as tmp:
+                    results.append(await _sqlite(Path(tmp), args, webhook=True))
             for poll in (False, True) if args.ingress == "both" else (args.ingress == "polling",):
                 for workers in args.workers:
                     results.append(await _postgres(cluster, workers, args, poll))
@@ -467,17 +485,18 @@ def report(results: list[Result], args: argparse.Namespace) -> str:
     def p99(r: Result) -> float:
         return r.burst_p99_ms
 
-    lite = "SQLite, 1 process"
     lines.append("")
     if len(rounds) > 1:
         lines.append(f"ratios: the median of the {len(rounds)} rounds' (each round's in brackets)")
     for poll, how in ((False, "webhook"), (True, "long polling")):
         one, two = pg_label(1, poll), pg_label(2, poll)
-        if (lite, rounds[0]) in by and (one, rounds[0]) in by:
-            lines.append(
-                f"PG 1 worker ({how}) / SQLite: burst CPU per tap {ratios(one, lite, cpu)} "
-                f"(goal <= 1.5x), burst taps/s {ratios(one, lite, rate)} (goal >= 0.6x)"
-            )
+        pairs = [(SQLITE, "SQLite")] + ([] if poll else [(SQLITE_WEBHOOK, "SQLite by webhook")])
+        for lite, name in pairs:
+            if (lite, rounds[0]) in by and (one, rounds[0]) in by:
+                lines.append(
+                    f"PG 1 worker ({how}) / {name}: burst CPU per tap {ratios(one, lite, cpu)} "
+                    f"(goal <= 1.5x), burst taps/s {ratios(one, lite, rate)} (goal >= 0.6x)"
+                )
         if (one, rounds[0]) in by and (two, rounds[0]) in by:
             lines.append(
                 f"PG 2 workers / 1 worker ({how}): burst CPU per tap {ratios(two, one, cpu)} "

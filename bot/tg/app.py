@@ -265,13 +265,18 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         """Serve `/telegram` on listen:port (tg/wire/webhook_server.py, not PTB's tornado server:
         the secret is checked before a body is read), then tell Telegram the public URL."""
         await self.start(polling=False)
-        self.webhook = WebhookServer(self.app, secret)
         try:
-            await self.webhook.start(listen, port)
+            await self.serve_webhook(secret, listen, port)
             await self.register_webhook(url, secret)
         except BaseException:
             await self.stop()
             raise
+
+    async def serve_webhook(self, secret: str, listen: str, port: int) -> None:
+        """Serve `/telegram` on listen:port, Telegram told nothing (the benchmark's bridge plays
+        Telegram's delivery: bot/bench/webhook.py); after `start(polling=False)`."""
+        self.webhook = WebhookServer(self.app, secret)
+        await self.webhook.start(listen, port)
 
     async def _forget_command(self, argument: str) -> tuple[bool, str]:
         """`quizbot forget USER_ID` deleted a user beside this process: what it keeps in memory

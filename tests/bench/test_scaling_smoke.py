@@ -29,6 +29,7 @@ def test_tiny_scaling_run_answers_every_tap_in_every_configuration(
     labels = [(r["label"], r["round"]) for r in results]
     configurations = [
         "SQLite, 1 process",
+        "SQLite, 1 process, webhook",
         "PostgreSQL, 1 worker(s)",
         "PostgreSQL, 1 worker(s), long polling",
     ]
@@ -36,8 +37,9 @@ def test_tiny_scaling_run_answers_every_tap_in_every_configuration(
     for r in results:
         assert r["burst_taps"] == 40, r["label"]  # every member's tap got its popup
         assert r["burst_cpu_bot"] > 0
-        assert (r["burst_cpu_db"] > 0) == r["label"].startswith("PostgreSQL")
+        assert (r["burst_cpu_db"] > 0) == r["label"].startswith("PostgreSQL"), r["label"]
     printed = capsys.readouterr().out
     assert "PG 1 worker (webhook) / SQLite: burst CPU per tap" in printed
+    assert "PG 1 worker (webhook) / SQLite by webhook: burst CPU per tap" in printed
     assert "PG 1 worker (long polling) / SQLite: burst CPU per tap" in printed
     assert "the median of the 2 rounds'" in printed
