@@ -51,6 +51,15 @@ class _Telegram:
         return batch
 
 
+def _poller(dsn: str, queue: UpdateQueue, telegram: _Telegram, name: str = "w0") -> Poller:
+    bot = Bot(TOKEN)
+
+    def check(update: dict[str, Any]) -> object:  # PTB's reading, as the worker's
+        return read_update(update, bot)
+
+    return Poller(PollLock(dsn, name), queue, telegram.fetch, check=check, retry=0.05)
+
+
 async def _until(predicate: Any, what: str) -> None:
     for _ in range(300):
         if predicate():
@@ -63,14 +72,8 @@ async def test_an_answer_is_stored_in_one_statement_then_confirmed(
     pg_pool: asyncpg.Pool, pg_dsn: str
 ) -> None:
     telegram = _Telegram([_tap(i) for i in range(10, 30)])
-    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
-    poller = Poller(
-        PollLock(pg_dsn, "w0"),
-        queue,
-        telegram.fetch,
-        check=lambda u: read_update(u, bot),
-        retry=0.05,
-    )
+    queue = UpdateQueue(pg_pool, "w0")
+    poller = _poller(pg_dsn, queue, telegram)
     poller.start()
     try:
         await _until(lambda: 30 in telegram.offsets, "the batch confirmed")
@@ -86,18 +89,8 @@ async def test_one_worker_polls_at_a_time_and_another_takes_over(
     pg_pool: asyncpg.Pool, pg_dsn: str
 ) -> None:
     telegram = _Telegram([])
-    bot = Bot(TOKEN)
-
-    def poller(name: str) -> Poller:
-        return Poller(
-            PollLock(pg_dsn, name),
-            UpdateQueue(pg_pool, name),
-            telegram.fetch,
-            check=lambda u: read_update(u, bot),
-            retry=0.05,
-        )
-
-    a, b = poller("a"), poller("b")
+    a = _poller(pg_dsn, UpdateQueue(pg_pool, "a"), telegram, "a")
+    b = _poller(pg_dsn, UpdateQueue(pg_pool, "b"), telegram, "b")
     a.start()
     await _until(lambda: a.polling, "a polling")
     b.start()
@@ -115,14 +108,8 @@ async def test_an_update_ptb_cannot_read_is_dropped_with_a_line_and_confirmed(
 ) -> None:
     bad = {"update_id": 40, "message": "hi"}
     telegram = _Telegram([bad, _tap(41)])
-    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
-    poller = Poller(
-        PollLock(pg_dsn, "w0"),
-        queue,
-        telegram.fetch,
-        check=lambda u: read_update(u, bot),
-        retry=0.05,
-    )
+    queue = UpdateQueue(pg_pool, "w0")
+    poller = _poller(pg_dsn, queue, telegram)
     with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
         poller.start()
         try:
@@ -139,14 +126,8 @@ async def test_telegrams_refusals_are_waited_out_and_nothing_is_skipped(
     pg_pool: asyncpg.Pool, pg_dsn: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     telegram = _Telegram([_tap(50)], errors=[NetworkError("reset"), NetworkError("reset")])
-    queue, bot = UpdateQueue(pg_pool, "w0"), Bot(TOKEN)
-    poller = Poller(
-        PollLock(pg_dsn, "w0"),
-        queue,
-        telegram.fetch,
-        check=lambda u: read_update(u, bot),
-        retry=0.05,
-    )
+    queue = UpdateQueue(pg_pool, "w0")
+    poller = _poller(pg_dsn, queue, telegram)
     with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
         poller.start()
         try:
@@ -181,15 +162,9 @@ async def test_the_pollers_own_worker_takes_its_share_and_leaves_the_rest_to_the
     leave the other workers idle while its core is the bottleneck (issue 32)."""
     await pg_pool.execute("INSERT INTO work_workers (name) VALUES ('w0'), ('w1')")
     telegram = _Telegram([_tap(i) for i in range(60, 66)])
-    local, bot = _Local(), Bot(TOKEN)
+    local = _Local()
     queue = UpdateQueue(pg_pool, "w0", local=local)
-    poller = Poller(
-        PollLock(pg_dsn, "w0"),
-        queue,
-        telegram.fetch,
-        check=lambda u: read_update(u, bot),
-        retry=0.05,
-    )
+    poller = _poller(pg_dsn, queue, telegram)
     poller.start()
     try:
         await _until(lambda: poller.stored == 6, "the batch stored")
