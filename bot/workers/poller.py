@@ -103,7 +103,13 @@ class Poller:
     async def _poll(self) -> None:
         """Poll while the lock's connection lives (a dead one has freed the lock)."""
         if self.prepare is not None:
-            await self.prepare()
+            try:
+                await self.prepare()
+            except Exception as exc:  # noqa: BLE001 - Telegram's or the network's, as a fetch's
+                # A webhook still set makes getUpdates fail, which is said and retried below.
+                log.warning(
+                    "poller: could not delete the webhook (%s: %s)", type(exc).__name__, exc
+                )
         offset, pause = 0, self.retry
         while self.lock.held:
             try:

@@ -173,3 +173,25 @@ async def test_the_pollers_own_worker_takes_its_share_and_leaves_the_rest_to_the
     assert local.taken == [60, 61, 62]  # half: two workers alive
     others = await UpdateQueue(pg_pool, "w1").claim(10)
     assert [c.update_id for c in others] == [63, 64, 65]
+
+
+async def test_a_failed_webhook_deletion_is_one_line_and_polling_goes_on(
+    pg_pool: asyncpg.Pool, pg_dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    telegram = _Telegram([_tap(70)])
+    queue = UpdateQueue(pg_pool, "w0")
+
+    async def delete_webhook() -> None:
+        raise NetworkError("connection reset")
+
+    poller = Poller(
+        PollLock(pg_dsn, "w0"), queue, telegram.fetch, check=lambda u: u, prepare=delete_webhook
+    )
+    with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
+        poller.start()
+        try:
+            await _until(lambda: poller.stored == 1, "stored")
+        finally:
+            await poller.stop()
+    assert "could not delete the webhook (NetworkError: connection reset)" in caplog.text
+    assert "Traceback" not in caplog.text
