@@ -105,7 +105,7 @@ class Poller:
         if self.prepare is not None:
             try:
                 await self.prepare()
-            except Exception as exc:  # noqa: BLE001 - Telegram's or the network's, as a fetch's
+            except Exception as exc:  # Telegram's or the network's, as a fetch's below
                 # A webhook still set makes getUpdates fail, which is said and retried below.
                 log.warning(
                     "poller: could not delete the webhook (%s: %s)", type(exc).__name__, exc
@@ -114,7 +114,7 @@ class Poller:
         while self.lock.held:
             try:
                 updates = await self.fetch(offset, self.timeout)
-            except Exception as exc:
+            except Exception as exc:  # whatever the adapter raised: see the module's docstring
                 log.warning("poller: getUpdates failed (%s: %s); trying again in %.0f s",
                             type(exc).__name__, exc, pause)  # fmt: skip
                 await asyncio.sleep(pause)
