@@ -8,6 +8,7 @@ message and a non-zero exit, never with a half-running bot.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import signal
 import sys
@@ -40,10 +41,11 @@ async def run_bot(
     db_path: Path | None = None,
     content_dir: Path | None = None,
 ) -> int:
+    from bot.cli import deployment
     from bot.compose import build_services
     from bot.tg.app import QuizBot
     from bot.tg.mini_app import DashboardLinks
-    from bot.tg.options import BotOptions, service_inputs
+    from bot.tg.options import service_inputs
 
     web = WebSettings.from_env()
 
@@ -54,36 +56,24 @@ async def run_bot(
         except ConfigError as exc:
             print(f"quizbot: configuration error: {exc}", file=sys.stderr)
             return 2
-    content = content_dir or settings.content_dir or default_content_dir()
+    content = deployment.content_dir(settings, content_dir)
+    db_file = db_path or settings.db_path
     try:
         # The checks' clean result is cached beside the database: a restart with unchanged
         # content and code skips the text-quality checks (files are still parsed and validated).
-        catalog = load_catalog(
-            content,
-            cache_dir=(db_path or settings.db_path).parent,
-            guide_base_url=settings.guide_base_url,
-        )
-        load_all()
+        catalog = deployment.load_content(settings, content, cache_dir=db_file.parent)
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
-    options = BotOptions(
-        token=settings.token.reveal(),
-        db_path=db_path or settings.db_path,
-        catalog=catalog,
-        base_url=api_base_url or settings.api_base_url,
-        default_language=settings.default_language,
-        admin_chat_id=settings.admin_chat_id,
-        group_seconds=settings.question_seconds,
-        group_timezone=settings.timezone,
-        timezone=settings.timezone,
-        retention=settings.retention,
-        transport=settings.transport,
+    options = dataclasses.replace(
+        deployment.deployment_options(
+            settings, catalog, content, db_path=db_file, base_url=api_base_url
+        ),
+        # One process only: the dashboard it serves itself, owners who may /reload its
+        # content, and the control socket `quizbot content reload` talks to.
         dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
-        content_dir=content,
-        guide_base_url=settings.guide_base_url,
         owner_ids=settings.owner_ids,
-        control_socket=socket_path(db_path or settings.db_path),
+        control_socket=socket_path(db_file),
         # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
         database=PgDatabase(settings.db_url, keep_warm=True) if settings.db_url else None,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -27,9 +28,10 @@ import asyncpg
 from prometheus_client.metrics_core import Metric
 
 from bot import logs
+from bot.cli import deployment
 from bot.compose import build_services
 from bot.config import ConfigError, Settings
-from bot.content import ContentError, default_content_dir, load_catalog
+from bot.content import ContentError
 from bot.i18n import CatalogueError
 from bot.observability import gauges, metrics
 from bot.observability.exposition import multiprocess_dir, serve_metrics
@@ -40,7 +42,7 @@ from bot.store.pg.poll_lock import PollLock
 from bot.store.pg.timers import TimerQueue
 from bot.store.pg.work_stats import work_state
 from bot.tg.app import QuizBot
-from bot.tg.options import BotOptions, service_inputs
+from bot.tg.options import service_inputs
 from bot.tg.wire.shared_pace import SharedBudget
 from bot.tg.wire.timer_backends import PgTimers
 from bot.tg.wire.webhook_server import read_update
@@ -82,8 +84,9 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     if settings.db_url is None:
         print("quizbot: --workers needs QUIZBOT_DB=postgresql://...", file=sys.stderr)
         return 2
+    content = deployment.content_dir(settings)
     try:
-        catalog = load_catalog(settings.content_dir or default_content_dir())
+        catalog = deployment.load_content(settings, content)
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
@@ -121,18 +124,17 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             log.warning("shared send slot unavailable (%s): courtesy reply not sent", exc)
             return False
 
-    options = BotOptions(
-        token=settings.token.reveal(),
-        db_path=settings.db_path,  # unused: `database` is the store
+    options = dataclasses.replace(
+        deployment.deployment_options(
+            settings,
+            catalog,
+            content,
+            db_path=settings.db_path,  # unused: `database` is the store
+            base_url=args.api_base_url,
+        ),
+        # No control socket, dashboard or owners' /reload: content reloaded in one worker
+        # would be served by it alone, and the dashboard is served by a single process.
         database=db,  # an Engine (bot/store/interface.py), as SQLite's Database is
-        catalog=catalog,
-        base_url=args.api_base_url or settings.api_base_url,
-        default_language=settings.default_language,
-        admin_chat_id=settings.admin_chat_id,
-        group_seconds=settings.question_seconds,
-        group_timezone=settings.timezone,
-        timezone=settings.timezone,
-        retention=settings.retention,
         # The bot's overall rate, one schedule for every worker on every host; the
         # host's own share (1/N) only while the database cannot be reached.
         shared_budget=SharedBudget(
