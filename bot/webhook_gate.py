@@ -32,8 +32,8 @@ class NotAnUpdate(ValueError):
     """A body with the secret that is no update Telegram would send (answered 400)."""
 
 
-# What a front does with an update that passed the door: (update_id, update, raw JSON) -> reply.
-Deliver = Callable[[int, dict[str, Any], str], Awaitable[web.Response]]
+# What a front does with an update that passed the door: (update_id, update) -> reply.
+Deliver = Callable[[int, dict[str, Any]], Awaitable[web.Response]]
 
 
 class WebhookGate:
@@ -68,7 +68,7 @@ class WebhookGate:
         try:
             body = await request.read()  # raises 413 past client_max_size (chunked bodies)
             update_id, update = parse(body)
-            return await self.deliver(update_id, update, body.decode())
+            return await self.deliver(update_id, update)
         except web.HTTPRequestEntityTooLarge:
             self._refused(request, "413 a body over %d bytes", MAX_BODY)
             return web.Response(status=413, text="too large")

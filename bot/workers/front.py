@@ -42,9 +42,9 @@ class Front:
         running: Callable[[], bool] = lambda: True,
         check: Callable[[dict[str, Any]], object] = lambda update: None,
         probe: Probe | None = None,
-        keep: Callable[[str, object], None] = lambda raw, read: None,
+        keep: Callable[[str, object], None] = lambda payload, read: None,
     ) -> None:
-        """`keep(raw, read)`: what `check` read of a body just stored, for this process's own
+        """`keep(payload, read)`: what `check` read of an update it stores, for this process's own
         worker, which then need not parse it again (bot/tg/wire/read_updates.py)."""
         self.queue, self.running, self.check, self.keep = queue, running, check, keep
         self.probe = probe
@@ -59,7 +59,7 @@ class Front:
         add_routes(app, self.probe)  # every worker of the host added up (exposition.py)
         return app
 
-    async def store(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:
+    async def store(self, update_id: int, update: dict[str, Any]) -> web.Response:
         read = self.check(update)  # NotAnUpdate: the gate answers 400
         # Stored as PTB read it: `check` left out a tapped message's formatting and buttons,
         # which no handler reads (tg/wire/tapped_message.py), half a tap's bytes to write,

@@ -106,6 +106,6 @@ class WebhookServer:
             await self._runner.cleanup()
             self._runner = None
 
-    async def deliver(self, update_id: int, update: dict[str, Any], raw: str) -> web.Response:
+    async def deliver(self, update_id: int, update: dict[str, Any]) -> web.Response:
         await self.app.update_queue.put(read_update(update, self.app.bot))
         return web.Response(text="ok")
