@@ -41,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     configure_export(commands.add_parser("export", help="write a quiz as GIFT, CSV or Aiken"))
     reload_cmd = commands.add_parser("reload", help="make the running bot reload its content")
     where = reload_cmd.add_mutually_exclusive_group()
-    where.add_argument("--db", type=Path, help="the bot's database (default: env QUIZBOT_DB)")
+    where.add_argument(
+        "--db",
+        help="the bot's database, a SQLite file or the workers' postgresql:// URL "
+        "(default: env QUIZBOT_DB)",
+    )
     where.add_argument("--socket", type=Path, help="the bot's control socket (<db>.sock)")
     configure_reports(
         commands.add_parser("reports", help="list learners' reports of problems with questions")

@@ -35,6 +35,7 @@ from bot.content import ContentError
 from bot.i18n import CatalogueError
 from bot.observability import gauges, metrics
 from bot.observability.exposition import multiprocess_dir, serve_metrics
+from bot.store.pg.content_generation import ContentGeneration
 from bot.store.pg.database import PgDatabase, PgStoreError
 from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.pacing import BotSchedule, SendSlots
@@ -132,8 +133,11 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
             db_path=settings.db_path,  # unused: `database` is the store
             base_url=args.api_base_url,
         ),
-        # No control socket, dashboard or owners' /reload: content reloaded in one worker
-        # would be served by it alone, and the dashboard is served by a single process.
+        # Owners may /reload: the worker that receives it reloads, and every other worker
+        # follows the content generation it moves. No control socket (`quizbot content
+        # reload` moves the generation itself) and no dashboard (served by a single process).
+        owner_ids=settings.owner_ids,
+        content_versions=ContentGeneration(db.pool),
         database=db,  # an Engine (bot/store/interface.py), as SQLite's Database is
         # The bot's overall rate, one schedule for every worker on every host; the
         # host's own share (1/N) only while the database cannot be reached.

@@ -200,6 +200,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             # Group runs and schedules live in the store; JobQueue keeps jobs in memory only.
             self._serve_uploaded(*await self.uploads.load())  # before runs resume on them
             if self.options.shared:
+                await self._follow_content()  # notes the generation of the content loaded at start
                 self._upload_sync = asyncio.create_task(self._sync_uploads(), name="upload-sync")
             await self.runner.restore()
             await self.runner.reschedule()

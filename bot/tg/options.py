@@ -25,7 +25,7 @@ from bot.store.interface import Engine
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.wire.shared_pace import SharedBudget
 from bot.tg.wire.timer_backends import Timers
-from bot.usecases.catalog_ref import CatalogRef
+from bot.usecases.catalog_ref import CatalogRef, ContentVersions
 
 
 @dataclass
@@ -65,6 +65,9 @@ class BotOptions:
     guide_base_url: str | None = None
     owner_ids: frozenset[int] = frozenset()
     control_socket: Path | None = None
+    # Several workers: the content generation they all follow, so that a reload asked of one
+    # worker reaches every worker (bot/tg/served_content.py); None: this process alone.
+    content_versions: ContentVersions | None = None
     # Several workers (bot/cli/worker.py): the store they share (PostgreSQL), durable
     # timers, and no in-memory caches of what another worker may change.
     database: Engine | None = None  # None: the SQLite file at db_path

@@ -8,6 +8,8 @@ runs already under way keep the quiz version they started with: they hold their 
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.core.models import Catalog
 
 
@@ -32,3 +34,12 @@ class ServesCatalog:
     @property
     def catalog(self) -> Catalog:
         return self._catalog_ref.current
+
+
+class ContentVersions(Protocol):
+    """Several workers: the content generation they all serve (bot/store/pg/content_generation.py).
+    A reload checked by one worker `advance`s it; the others reload when `current` moved."""
+
+    async def current(self) -> int: ...
+
+    async def advance(self) -> int: ...
