@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
-from bot.core.schedule import decode_days, next_run
+from bot.core.schedule import decode_days, next_run, parse_time
 from bot.i18n import Translator
 from bot.schedule_words import days_text, quiz_text, typed_keywords
 from bot.store import Schedule
@@ -57,13 +57,14 @@ def schedule_line(
 ) -> list[str]:
     """One schedule: its number, what it plays, when, and its next run in the group's zone."""
     days = decode_days(item.days)
+    at = tr.clock_time(*parse_time(item.at_time))  # "6:30 PM", "18:30": as /remind writes it
     lines = [
         tr._(
             "{n}. {quiz}: {days} at {time}",
             n=tr.number(n),
             quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
             days=days_text(tr, days),
-            time=item.at_time,
+            time=at,
         )
     ]
     upcoming = next_run(days, item.at_time, now.astimezone(zone))
@@ -72,7 +73,7 @@ def schedule_line(
             tr._(
                 "   next run: {day} at {time}",
                 day=tr.short_day(upcoming.date()),
-                time=item.at_time,
+                time=at,
             )
         )
     if item.thread_id:

@@ -73,7 +73,8 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         mark = group.mark()
         await admin.send("/schedule next weekdays 08:30", chat=group)
         listing = await group.next_message(after=mark)
-        assert "✅ Scheduled:\n1. the next quiz in order: Monday to Friday at 08:30" in listing.text
+        expected = "✅ Scheduled:\n1. the next quiz in order: Monday to Friday at 8:30\u202fAM"
+        assert expected in listing.text
         assert h.schedules() == [("next", "0,1,2,3,4", "08:30")]
         (job,) = schedule_jobs(h.bot)
         assert job.next_t is not None and job.next_t.weekday() < 5
@@ -93,7 +94,7 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         supergroup = h.emu.chat(new_id)
         mark = supergroup.mark()
         await admin.send("/schedules", chat=supergroup)
-        assert "08:30" in (await supergroup.next_message(after=mark)).text
+        assert "8:30\u202fAM" in (await supergroup.next_message(after=mark)).text
         assert h.rows("SELECT chat_id FROM schedules") == [(new_id,)]
         assert h.rows("SELECT chat_id FROM groups") == [(new_id,)]
         assert {c for (c,) in h.rows("SELECT chat_id FROM attempts")} == {new_id}
@@ -130,9 +131,10 @@ async def test_unschedule_and_restore_at_start_up(tmp_path: Path) -> None:
         await admin.send("/unschedule 1", chat=group)
         listing = await group.next_message(after=mark)
         title = h.catalog.quizzes["gradient-accumulation"].title.get("en")
-        assert "🗑 Removed:\n1. the next quiz in order: every day at 07:00" not in listing.text
-        assert "🗑 Removed:\n1. a random quiz: every day at 07:00" in listing.text
-        assert f"1. {title}: Monday and Wednesday at 18:15" in listing.text
+        next_one = "🗑 Removed:\n1. the next quiz in order: every day at 7:00\u202fAM"
+        assert next_one not in listing.text
+        assert "🗑 Removed:\n1. a random quiz: every day at 7:00\u202fAM" in listing.text
+        assert f"1. {title}: Monday and Wednesday at 6:15\u202fPM" in listing.text
         await asyncio.sleep(0.05)
         assert [j.name for j in schedule_jobs(h.bot)] == ["sched:2"]
 

@@ -129,3 +129,22 @@ async def test_remind_says_what_is_wrong_with_a_time(tmp_path: Path) -> None:
         await user.send("/remind on 7h30")
         assert "07:30" in (await chat.next_message(after=mark)).text
         assert h.reminder_times() == [("07:30",)]
+
+
+async def test_a_schedules_time_is_written_as_the_groups_language_writes_a_time(
+    tmp_path: Path,
+) -> None:
+    """English says "6:30 PM" in /schedule, /schedules and /unschedule, as /remind and the
+    dashboard's schedules do; French keeps "18:30". What the admin typed is only parsed."""
+    nnbsp = "\u202f"
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        h.clock.now = 1_796_108_400.0  # Tuesday 1 December 2026, 07:00 UTC
+        text = await say(group, admin, "/schedule next weekdays 18:30")
+        assert f"1. the next quiz in order: Monday to Friday at 6:30{nnbsp}PM" in text
+        assert f"next run: Tue, Dec 1 at 6:30{nnbsp}PM" in text
+        assert h.schedules() == [("next", "0,1,2,3,4", "18:30")]  # stored as typed
+        listing = await say(group, admin, "/schedules")
+        assert f"Monday to Friday at 6:30{nnbsp}PM" in listing and "18:30" not in listing
+        removed = await say(group, admin, "/unschedule 1")
+        assert f"Monday to Friday at 6:30{nnbsp}PM" in removed

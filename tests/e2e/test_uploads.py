@@ -235,7 +235,7 @@ async def test_schedules_name_an_uploaded_quiz_by_its_title(h: Harness) -> None:
     mark = group.mark()
     await admin.send("/schedules", chat=group)
     listed = await group.next_message(after=mark)
-    assert "1. Our own quiz: every day at 08:32" in listed.text, listed.text
+    assert "1. Our own quiz: every day at 8:32\u202fAM" in listed.text, listed.text
 
 
 async def test_deletequiz_asks_with_cancel_and_its_buttons_go_after_either_choice(

@@ -86,7 +86,7 @@ async def build(h: GroupHarness) -> tuple[ChatView, SimUser]:
         await claire.tap(question, LETTERS[(right + 1 + index) % 4])  # wrong, not the same twice
     await group.wait_for(lambda m: "🏁" in m.text, timeout=30)
     await awa.send("/schedule next weekdays 18:30", chat=group)
-    await group.wait_for(lambda m: "18:30" in m.text)
+    await group.wait_for(lambda m: m.text.startswith("✅"))
     mark = awa.private.mark()
     await awa.send("/stats")  # both reports carry a way into the dashboard
     await awa.private.next_message(after=mark)
