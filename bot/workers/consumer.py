@@ -2,13 +2,19 @@
 
 It knows nothing of Telegram: `handle` gets an update's JSON, `fire` a due timer (bot/tg wires
 both to PTB). Up to `slots` updates and timers run at once. The worker sleeps until a NOTIFY (a
-new update or timer), a slot frees (its key's next update may now be free), or `poll` seconds
-(an expired lease of a dead worker, a timer coming due). A heartbeat renews every lease each
-third of it, so only a worker that stopped running loses its claims. An update that finished is
-closed by the next claim's own statement (bot/store/pg/inbox.py), with every other finished
-meanwhile, and that statement may already claim the next update of its chat: a burst costs a
-claim per few updates and no `done` of its own (issue 32); a close that failed rides on the next
-claim. The same heartbeat forgets,
+new update or timer), a slot frees while updates may be waiting, or `poll` seconds (an expired
+lease of a dead worker, a timer coming due). A heartbeat renews every lease each third of it, so
+only a worker that stopped running loses its claims.
+
+An update that finished is closed by the next statement this worker sends anyway, with every
+other finished meanwhile (issue 32): its front's next `put` (bot/store/pg/inbox.py, `closing`),
+or its next claim, which may also claim the next update of that chat. While the inbox may hold
+updates for it (a NOTIFY, or its front stored one behind an older update of its key), a finished
+update frees a slot, so it claims at once; otherwise the close waits for the front's next put,
+at most `close_delay` seconds, and then a claim sends it. In a burst behind a webhook, closing
+then costs no statement of its own. An update stored by another front behind one of this
+worker's is let through by the statement that closes it (the put NOTIFYs, the claim takes it).
+A close that failed rides on the next statement. The same heartbeat forgets,
 every `purge_every` seconds, updates done more than `keep_done` ago (a day: long enough to refuse
 Telegram's redeliveries, short enough that the inbox does not keep every payload forever); any
 worker may do it, the DELETE is idempotent.
@@ -22,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -51,6 +58,7 @@ class Consumer:
         purge_every: float = 600.0,
         keep_done: float = 86_400.0,
         timer_check: float = 0.1,
+        close_delay: float = 0.05,
     ) -> None:
         self.pool, self.name, self.handle, self.fire = pool, name, handle, fire
         self.clock, self.slots, self.poll = clock, slots, poll
@@ -66,8 +74,16 @@ class Consumer:
         self.timer_check = timer_check
         self._timer_news = True
         self._timers_at = 0.0
-        # Updates handled and not closed yet: the next claim statement closes them.
+        # Updates handled and not closed yet: the front's next put or the next claim closes
+        # them, a claim at the latest `close_delay` seconds after the first finished.
         self._finished: list[int] = []
+        self.close_delay = close_delay
+        self._close_due = False
+        self._close_timer: asyncio.TimerHandle | None = None
+        # Whether the inbox may hold updates this worker could claim: a NOTIFY, its front's
+        # `wake`, or a claim that came back full. A claim that takes what there is clears it.
+        self._maybe_work = True
+        self._claimed_at = -math.inf  # when the last claim was sent (monotonic)
         self._promised = 0  # updates this process's front stored for this worker, unclaimed
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
@@ -91,6 +107,8 @@ class Consumer:
     def _notified(self, connection: Any, pid: int, channel: str, payload: object) -> None:
         if payload == "t":
             self._timer_news = True
+        else:
+            self._maybe_work = True
         self._wake.set()
 
     def _busy(self) -> int:
@@ -123,6 +141,31 @@ class Consumer:
     def wake(self, updates: int) -> None:
         """The front stored `updates` for this worker (committed): claim them."""
         self._promised += updates
+        self._maybe_work = True
+        self._wake.set()
+
+    def closing(self) -> list[int]:
+        """What this worker finished and has not closed: the front's put closes it too."""
+        return self._finished[:]
+
+    def closed(self, update_ids: list[int]) -> None:
+        """Closed by a statement that committed (a put's or a claim's)."""
+        gone = set(update_ids)
+        self._finished = [u for u in self._finished if u not in gone]
+        if not self._finished and self._close_timer is not None:
+            self._close_timer.cancel()
+            self._close_timer = None
+
+    def _close_soon(self) -> None:
+        """A finished update waits for the front's next put at most `close_delay` seconds."""
+        if self._close_timer is None:
+            self._close_timer = asyncio.get_running_loop().call_later(
+                self.close_delay, self._close_now
+            )
+
+    def _close_now(self) -> None:
+        self._close_timer = None
+        self._close_due = True
         self._wake.set()
 
     async def _loop(self) -> None:
@@ -136,38 +179,57 @@ class Consumer:
             if more:
                 continue  # the claim came back full: more may be waiting
             # Woken by a NOTIFY (new work, even one sent while the claim ran), a finished
-            # update, or `poll` (a dead worker's lease ran out, a timer came due).
+            # update, a close due, or `poll` (a dead worker's lease ran out, a timer came due).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
 
     async def _claim_some(self) -> bool:
-        """Claim into the free slots, closing what finished; whether a claim came back full."""
+        """Claim into the free slots, closing what finished; whether a claim came back full.
+
+        Claims when updates may wait in the inbox (`_maybe_work`), when closes are due, and at
+        least every `poll` seconds even in a burst (a dead worker's expired leases); due timers
+        are looked for at most every `timer_check` seconds. Woken only because an update
+        finished, with nothing known to wait, it leaves the close to the front's next put (at
+        most `close_delay` seconds) and sends nothing."""
+        now = time.monotonic()
         free = self.slots - self._busy()
-        self._promised = 0  # this claim sees what the front committed and promised
         close = self._finished[:]
-        if free <= 0 and not close:
+        claim = self._maybe_work or self._close_due or now >= self._claimed_at + self.poll
+        look_for_timers = (
+            free > 0 and self.fire is not None and (self._timer_news or now >= self._timers_at)
+        )
+        if close and not claim:
+            self._close_soon()
+        if not (claim or look_for_timers):
             return False
         timers: list[Timer] = []
-        if (
-            free > 0
-            and self.fire is not None
-            and (self._timer_news or time.monotonic() >= self._timers_at)
-        ):
+        if look_for_timers:
             self._timer_news = False
-            self._timers_at = time.monotonic() + self.timer_check
+            self._timers_at = now + self.timer_check
             timers = await self.timers.claim_due(self.clock(), limit=free)
             if len(timers) == free:  # full: more may be due (a NOTIFY meanwhile also counts)
                 self._timer_news = True
             for timer in timers:
                 task = asyncio.create_task(self._fire(timer))
                 self._firing[task] = timer
+        timers_full = free > 0 and len(timers) == free
         limit = max(0, free - len(timers))
+        if not claim or (limit <= 0 and not close):
+            return timers_full
+        self._close_due = False
+        self._claimed_at = now
+        self._promised = 0  # this claim sees what the front committed and promised
+        if limit > 0:
+            self._maybe_work = False  # a NOTIFY while the claim is in flight sets it again
         claimed = await self.updates.claim(limit, close)
-        del self._finished[: len(close)]  # closed (only appended to meanwhile)
+        self.closed(close)
         for update in claimed:
             task = asyncio.create_task(self._process(update))
             self._updates[task] = update
-        return (limit > 0 and len(claimed) == limit) or (free > 0 and len(timers) == free)
+        full = limit > 0 and len(claimed) == limit
+        if full:
+            self._maybe_work = True
+        return full or timers_full
 
     async def _process(self, update: Claimed) -> None:
         task = asyncio.current_task()

@@ -28,7 +28,7 @@ def test_a_live_child_counts_while_it_runs() -> None:
         while process_cpu(child.pid) < 0.5 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert child.pid in children(me)
-        assert server_cpu(me) - before >= 0.5
+        assert round(server_cpu(me) - before, 2) >= 0.5  # ticks of 0.01 s: 8.45 - 7.95 < 0.5
     finally:
         child.kill()
         child.wait()

@@ -320,6 +320,12 @@ class _NoRoom:
     def wake(self, updates: int) -> None:
         raise AssertionError("not woken: it has no room")
 
+    def closing(self) -> list[int]:
+        return []
+
+    def closed(self, update_ids: list[int]) -> None:
+        pass
+
 
 class _Catch:
     """A front's own worker that only catches what the put hands it (inbox.LocalWorker)."""
@@ -334,6 +340,12 @@ class _Catch:
         self.taken += updates
 
     def wake(self, updates: int) -> None:
+        pass
+
+    def closing(self) -> list[int]:
+        return []
+
+    def closed(self, update_ids: list[int]) -> None:
         pass
 
 
@@ -362,3 +374,118 @@ async def test_what_the_front_hands_a_stopping_worker_goes_back_to_the_others(
 
     await _eventually(handed_back, "handed back")
     assert [c.update_id for c in got] == [1] and handled == []
+
+
+async def _closed(pool: asyncpg.Pool, update_id: int) -> bool:
+    return bool(
+        await pool.fetchval(
+            "SELECT done_at IS NOT NULL FROM work_updates WHERE update_id = $1", update_id
+        )
+    )
+
+
+async def test_a_finished_update_is_closed_by_the_fronts_next_put(pg_pool: asyncpg.Pool) -> None:
+    """Behind a webhook the worker's own front stores a burst's updates and the worker takes
+    them within the put (issue 32): what it finished rides on the front's next put, with no
+    statement of its own, claim or `done`."""
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        handled.append(json.loads(payload)["update_id"])
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=3600, close_delay=3600)
+    await worker.start()
+    front = UpdateQueue(pg_pool, "w", local=worker)
+    try:
+        await asyncio.wait_for(_eventually(_claimed_once(worker), "the first claim"), 5)
+        claims = worker.updates.claims
+        await front.put(1, "c1", json.dumps({"update_id": 1}))
+        await asyncio.wait_for(_eventually(_finished(worker, [1]), "1 finished"), 5)
+        assert not await _closed(pg_pool, 1)  # waits for the next statement
+        await front.put(2, "c2", json.dumps({"update_id": 2}))
+        assert await _closed(pg_pool, 1)
+        await asyncio.wait_for(_eventually(_finished(worker, [2]), "2 finished"), 5)
+        assert (worker.updates.claims, worker.updates.closes) == (claims, 0)
+    finally:
+        await worker.stop()
+    assert handled == [1, 2]
+    assert await _closed(pg_pool, 2)  # closed on the way out
+
+
+def _claimed_once(worker: Consumer):  # type: ignore[no-untyped-def]
+    async def check() -> bool:
+        return worker.updates.claims >= 1
+
+    return check
+
+
+def _finished(worker: Consumer, update_ids: list[int]):  # type: ignore[no-untyped-def]
+    async def check() -> bool:
+        return worker.closing() == update_ids
+
+    return check
+
+
+async def test_a_finished_update_no_put_follows_is_closed_within_the_delay(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    async def handle(payload: str) -> None:
+        pass
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=3600, close_delay=0.05)
+    await worker.start()
+    front = UpdateQueue(pg_pool, "w", local=worker)
+    try:
+        await front.put(1, "c1", json.dumps({"update_id": 1}))
+        await asyncio.wait_for(_eventually(lambda: _none_pending(front), "closed"), 5)
+    finally:
+        await worker.stop()
+
+
+async def test_an_update_another_front_stored_behind_a_finished_one_runs_when_a_put_closes_it(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """Update 2 of chat c1 reaches another worker's front while this worker handles 1: it waits
+    behind 1. When 1 finishes nothing says 2 waits (its NOTIFY came while 1 ran), so the close
+    rides on this front's next put, which wakes the workers for 2 in the same statement."""
+    release = asyncio.Event()
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        update_id = json.loads(payload)["update_id"]
+        if update_id == 1:
+            await release.wait()
+        handled.append(update_id)
+
+    worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=3600, close_delay=3600)
+    await worker.start()
+    front, other = UpdateQueue(pg_pool, "w", local=worker), UpdateQueue(pg_pool, "x")
+    try:
+        await front.put(1, "c1", json.dumps({"update_id": 1}))
+        claims = worker.updates.claims
+        await other.put(2, "c1", json.dumps({"update_id": 2}))  # stored, waiting behind 1
+        await asyncio.wait_for(_eventually(_claimed_after(worker, claims), "claimed in vain"), 5)
+        release.set()
+        await asyncio.wait_for(_eventually(_finished(worker, [1]), "1 finished"), 5)
+        await front.put(3, "c3", json.dumps({"update_id": 3}))  # closes 1
+        await asyncio.wait_for(_eventually(lambda: _none_pending_but(front, 2, 3), "2 ran"), 5)
+    finally:
+        await worker.stop()
+    assert handled[0] == 1 and sorted(handled) == [1, 2, 3]
+
+
+def _claimed_after(worker: Consumer, claims: int):  # type: ignore[no-untyped-def]
+    async def check() -> bool:
+        return worker.updates.claims > claims
+
+    return check
+
+
+async def _none_pending_but(q: UpdateQueue, *finished: int) -> bool:
+    """Every update is closed but `finished`, which the worker handled and has not closed yet
+    (the test's delay keeps them open)."""
+    rows = await q.pool.fetch("SELECT update_id FROM work_updates WHERE done_at IS NULL")
+    return {r["update_id"] for r in rows} <= set(finished) and all(
+        u in q.local.closing()
+        for u in finished  # type: ignore[union-attr]
+    )

@@ -154,6 +154,12 @@ class _Local:
     def wake(self, updates: int) -> None:
         pass
 
+    def closing(self) -> list[int]:
+        return []
+
+    def closed(self, update_ids: list[int]) -> None:
+        pass
+
 
 async def test_the_pollers_own_worker_takes_its_share_and_leaves_the_rest_to_the_others(
     pg_pool: asyncpg.Pool, pg_dsn: str

@@ -94,6 +94,12 @@ class _Local:
     def wake(self, updates: int) -> None:
         self.woken += updates
 
+    def closing(self) -> list[int]:
+        return []
+
+    def closed(self, update_ids: list[int]) -> None:
+        pass
+
 
 async def test_the_fronts_own_worker_takes_what_it_stored_in_the_same_statement(
     pg_pool: asyncpg.Pool,

@@ -54,8 +54,16 @@ class Claimed:
 # `_CLAIM` would pick it. The NOTIFY runs once per batch that stored anything the local worker
 # did not take (LIMIT 1 stops the scan after the first row), unless that worker has room for it
 # ($5 false: see `LocalWorker`).
+# `closed`: the updates the local worker finished since ($9, held by $10) are closed by the same
+# statement, not by a statement of their own (`LocalWorker.closing`); an update of the same key
+# stored earlier and waiting behind one of them is let through (`mine` does not count what this
+# statement closed, `freed` wakes the workers to claim one stored by another front).
 _PUT = """
-WITH offered AS (
+WITH closed AS (
+    UPDATE work_updates SET done_at = clock_timestamp(), worker = NULL, lease_until = NULL
+    WHERE update_id = ANY($9::bigint[]) AND worker = $10 AND done_at IS NULL
+    RETURNING update_id, chat_key
+), offered AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS o(update_id, chat_key, payload)
 ), mine AS (
     SELECT o.update_id FROM offered o
@@ -64,7 +72,8 @@ WITH offered AS (
           SELECT 1 FROM offered p WHERE p.chat_key = o.chat_key AND p.update_id < o.update_id)
       AND NOT EXISTS (
           SELECT 1 FROM work_updates w
-          WHERE w.chat_key = o.chat_key AND w.done_at IS NULL AND w.update_id < o.update_id)
+          WHERE w.chat_key = o.chat_key AND w.done_at IS NULL AND w.update_id < o.update_id
+            AND w.update_id NOT IN (SELECT update_id FROM closed))
     ORDER BY o.update_id
     LIMIT $8
 ), stored AS (
@@ -79,7 +88,10 @@ WITH offered AS (
 )
 SELECT (SELECT array_agg(update_id) FROM stored) AS new,
        (SELECT array_agg(update_id) FROM stored WHERE taken) AS taken,
-       (SELECT pg_notify($4, '') FROM stored WHERE $5 AND NOT taken LIMIT 1) AS woken
+       (SELECT pg_notify($4, '') FROM stored WHERE $5 AND NOT taken LIMIT 1) AS woken,
+       (SELECT pg_notify($4, '') FROM closed c JOIN work_updates w
+            ON w.chat_key = c.chat_key AND w.done_at IS NULL AND w.update_id > c.update_id
+        WHERE w.update_id NOT IN (SELECT update_id FROM closed) LIMIT 1) AS freed
 """
 
 # What this worker finished is closed ($4) by the statement that claims its next updates: one
@@ -119,13 +131,22 @@ class LocalWorker(Protocol):
     update of the same key is still undone) wakes the local worker (`wake`) if it has room,
     else every worker as before. With the kernel spreading webhook connections over the
     workers, each mostly takes what its front stored; any worker's `poll` finds what a worker
-    that died in between left, once its lease runs out."""
+    that died in between left, once its lease runs out. The same statement closes what that
+    worker finished meanwhile (`closing`): in a burst, no statement of its own for closing."""
 
     def room(self) -> int: ...
 
     def take(self, updates: list[Claimed]) -> None: ...
 
     def wake(self, updates: int) -> None: ...
+
+    def closing(self) -> list[int]:
+        """Updates this worker finished and has not closed yet: the put closes them too."""
+        ...
+
+    def closed(self, update_ids: list[int]) -> None:
+        """The put committed: these are closed (a put that failed closes nothing)."""
+        ...
 
 
 class UpdateQueue:
@@ -174,6 +195,7 @@ class UpdateQueue:
         ids, keys, payloads = zip(*offered.values(), strict=True)
         room = self.local.room() if self.local is not None else 0
         room = min(room, math.ceil(len(offered) * self.local_share))
+        closing = self.local.closing() if self.local is not None else []
         row = await self.pool.fetchrow(
             _PUT,
             list(ids),
@@ -184,8 +206,12 @@ class UpdateQueue:
             self.name if room > 0 else None,
             self.lease,
             room,
+            closing,
+            self.name,
         )
-        assert row is not None  # a SELECT of two subqueries: one row, always
+        assert row is not None  # a SELECT of subqueries: one row, always
+        if closing and self.local is not None:
+            self.local.closed(closing)
         fresh = set(row["new"] or ())
         taken = set(row["taken"] or ())
         if self.local is not None and fresh:  # committed: the local worker may go
