@@ -69,21 +69,33 @@ def _tell_workers(dsn: str, settings: Settings) -> int:
         )
         return 1
     try:
-        generation = asyncio.run(_advance(dsn))
+        workers, generation = asyncio.run(_advance(dsn))
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         print(f"quizbot content reload: cannot reach the workers' database: {exc}", file=sys.stderr)
         return 1
+    if generation is None:
+        print(
+            f"quizbot content reload: no worker runs on this database, and no one process "
+            f"answers on {socket_path(settings.db_path)}; start the bot with `quizbot run`, "
+            "or pass --socket with its control socket",
+            file=sys.stderr,
+        )
+        return 1
     print(
-        f"Content checked in {content}: no errors. Content generation {generation}: every "
-        f"worker reloads its own content folder within {UPLOAD_SYNC_SECONDS:g} s (a worker "
-        "whose files have errors keeps its content and logs why)."
+        f"Content checked in {content}: no errors. Content generation {generation}: each of the "
+        f"{workers} running workers reloads its own content folder within "
+        f"{UPLOAD_SYNC_SECONDS:g} s (a worker whose files have errors keeps its content and "
+        "logs why)."
     )
     return 0
 
 
-async def _advance(dsn: str) -> int:
+async def _advance(dsn: str) -> tuple[int, int | None]:
+    """(live workers, the new generation); no generation moved when no worker runs."""
     conn = await asyncpg.connect(dsn)
     try:
-        return await ContentGeneration(conn).advance()
+        versions = ContentGeneration(conn)
+        workers = await versions.live_workers()
+        return workers, (await versions.advance() if workers else None)
     finally:
         await conn.close()

@@ -120,7 +120,7 @@ async def test_the_reload_command_beside_workers_reaches_every_worker(
         assert code == 0, capsys.readouterr().err
 
     await two_workers_reload(pg_cluster, monkeypatch, tmp_path, command_reload)
-    assert "every worker" in capsys.readouterr().out
+    assert "each of the 2 running workers" in capsys.readouterr().out
 
 
 async def test_the_reload_command_tells_no_worker_when_the_content_has_errors(
@@ -143,3 +143,15 @@ async def test_the_reload_command_tells_no_worker_when_the_content_has_errors(
         await conn.close()
     err = capsys.readouterr().err
     assert f"{QUIZ}.yaml" in err and "the workers were not told to reload" in err
+
+
+async def test_the_reload_command_says_so_when_no_worker_runs(
+    pg_dsn: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No worker and no one process's socket: nothing would reload, so it is not a success."""
+    monkeypatch.chdir(tmp_path)  # no socket beside the default database here
+    assert await asyncio.to_thread(run_reload, None, pg_dsn) == 1
+    assert "no worker runs on this database" in capsys.readouterr().err
