@@ -27,6 +27,8 @@ from bot.content.uploads import CheckedUpload
 from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
+from bot.tg import own_quizzes_render as own_render
+from bot.tg import upload_choice_render as choice_render
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
@@ -154,7 +156,9 @@ class UploadHandlers:
         elif isinstance(stored, Replaces):
             token = await self.uploads.remember(replace(source, at=self.uploads.clock(),
                                                         chat_id=group_id))  # fmt: skip
-            await say(render.confirm_replace(tr, name, stored, group_id, token, in_group=in_group))
+            await say(
+                choice_render.confirm_replace(tr, name, stored, group_id, token, in_group=in_group)
+            )
         else:
             self.serve(stored.quiz)
             if in_group:
@@ -173,7 +177,7 @@ class UploadHandlers:
         tr = context.tr
         document = _document(message)
         if document is None:
-            await message.reply_text(render.how_to_upload_private(tr))
+            await message.reply_text(choice_render.how_to_upload_private(tr))
             return
         mine = [
             (chat_id, title)
@@ -181,13 +185,13 @@ class UploadHandlers:
             if await self._administers(chat_id, user.id)
         ][: render.MAX_GROUP_BUTTONS]
         if not mine:
-            await message.reply_text(render.no_groups(tr))
+            await message.reply_text(choice_render.no_groups(tr))
             return
         token = await self.uploads.remember(
             PendingFile(user.id, document.file_id, document.file_name or "quiz",
                         document.file_size, self.uploads.clock())
         )  # fmt: skip
-        screen = render.choose_group(tr, mine, token)
+        screen = choice_render.choose_group(tr, mine, token)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
     async def _administers(self, chat_id: int, user_id: int) -> bool | None:
@@ -221,7 +225,7 @@ class UploadHandlers:
             return
         admin = await self._administers(data.chat_id, learner.user_id)
         if admin is None:
-            await acknowledge(query, render.unreachable(tr), show_alert=True)
+            await acknowledge(query, choice_render.unreachable(tr), show_alert=True)
             return
         if not admin:
             refusal = tr._("Sorry, only the group's admins can do that.")
@@ -244,11 +248,11 @@ class UploadHandlers:
         choice = Choice(data.choice)
         if choice is Choice.CANCEL:
             await acknowledge(query)
-            await query.get_bot().send_message(learner.user_id, render.cancelled(tr))
+            await query.get_bot().send_message(learner.user_id, choice_render.cancelled(tr))
             return
         admin = await self._administers(data.chat_id, learner.user_id)
         if not admin:
-            why = render.unreachable(tr) if admin is None else tr._(
+            why = choice_render.unreachable(tr) if admin is None else tr._(
                 "Sorry, only the group's admins can do that.")  # fmt: skip
             await acknowledge(query, why, show_alert=True)
             return
@@ -265,7 +269,7 @@ class UploadHandlers:
         group = await self.settings.settings(message.chat_id, message.chat.title or "")
         tr = translator(group.language)
         own = self.uploads.own(message.chat_id)
-        await self.runner.send(message.chat_id, render.own_quizzes(tr, own, group.language))
+        await self.runner.send(message.chat_id, own_render.own_quizzes(tr, own, group.language))
 
     async def deletequiz(self, update: Update, context: BotContext) -> None:
         """/deletequiz ID: asks for a confirmation button (any admin's tap confirms)."""
@@ -276,15 +280,18 @@ class UploadHandlers:
         tr = translator(group.language)
         typed = context.args[0] if context.args else ""
         if not typed:
-            await self._say(message, render.deletequiz_usage(tr, self.uploads.own(message.chat_id)))
+            await self._say(
+                message, own_render.deletequiz_usage(tr, self.uploads.own(message.chat_id))
+            )
             return
         quiz = self.uploads.own(message.chat_id).get(typed)
         if quiz is None:
             own = self.uploads.own(message.chat_id)
-            await self._say(message, render.no_such_quiz(tr, typed, own))
+            await self._say(message, own_render.no_such_quiz(tr, typed, own))
             return
         await self.runner.send(
-            message.chat_id, render.confirm_delete(tr, message.chat_id, typed, quiz, group.language)
+            message.chat_id,
+            own_render.confirm_delete(tr, message.chat_id, typed, quiz, group.language),
         )
 
     async def button(
@@ -301,7 +308,7 @@ class UploadHandlers:
             return
         await acknowledge(query)
         if key == "sched":
-            await self.runner.send(chat_id, Screen(render.schedule_hint(tr, value)))
+            await self.runner.send(chat_id, Screen(own_render.schedule_hint(tr, value)))
             return
         # The delete confirmation is answered once, either way: its buttons go first, so a
         # second tap finds nothing to press (one in flight is answered and says nothing).
@@ -310,11 +317,11 @@ class UploadHandlers:
             return
         await drop_keyboard(query)
         if key == "delx":
-            await self.runner.send(chat_id, Screen(render.cancelled(tr)))
+            await self.runner.send(chat_id, Screen(choice_render.cancelled(tr)))
         elif await self.uploads.delete(chat_id, value):
-            await self.runner.send(chat_id, Screen(render.deleted(tr, value)))
+            await self.runner.send(chat_id, Screen(own_render.deleted(tr, value)))
         else:
-            await self.runner.send(chat_id, Screen(render.no_such_quiz(tr, value, {})))
+            await self.runner.send(chat_id, Screen(own_render.no_such_quiz(tr, value, {})))
 
     async def _replace_choice(
         self, query: CallbackQuery, chat_id: int, choice: Choice, token: str, member: Learner,
@@ -327,14 +334,16 @@ class UploadHandlers:
             pending = await self.uploads.take(token, chat_id, chat_id)
         if pending is None:
             taken = await self.uploads.waiting(token, chat_id)
-            popup = render.not_your_file(mine) if taken else mine._("This button has expired.")
+            popup = (
+                choice_render.not_your_file(mine) if taken else mine._("This button has expired.")
+            )
             await acknowledge(query, popup, show_alert=taken)
             return
         await acknowledge(query)
         anonymous = pending.user_id == chat_id
         said = tr if anonymous else mine  # as the upload was answered: the sender's language
         if choice is Choice.CANCEL:
-            await self.runner.send(chat_id, Screen(render.cancelled(said)))
+            await self.runner.send(chat_id, Screen(choice_render.cancelled(said)))
             return
         user_id = None if anonymous else member.user_id
         await self._process(query.get_bot(), chat_id, chat_id, user_id, pending, said, choice)
@@ -347,7 +356,7 @@ class UploadHandlers:
         tr = translator(learner.lang)
         admin = await self._administers(data.chat_id, learner.user_id)
         if not admin:
-            why = render.unreachable(tr) if admin is None else tr._(
+            why = choice_render.unreachable(tr) if admin is None else tr._(
                 "Sorry, only the group's admins can do that.")  # fmt: skip
             await acknowledge(query, why, show_alert=True)
             return

@@ -22,17 +22,13 @@ from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
-from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
-from bot.tg.group_render import listed_line
-from bot.tg.group_schedule_render import schedule_usage
 from bot.tg.long_lists import bounded
 from bot.tg.screen_render import Screen, button, guide_line, truncate
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,
     Refusal,
-    Replaces,
     Stored,
     TooBig,
     TooFrequent,
@@ -307,146 +303,6 @@ def shipped_id(tr: Translator, quiz_id: str) -> str:
             id=quiz_id,
         )
     )
-
-
-def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:
-    if not own:
-        return Screen(html.escape(tr._("This group has no quizzes of its own yet.")) + "\n"
-                      + html.escape(how_to_upload(tr)))  # fmt: skip
-    lines = [html.escape(tr._("This group's own quizzes:"))]
-    lines += [
-        listed_line(tr, quiz.title.get(lang), typed)
-        + " · "
-        + tr.ngettext("{n} question", "{n} questions", len(quiz.questions))
-        for typed, quiz in own.items()
-    ]
-    lines.append(html.escape(tr._("/push <id> plays one; /deletequiz <id> deletes one.")))
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
-
-
-def no_such_quiz(tr: Translator, typed: str, own: Mapping[str, Quiz]) -> str:
-    text = tr._("This group has no quiz of its own called {id}.", id=typed or "?")
-    if own:
-        text += " " + tr._("Its quizzes: {ids}", ids=", ".join(own))
-    return html.escape(text)
-
-
-def deletequiz_usage(tr: Translator, own: Mapping[str, Quiz]) -> str:
-    """/deletequiz with no id: how to use it, and which ids there are to name."""
-    text = tr._("Usage: /deletequiz <id>, with the id of one of this group's own quizzes.")
-    if own:
-        text += " " + tr._("Its quizzes: {ids}", ids=", ".join(own))
-    else:
-        text += " " + tr._("This group has no quiz of its own yet.")
-    return html.escape(text)
-
-
-def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: str) -> Screen:
-    text = tr._(
-        "Delete the quiz “{title}” ({id}) from this group? Answers already given stay in the "
-        "statistics.",
-        title=quiz.title.get(lang),
-        id=typed,
-    )
-    keyboard = InlineKeyboardMarkup(
-        [
-            [
-                button("🗑 " + tr._("Delete"), cb.Setting(chat_id, "delq", typed)),
-                button("✖️ " + tr._("Cancel"), cb.Setting(chat_id, "delx", typed)),
-            ]
-        ]
-    )
-    return Screen(html.escape(text), keyboard)
-
-
-def deleted(tr: Translator, typed: str) -> str:
-    return html.escape(tr._("The quiz {id} was deleted from this group.", id=typed))
-
-
-def schedule_hint(tr: Translator, typed: str) -> str:
-    example = tr._("To play it every weekday at 18:00: /schedule {id} {weekdays} 18:00",
-                   id=typed, **typed_keywords(tr))  # fmt: skip
-    return html.escape(example) + "\n\n" + schedule_usage(tr)
-
-
-def how_to_upload_private(tr: Translator) -> str:
-    return html.escape(
-        tr._(
-            "Send me a quiz file with /upload as its caption (YAML, GIFT, Aiken, CSV, Moodle XML, "
-            "QTI 2.1 or Anki); I will ask which of your groups it is for."
-        )
-    )
-
-
-def no_groups(tr: Translator) -> str:
-    return html.escape(
-        tr._(
-            "I know of no group of mine that you administer. Send the file in your group with "
-            "/upload as its caption (after that I offer the group here too), or add me to it."
-        )
-    )
-
-
-def unreachable(tr: Translator) -> str:
-    return tr._("I cannot reach this group any more. Nothing was changed.")
-
-
-def not_your_file(tr: Translator) -> str:
-    return tr._("Only the admin who sent this file can choose.")
-
-
-def cancelled(tr: Translator) -> str:
-    return html.escape(tr._("Cancelled. Nothing was changed."))
-
-
-def confirm_replace(
-    tr: Translator, name: str, asked: Replaces, chat_id: int, token: str, *, in_group: bool
-) -> Screen:
-    """The "Replace …?" question with its three choices, bound to the file's token and group
-    (and, in a private chat, to the sender's own chat; in a group, the token is the sender's)."""
-    questions = tr.ngettext("{n} question", "{n} questions", len(asked.incoming.questions))
-    lines = [
-        "♻️ " + tr._("Replace “{title}”?", title=isolate(asked.current_title.get(tr.lang))),
-        tr._(
-            "This group already has a quiz with the id {id}. The file {file} holds "
-            "“{title}” ({questions}).",
-            id=asked.typed_id,
-            file=isolate(name),
-            title=isolate(asked.incoming.title.get(tr.lang)),
-            questions=questions,
-        ),
-        tr._(
-            "Replace makes it a new version of the group's quiz (a run under way finishes on "
-            "the version it started with); Keep both adds it as {id}. Nothing changes until "
-            "you choose.",
-            id=asked.free_id,
-        ),
-    ]
-    labels = {
-        Choice.REPLACE: "♻️ " + tr._("Replace"),
-        Choice.KEEP_BOTH: "➕ " + tr._("Keep both ({id})", id=asked.free_id),
-        Choice.CANCEL: "✖️ " + tr._("Cancel"),
-    }
-    keys = {choice: key for key, choice in REPLACE_KEYS.items()}
-    rows = [
-        [
-            button(
-                label,
-                cb.Setting(chat_id, keys[choice], token)
-                if in_group
-                else cb.UploadChoice(chat_id, token, choice.value),
-            )
-        ]
-        for choice, label in labels.items()
-    ]
-    text = truncate(html.escape("\n".join(lines)), MESSAGE_MAX_CHARS)
-    return Screen(text, InlineKeyboardMarkup(rows))
-
-
-def choose_group(tr: Translator, groups: list[tuple[int, str]], token: str) -> Screen:
-    rows = [[button(title or str(chat_id), cb.UploadFor(chat_id, token))]
-            for chat_id, title in groups]  # fmt: skip
-    return Screen(html.escape(tr._("Which group is this quiz for?")), InlineKeyboardMarkup(rows))
 
 
 def stored_privately(
