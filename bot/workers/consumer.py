@@ -8,13 +8,15 @@ only a worker that stopped running loses its claims.
 
 An update that finished is closed by the next statement this worker sends anyway, with every
 other finished meanwhile (issue 32): its front's next `put` (bot/store/pg/inbox.py, `closing`),
-or its next claim, which may also claim the next update of that chat. While the inbox may hold
-updates for it (a NOTIFY, or its front stored one behind an older update of its key), a finished
-update frees a slot, so it claims at once; otherwise the close waits for the front's next put,
-at most `close_delay` seconds, and then a claim sends it. In a burst behind a webhook, closing
-then costs no statement of its own. An update stored by another front behind one of this
-worker's is let through by the statement that closes it (the put NOTIFYs, the claim takes it).
-A close that failed rides on the next statement. The same heartbeat forgets,
+or its next claim, which may also claim the next update of that chat. A finished update of a
+key with an update known to wait behind it (a put's NOTIFY or this worker's front named the
+key) is closed at once by a claim that takes that next update, so a chat's backlog runs on
+without a pause; so is any update while the inbox may hold work for this worker (a NOTIFY, its
+front's `wake`, a claim that came back full), as its slot is free. Otherwise the close waits for
+the front's next put, at most `close_delay` seconds, and then a claim sends it: in a burst
+behind a webhook, closing costs no statement of its own. A put that closes an update with one
+waiting behind it (its NOTIFY lost, say) wakes the workers in the same statement. A close that
+failed rides on the next statement. The same heartbeat forgets,
 every `purge_every` seconds, updates done more than `keep_done` ago (a day: long enough to refuse
 Telegram's redeliveries, short enough that the inbox does not keep every payload forever); any
 worker may do it, the DELETE is idempotent.
@@ -30,7 +32,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import asyncpg
@@ -41,6 +43,7 @@ from bot.store.pg.pacing import Workers
 from bot.store.pg.timers import Timer, TimerQueue
 
 log = logging.getLogger(__name__)
+MAX_CONTENDED = 10_000  # keys remembered as having an update waiting (then forgotten at once)
 
 
 class Consumer:
@@ -84,6 +87,13 @@ class Consumer:
         # `wake`, or a claim that came back full. A claim that takes what there is clears it.
         self._maybe_work = True
         self._claimed_at = -math.inf  # when the last claim was sent (monotonic)
+        # Keys with an update known to wait behind an older one (the puts' NOTIFYs and the
+        # front's `wake` name them): finishing an update of such a key claims at once, closing
+        # it and taking the next, instead of waiting for a put. A key is dropped when a claim
+        # that closed one of its updates took none of its next (and none was named meanwhile).
+        self._contended: set[str] = set()
+        self._named = 0  # how many times keys were named: a claim in flight may miss one
+        self._finished_keys: dict[int, str] = {}
         self._promised = 0  # updates this process's front stored for this worker, unclaimed
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
@@ -109,7 +119,15 @@ class Consumer:
             self._timer_news = True
         else:
             self._maybe_work = True
+            if payload:
+                self._name_contended(str(payload).split(" "))
         self._wake.set()
+
+    def _name_contended(self, keys: Iterable[str]) -> None:
+        if len(self._contended) > MAX_CONTENDED:  # bounded: a forgotten key costs a delay only
+            self._contended.clear()
+        self._contended.update(keys)
+        self._named += 1
 
     def _busy(self) -> int:
         return len(self._updates) + len(self._firing)
@@ -138,10 +156,13 @@ class Consumer:
         with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
             await self.updates.hand_back(update_ids)
 
-    def wake(self, updates: int) -> None:
-        """The front stored `updates` for this worker (committed): claim them."""
+    def wake(self, updates: int, keys: Sequence[str] = ()) -> None:
+        """The front stored `updates` for this worker (committed), each waiting behind an
+        older update of one of `keys`: claim them."""
         self._promised += updates
         self._maybe_work = True
+        if keys:
+            self._name_contended(keys)
         self._wake.set()
 
     def closing(self) -> list[int]:
@@ -152,6 +173,8 @@ class Consumer:
         """Closed by a statement that committed (a put's or a claim's)."""
         gone = set(update_ids)
         self._finished = [u for u in self._finished if u not in gone]
+        for update_id in gone:
+            self._finished_keys.pop(update_id, None)
         if not self._finished and self._close_timer is not None:
             self._close_timer.cancel()
             self._close_timer = None
@@ -221,8 +244,12 @@ class Consumer:
         self._promised = 0  # this claim sees what the front committed and promised
         if limit > 0:
             self._maybe_work = False  # a NOTIFY while the claim is in flight sets it again
+        named = self._named
+        closing_keys = {self._finished_keys.get(u) for u in close}
         claimed = await self.updates.claim(limit, close)
         self.closed(close)
+        if named == self._named:  # no key named while the claim was in flight
+            self._contended -= closing_keys - {u.chat_key for u in claimed}
         for update in claimed:
             task = asyncio.create_task(self._process(update))
             self._updates[task] = update
@@ -240,7 +267,10 @@ class Consumer:
                 # The handler's own error path (PTB's error handler) should have dealt with it:
                 # an exception here is a bug, retried by nobody (it would fail the same way).
                 log.exception("worker %s: update %d failed", self.name, update.update_id)
-            self._finished.append(update.update_id)  # the next claim closes it
+            self._finished.append(update.update_id)  # the next put or claim closes it
+            self._finished_keys[update.update_id] = update.chat_key
+            if update.chat_key in self._contended:  # an update waits behind it: hand it on now
+                self._close_due = True
         finally:
             self._updates.pop(task, None)  # type: ignore[arg-type]
             self._wake.set()

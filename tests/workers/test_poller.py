@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -151,7 +152,7 @@ class _Local:
     def take(self, updates: list[Claimed]) -> None:
         self.taken += [u.update_id for u in updates]
 
-    def wake(self, updates: int) -> None:
+    def wake(self, updates: int, keys: Sequence[str] = ()) -> None:
         pass
 
     def closing(self) -> list[int]:

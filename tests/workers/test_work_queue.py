@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 
 import asyncpg
 
@@ -91,7 +92,7 @@ class _Local:
         self.taken += [(u.update_id, u.payload, u.tries) for u in updates]
         self.free -= len(updates)
 
-    def wake(self, updates: int) -> None:
+    def wake(self, updates: int, keys: Sequence[str] = ()) -> None:
         self.woken += updates
 
     def closing(self) -> list[int]:

@@ -50,14 +50,16 @@ class Claimed:
 # Fixed text whatever the batch's size (arrays, `unnest`ed): prepared once per connection.
 # `mine`: what the front's own worker takes in the same statement ($6 its name, NULL for none;
 # at most $8 updates, leased for $7 seconds), so it needs no claim of its own (issue 32): the
-# oldest offered update of each key, when no older update of that key is stored undone, as
-# `_CLAIM` would pick it. The NOTIFY runs once per batch that stored anything the local worker
-# did not take (LIMIT 1 stops the scan after the first row), unless that worker has room for it
-# ($5 false: see `LocalWorker`).
+# oldest offered update of each key, when no older update of that key is stored undone
+# (`free`), as `_CLAIM` would pick it. `woken`: one NOTIFY per batch that stored anything the
+# local worker did not take (LIMIT 1 stops the scan after the first row), unless that worker
+# has room for it ($5 false: see `LocalWorker`) and none of it waits behind an older update of
+# its key. Its payload names those keys (`blocked`), so whichever worker holds the older one
+# hands the key on at once when it finishes (bot/workers/consumer.py, `_contended`).
 # `closed`: the updates the local worker finished since ($9, held by $10) are closed by the same
 # statement, not by a statement of their own (`LocalWorker.closing`); an update of the same key
-# stored earlier and waiting behind one of them is let through (`mine` does not count what this
-# statement closed, `freed` wakes the workers to claim one stored by another front).
+# stored earlier and waiting behind one of them is let through: `free` does not count what this
+# statement closed, and `freed` wakes the workers (naming the keys) to claim one stored before.
 _PUT = """
 WITH closed AS (
     UPDATE work_updates SET done_at = clock_timestamp(), worker = NULL, lease_until = NULL
@@ -65,17 +67,16 @@ WITH closed AS (
     RETURNING update_id, chat_key
 ), offered AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS o(update_id, chat_key, payload)
-), mine AS (
+), free AS (
     SELECT o.update_id FROM offered o
-    WHERE $6::text IS NOT NULL
-      AND NOT EXISTS (
+    WHERE NOT EXISTS (
           SELECT 1 FROM offered p WHERE p.chat_key = o.chat_key AND p.update_id < o.update_id)
       AND NOT EXISTS (
           SELECT 1 FROM work_updates w
           WHERE w.chat_key = o.chat_key AND w.done_at IS NULL AND w.update_id < o.update_id
             AND w.update_id NOT IN (SELECT update_id FROM closed))
-    ORDER BY o.update_id
-    LIMIT $8
+), mine AS (
+    SELECT update_id FROM free WHERE $6::text IS NOT NULL ORDER BY update_id LIMIT $8
 ), stored AS (
     INSERT INTO work_updates (update_id, chat_key, payload, worker, lease_until, tries)
     SELECT o.update_id, o.chat_key, o.payload,
@@ -84,14 +85,24 @@ WITH closed AS (
                 THEN clock_timestamp() + make_interval(secs => $7) END,
            CASE WHEN m.update_id IS NOT NULL THEN 1 ELSE 0 END
     FROM offered o LEFT JOIN mine m USING (update_id)
-    ON CONFLICT (update_id) DO NOTHING RETURNING update_id, worker IS NOT NULL AS taken
+    ON CONFLICT (update_id) DO NOTHING
+    RETURNING update_id, chat_key, worker IS NOT NULL AS taken
+), blocked AS (
+    SELECT DISTINCT chat_key FROM stored WHERE update_id NOT IN (SELECT update_id FROM free)
 )
 SELECT (SELECT array_agg(update_id) FROM stored) AS new,
        (SELECT array_agg(update_id) FROM stored WHERE taken) AS taken,
-       (SELECT pg_notify($4, '') FROM stored WHERE $5 AND NOT taken LIMIT 1) AS woken,
-       (SELECT pg_notify($4, '') FROM closed c JOIN work_updates w
-            ON w.chat_key = c.chat_key AND w.done_at IS NULL AND w.update_id > c.update_id
-        WHERE w.update_id NOT IN (SELECT update_id FROM closed) LIMIT 1) AS freed
+       (SELECT array_agg(chat_key) FROM blocked) AS blocked,
+       (SELECT pg_notify($4, left(coalesce((SELECT string_agg(chat_key, ' ') FROM blocked), ''),
+                                  7900))
+        FROM stored WHERE NOT taken AND ($5 OR EXISTS (SELECT 1 FROM blocked)) LIMIT 1) AS woken,
+       (SELECT pg_notify($4, left(string_agg(DISTINCT c.chat_key, ' '), 7900))
+        FROM closed c
+        WHERE EXISTS (
+            SELECT 1 FROM work_updates w
+            WHERE w.chat_key = c.chat_key AND w.done_at IS NULL AND w.update_id > c.update_id
+              AND w.update_id NOT IN (SELECT update_id FROM closed))
+        HAVING count(*) > 0) AS freed
 """
 
 # What this worker finished is closed ($4) by the statement that claims its next updates: one
@@ -138,7 +149,9 @@ class LocalWorker(Protocol):
 
     def take(self, updates: list[Claimed]) -> None: ...
 
-    def wake(self, updates: int) -> None: ...
+    def wake(self, updates: int, keys: Sequence[str] = ()) -> None:
+        """`updates` stored for it wait behind an older update of their `keys`."""
+        ...
 
     def closing(self) -> list[int]:
         """Updates this worker finished and has not closed yet: the put closes them too."""
@@ -217,8 +230,8 @@ class UpdateQueue:
         if self.local is not None and fresh:  # committed: the local worker may go
             if taken:
                 self.local.take([Claimed(u, k, p, 1) for u, k, p in offered.values() if u in taken])
-            if room >= len(offered) and len(fresh) > len(taken):
-                self.local.wake(len(fresh) - len(taken))  # stored, waiting behind its key
+            if room >= len(offered) and len(fresh) > len(taken):  # stored behind their key
+                self.local.wake(len(fresh) - len(taken), row["blocked"] or ())
         out = []
         for update_id, _, _ in batch:
             out.append(update_id in fresh)
