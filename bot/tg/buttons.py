@@ -24,10 +24,11 @@ from bot.tg.context import BotContext
 from bot.tg.group_answer_handlers import GroupAnswerHandlers
 from bot.tg.group_handlers import GroupHandlers
 from bot.tg.practice_handlers import PracticeHandlers
-from bot.tg.private_handlers import PrivateHandlers, acknowledge
+from bot.tg.private_handlers import PrivateHandlers
 from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.report_handlers import ReportHandlers
 from bot.tg.rounds_handlers import RoundHandlers
+from bot.tg.screen_send import acknowledge
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadHandlers
 from bot.usecases.learner_profile import Learner

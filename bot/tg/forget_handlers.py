@@ -15,8 +15,8 @@ from telegram import CallbackQuery, Chat, InlineKeyboardButton, InlineKeyboardMa
 from telegram.error import BadRequest
 
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import acknowledge, send
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import acknowledge, send
 from bot.usecases.forgetting import Forgetting
 
 log = logging.getLogger(__name__)

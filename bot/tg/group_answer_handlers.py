@@ -25,7 +25,7 @@ from bot.tg import callbacks as cb
 from bot.tg import group_run_render, number_render, select_render
 from bot.tg.context import BotContext
 from bot.tg.member_replies import CourtesyReplies
-from bot.tg.private_handlers import acknowledge
+from bot.tg.screen_send import acknowledge
 from bot.tg.topics import thread_of
 from bot.usecases import group_answers as ga
 from bot.usecases.group_settings import GroupSettingsCases

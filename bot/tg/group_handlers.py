@@ -25,9 +25,9 @@ from bot.tg import group_run_render, group_schedule_render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
-from bot.tg.private_handlers import acknowledge
 from bot.tg.private_render import unknown_zone
 from bot.tg.screen_render import Screen, button
+from bot.tg.screen_send import acknowledge
 from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
 from bot.usecases import group_runs as runs

@@ -15,8 +15,8 @@ from telegram import Update
 from bot.content.reload import ReloadResult
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import send
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import send
 
 Reload = Callable[[], Awaitable[ReloadResult]]
 

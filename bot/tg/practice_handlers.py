@@ -29,8 +29,8 @@ from bot.tg import exam_render as er
 from bot.tg import practice_render as pr
 from bot.tg import report_render as rr
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import drop_keyboard, edit, reply
 from bot.tg.screen_render import Screen, with_image
+from bot.tg.screen_send import drop_keyboard, edit, reply
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.timer_backends import Timers
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref

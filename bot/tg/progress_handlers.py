@@ -19,8 +19,8 @@ from bot.tg import progress_render as pr
 from bot.tg import standings_render
 from bot.tg.context import BotContext
 from bot.tg.mini_app import DashboardLinks
-from bot.tg.private_handlers import send
 from bot.tg.screen_render import Screen, truncate
+from bot.tg.screen_send import send
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learners

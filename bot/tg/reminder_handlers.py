@@ -25,8 +25,8 @@ from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import reminder_render as rr
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, send
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import acknowledge, drop_keyboard, edit, send
 from bot.tg.wire.timer_backends import Timers
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.reminders import (

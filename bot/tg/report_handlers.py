@@ -21,7 +21,7 @@ from bot.tg import question_render
 from bot.tg import report_render as rr
 from bot.tg import rounds_render as review_render
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import acknowledge, reply, send
+from bot.tg.screen_send import acknowledge, reply, send
 from bot.usecases import problem_reporting as pr
 from bot.usecases.learner_profile import Learner
 

@@ -17,9 +17,9 @@ from bot.i18n import translator
 from bot.tg import callbacks as cb
 from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
-from bot.tg.private_handlers import acknowledge, drop_keyboard, edit, is_photo, send
 from bot.tg.round_reply_handlers import TypedCards
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import acknowledge, drop_keyboard, edit, is_photo, send
 from bot.tg.select_render import nothing_selected
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender

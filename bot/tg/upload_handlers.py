@@ -32,8 +32,8 @@ from bot.tg import upload_choice_render as choice_render
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
-from bot.tg.private_handlers import acknowledge, drop_keyboard, edit
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import acknowledge, drop_keyboard, edit
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
