@@ -6,7 +6,9 @@ Several workers follow one content generation (`BotOptions.content_versions`): a
 one worker checked and served moves it, and every other worker, comparing it with its own every
 UPLOAD_SYNC_SECONDS, reloads its own files. So an owner's /reload reaches every worker, not the
 one that happened to receive it, and no two workers serve different content for longer than
-that (docs/caches.md).
+that (docs/caches.md). A worker notes the generation just after loading its files at start, so
+a reload announced in between (files edited and reloaded within those seconds) is one it may
+miss until the next reload.
 """
 
 from __future__ import annotations
