@@ -241,6 +241,7 @@ TG_SHARED = {
     "owner.py",
     "quiz_links.py",
     "repeated_updates.py",  # QuizBot's guard: an update delivered again acts once
+    "screen_send.py",  # showing a Screen in any chat: send, reply, edit, answer a tap
     "served_content.py",  # QuizBot's part that serves content: reload, uploads synced
     "topics.py",
 }
