@@ -24,6 +24,7 @@ from bot.content.loader import check
 from bot.content.report import format_report
 from bot.control import send, socket_path
 from bot.store.pg.content_generation import ContentGeneration
+from bot.store.pg.pacing import live_workers
 from bot.tg.served_content import UPLOAD_SYNC_SECONDS
 
 
@@ -94,8 +95,7 @@ async def _advance(dsn: str) -> tuple[int, int | None]:
     """(live workers, the new generation); no generation moved when no worker runs."""
     conn = await asyncpg.connect(dsn)
     try:
-        versions = ContentGeneration(conn)
-        workers = await versions.live_workers()
-        return workers, (await versions.advance() if workers else None)
+        workers = await live_workers(conn)
+        return workers, (await ContentGeneration(conn).advance() if workers else None)
     finally:
         await conn.close()

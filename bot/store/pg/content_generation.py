@@ -14,8 +14,6 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.pg.poll_lock import LIVE_WITHIN
-
 
 class ContentGeneration:
     def __init__(self, pool: asyncpg.Pool | asyncpg.Connection[Any]) -> None:
@@ -33,12 +31,3 @@ class ContentGeneration:
                RETURNING generation"""
         )
         return int(value)
-
-    async def live_workers(self) -> int:
-        """Workers that renewed their row lately: those that will follow a new generation."""
-        n = await self.pool.fetchval(
-            """SELECT count(*) FROM work_workers
-               WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
-            LIVE_WITHIN,
-        )
-        return int(n)

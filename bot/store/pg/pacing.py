@@ -18,7 +18,23 @@ shared in the two ways that fit them:
 
 from __future__ import annotations
 
+from typing import Any
+
 import asyncpg
+
+LIVE_WITHIN = 30.0  # seconds: a worker that renewed its row this recently is alive
+
+
+async def live_workers(
+    db: asyncpg.Pool | asyncpg.Connection[Any], within: float = LIVE_WITHIN
+) -> int:
+    """Workers that renewed their row (`Workers.beat`) within the last `within` seconds."""
+    n = await db.fetchval(
+        """SELECT count(*) FROM work_workers
+           WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
+        within,
+    )
+    return int(n)
 
 
 class SendSlots:
@@ -107,7 +123,7 @@ class BotSchedule:
 class Workers:
     """Live workers: each `beat`s with its lease renewals; one silent for `stale` is gone."""
 
-    def __init__(self, pool: asyncpg.Pool, name: str, stale: float = 30.0) -> None:
+    def __init__(self, pool: asyncpg.Pool, name: str, stale: float = LIVE_WITHIN) -> None:
         self.pool, self.name, self.stale = pool, name, stale
 
     async def beat(self) -> None:
@@ -122,9 +138,4 @@ class Workers:
 
     async def count(self) -> int:
         """Live workers, this one included (at least 1)."""
-        n = await self.pool.fetchval(
-            """SELECT count(*) FROM work_workers
-               WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
-            self.stale,
-        )
-        return max(1, int(n))
+        return max(1, await live_workers(self.pool, self.stale))

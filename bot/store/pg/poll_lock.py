@@ -14,8 +14,9 @@ from typing import Any
 
 import asyncpg
 
+from bot.store.pg.pacing import live_workers
+
 POLL_LOCK = 7_265_001  # the advisory lock's key: whoever holds it polls
-LIVE_WITHIN = 30.0  # a worker that renewed its row this recently is alive (pacing.Workers)
 
 
 class PollLock:
@@ -41,12 +42,7 @@ class PollLock:
         """Workers that renewed their row lately, this one included (at least 1)."""
         if self._conn is None:
             return 1
-        n = await self._conn.fetchval(
-            """SELECT count(*) FROM work_workers
-               WHERE seen_at > clock_timestamp() - make_interval(secs => $1)""",
-            LIVE_WITHIN,
-        )
-        return max(1, int(n))
+        return max(1, await live_workers(self._conn))
 
     async def release(self) -> None:
         """Close the connection, which frees the lock (cut short if the server is gone)."""
