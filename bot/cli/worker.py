@@ -204,8 +204,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     poller = None
     if args.poll:
         poller = Poller(
-            PollLock(settings.db_url, name), queue, bot.fetch_updates, check=front.check,
-            keep=bot.read_updates.keep, prepare=bot.app.bot.delete_webhook,
+            PollLock(settings.db_url, name), queue, bot.fetch_updates, put=front.put,
+            prepare=bot.app.bot.delete_webhook,
         )  # fmt: skip
     scraped = None  # QUIZBOT_METRICS_PORT: every worker on it too (any one answers for all)
     if settings.metrics_port is not None:

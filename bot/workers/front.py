@@ -12,7 +12,7 @@ database answers and its worker loop runs): a load balancer routes only to ready
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
@@ -59,18 +59,25 @@ class Front:
         add_routes(app, self.probe)  # every worker of the host added up (exposition.py)
         return app
 
-    async def store(self, update_id: int, update: dict[str, Any]) -> web.Response:
-        read = self.check(update)  # NotAnUpdate: the gate answers 400
+    def put(self, update_id: int, update: dict[str, Any]) -> Awaitable[bool]:
+        """The update read by PTB (`check`: raises NotAnUpdate), then put in the inbox as PTB
+        read it; awaiting the result waits for its commit (False: already stored). The webhook
+        door's `store` and the poller's batches (bot/workers/poller.py) both store this way."""
+        read = self.check(update)
         # Stored as PTB read it: `check` left out a tapped message's formatting and buttons,
         # which no handler reads (tg/wire/tapped_message.py), half a tap's bytes to write,
-        # log and read back (issue 32). The poller stores the same (bot/workers/poller.py).
+        # log and read back (issue 32).
         payload = orjson.dumps(update).decode()
         # Kept before the put: this process's worker may take the update within the put
-        # itself (inbox.LocalWorker) and starts on it before this request hears back. One
-        # that is not stored (a copy, a failed put) falls out after newer ones.
+        # itself (inbox.LocalWorker) and start on it before the put returns. One that is not
+        # stored (a copy, a failed put) falls out after newer ones.
         self.keep(payload, read)
+        return self.queue.put(update_id, json_ordering_key(update), payload)
+
+    async def store(self, update_id: int, update: dict[str, Any]) -> web.Response:
+        stored = self.put(update_id, update)  # NotAnUpdate: the gate answers 400
         try:
-            await self.queue.put(update_id, json_ordering_key(update), payload)
+            await stored
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # No 200: Telegram keeps the update and sends it again.
             log.error("webhook: update %d not stored: %s", update_id, exc)

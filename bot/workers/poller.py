@@ -30,9 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
-import orjson
 
-from bot.ordering import json_ordering_key
 from bot.store.pg.inbox import UpdateQueue
 from bot.store.pg.poll_lock import PollLock
 from bot.webhook_gate import NotAnUpdate
@@ -44,14 +42,16 @@ SHARE_EVERY = 10.0  # seconds between two counts of the live workers
 MAX_PAUSE = 30.0  # the longest pause between two failed getUpdates
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]  # (offset, timeout) -> updates
+Put = Callable[[int, dict[str, Any]], Awaitable[bool]]  # (update id, update) -> newly stored
 _DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class Poller:
-    """`fetch(offset, timeout)`: Telegram's getUpdates, decoded. `check(update)`: PTB's reading
-    of one (NotAnUpdate if it cannot read it), `keep(raw, read)` hands that reading to this
-    process's worker (as the webhook front does). `prepare()` runs once each time this worker
-    becomes the poller (it deletes a webhook, which would make getUpdates fail)."""
+    """`fetch(offset, timeout)`: Telegram's getUpdates, decoded. `put(update_id, update)`: the
+    update read by PTB and put in the inbox, as the webhook front stores one (`Front.put`:
+    NotAnUpdate if PTB cannot read it); `queue` is that inbox, whose local share this sets.
+    `prepare()` runs once each time this worker becomes the poller (it deletes a webhook, which
+    would make getUpdates fail)."""
 
     def __init__(
         self,
@@ -59,14 +59,13 @@ class Poller:
         queue: UpdateQueue,
         fetch: Fetch,
         *,
-        check: Callable[[dict[str, Any]], object],
-        keep: Callable[[str, object], None] = lambda raw, read: None,
+        put: Put,
         prepare: Callable[[], Awaitable[object]] | None = None,
         retry: float = 2.0,
         timeout: int = LONG_POLL,
     ) -> None:
         self.lock, self.queue, self.fetch = lock, queue, fetch
-        self.check, self.keep, self.prepare = check, keep, prepare
+        self.put, self.prepare = put, prepare
         self.retry, self.timeout = retry, timeout
         self.polling = False  # this worker holds the lock and polls (tests, logs)
         self.stored = 0  # updates this poller stored (tests)
@@ -146,12 +145,8 @@ class Poller:
             if not isinstance(update_id, int):
                 continue
             try:
-                read = self.check(update)  # changes `update` as PTB reads it (fewer bytes)
+                puts.append(self.put(update_id, update))
             except NotAnUpdate as exc:  # confirmed and not stored: it would fail every time
                 log.warning("poller: update %d dropped: %s", update_id, exc)
-                continue
-            raw = orjson.dumps(update).decode()
-            self.keep(raw, read)  # before the put, which may hand it to this worker at once
-            puts.append(self.queue.put(update_id, json_ordering_key(update), raw))
         news = await asyncio.gather(*puts)  # one statement: submitted together
         self.stored += sum(news)

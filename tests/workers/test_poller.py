@@ -17,6 +17,7 @@ from telegram.error import NetworkError
 from bot.store.pg.inbox import Claimed, UpdateQueue
 from bot.store.pg.poll_lock import PollLock
 from bot.tg.wire.webhook_server import read_update
+from bot.workers.front import Front
 from bot.workers.poller import Poller
 from tests.e2e.harness import TOKEN
 
@@ -58,7 +59,8 @@ def _poller(dsn: str, queue: UpdateQueue, telegram: _Telegram, name: str = "w0")
     def check(update: dict[str, Any]) -> object:  # PTB's reading, as the worker's
         return read_update(update, bot)
 
-    return Poller(PollLock(dsn, name), queue, telegram.fetch, check=check, retry=0.05)
+    front = Front(queue, "secret", check=check)  # the worker's own way to store an update
+    return Poller(PollLock(dsn, name), queue, telegram.fetch, put=front.put, retry=0.05)
 
 
 async def _until(predicate: Any, what: str) -> None:
@@ -191,9 +193,8 @@ async def test_a_failed_webhook_deletion_is_one_line_and_polling_goes_on(
     async def delete_webhook() -> None:
         raise NetworkError("connection reset")
 
-    poller = Poller(
-        PollLock(pg_dsn, "w0"), queue, telegram.fetch, check=lambda u: u, prepare=delete_webhook
-    )
+    put = Front(queue, "secret").put
+    poller = Poller(PollLock(pg_dsn, "w0"), queue, telegram.fetch, put=put, prepare=delete_webhook)
     with caplog.at_level(logging.WARNING, logger="bot.workers.poller"):
         poller.start()
         try:
