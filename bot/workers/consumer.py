@@ -79,7 +79,7 @@ class Consumer:
         self._timers_at = 0.0
         # Updates handled and not closed yet: the front's next put or the next claim closes
         # them, a claim at the latest `close_delay` seconds after the first finished.
-        self._finished: list[int] = []
+        self._finished: dict[int, str] = {}  # update id -> its key, in finishing order
         self.close_delay = close_delay
         self._close_due = False
         self._close_timer: asyncio.TimerHandle | None = None
@@ -93,7 +93,6 @@ class Consumer:
         # that closed one of its updates took none of its next (and none was named meanwhile).
         self._contended: set[str] = set()
         self._named = 0  # how many times keys were named: a claim in flight may miss one
-        self._finished_keys: dict[int, str] = {}
         self._promised = 0  # updates this process's front stored for this worker, unclaimed
         self._updates: dict[asyncio.Task[None], Claimed] = {}
         self._firing: dict[asyncio.Task[None], Timer] = {}
@@ -167,14 +166,12 @@ class Consumer:
 
     def closing(self) -> list[int]:
         """What this worker finished and has not closed: the front's put closes it too."""
-        return self._finished[:]
+        return list(self._finished)
 
     def closed(self, update_ids: list[int]) -> None:
         """Closed by a statement that committed (a put's or a claim's)."""
-        gone = set(update_ids)
-        self._finished = [u for u in self._finished if u not in gone]
-        for update_id in gone:
-            self._finished_keys.pop(update_id, None)
+        for update_id in update_ids:
+            self._finished.pop(update_id, None)
         if not self._finished and self._close_timer is not None:
             self._close_timer.cancel()
             self._close_timer = None
@@ -216,7 +213,7 @@ class Consumer:
         most `close_delay` seconds) and sends nothing."""
         now = time.monotonic()
         free = self.slots - self._busy()
-        close = self._finished[:]
+        close = dict(self._finished)  # id -> key, as they stand now
         claim = self._maybe_work or self._close_due or now >= self._claimed_at + self.poll
         look_for_timers = (
             free > 0 and self.fire is not None and (self._timer_news or now >= self._timers_at)
@@ -245,11 +242,10 @@ class Consumer:
         if limit > 0:
             self._maybe_work = False  # a NOTIFY while the claim is in flight sets it again
         named = self._named
-        closing_keys = {self._finished_keys.get(u) for u in close}
-        claimed = await self.updates.claim(limit, close)
-        self.closed(close)
+        claimed = await self.updates.claim(limit, list(close))
+        self.closed(list(close))
         if named == self._named:  # no key named while the claim was in flight
-            self._contended -= closing_keys - {u.chat_key for u in claimed}
+            self._contended -= set(close.values()) - {u.chat_key for u in claimed}
         for update in claimed:
             task = asyncio.create_task(self._process(update))
             self._updates[task] = update
@@ -267,8 +263,7 @@ class Consumer:
                 # The handler's own error path (PTB's error handler) should have dealt with it:
                 # an exception here is a bug, retried by nobody (it would fail the same way).
                 log.exception("worker %s: update %d failed", self.name, update.update_id)
-            self._finished.append(update.update_id)  # the next put or claim closes it
-            self._finished_keys[update.update_id] = update.chat_key
+            self._finished[update.update_id] = update.chat_key  # the next put or claim closes it
             if update.chat_key in self._contended:  # an update waits behind it: hand it on now
                 self._close_due = True
         finally:
@@ -324,7 +319,7 @@ class Consumer:
         await asyncio.gather(*left, *left_timers, return_exceptions=True)
         with contextlib.suppress(OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
             if self._finished:  # handled since the last claim: closed before the rest goes back
-                await self.updates.done(self._finished)
+                await self.updates.done(list(self._finished))
                 self._finished.clear()
             if left:
                 await self.updates.hand_back([u.update_id for u in left.values()])
