@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import asyncpg
@@ -449,15 +449,7 @@ async def test_an_update_stored_behind_one_whose_notify_was_lost_runs_when_a_put
     """Update 2 of chat c1 waits behind 1, and this worker never heard of it (its NOTIFY lost
     while the listener reconnected: here, a row written directly). When 1 finishes its close
     rides on this front's next put, which wakes the workers for 2 in the same statement."""
-    release = asyncio.Event()
-    handled: list[int] = []
-
-    async def handle(payload: str) -> None:
-        update_id = json.loads(payload)["update_id"]
-        if update_id == 1:
-            await release.wait()
-        handled.append(update_id)
-
+    release, handled, handle = _first_held()
     worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=3600, close_delay=3600)
     await worker.start()
     front = UpdateQueue(pg_pool, "w", local=worker)
@@ -481,15 +473,7 @@ async def test_a_chats_backlog_runs_on_without_waiting_for_a_put(pg_pool: asyncp
     behind it. Each, once handled, hands its key on at once (a claim that closes it and takes
     the next), not after `close_delay`, though no put follows (issue 32: a group's typed answers
     are keyed by the group)."""
-    release = asyncio.Event()
-    handled: list[int] = []
-
-    async def handle(payload: str) -> None:
-        update_id = json.loads(payload)["update_id"]
-        if update_id == 1:
-            await release.wait()
-        handled.append(update_id)
-
+    release, handled, handle = _first_held()
     worker = Consumer(pg_pool, "w", handle, clock=time.time, poll=3600, close_delay=3600)
     await worker.start()
     front, other = UpdateQueue(pg_pool, "w", local=worker), UpdateQueue(pg_pool, "x")
@@ -506,3 +490,17 @@ async def test_a_chats_backlog_runs_on_without_waiting_for_a_put(pg_pool: asyncp
 
 async def _handled(handled: list[int], n: int) -> bool:
     return len(handled) >= n
+
+
+def _first_held() -> tuple[asyncio.Event, list[int], Callable[[str], Awaitable[None]]]:
+    """A handler that records each update's id, holding update 1 until the event is set."""
+    release = asyncio.Event()
+    handled: list[int] = []
+
+    async def handle(payload: str) -> None:
+        update_id = json.loads(payload)["update_id"]
+        if update_id == 1:
+            await release.wait()
+        handled.append(update_id)
+
+    return release, handled, handle
