@@ -85,11 +85,16 @@ class Learners:
         return await self.store.set_timezone(user_id, zone, self.clock())
 
     async def language(self, user_id: int, telegram_language: str | None = None) -> str:
-        """The reply language of a user known only by id (a reminder, a notice)."""
+        """The reply language of a user known only by id (a reminder, a notice): as `resolve`
+        would answer them, with the Telegram language the store kept from their last update
+        when none is given (a learner who never tapped the picker reads French or Wolof in
+        every reply; what the bot sends on its own must not fall back to the default)."""
+        chosen = await self.chosen_language(user_id)
+        if chosen is None and telegram_language is None:
+            user = await self.store.user(user_id)
+            telegram_language = user.telegram_language if user is not None else None
         return choose_language(
-            stored=await self.chosen_language(user_id),
-            telegram_code=telegram_language,
-            default=self.default_language,
+            stored=chosen, telegram_code=telegram_language, default=self.default_language
         )
 
     def forget_cached(self, user_id: int) -> None:
