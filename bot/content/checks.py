@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.content import drift, links, numbers, quality, text_checks, typography
-from bot.content.problems import N_, Msg, Problems, display_path
+from bot.content.problems import N_, Msg, Problems, display_path, option_count
 from bot.content.schema import GlossaryTerm, GuidesFile, QuestionSource, QuizSource
 from bot.content.sources import Content, Parsed
 from bot.content.yaml_nodes import KeyPath, key_str
@@ -22,10 +22,6 @@ from bot.core.models import SOURCE_LANGUAGE
 ID = re.compile(r"^[A-Za-z0-9_-]+$")
 ID_RULE = N_("use only letters, digits, _ and -")
 _Error = Callable[[KeyPath, str], None]
-_OPTION_COUNT = {  # by whether the count is 1 (number-neutral wording reads wrong in English)
-    True: N_("{count} option: a question needs {low} to {high}"),
-    False: N_("{count} options: a question needs {low} to {high}"),
-}
 IDENTICAL = N_("same as the English: translate it, or if it really is the same, {mark}")
 
 
@@ -258,12 +254,7 @@ def _check_options(question: QuestionSource, at: KeyPath, error: _Error) -> None
     if not limits.MIN_OPTIONS <= count <= limits.MAX_OPTIONS:
         error(
             (*at, "options"),
-            Msg(
-                _OPTION_COUNT[count == 1],
-                count=count,
-                low=limits.MIN_OPTIONS,
-                high=limits.MAX_OPTIONS,
-            ),
+            option_count(count, limits.MIN_OPTIONS, limits.MAX_OPTIONS),
         )
     elif question.kind == "multiple" and count > MULTIPLE_MAX_OPTIONS:
         error(

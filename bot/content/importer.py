@@ -281,10 +281,11 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
             out.problems.append(
                 FormatProblem(
                     question.line,
-                    Msg(
-                        N_("{id}: {count} options, the source has {source}"),
+                    Msg.ngettext(
+                        "{id}: {n} option, the source has {source}",
+                        "{id}: {n} options, the source has {source}",
+                        len(question.options),
                         id=question.id,
-                        count=len(question.options),
                         source=len(theirs.options),
                     ),
                     True,

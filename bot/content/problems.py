@@ -24,12 +24,36 @@ class Msg(str):
 
     msgid: str
     params: dict[str, object]
+    plural: str | None = None  # a count's message: its plural form; `n`, the count
+    n: int = 0
 
     def __new__(cls, msgid: str, /, **params: object) -> Msg:
         self = super().__new__(cls, msgid.format(**params) if params else msgid)
         self.msgid = msgid
         self.params = params
         return self
+
+    @classmethod
+    def ngettext(cls, singular: str, plural: str, n: int, /, **params: object) -> Msg:
+        """A message about a count, `{n}` in its text: each reader's language picks its form
+        (French says "0 option", English "0 options"). Named and shaped as the translator's
+        `ngettext`, so `pybabel extract` takes both forms."""
+        english = singular if n == 1 else plural
+        self = super().__new__(cls, english.format(n=n, **params))
+        self.msgid, self.params, self.plural, self.n = singular, params, plural, n
+        return self
+
+
+def option_count(n: int, low: int, high: int) -> Msg:
+    """A question with too few or too many options: one wording for the checker and for every
+    importer that counts them first."""
+    return Msg.ngettext(
+        "{n} option: a question needs {low} to {high}",
+        "{n} options: a question needs {low} to {high}",
+        n,
+        low=low,
+        high=high,
+    )
 
 
 class Severity(StrEnum):

@@ -88,6 +88,8 @@ def translated(tr: Translator, message: str) -> str:
     if not isinstance(message, Msg):
         return message
     params = {k: translated(tr, v) if isinstance(v, Msg) else v for k, v in message.params.items()}
+    if message.plural is not None:
+        return tr.ngettext(message.msgid, message.plural, message.n, **params)
     return tr._(message.msgid, **params)
 
 

@@ -106,3 +106,29 @@ async def test_a_partial_csv_translation_gets_advice_for_the_csv_it_came_in(h: H
     assert ".yaml" not in shown.text and "languages in" not in shown.text, shown.text
     assert "French translation: incomplete" in shown.text, shown.text
     assert "fill in its title, description" in shown.text, shown.text
+
+
+NO_OPTIONS = """\
+id: empty
+guide: gradient-checkpointing
+level: beginner
+languages: [en]
+title: "Empty"
+description: "A question whose options were lost."
+questions:
+  sum:
+    prompt: "How much is 2 + 2?"
+    options: {}
+    answer: a
+    explanation: "Two and two make four."
+"""
+
+
+async def test_a_count_of_options_is_worded_by_the_readers_plural_rule(h: Harness) -> None:
+    """French counts 0 in the singular ("0 option"), English in the plural: the checker chose
+    the form by `count == 1`, English's rule, so a French admin read "0 options"."""
+    group, admin = await group_with_admin(h, "fr")
+    mark = group.mark()
+    await admin.send_document("empty.yaml", NO_OPTIONS.encode(), caption="/upload", chat=group)
+    shown = await group.wait_for(lambda m: "empty.yaml" in m.text, after=mark, timeout=30)
+    assert "0 option, or une question en a de 2 à" in shown.text, shown.text

@@ -30,7 +30,7 @@ from bot.content.formats.draft import (
     split_lines,
     too_big,
 )
-from bot.content.problems import N_, Msg
+from bot.content.problems import N_, Msg, option_count
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -107,12 +107,7 @@ def _finish(
     if not 2 <= len(letters) <= limits.max_options:
         result.skip(
             line,
-            Msg(
-                N_("{count} options: a question needs {low} to {high}"),
-                count=len(letters),
-                low=2,
-                high=limits.max_options,
-            ),
+            option_count(len(letters), 2, limits.max_options),
         )
         return None
     if letters != _LETTERS[: len(letters)]:

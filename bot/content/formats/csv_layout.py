@@ -45,7 +45,7 @@ from bot.content.formats.draft import (
     slug,
     too_big,
 )
-from bot.content.problems import N_, Msg
+from bot.content.problems import N_, Msg, option_count
 from bot.csv_cells import SheetWriter, restored
 
 LETTERS = [letter.upper() for letter in OPTION_IDS]
@@ -188,12 +188,7 @@ def _row(
     if not 2 <= len(texts) <= limits.max_options:
         result.skip(
             line,
-            Msg(
-                N_("{count} options: a question needs {low} to {high}"),
-                count=len(texts),
-                low=2,
-                high=limits.max_options,
-            ),
+            option_count(len(texts), 2, limits.max_options),
         )
         return
     answer = cell("answer").upper()
