@@ -109,7 +109,9 @@ class HandlerSet:
         private.zone = self.review.zone  # a rated flashcard's next review day
         self.private_handlers = private
         # A command in the wrong kind of chat says where it works (tg/wrong_chat_handlers.py).
-        self.wrong_chat = WrongChat(lambda *args, **kwargs: self.courtesy.say(*args, **kwargs))
+        self.wrong_chat = WrongChat(
+            lambda *args, **kwargs: self.courtesy.say(*args, **kwargs), self.learners.greet
+        )
         self.owner_handlers = OwnerHandlers(self.options.owner_ids, self.reload_content)
         self._make_group_handlers(app)
         self._make_progress_handlers(app)

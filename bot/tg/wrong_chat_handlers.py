@@ -18,6 +18,7 @@ from bot.i18n import Translator
 from bot.tg.context import BotContext
 from bot.tg.menus import PRIVATE_ONLY
 from bot.tg.screen_render import Screen
+from bot.usecases.learner_profile import Learner
 
 Handler = Callable[[Update, BotContext], Awaitable[None]]
 # bot/tg/member_replies.py's `say`: a member's reply where the group's courtesy rules put it
@@ -40,8 +41,9 @@ def command_typed(update: Update) -> str:
 class WrongChat:
     """The two replies, and the private handlers a deep link can open (filled by the app)."""
 
-    def __init__(self, say: Say) -> None:
+    def __init__(self, say: Say, greet: Callable[[Learner], Awaitable[object]]) -> None:
         self.say = say
+        self.greet = greet  # the learners' `greet`, as /start's: this is a /start too
         self.openers: dict[str, Handler] = {}
 
     async def in_private(self, update: Update, context: BotContext) -> None:
@@ -79,7 +81,11 @@ class WrongChat:
         await self.say(update, context, render, own_words=True)
 
     async def opened(self, update: Update, context: BotContext) -> None:
-        """`/start cmd-<name>` (the button above): run that private command, without arguments."""
+        """`/start cmd-<name>` (the button above): run that private command, without arguments.
+
+        It is how the private chat starts when a member taps the button, so the learner is
+        greeted as by /start: from then on the bot may write to them (a group's review notice)."""
+        await self.greet(context.learner)
         payload = context.args[0] if context.args else ""
         handler = self.openers.get(payload.removeprefix(PAYLOAD_PREFIX))
         if handler is not None:

@@ -14,7 +14,7 @@ import pytest
 from bot.emulator import EmuMessage
 from bot.i18n import load_all, translator
 from bot.tg.menus import GROUP, GROUP_ADMIN, GROUP_ONLY, PRIVATE_ONLY
-from tests.e2e.groups_kit import group_bot
+from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, make_group, right_position
 from tests.e2e.harness import Harness
 
 BOT = "quizbot_test_bot"  # the emulator's default bot username
@@ -123,3 +123,28 @@ async def test_deletequiz_without_an_id_gives_its_usage(tmp_path: Path) -> None:
         shown = await group.next_message(after=mark)
         assert shown.text.startswith("Usage: /deletequiz <id>"), shown.text
         assert "?" not in shown.text
+
+
+async def test_a_member_who_came_by_the_deep_link_gets_the_groups_review_notice(
+    tmp_path: Path,
+) -> None:
+    """`/start cmd-stats` is how Telegram starts the private chat when the member taps
+    "💬 Open a private chat with me": the bot may write to them from then on. It ran /stats
+    without noting that, so a member who came only that way never got a group's review notice."""
+    async with group_bot(tmp_path, seconds=30) as h:
+        quiz = h.catalog.quiz(QUIZ)
+        assert quiz is not None
+        group, admin = await make_group(h)
+        member = h.emu.user(7501, "Lamine", language_code="en")
+        group.add_member(member)
+        mark = member.private.mark()
+        await member.send("/start cmd-stats")  # the private chat's first message
+        await member.private.next_message(after=mark)
+
+        await admin.send(f"/push {QUIZ}", chat=group)
+        q1 = await group.wait_for(lambda m: "Question 1/2" in m.text)
+        await member.tap(q1, LETTERS[(right_position(q1, quiz, 0) + 1) % 4])
+        mark = member.private.mark()
+        await admin.send("/stop", chat=group)
+        notice = await member.private.next_message(after=mark)
+        assert "joined your review queue" in notice.text, notice.text
