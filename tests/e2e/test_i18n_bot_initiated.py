@@ -76,7 +76,7 @@ async def test_an_exam_time_out_follows_the_learners_telegram_language(harness: 
     await user.send(f"/exam {QUIZ}")  # French, from Telegram's language
     choice = await user.private.next_message(after=mark)
     mark = user.private.mark()
-    await user.tap(choice, "30 s par question")
+    await user.tap(choice, "30\u00a0s par question")
     await user.private.next_message(after=mark)
     await h.stop_bot()
     h.clock.advance(31)

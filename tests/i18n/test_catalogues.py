@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from babel import Locale
 from babel.messages.catalog import Message
@@ -65,6 +67,8 @@ def test_french_typography_is_consistent() -> None:
             for at in [i for i, c in enumerate(text) if c == ":" and text[i + 1 : i + 2] in " "]:
                 assert text[at - 1] in "\u00a0\u202f", (message.id, form)
             assert "'" not in text, (message.id, form)
+            # A number and its unit stay on one line ("30\u00a0s", "80\u00a0%").
+            assert not re.search(r"\} (s|min|h|%)(?![\w’])", text), (message.id, form)
 
 
 BAD = [
