@@ -23,6 +23,7 @@ NAMED_SETS = {
     "weekends": (5, 6),
 }
 SPECIAL_QUIZZES = ("next", "random")
+_LISTED_DIGITS = 6  # /unschedule's number: far more than a group's schedules
 _TIME = re.compile(r"([01]?\d|2[0-3])[:h.]([0-5]\d)")
 
 
@@ -80,6 +81,16 @@ def parse_time(text: str) -> tuple[int, int]:
     if not match:
         raise ScheduleError("time", text)
     return int(match.group(1)), int(match.group(2))
+
+
+def parse_listed(text: str) -> int | None:
+    """A schedule's number as typed after /unschedule ('2', in any script's decimal digits), or
+    None: `str.isdigit` also passes '²' and '①', which `int` refuses, and a number of
+    thousands of digits could not even be written back in a reply."""
+    text = text.strip()
+    if not text.isdecimal() or len(text) > _LISTED_DIGITS:
+        return None
+    return int(text)
 
 
 def parse_schedule(

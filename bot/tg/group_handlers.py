@@ -17,6 +17,7 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest
 
 from bot.core.models import Catalog
+from bot.core.schedule import parse_listed
 from bot.i18n import Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
@@ -292,25 +293,26 @@ class GroupHandlers(ServesCatalog):
             return
         _, chat, settings, tr = checked
         arg = context.args[0] if context.args and len(context.args) == 1 else ""
-        if not arg.isdigit():
+        number = parse_listed(arg)
+        if number is None:
             usage = tr._(
                 "Usage: /unschedule <n>, where n is a number from /schedules. "
                 "Example: /unschedule 1"
             )
             await self._say(chat.id, html.escape(usage, quote=False))
             return
-        match await self.schedules_.remove(chat.id, arg):
+        match await self.schedules_.remove(chat.id, number):
             case sched.Unscheduled(removed, listed):
                 await self.runner.unregister(removed.id)
                 now, zone = self._now(), settings.timezone
                 own = self.runs.own_quizzes(chat.id)
                 text = group_schedule_render.unscheduled(
-                    tr, self.catalog, removed, int(arg), listed, zone, now, own
+                    tr, self.catalog, removed, number, listed, zone, now, own
                 )
                 await self._say(chat.id, text)
             case sched.NoSuchSchedule():
                 missing = tr._(
-                    "There is no schedule {n}. /schedules lists them.", n=tr.number(int(arg))
+                    "There is no schedule {n}. /schedules lists them.", n=tr.number(number)
                 )
                 await self._say(chat.id, missing)
 

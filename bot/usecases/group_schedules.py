@@ -125,12 +125,12 @@ class GroupSchedules(ServesCatalog):
         time, when the admins are to be told (once, not at every firing)."""
         return await self.store.set_topic_gone(schedule_id, gone)
 
-    async def remove(self, chat_id: int, number: str) -> Unscheduled | NoSuchSchedule:
+    async def remove(self, chat_id: int, number: int) -> Unscheduled | NoSuchSchedule:
         """Remove the group's `number`-th schedule as /schedules lists it (1-based)."""
         listed = await self.listed(chat_id)
-        if not number.isdigit() or not 1 <= int(number) <= len(listed):
+        if not 1 <= number <= len(listed):
             return NoSuchSchedule()
-        chosen = listed[int(number) - 1]
+        chosen = listed[number - 1]
         if not await self.store.delete_schedule(chosen.id):
             return NoSuchSchedule()
         return Unscheduled(chosen, await self.listed(chat_id))
