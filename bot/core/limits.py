@@ -6,6 +6,9 @@ import re
 
 MESSAGE_MAX_CHARS = 4096
 POPUP_MAX_CHARS = 200
+# What a reply quotes back of a typed argument ("Unknown time zone: …"): a message holds 4,096
+# characters, and a command's argument can be nearly all of them.
+TYPED_BACK_MAX_CHARS = 64
 # The longest verdict line a group popup starts with, in any language ("❌ Pas tout à fait : la
 # bonne réponse est B."); the content checker leaves the rest for the explanation, and a test
 # holds every translation of the verdicts to it.

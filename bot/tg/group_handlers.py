@@ -27,7 +27,7 @@ from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private_render import unknown_zone
-from bot.tg.screen_render import Screen, button
+from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.screen_send import acknowledge
 from bot.tg.topics import reply_thread, topic_name
 from bot.tg.upload_render import BUTTON_KEYS as UPLOAD_KEYS
@@ -246,10 +246,11 @@ class GroupHandlers(ServesCatalog):
         )
         match await made:
             case sched.Unreadable(field, value):
+                value = html.escape(typed_back(value))
                 reasons = {
-                    "quiz": tr._("I don't know the quiz {name}.", name=html.escape(value)),
-                    "days": tr._("I can't read the days {days}.", days=html.escape(value)),
-                    "time": tr._("I can't read the time {time}.", time=html.escape(value)),
+                    "quiz": tr._("I don't know the quiz {name}.", name=value),
+                    "days": tr._("I can't read the days {days}.", days=value),
+                    "time": tr._("I can't read the time {time}.", time=value),
                 }
                 reason = reasons.get(field, "")
                 await self._say(

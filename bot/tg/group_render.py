@@ -18,7 +18,7 @@ from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg import menus, standings_render
 from bot.tg.long_lists import bounded
-from bot.tg.screen_render import MAX_LIST_BUTTONS, Screen, button, more_quizzes
+from bot.tg.screen_render import MAX_LIST_BUTTONS, Screen, button, more_quizzes, typed_back
 
 
 def how_to(tr: Translator) -> str:
@@ -113,7 +113,7 @@ def unknown_quiz(tr: Translator, typed: str, suggestion: str | None) -> str:
     if suggestion:
         return tr._(
             "I don't know the quiz {name}. Did you mean /push {suggestion}? /quiz shows the list.",
-            name=html.escape(typed),
+            name=html.escape(typed_back(typed)),
             suggestion=html.escape(suggestion),
         )
     return tr._("I don't know that quiz. /quiz shows the list.")

@@ -15,7 +15,7 @@ from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line
 from bot.tg.group_schedule_render import schedule_usage
-from bot.tg.screen_render import Screen, button, truncate
+from bot.tg.screen_render import Screen, button, truncate, typed_back
 from bot.tg.upload_render import how_to_upload
 
 
@@ -35,7 +35,7 @@ def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:
 
 
 def no_such_quiz(tr: Translator, typed: str, own: Mapping[str, Quiz]) -> str:
-    text = tr._("This group has no quiz of its own called {id}.", id=typed or "?")
+    text = tr._("This group has no quiz of its own called {id}.", id=typed_back(typed) or "?")
     if own:
         text += " " + tr._("Its quizzes: {ids}", ids=", ".join(own))
     return html.escape(text)

@@ -30,6 +30,7 @@ from bot.tg.screen_render import (
     more_quizzes,
     rich,
     shown_name,
+    typed_back,
 )
 
 
@@ -225,12 +226,12 @@ def unknown_zone(tr: Translator, name: str, suggestion: str | None) -> str:
     if suggestion is not None:
         return tr._(
             "Unknown time zone: {zone}. Did you mean {suggestion}?",
-            zone=html.escape(name),
+            zone=html.escape(typed_back(name)),
             suggestion=html.escape(suggestion),
         )
     return tr._(
         "Unknown time zone: {zone}. Use Area/City, for example /timezone Africa/Dakar.",
-        zone=html.escape(name),
+        zone=html.escape(typed_back(name)),
     )
 
 

@@ -17,7 +17,7 @@ from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import streak_render
 from bot.tg.private_render import unknown_zone
-from bot.tg.screen_render import Screen, button, popup
+from bot.tg.screen_render import Screen, button, popup, typed_back
 from bot.usecases.reminders import Nudge, ZoneSet, ZoneShown
 
 ZONES_PER_ROW = 2
@@ -121,7 +121,7 @@ def zone_refused(tr: Translator, typed: str, suggestion: str | None) -> str:
 def remind_usage(tr: Translator, current: Reminder | None, zone: str, typed: str) -> str:
     lines = []
     if typed:
-        lines += [tr._("I did not understand “{typed}”.", typed=html.escape(typed)), ""]
+        lines += [tr._("I did not understand “{typed}”.", typed=html.escape(typed_back(typed))), ""]
     lines.append(
         tr._(
             "Your daily reminder is on, at {time} ({zone}).",
@@ -146,7 +146,7 @@ def bad_time(tr: Translator, typed: str) -> str:
     return tr._(
         "I can't read the time {time}: write it as HH:MM, from 00:00 to 23:59 "
         "(for example /remind on 07:30).",
-        time=html.escape(typed),
+        time=html.escape(typed_back(typed)),
     )
 
 

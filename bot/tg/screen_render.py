@@ -14,7 +14,7 @@ from functools import lru_cache
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.bidi import isolate
-from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS
+from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS, TYPED_BACK_MAX_CHARS
 from bot.core.markup import fenced, plain, split_code
 from bot.core.models import SOURCE_LANGUAGE, GuidePath, Image, Level, MediaFile, Question, Quiz
 from bot.i18n import Translator, translator
@@ -75,6 +75,12 @@ def _rich_piece(is_code: bool, piece: str) -> str:
 
 def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def typed_back(typed: str) -> str:
+    """A typed argument as a reply quotes it (not escaped): cut, so that a reply quoting one
+    never outgrows a message."""
+    return truncate(typed, TYPED_BACK_MAX_CHARS)
 
 
 def popup(text: str) -> str:
