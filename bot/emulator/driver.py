@@ -249,6 +249,13 @@ class SimUser:
         await asyncio.sleep(0)
         return msg
 
+    async def edit(self, msg: EmuMessage, text: str) -> EmuMessage:
+        """Edit one of this user's own text messages to `text`; the bot receives an
+        edited_message update (if it saw the message)."""
+        edited = self._world.edit_user_message(self.state, msg, text)
+        await asyncio.sleep(0)
+        return edited
+
     async def send_document(
         self,
         filename: str,

@@ -179,6 +179,26 @@ class World:
             self.updates.push("message", self.message_json(msg))
         return msg
 
+    def edit_user_message(self, user: UserState, msg: EmuMessage, text: str) -> EmuMessage:
+        """The user edits their own text message: a new version, and an edited_message update
+        when the bot saw it (Telegram sends edits of messages as it sent them)."""
+        chat = self.chats[msg.chat_id]
+        old = chat.messages.get(msg.message_id)
+        if old is None or old.deleted or old.from_bot or old.sender_id != user.id or old.service:
+            raise ValueError(f"user {user.id} cannot edit message {msg.message_id}")
+        command = _COMMAND.match(text)
+        entities = (
+            ({"offset": 0, "length": command.end(), "type": "bot_command"},) if command else ()
+        )
+        version = replace(
+            old, text=text, entities=entities, edit_date=self.now(),
+            history=(*old.history, replace(old, history=())),
+        )  # fmt: skip
+        stored = chat.store(version)
+        if self._bot_sees(chat, stored):
+            self.updates.push("edited_message", self.message_json(stored))
+        return stored
+
     def store_user_file(
         self, filename: str, data: bytes, mime_type: str, *, file_size: int | None = None
     ) -> dict[str, Any]:

@@ -14,6 +14,7 @@ matched in one or two checks instead of forty-odd (14.6 µs per tap; BENCHMARKS.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
@@ -51,6 +53,7 @@ from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
 
+log = logging.getLogger(__name__)
 App = Application[Any, Any, Any, Any, Any, Any]
 Callback = Callable[[Update, Any], Coroutine[Any, Any, None]]
 
@@ -86,8 +89,9 @@ def register_handlers(app: App, h: Handlers) -> None:
     # Group -2 runs before every handler: an update Telegram delivers again (a webhook
     # retry, a poller that died before confirming it) is handled once.
     app.add_handler(TypeHandler(Update, h.drop_repeated), group=-2)
-    # Group -1: who sent the update and their language, once for every handler after it
-    # (PTB runs one handler per group, so this needs a group of its own).
+    # Group -1: an edit stops here (`edit_ignored`); else who sent the update and their
+    # language, once for every handler after it (PTB runs one handler per group).
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED, edit_ignored), group=-1)
     app.add_handler(TypeHandler(Update, h.resolver), group=-1)
     # Group 0, first: button taps (see the module's docstring). /forget's confirmation buttons
     # before the router, which takes every other button, whatever its chat.
@@ -97,6 +101,17 @@ def register_handlers(app: App, h: Handlers) -> None:
     _group_handlers(app, h)
     _progress_commands(app, h)
     _last(app, h)
+
+
+async def edit_ignored(update: Update, context: object) -> None:
+    """An edited message (or channel post) is not a new one: Telegram sends the edit of any text
+    the bot saw, days later if the user likes, and PTB's command and message handlers take edits
+    too. Acting on it would run an old /stop against the quiz open now, or take an old text as
+    the answer to the question open now; so the bot acts on new messages only."""
+    message = update.effective_message
+    where = message.chat_id if message is not None else "?"
+    log.info("edited message in %s: not acted on", where)
+    raise ApplicationHandlerStop
 
 
 def _private_commands(app: App, h: Handlers) -> None:
