@@ -71,9 +71,7 @@ async def test_a_long_argument_quoted_back_in_a_group_still_fits_a_message(
         assert "xxxx" in reply.text and "…" in reply.text, reply.text
 
 
-@pytest.mark.parametrize(
-    "command", [f"/timezone {LONG}", f"/remind {LONG}", f"/remind on {LONG}"]
-)
+@pytest.mark.parametrize("command", [f"/timezone {LONG}", f"/remind {LONG}", f"/remind on {LONG}"])
 async def test_a_long_argument_quoted_back_privately_still_fits_a_message(
     tmp_path: Path, command: str
 ) -> None:
