@@ -52,10 +52,12 @@ class StandingsHandlers:
         self, query: CallbackQuery, member: Learner, chat: Chat, data: cb.TopWindow
     ) -> None:
         """A window button (the router checked it comes from a group): any member may switch,
-        only in the group the table belongs to; the message is edited in place."""
+        only in the group the table belongs to, and only on a table (forged on a live question,
+        it would replace the question for everyone); the message is edited in place."""
         settings = await self.settings.settings(chat.id)
         tr = translator(settings.language)
-        if data.chat_id != chat.id:
+        tapped = query.message
+        if data.chat_id != chat.id or not sr.is_table(getattr(tapped, "text", None)):
             await query.answer(tr._("This button has expired."))
             return
         view = await self.standings.table(chat.id, Window(data.window))

@@ -8,13 +8,14 @@ place is written "2=" and the rule for ties is said under the table.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.scoring import ScoringMode, ScoringRule
 from bot.core.standings import Placed, Window
-from bot.i18n import Translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg.long_lists import bounded
@@ -63,9 +64,25 @@ def _line(tr: Translator, placed: Placed) -> str:
     return f"{place(tr, placed)} {name} · {right_answers(tr, placed.tally.correct)} · {runs}"
 
 
+def _heading(tr: Translator, window: str) -> str:
+    return tr._("🏆 Standings: {window}", window=window)
+
+
+@cache
+def _headings() -> tuple[str, ...]:
+    """The start of a table's text in every language (the group's may have changed since)."""
+    return tuple(_heading(translator(lang), "") for lang in SUPPORTED_LANGUAGES)
+
+
+def is_table(text: str | None) -> bool:
+    """Whether a message's text is a /top table: the only message a window button (any
+    member's, its data and the message it is tapped on theirs to forge) may replace."""
+    return text is not None and text.startswith(_headings())
+
+
 def table(tr: Translator, view: Table) -> Screen:
     """/top: the first ten places of a window, with buttons to switch window in place."""
-    heading = tr._("🏆 Standings: {window}", window=window_name(tr, view.window))
+    heading = _heading(tr, window_name(tr, view.window))
     lines = [f"<b>{heading}</b>", ""]
     if not view.top:
         lines.append(tr._("No points yet in this period."))
