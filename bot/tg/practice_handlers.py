@@ -163,9 +163,11 @@ class PracticeHandlers(ServesCatalog):
             await self._answer(query, tapper, data)
 
     async def _choose(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeChoice) -> None:
-        await query.answer()
         if data.length not in LENGTHS or data.guides >> len(self.guides):
-            return  # forged: no such guide or length
+            # Forged (no such guide or length): said as of any button we never made.
+            await query.answer(tapper_tr(tapper)._("This button has expired."))
+            return
+        await query.answer()
         screen = self._chooser(tapper_tr(tapper), data.guides, data.level, data.length, tapper.lang)
         await edit(query, screen)
 
