@@ -30,7 +30,7 @@ from bot.tg import practice_render as pr
 from bot.tg import report_render as rr
 from bot.tg.context import BotContext
 from bot.tg.screen_render import Screen, with_image
-from bot.tg.screen_send import drop_keyboard, edit, reply
+from bot.tg.screen_send import acknowledge, drop_keyboard, edit, reply
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.timer_backends import Timers
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
@@ -165,15 +165,15 @@ class PracticeHandlers(ServesCatalog):
     async def _choose(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeChoice) -> None:
         if data.length not in LENGTHS or data.guides >> len(self.guides):
             # Forged (no such guide or length): said as of any button we never made.
-            await query.answer(tapper_tr(tapper)._("This button has expired."))
+            await acknowledge(query, tapper_tr(tapper)._("This button has expired."))
             return
-        await query.answer()
+        await acknowledge(query)
         screen = self._chooser(tapper_tr(tapper), data.guides, data.level, data.length, tapper.lang)
         await edit(query, screen)
 
     async def _more(self, query: CallbackQuery, tapper: Learner) -> None:
         """🔁 under a summary: a new chooser below it, so the score stays readable."""
-        await query.answer()
+        await acknowledge(query)
         screen = self._chooser(tapper_tr(tapper), 0, "x", DEFAULT_LENGTH, tapper.lang)
         await reply(query, screen)
 
@@ -183,17 +183,17 @@ class PracticeHandlers(ServesCatalog):
         guides = pr.chosen_guides(self.guides, data.guides)
         started = await self.session.start(tapper.user_id, guides, level, data.length)
         if isinstance(started, NothingMatches):
-            await query.answer(pr.nothing_matches(tr), show_alert=True)
+            await acknowledge(query, pr.nothing_matches(tr), show_alert=True)
             return
-        await query.answer()
+        await acknowledge(query)
         await self._send_question(query.get_bot(), tapper.user_id, tapper.lang, started)
 
     async def _exam_pick(self, query: CallbackQuery, tapper: Learner, data: cb.ExamPick) -> None:
         quiz = self.catalog.quiz(data.quiz_id)
         if quiz is None:
-            await query.answer(tapper_tr(tapper)._("This button has expired."))
+            await acknowledge(query, tapper_tr(tapper)._("This button has expired."))
             return
-        await query.answer()
+        await acknowledge(query)
         await edit(query, er.clock_choice(tapper_tr(tapper), quiz, tapper.lang))
 
     async def _exam_go(self, query: CallbackQuery, tapper: Learner, data: cb.ExamGo) -> None:
@@ -201,9 +201,9 @@ class PracticeHandlers(ServesCatalog):
         clock = ExamClock(data.clock)
         started = await self.session.start_exam(tapper.user_id, data.quiz_id, clock, data.seconds)
         if isinstance(started, NothingMatches):
-            await query.answer(tr._("This button has expired."))
+            await acknowledge(query, tr._("This button has expired."))
             return
-        await query.answer()
+        await acknowledge(query)
         await self._send_question(query.get_bot(), tapper.user_id, tapper.lang, started)
 
     async def _send_question(
@@ -226,20 +226,20 @@ class PracticeHandlers(ServesCatalog):
             tapper.user_id, data.set_id, data.question, data.position
         )
         if isinstance(outcome, ExamTimeIsUp):
-            await query.answer(er.time_is_up(tr), show_alert=True)
+            await acknowledge(query, er.time_is_up(tr), show_alert=True)
             try:  # its buttons go: the question no longer takes answers
                 await query.edit_message_reply_markup(None)
             except BadRequest as exc:
                 log.info("exam buttons not removed: %s", exc)
             return
         if not isinstance(outcome, PracticeAnswered):
-            await query.answer(pr.closed(tr))
+            await acknowledge(query, pr.closed(tr))
             return
         asked = pr.question(tr, outcome.asked, tapper.lang)
         bot = query.get_bot()
         if outcome.is_exam:  # no verdict, no explanation until the end
             popup = er.answered(tr, outcome)
-            await query.answer(popup)
+            await acknowledge(query, popup)
             if not await edit(query, Screen(f"{asked.text}\n\n{popup}")):
                 await drop_keyboard(query)  # a captioned photo too full: its buttons go
             if outcome.following is not None:
@@ -251,7 +251,7 @@ class PracticeHandlers(ServesCatalog):
                     await bot.send_message(tapper.user_id, text)
             return
         assert outcome.judgement is not None  # practice has no clock
-        await query.answer(pr.verdict(tr, outcome.judgement))
+        await acknowledge(query, pr.verdict(tr, outcome.judgement))
         why = pr.explanation(tr, outcome, tapper.lang)
         # ⚠️ Report, as under every answered card (bot/tg/report_handlers.py)
         report = rr.set_answered_keyboard(tr, outcome.asked.set_id, outcome.asked.index)

@@ -27,6 +27,7 @@ from bot.tg import standings_render as sr
 from bot.tg.context import BotContext
 from bot.tg.member_replies import Say
 from bot.tg.screen_render import Screen
+from bot.tg.screen_send import acknowledge
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.group_standings import GroupStandings
 from bot.usecases.learner_profile import Learner
@@ -58,11 +59,11 @@ class StandingsHandlers:
         tr = translator(settings.language)
         tapped = query.message
         if data.chat_id != chat.id or not sr.is_table(getattr(tapped, "text", None)):
-            await query.answer(tr._("This button has expired."))
+            await acknowledge(query, tr._("This button has expired."))
             return
         view = await self.standings.table(chat.id, Window(data.window))
         screen = sr.table(tr, view)
-        await query.answer()
+        await acknowledge(query)
         try:
             await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
         except BadRequest as exc:  # "message is not modified": the same window tapped again
