@@ -55,12 +55,13 @@ class StandingsHandlers:
         """A window button (the router checked it comes from a group): any member may switch,
         only in the group the table belongs to, and only on a table (forged on a live question,
         it would replace the question for everyone); the message is edited in place."""
-        settings = await self.settings.settings(chat.id)
-        tr = translator(settings.language)
         tapped = query.message
         if data.chat_id != chat.id or not sr.is_table(getattr(tapped, "text", None)):
-            await acknowledge(query, tr._("This button has expired."))
+            # The popup is the tapper's alone: their language, not the group's.
+            await acknowledge(query, translator(member.lang)._("This button has expired."))
             return
+        settings = await self.settings.settings(chat.id)
+        tr = translator(settings.language)
         view = await self.standings.table(chat.id, Window(data.window))
         screen = sr.table(tr, view)
         await acknowledge(query)

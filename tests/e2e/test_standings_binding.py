@@ -38,3 +38,15 @@ async def test_a_forged_window_tap_on_the_live_question_leaves_the_question_alon
         switched = await member.tap(table, callback_data=f"top:{group.id}:a")
         assert switched is not None and not switched.text
         await group.wait_for(lambda m: m.message_id == table.message_id and "All time" in m.text)
+
+
+async def test_a_refused_window_tap_is_answered_in_the_tappers_language(tmp_path: Path) -> None:
+    """A popup is the tapper's alone: in their language, as every other popup, not the group's."""
+    async with group_bot(tmp_path, seconds=30) as h:
+        group, admin = await make_group(h)
+        member = h.emu.user(2002, "Awa", language_code="fr")
+        group.add_member(member)
+        await admin.send("/push gradient-checkpointing", chat=group)
+        question = await group.wait_for(lambda m: "Question 1/2" in m.text and bool(m.buttons))
+        refused = await member.tap(question, callback_data=f"top:{group.id}:m")
+        assert refused is not None and "expiré" in (refused.text or ""), refused
