@@ -52,8 +52,10 @@ from bot.tg.wire.update_order import PerChatUpdateProcessor
 from bot.tg.wire.webhook_server import WebhookServer
 
 # Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
-# it is how an administrator bot learns departures in groups that hide service messages.
-ALLOWED_UPDATES = list(Update.ALL_TYPES)
+# it is how an administrator bot learns departures in groups that hide service messages. Edits
+# are left out: the bot acts on none (handler_order.edit_ignored, should one come anyway), and
+# an administrator bot would be sent every edit of every message of its groups.
+ALLOWED_UPDATES = [kind for kind in Update.ALL_TYPES if not kind.startswith("edited_")]
 # `fetch_updates` asks for getUpdates raw on purpose (the workers' inbox stores each update's
 # JSON, which `Bot.get_updates` would have parsed into objects only to be written back out):
 # PTB's warning that a named method exists is expected there, so it is silenced, that one only.

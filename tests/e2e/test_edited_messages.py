@@ -5,10 +5,13 @@ against what is open now."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
+from bot.emulator import Emulator
+from bot.tg.options import BotOptions
 from tests.e2e.groups_kit import group_bot, make_group
-from tests.e2e.harness import Harness
+from tests.e2e.harness import TOKEN, Harness, compose_bot, shipped_catalog
 from tests.reliability.support import shipped_length
 
 N = shipped_length("gradient-checkpointing")
@@ -48,3 +51,22 @@ async def test_an_old_stop_edited_in_a_group_does_not_stop_the_run_now_playing(
         said = [m.text for m in group.bot_messages if m.message_id >= mark.next_message_id]
         assert said == []
         assert h.attempt_statuses() == [("active",)]
+
+
+async def test_the_bot_does_not_ask_telegram_for_edits(tmp_path: Path) -> None:
+    """It acts on none, and where it is an administrator Telegram would send it every edit of
+    every message of the group: allowed_updates leaves them out (polling and webhook alike)."""
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        bot = compose_bot(BotOptions(token=TOKEN, db_path=tmp_path / "w.sqlite3",
+                                 catalog=shipped_catalog(), base_url=emu.base_url,
+                                 rate_limit=False))  # fmt: skip
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        await bot.start_webhook("https://example.org/telegram", "s3cret-Token_1", "127.0.0.1", port)
+        try:
+            asked = (await bot.app.bot.get_webhook_info()).allowed_updates or ()
+            assert "message" in asked and "callback_query" in asked
+            assert not [kind for kind in asked if kind.startswith("edited_")], asked
+        finally:
+            await bot.stop()
