@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 from bot.core.kinds import QuestionKind
@@ -15,7 +14,6 @@ MISSED = 2  # the question (0-based) answered wrong on purpose, to see both popu
 
 
 def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) -> None:
-    began = time.monotonic()
     intro = sandbox.prompt()
     assert ":group" in intro and ":user NAME" in intro
 
@@ -78,7 +76,6 @@ def test_a_whole_quiz_typed_into_the_terminal(sandbox: Sandbox, tmp_path: Path) 
     assert sandbox.quit() == 0
     assert sandbox.output.endswith("· bye\n")
     assert "Traceback" not in sandbox.stderr_now()
-    assert time.monotonic() - began < 20
 
     # A second run, without --fresh, remembers the language chosen: no picker this time.
     again = Sandbox(tmp_path)
