@@ -13,19 +13,29 @@ from .state import Button
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_CALLBACK_DATA_BYTES = 64
+# Telegram refuses an inline keyboard of more than 100 buttons ("reply markup is too long",
+# REPLY_MARKUP_TOO_LONG in older answers). Undocumented in the Bot API reference; the number
+# is the one bot authors report (tginfo/Telegram-Limits, library issues).
+MAX_INLINE_BUTTONS = 100
 
 
-def caption_text(p: Params, *, strict_ampersand: bool) -> tuple[FormattedText, str]:
-    """A photo's `caption` (optional: empty when absent), parsed like a text, up to 1024."""
+def caption_text(
+    p: Params, *, strict_ampersand: bool, edit: bool = False
+) -> tuple[FormattedText, str]:
+    """A photo's or file's `caption` (optional: empty when absent), parsed like a text, up to
+    1024."""
     if not p.get_str("caption"):
         return FormattedText("", ()), ""
-    return message_text(p, strict_ampersand=strict_ampersand, name="caption")
+    return message_text(p, strict_ampersand=strict_ampersand, name="caption", edit=edit)
 
 
 def message_text(
-    p: Params, *, strict_ampersand: bool, name: str = "text"
+    p: Params, *, strict_ampersand: bool, name: str = "text", edit: bool = False
 ) -> tuple[FormattedText, str]:
-    """The visible text and entities of `text` (or `caption`), and it as sent (the HTML source)."""
+    """The visible text and entities of `text` (or `caption`), and it as sent (the HTML source).
+    `edit`: for editMessageText/editMessageCaption, whose over-long refusals Telegram words
+    otherwise (the server's MESSAGE_TOO_LONG / MEDIA_CAPTION_TOO_LONG, as bot authors report
+    them, where sendMessage says "message is too long")."""
     caption = name == "caption"
     raw = p.get_str(name)
     if not raw:
@@ -48,12 +58,14 @@ def message_text(
     formatted = trim(formatted)
     if caption:
         if len(formatted.text) > MAX_CAPTION:
-            raise errors.bad_request("message caption is too long")
+            raise errors.bad_request(
+                "MEDIA_CAPTION_TOO_LONG" if edit else "message caption is too long"
+            )
         return formatted, raw
     if not formatted.text:
         raise errors.bad_request("message text is empty")
     if len(formatted.text) > MAX_TEXT:
-        raise errors.bad_request("message is too long")
+        raise errors.bad_request("MESSAGE_TOO_LONG" if edit else "message is too long")
     return formatted, raw
 
 
@@ -97,15 +109,18 @@ def _button(raw: Any, private: bool) -> Button:
 
 
 def reply_markup(
-    p: Params, *, private: bool = True
+    p: Params, *, private: bool = True, edit: bool = False
 ) -> tuple[dict[str, Any] | None, tuple[tuple[Button, ...], ...]]:
     """The markup as stored (None when absent) and its inline buttons, validated (`private`:
-    the chat is a private one, where Telegram allows `web_app` buttons)."""
+    the chat is a private one, where Telegram allows `web_app` buttons; `edit`: an edit
+    method's, which takes an inline keyboard only)."""
     markup = p.get_json("reply_markup", "reply keyboard markup")
     if markup is None:
         return None, ()
     if not isinstance(markup, dict):
         raise errors.bad_request("can't parse reply keyboard markup JSON object")
+    if edit and "inline_keyboard" not in markup:
+        raise errors.bad_request("inline keyboard expected")
     if "inline_keyboard" not in markup:
         placeholder = markup.get("input_field_placeholder")
         if placeholder is not None and not (
@@ -118,6 +133,8 @@ def reply_markup(
         raise errors.bad_request(
             'can\'t parse inline keyboard: Field "inline_keyboard" must be of type Array'
         )
+    if sum(len(row) for row in rows) > MAX_INLINE_BUTTONS:
+        raise errors.bad_request("reply markup is too long")
     buttons = tuple(tuple(_button(b, private) for b in row) for row in rows if row)
     if not buttons:
         return None, ()  # an empty keyboard is no keyboard, as in Telegram's answers

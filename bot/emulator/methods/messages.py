@@ -6,11 +6,13 @@ from dataclasses import replace
 from typing import Any
 
 from .. import errors
-from ..markup import message_text, reply_markup
+from ..markup import caption_text, message_text, reply_markup
 from ..params import Params, Upload
 from ..state import ChatState, EmuMessage
 from ..world import CallbackAnswer, World
 from .registry import method
+
+DELETE_WINDOW = 48 * 3600  # seconds a message stays deletable
 
 CHAT_ACTIONS = frozenset(
     [
@@ -89,7 +91,8 @@ async def send_message(world: World, p: Params) -> dict[str, Any]:
 
 @method("sendDocument")
 async def send_document(world: World, p: Params) -> dict[str, Any]:
-    """A file uploaded (multipart) or sent again by file_id; the caption is kept as plain text."""
+    """A file uploaded (multipart) or sent again by file_id; its caption is checked and parsed
+    as a photo's (HTML with parse_mode, up to 1024 characters)."""
     chat = sendable(world, p)
     document = p.raw.get("document")
     if isinstance(document, Upload):
@@ -104,13 +107,13 @@ async def send_document(world: World, p: Params) -> dict[str, Any]:
     upload = world.files[file_id]
     info = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": upload.filename,
             "mime_type": upload.content_type, "file_size": len(upload.data)}  # fmt: skip
-    caption = p.get_str("caption") or ""
+    formatted, source = caption_text(p, strict_ampersand=world.strict_ampersand)
     topic = thread(p, chat, reply_to(p, chat))
     flood(world, chat)
     msg = chat.store(
         EmuMessage(
-            chat.id, chat.new_message_id(), caption, caption, True, world.bot.id, world.now(),
-            document=info, thread_id=topic,
+            chat.id, chat.new_message_id(), formatted.text, source, True, world.bot.id,
+            world.now(), formatted.entities, document=info, thread_id=topic,
         )
     )  # fmt: skip
     return world.message_json(msg)
@@ -146,9 +149,9 @@ async def edit_message_text(world: World, p: Params) -> dict[str, Any]:
     chat, old = editable(world, p)
     if old.media:
         raise errors.bad_request("there is no text in the message to edit")
-    formatted, source = message_text(p, strict_ampersand=world.strict_ampersand)
+    formatted, source = message_text(p, strict_ampersand=world.strict_ampersand, edit=True)
     # Without reply_markup Telegram removes the inline keyboard: bots that forget it lose buttons.
-    markup, buttons = reply_markup(p, private=chat.type == "private")
+    markup, buttons = reply_markup(p, private=chat.type == "private", edit=True)
     new = replace(old, text=formatted.text, entities=formatted.entities, html=source,
                   reply_markup=markup, buttons=buttons)  # fmt: skip
     return commit_edit(world, chat, old, new)
@@ -157,7 +160,7 @@ async def edit_message_text(world: World, p: Params) -> dict[str, Any]:
 @method("editMessageReplyMarkup")
 async def edit_message_reply_markup(world: World, p: Params) -> dict[str, Any]:
     chat, old = editable(world, p)
-    markup, buttons = reply_markup(p, private=chat.type == "private")
+    markup, buttons = reply_markup(p, private=chat.type == "private", edit=True)
     return commit_edit(world, chat, old, replace(old, reply_markup=markup, buttons=buttons))
 
 
@@ -168,6 +171,12 @@ async def delete_message(world: World, p: Params) -> bool:
     bot_is_admin = chat.bot_status in ("administrator", "creator")
     if not msg.from_bot and chat.type != "private" and not bot_is_admin:
         raise errors.bad_request("message can't be deleted")
+    # "A message can only be deleted if it was sent less than 48 hours ago" (Bot API); a
+    # supergroup's admin may delete older ones. Telegram's words for it vary in reports
+    # ("message can't be deleted" too); bots should not match either.
+    old_allowed = chat.type == "supergroup" and bot_is_admin
+    if world.now() - msg.date >= DELETE_WINDOW and not old_allowed:
+        raise errors.bad_request("message can't be deleted for everyone")
     world.delete(chat, msg)
     return True
 

@@ -108,9 +108,9 @@ async def edit_message_caption(world: World, p: Params) -> dict[str, Any]:
     chat, old = editable(world, p)
     if not old.media:
         raise errors.bad_request("there is no caption in the message to edit")
-    formatted, source = caption_text(p, strict_ampersand=world.strict_ampersand)
+    formatted, source = caption_text(p, strict_ampersand=world.strict_ampersand, edit=True)
     # As with editMessageText, a missing reply_markup removes the inline keyboard.
-    markup, buttons = reply_markup(p, private=chat.type == "private")
+    markup, buttons = reply_markup(p, private=chat.type == "private", edit=True)
     new = replace(old, text=formatted.text, entities=formatted.entities, html=source,
                   reply_markup=markup, buttons=buttons)  # fmt: skip
     return commit_edit(world, chat, old, new)
