@@ -17,8 +17,9 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 from bot.tg.private_render import after_stop
-from bot.tg.screen_render import LETTERS, Screen, button, guide_line, rich, truncate
+from bot.tg.screen_render import LETTERS, Screen, button, guide_line, rich
 from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
@@ -157,7 +158,7 @@ def results(
     messages: list[str] = []
     current = ""
     for block in blocks:
-        block = truncate(block, MESSAGE_MAX_CHARS)  # a single huge block: cut, never lost
+        block = fit_html(block)  # a single huge block: cut, never lost
         if current and len(current) + 2 + len(block) > MESSAGE_MAX_CHARS:
             messages.append(current)
             current = block

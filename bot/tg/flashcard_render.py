@@ -11,13 +11,13 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Attempt
 from bot.core.kinds import FLASHCARD_RATINGS
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Image, Quiz
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 from bot.tg.question_render import answered_keyboard, question_header
-from bot.tg.screen_render import Screen, button, rich, truncate, with_image
+from bot.tg.screen_render import Screen, button, rich, with_image
 from bot.tg.wire.captions import fits_caption
 
 
@@ -41,7 +41,7 @@ def front(tr: Translator, quiz: Quiz, attempt: Attempt, index: int, lang: str) -
     """The front, with one button: "Show answer"."""
     text = "\n".join([*_front(tr, quiz, index, lang), "", tr._("Recall the answer, then look.")])
     keyboard = InlineKeyboardMarkup([[button(tr._("👀 Show answer"), cb.Flip(attempt.id, index))]])
-    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+    screen = Screen(fit_html(text), keyboard)
     return with_image(screen, quiz.questions[index].image, lang)
 
 
@@ -83,11 +83,9 @@ def flipped(
     ask = tr._("How well did you remember it?")
     full = "\n".join([*front_lines, "", "———", back_text, "", ask])
     if pictured is None and (not caption or fits_caption(full)):
-        return Screen(truncate(full, MESSAGE_MAX_CHARS), keys), None
-    alone = Screen(truncate("\n".join([*head, "", back_text, "", ask]), MESSAGE_MAX_CHARS), keys)
-    return Screen(truncate("\n".join(front_lines), MESSAGE_MAX_CHARS)), with_image(
-        alone, pictured, lang
-    )
+        return Screen(fit_html(full), keys), None
+    alone = Screen(fit_html("\n".join([*head, "", back_text, "", ask])), keys)
+    return Screen(fit_html("\n".join(front_lines))), with_image(alone, pictured, lang)
 
 
 def rated(
@@ -116,7 +114,7 @@ def rated(
         day = tr.day(local_day(due.due_at, tz))
         lines.append(tr._("Next review of this card: {date}.", date=day))
     keyboard = answered_keyboard(tr, quiz, attempt.id, index)
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keyboard)
+    return Screen(fit_html("\n".join(lines)), keyboard)
 
 
 def rated_popup(tr: Translator, rating: int) -> str:

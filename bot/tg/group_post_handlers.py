@@ -16,14 +16,14 @@ from typing import Any
 from telegram.error import BadRequest, TelegramError
 
 from bot.core.group_run import GroupRun
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Quiz
 from bot.i18n import translator
 from bot.tg import group_run_render
 from bot.tg import standings_render as sr
 from bot.tg.group_live_handlers import LiveCounts
 from bot.tg.group_sends import GroupSends
-from bot.tg.screen_render import Screen, truncate
+from bot.tg.html_fit import fit_html
+from bot.tg.screen_render import Screen
 from bot.tg.topics import TopicGone
 from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
@@ -127,7 +127,7 @@ class RunPosts:
         )
         if results.standing is not None:
             footer = sr.run_footer(tr, results.standing)
-            text = truncate(f"{screen.text}\n\n{footer}", MESSAGE_MAX_CHARS)
+            text = fit_html(f"{screen.text}\n\n{footer}")
             screen = Screen(text, screen.keyboard)
         run = results.run
         try:

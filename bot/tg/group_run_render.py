@@ -16,13 +16,13 @@ from telegram import InlineKeyboardMarkup
 from bot.core.engine import Judgement, Standing
 from bot.core.group_run import GroupRun, fit_popup
 from bot.core.kinds import QuestionKind
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.markup import plain
 from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import number_render
 from bot.tg import toggle_render as toggle_keys
+from bot.tg.html_fit import fit_html
 from bot.tg.question_render import question_header
 from bot.tg.screen_render import (
     LETTERS,
@@ -34,7 +34,6 @@ from bot.tg.screen_render import (
     revealed,
     rich,
     shown_name,
-    truncate,
     with_image,
 )
 
@@ -67,9 +66,7 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
         front = rich(quiz.questions[index].prompt.get(lang))
         lines = [question_header(tr, quiz, index, lang), f"<i>{html.escape(label)}</i>", ""]
         text = "\n".join([*lines, front, "", f"<i>{html.escape(hint)}</i>"])
-        return with_image(
-            Screen(truncate(text, MESSAGE_MAX_CHARS)), quiz.questions[index].image, lang
-        )
+        return with_image(Screen(fit_html(text)), quiz.questions[index].image, lang)
     prompt = rich(quiz.questions[index].prompt.get(lang))
     lines = [question_header(tr, quiz, index, lang), "", prompt, ""]
     lines += [f"<b>{LETTERS[pos]}.</b> {text}" for pos, text in _options(quiz, run, index, lang)]
@@ -77,13 +74,13 @@ def question(tr: Translator, quiz: Quiz, run: GroupRun, index: int, lang: str) -
         # Every member sees the same ☐ buttons: selections are told to each tapper alone.
         keys = toggle_keys.keyboard(tr, run.id, index, len(run.orders[index]), group=True)
         text = "\n".join([*lines, "", toggle_keys.hint(tr)])
-        return Screen(truncate(text, MESSAGE_MAX_CHARS), keys)
+        return Screen(fit_html(text), keys)
     buttons = [
         button(LETTERS[pos], cb.GroupAnswer(run.id, index, pos))
         for pos in range(len(run.orders[index]))
     ]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    screen = Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(fit_html("\n".join(lines)), InlineKeyboardMarkup(rows))
     return with_image(screen, quiz.questions[index].image, lang)
 
 
@@ -92,7 +89,7 @@ def live_question(screen: Screen, tr: Translator, answered: int, seconds_left: i
     when it is sent and refreshed at the steps of bot/core/live_feedback.py, never per tap."""
     count = tr.ngettext("👥 {n} answer so far", "👥 {n} answers so far", answered)
     left = tr._("⏳ {time} left", time=tr.seconds(seconds_left))
-    text = truncate(f"{screen.text}\n\n{count} · {left}", MESSAGE_MAX_CHARS)
+    text = fit_html(f"{screen.text}\n\n{count} · {left}")
     return replace(screen, text=text)
 
 
@@ -213,7 +210,7 @@ def results(
             tr.ngettext("…and {n} more player", "…and {n} more players", players - len(top))
         )
     lines += guide_lines(tr, quiz.guide, lang)
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
+    return Screen(fit_html("\n".join(lines)))
 
 
 def unattended(tr: Translator) -> str:

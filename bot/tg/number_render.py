@@ -14,12 +14,12 @@ import html
 from telegram import InlineKeyboardMarkup
 
 from bot.core.kinds import NumberAnswer
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.number_words import key_text
+from bot.tg.html_fit import fit_html
 from bot.tg.question_render import explained, joined, question_header
-from bot.tg.screen_render import Screen, revealed, rich, shown_name, truncate
+from bot.tg.screen_render import Screen, revealed, rich, shown_name
 
 PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
 
@@ -40,7 +40,7 @@ def question(tr: Translator, quiz: Quiz, index: int, lang: str) -> Screen:
         how = tr._("✍️ Reply with a number.")
     header, body = question_header(tr, quiz, index, lang), rich(q.prompt.get(lang))
     text = "\n".join([header, "", body, "", how])
-    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+    return Screen(fit_html(text))
 
 
 def prompt(tr: Translator, question: Question) -> tuple[str, str]:
@@ -104,7 +104,7 @@ def answered(
         else tr._("❌ Not quite: the answer is {answer}.", answer=key)
     )
     why = explained(tr, quiz, attempt_id, index, head, lang)
-    return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), why)
+    return joined(Screen(fit_html(asked)), why)
 
 
 # -- groups -----------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def group_question(tr: Translator, quiz: Quiz, index: int, lang: str) -> Screen:
     else:
         how = tr._("✍️ Reply to this message with a number. Only your first reply counts.")
     header, body = question_header(tr, quiz, index, lang), rich(q.prompt.get(lang))
-    return Screen(truncate("\n".join([header, "", body, "", how]), MESSAGE_MAX_CHARS))
+    return Screen(fit_html("\n".join([header, "", body, "", how])))
 
 
 def group_reveal(
@@ -192,7 +192,7 @@ def round_question(tr: Translator, header: str, question: Question, lang: str) -
     else:
         how = tr._("✍️ Reply with a number.")
     text = "\n".join([header, "", rich(question.prompt.get(lang)), "", how])
-    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+    return Screen(fit_html(text))
 
 
 def round_answered(
@@ -228,4 +228,4 @@ def round_answered(
             where,
         ]
     )
-    return joined(Screen(truncate(asked, MESSAGE_MAX_CHARS)), Screen(why, next_button))
+    return joined(Screen(fit_html(asked)), Screen(why, next_button))

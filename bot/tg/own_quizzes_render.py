@@ -8,14 +8,14 @@ from collections.abc import Mapping
 
 from telegram import InlineKeyboardMarkup
 
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Quiz
 from bot.i18n import Translator
 from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line
 from bot.tg.group_schedule_render import schedule_usage
-from bot.tg.screen_render import Screen, button, truncate, typed_back
+from bot.tg.html_fit import fit_html
+from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.upload_render import how_to_upload
 
 
@@ -31,7 +31,7 @@ def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:
         for typed, quiz in own.items()
     ]
     lines.append(html.escape(tr._("/push <id> plays one; /deletequiz <id> deletes one.")))
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
+    return Screen(fit_html("\n".join(lines)))
 
 
 def no_such_quiz(tr: Translator, typed: str, own: Mapping[str, Quiz]) -> str:

@@ -12,13 +12,13 @@ from collections.abc import Collection, Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import GuidePath, Level
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 from bot.tg.question_render import unreviewed_line
-from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich, truncate
+from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
 
 # Guides the chooser offers to tick, at most: their bits must fit the 18 digits its buttons give
@@ -105,7 +105,7 @@ def question(tr: Translator, asked: PracticeQuestion, lang: str) -> Screen:
         button(LETTERS[pos], cb.PracticeAnswer(asked.set_id, asked.index, pos))
         for pos in range(len(asked.order))
     ]
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
+    return Screen(fit_html(text), InlineKeyboardMarkup([buttons]))
 
 
 def verdict(tr: Translator, judgement: Judgement) -> str:

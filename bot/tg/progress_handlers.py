@@ -12,14 +12,14 @@ from telegram import Bot, Update
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog
 from bot.i18n import translator
 from bot.tg import progress_render as pr
 from bot.tg import standings_render
 from bot.tg.context import BotContext
+from bot.tg.html_fit import fit_html
 from bot.tg.mini_app import DashboardLinks
-from bot.tg.screen_render import Screen, truncate
+from bot.tg.screen_render import Screen
 from bot.tg.screen_send import send
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
@@ -69,7 +69,7 @@ class ProgressHandlers(ServesCatalog):
         groups = await self.group_places(learner.user_id) if self.group_places else []
         if groups:  # one message: the learner's own progress, then their groups
             text = f"{screen.text}\n\n{standings_render.groups_section(context.tr, groups)}"
-            text = truncate(text, MESSAGE_MAX_CHARS)
+            text = fit_html(text)
             screen = Screen(text, screen.keyboard)
         if self.dashboard is not None:
             screen = Screen(screen.text, self.dashboard.private_keyboard(context.tr))

@@ -19,7 +19,8 @@ from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import toggle_render as toggle_keys
-from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, rich, truncate, with_image
+from bot.tg.html_fit import fit_html
+from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, rich, with_image
 from bot.tg.wire.captions import fits_caption
 
 
@@ -73,11 +74,11 @@ def question(
         ticked = [pos for pos, option in enumerate(order) if option in selected]
         markup = toggle_keys.keyboard(tr, attempt.id, index, len(order), ticked)
         text = "\n".join([*lines, "", toggle_keys.hint(tr)])
-        return Screen(truncate(text, MESSAGE_MAX_CHARS), markup)
+        return Screen(fit_html(text), markup)
     text = "\n".join(lines)
     buttons = [button(LETTERS[pos], cb.Answer(attempt.id, index, pos)) for pos in range(len(order))]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(fit_html(text), InlineKeyboardMarkup(rows))
     return with_image(screen, q.image, lang)
 
 
@@ -99,7 +100,7 @@ def answered_question(
             *option_lines(q, order, lang, marks),
         ]
     )
-    return Screen(truncate(text, MESSAGE_MAX_CHARS))
+    return Screen(fit_html(text))
 
 
 def verdict_popup(tr: Translator, judgement: Judgement) -> str:
@@ -135,7 +136,7 @@ def explained(
         ]
     )
     keyboard = answered_keyboard(tr, quiz, attempt_id, index)
-    return Screen(truncate(text, MESSAGE_MAX_CHARS), keyboard)
+    return Screen(fit_html(text), keyboard)
 
 
 def answered_keyboard(

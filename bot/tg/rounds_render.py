@@ -16,13 +16,13 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement, SetJudgement
 from bot.core.kinds import QuestionKind
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
+from bot.tg.html_fit import fit_html
 from bot.tg.private_render import after_stop
 from bot.tg.question_render import joined, option_lines, unreviewed_line, verdict_popup
 from bot.tg.screen_render import (
@@ -32,7 +32,6 @@ from bot.tg.screen_render import (
     guide_lines,
     popup,
     rich,
-    truncate,
     with_image,
 )
 from bot.usecases.review_rounds import (
@@ -88,7 +87,7 @@ def card(
         keys = toggle_keys.round_keyboard(
             tr, shown.round_id, shown.index, shown.item_id, order, selected
         )
-        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keys)
+        return Screen(fit_html("\n".join(lines)), keys)
     buttons = [
         button(
             LETTERS[pos],
@@ -98,7 +97,7 @@ def card(
     ]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     text = "\n".join(_body(tr, shown, lang, {}))
-    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), InlineKeyboardMarkup(rows))
+    screen = Screen(fit_html(text), InlineKeyboardMarkup(rows))
     return with_image(
         screen, shown.question.image, lang
     )  # a captioned photo (bot/tg/wire/photos.py)
@@ -124,7 +123,7 @@ def flashcard_front(tr: Translator, shown: RoundCard, lang: str) -> Screen:
     flip = cb.ReviewFlip(shown.round_id, shown.index, shown.item_id)
     keys = InlineKeyboardMarkup([[button(tr._("👀 Show answer"), flip)]])
     text = "\n".join(_flashcard_lines(tr, shown, lang, back=False))
-    screen = Screen(truncate(text, MESSAGE_MAX_CHARS), keys)
+    screen = Screen(fit_html(text), keys)
     return with_image(screen, shown.question.image, lang)
 
 
@@ -181,7 +180,7 @@ def answered(
             where(tr, shown.practice, outcome.after, tz),
         ]
         keyboard = answered_keyboard(tr, shown.round_id, shown.index, outcome.last)
-        return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), keyboard), None
+        return Screen(fit_html("\n".join(lines)), keyboard), None
     if isinstance(judgement, SetJudgement):  # the quiz's marks: right pick, wrong pick, missed
         marks = select_render.marks(shown.question, shown.order, judgement.selected)
         body = _body(tr, shown, lang, marks)
@@ -192,7 +191,7 @@ def answered(
         if not judgement.is_correct:
             marks[judgement.position] = "❌ "
         body = _body(tr, shown, lang, marks)
-    asked = truncate("\n".join(body), MESSAGE_MAX_CHARS)
+    asked = fit_html("\n".join(body))
     why = "\n".join(
         [
             f"<b>{html.escape(verdict(tr, shown, judgement))}</b>",
@@ -204,7 +203,7 @@ def answered(
         ]
     )
     keyboard = answered_keyboard(tr, shown.round_id, shown.index, outcome.last)
-    after = Screen(truncate(why, MESSAGE_MAX_CHARS), keyboard)
+    after = Screen(fit_html(why), keyboard)
     if (pictured := shown.question.explanation_image) is not None:
         return Screen(asked), with_image(after, pictured, lang)
     return joined(Screen(asked), after, caption=caption)

@@ -19,6 +19,7 @@ from bot.core.markup import fenced, plain, split_code
 from bot.core.models import SOURCE_LANGUAGE, GuidePath, Image, Level, MediaFile, Question, Quiz
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -123,7 +124,7 @@ def revealed(tr: Translator, quiz: Quiz, question: Question, lang: str, lines: l
     text = "\n".join(lines)
     if len(text) > MESSAGE_MAX_CHARS:
         text = "\n".join(line for line in lines if not line.startswith("<i>"))
-    return Screen(text[:MESSAGE_MAX_CHARS])
+    return Screen(fit_html(text))
 
 
 def level_name(tr: Translator, level: Level) -> str:

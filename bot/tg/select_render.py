@@ -13,11 +13,11 @@ import html
 from collections.abc import Collection, Sequence
 
 from bot.core.engine import Attempt, SetJudgement
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
+from bot.tg.html_fit import fit_html
 from bot.tg.question_render import explained, joined, question_header
-from bot.tg.screen_render import LETTERS, Screen, popup, rich, truncate
+from bot.tg.screen_render import LETTERS, Screen, popup, rich
 
 RIGHT_PICK, WRONG_PICK, MISSED = "✅ ", "❌ ", "⭕ "
 
@@ -113,6 +113,6 @@ def answered(
     ]
     if not judgement.is_correct:
         lines += ["", html.escape(legend(tr, marked.values()))]
-    asked = Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS))
+    asked = Screen(fit_html("\n".join(lines)))
     head = html.escape(verdict(tr, judgement, order))
     return joined(asked, explained(tr, quiz, attempt.id, index, head, lang))

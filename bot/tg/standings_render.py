@@ -12,14 +12,14 @@ from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.scoring import ScoringMode, ScoringRule
 from bot.core.standings import Placed, Window
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 from bot.tg.long_lists import bounded
-from bot.tg.screen_render import Screen, button, shown_name, truncate
+from bot.tg.screen_render import Screen, button, shown_name
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
 MAX_MOVES = 5
@@ -107,7 +107,7 @@ def table(tr: Translator, view: Table) -> Screen:
         )
         for w in Window
     ]
-    return Screen(truncate("\n".join(lines), MESSAGE_MAX_CHARS), InlineKeyboardMarkup([buttons]))
+    return Screen(fit_html("\n".join(lines)), InlineKeyboardMarkup([buttons]))
 
 
 def run_points(tr: Translator, standing: RunStanding | None, user_id: int) -> str | None:

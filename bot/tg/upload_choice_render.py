@@ -13,10 +13,10 @@ import html
 from telegram import InlineKeyboardMarkup
 
 from bot.core.bidi import isolate
-from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.screen_render import Screen, button, truncate
+from bot.tg.html_fit import fit_html
+from bot.tg.screen_render import Screen, button
 from bot.tg.upload_render import REPLACE_KEYS
 from bot.usecases.quiz_uploads import Choice, Replaces
 
@@ -91,7 +91,7 @@ def confirm_replace(
         ]
         for choice, label in labels.items()
     ]
-    text = truncate(html.escape("\n".join(lines)), MESSAGE_MAX_CHARS)
+    text = fit_html(html.escape("\n".join(lines)))
     return Screen(text, InlineKeyboardMarkup(rows))
 
 

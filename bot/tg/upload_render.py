@@ -23,8 +23,9 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
+from bot.tg.html_fit import fit_html
 from bot.tg.long_lists import bounded
-from bot.tg.screen_render import Screen, button, guide_line, truncate
+from bot.tg.screen_render import Screen, button, guide_line
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,
@@ -195,7 +196,7 @@ def stored(
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
         note = _new_version(tr, stored_.version)
-        text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
+        text = fit_html(text + "\n" + html.escape(note))
     rows = [_push_row(tr, chat_id, stored_.typed_id)]
     if not stored_.checked.names_guide:
         keys = list(GUIDE_KEYS)
@@ -247,7 +248,7 @@ def guide_picked(
     only Push and Schedule are left (in a private chat, no button)."""
     lines = [line for line in shown.split("\n") if not line.startswith("📖")]
     lines += ["", guide_line_of(tr, quiz.guide)]
-    text = truncate("\n".join(lines), MESSAGE_MAX_CHARS)
+    text = fit_html("\n".join(lines))
     if not in_group:
         return Screen(text)
     return Screen(text, InlineKeyboardMarkup([_push_row(tr, chat_id, typed_id)]))
@@ -290,7 +291,7 @@ def summary(
     ]
     warnings = checked.warnings
     if not warnings:
-        return truncate("\n".join([*lines, *picking]), MESSAGE_MAX_CHARS)
+        return fit_html("\n".join([*lines, *picking]))
     lines.append(tr.ngettext("{n} warning:", "{n} warnings:", len(warnings)))
     items = ["• " + html.escape(_problem(tr, p, limits)) for p in warnings]
     text = bounded(lines, items, _more(tr), limit=MESSAGE_MAX_CHARS - SUMMARY_ROOM)
@@ -325,7 +326,7 @@ def stored_privately(
         group=isolate(group_title or "?"),  # escaped with the note (shown_name would twice)
         id=stored_.typed_id,
     )
-    text = truncate(text + "\n" + html.escape(note), MESSAGE_MAX_CHARS)
+    text = fit_html(text + "\n" + html.escape(note))
     if stored_.checked.names_guide:
         return Screen(text)
 

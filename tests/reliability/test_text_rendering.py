@@ -57,3 +57,35 @@ async def test_nasty_text_renders_everywhere(
         await user.private.next_message(after=mark)
         assert not handler_errors(caplog)
         assert not [k for k in h.emu.stats.errors if k[1] == 400]  # no parse error anywhere
+
+
+# Visible, this code is 3,000 characters: with the rest of the question Telegram takes it.
+# Escaped for HTML it is ~5,750 (`&&` and `<` grow to `&amp;&amp;` and `&lt;`), longer than a
+# message's 4,096.
+CODE_HEAVY = "`" + "a && b < c; " * 250 + "`"
+
+
+def code_heavy(path: Path, data: dict[str, Any]) -> None:
+    """The code after the first prompt of gradient-checkpointing, in every language."""
+    if path.name.startswith("gradient-checkpointing.") and "questions" in data:
+        first = next(iter(data["questions"].values()))
+        first["prompt"] = f"{first['prompt']} {CODE_HEAVY}"
+
+
+async def test_a_question_whose_markup_outgrows_a_message_is_sent_whole(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Telegram counts a message's 4,096 characters after parsing its HTML: a question that fits
+    so is sent whole, options included, and never cut inside a tag or an entity."""
+    content = content_copy(tmp_path / "content", questions=2, edit=code_heavy)
+    assert content_main(["check", str(content)]) == 0, capsys.readouterr()
+    async with bot_at(tmp_path, catalog=load_catalog(content)) as h:
+        user = h.emu.user(9002, "Awa", language_code="en")
+        await user.send("/start gradient-checkpointing")
+        q1 = await user.private.wait_for(lambda m: "1/2" in m.text)
+        assert CODE_HEAVY.strip("` ") in q1.text
+        assert "Extra computation" in q1.text  # the options, after the long prompt
+        answer = await user.tap(q1, "B")
+        assert answer is not None and (answer.text or "").startswith(VERDICT)
+        assert not handler_errors(caplog)
+        assert not [k for k in h.emu.stats.errors if k[1] == 400]
