@@ -56,7 +56,9 @@ class ErrorHandlers:
         if self.options.admin_chat_id is not None:
             error = context.error
             detail = str(error).replace(self.options.token, "<token>")  # never in a chat
-            note = f"⚠️ {html.escape(type(error).__name__)}: {html.escape(detail)[:500]}"
+            # Cut, then escape: a cut of the escaped text could split `&amp;`, which Telegram
+            # refuses.
+            note = f"⚠️ {html.escape(type(error).__name__)}: {html.escape(detail[:500])}"
             try:
                 await context.bot.send_message(self.options.admin_chat_id, note)
             except Exception:

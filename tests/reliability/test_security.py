@@ -112,6 +112,29 @@ async def test_token_never_logged_even_at_debug(
     assert TOKEN.split(":", 1)[1] not in output
 
 
+async def test_the_admin_note_about_a_long_error_is_valid_html(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error's text is cut to 500 characters for the admin chat before it is escaped: a cut
+    of the escaped text could fall inside `&amp;` or `&lt;`, which Telegram refuses."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("x" * 498 + " <b> & more")
+
+    async with bot_at(tmp_path, admin_chat_id=6999) as h:
+        admin = h.emu.user(6999, "Admin")
+        await admin.send("/start")
+        user = h.emu.user(6004, "Awa")
+        await user.send("/start")
+        await user.private.wait_for(lambda m: bool(m.buttons))
+        monkeypatch.setattr("bot.tg.private_render.quiz_list", broken)
+        mark = admin.private.mark()
+        await user.send("/quizzes")
+        note = await admin.private.wait_for(lambda m: "RuntimeError" in m.text, after=mark)
+        assert note.text.endswith("x <")  # the first 500 characters, as written
+        assert not [k for k in h.emu.stats.errors if k[1] == 400]
+
+
 # -- webhook ---------------------------------------------------------------------------------
 
 
