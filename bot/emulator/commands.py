@@ -45,8 +45,10 @@ def language(code: str | None) -> str:
 
 def validate(commands: Any) -> list[dict[str, str]]:
     """setMyCommands' list, checked as Telegram checks it."""
-    if not isinstance(commands, list) or len(commands) > 100:
+    if not isinstance(commands, list):
         raise errors.bad_request("can't parse commands JSON object")
+    if len(commands) > 100:
+        raise errors.bad_request("BOT_COMMANDS_TOO_MUCH")
     checked = []
     for item in commands:
         if not isinstance(item, dict):

@@ -102,3 +102,11 @@ async def test_a_document_caption_is_html_up_to_1024_characters(
         await bot.send_document(chat_id, sent.document.file_id, caption="1 < 2", parse_mode="HTML")
     with pytest.raises(BadRequest, match=r"(?i)caption is too long"):
         await bot.send_document(chat_id, sent.document.file_id, caption="x" * 1025)
+
+
+async def test_a_command_menu_holds_at_most_100_commands(emu: Emulator, bot: telegram.Bot) -> None:
+    menu = [telegram.BotCommand(f"c{n}", "d") for n in range(101)]
+    with pytest.raises(BadRequest, match=r"(?i)^bot_commands_too_much$"):
+        await bot.set_my_commands(menu)
+    await bot.set_my_commands(menu[:100])
+    assert len(emu.commands()) == 100
