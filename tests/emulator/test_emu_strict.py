@@ -110,3 +110,20 @@ async def test_a_command_menu_holds_at_most_100_commands(emu: Emulator, bot: tel
         await bot.set_my_commands(menu)
     await bot.set_my_commands(menu[:100])
     assert len(emu.commands()) == 100
+
+
+@pytest.mark.parametrize(
+    ("url", "secret", "error"),
+    [
+        ("https://example.org:8080/hook", None, "only on ports 80, 88, 443 or 8443"),
+        ("https://example.org:88/hook", "bot:token", "secret token contains unallowed"),
+        ("https://example.org/hook", "x" * 257, "secret token contains unallowed"),
+    ],
+)
+async def test_a_webhook_needs_a_telegram_port_and_secret(
+    emu: Emulator, bot: telegram.Bot, url: str, secret: str | None, error: str
+) -> None:
+    with pytest.raises(BadRequest, match=f"(?i){error}"):
+        await bot.set_webhook(url, secret_token=secret)
+    assert await bot.set_webhook("https://example.org:8443/hook", secret_token="s3cret-Token_1")
+    assert (await bot.get_webhook_info()).url == "https://example.org:8443/hook"
