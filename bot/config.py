@@ -17,6 +17,7 @@ from bot.store.location import Location, parse_location
 TELEGRAM_API = "https://api.telegram.org/bot"
 # What Telegram accepts as setWebhook's secret_token (it refuses anything else).
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+WEBHOOK_PORTS = frozenset({80, 88, 443, 8443})  # the only ports setWebhook accepts
 TRANSPORTS = (
     "aiohttp",
     "httpx",
@@ -150,15 +151,24 @@ def store_location(db: str | None) -> Location:
 def check_webhook(url: str, secret: Secret) -> None:
     """Refuse, before anything starts, a webhook Telegram would refuse or that would leak.
 
-    Telegram only delivers to HTTPS, and an http:// URL would carry every update (and the
-    secret header) in clear; a secret outside `A-Za-z0-9_-` (1-256 characters) makes
-    setWebhook fail. Neither value is echoed: the URL may hold a token of its own.
+    Telegram only delivers to HTTPS, on ports 80, 88, 443 and 8443, and an http:// URL would
+    carry every update (and the secret header) in clear; a secret outside `A-Za-z0-9_-` (1-256
+    characters) makes setWebhook fail. Neither value is echoed: the URL may hold a token of its own.
     """
     parts = urlsplit(url)
     if parts.scheme.lower() != "https" or not parts.hostname:
         raise ConfigError(
             "the webhook URL (--webhook-url or QUIZBOT_WEBHOOK_URL) must be an https:// URL "
             f"with a host; got one starting with {parts.scheme or '(no scheme)'}:"
+        )
+    try:
+        port = parts.port or 443
+    except ValueError:  # not a number, or out of range
+        port = 0
+    if port not in WEBHOOK_PORTS:
+        raise ConfigError(
+            "the webhook URL (--webhook-url or QUIZBOT_WEBHOOK_URL) must use port 80, 88, 443 or "
+            "8443: Telegram delivers to no other"
         )
     if not secret:
         raise ConfigError("webhook mode needs QUIZBOT_WEBHOOK_SECRET")

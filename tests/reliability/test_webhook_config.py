@@ -70,3 +70,20 @@ def test_https_and_a_telegram_secret_are_accepted(url: str, secret: str) -> None
 def test_check_webhook_refuses(url: str, secret: str) -> None:
     with pytest.raises(ConfigError):
         check_webhook(url, Secret(secret))
+
+
+@pytest.mark.parametrize("port", [8080, 8444, 3000])
+def test_run_refuses_a_port_telegram_does_not_deliver_to(tmp_path: Path, port: int) -> None:
+    """Telegram sets a webhook only on ports 80, 88, 443 and 8443 ("bad webhook: Webhook can be
+    set up only on ports ..."): refused with the settings, not by setWebhook once started."""
+    done = quizbot_run(tmp_path, f"https://example.org:{port}/telegram", GOOD_SECRET)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("quizbot: configuration error:"), lines
+    assert "80, 88, 443 or 8443" in lines[0]
+    assert not (tmp_path / "q.db").exists()
+
+
+@pytest.mark.parametrize("url", ["https://example.org:80/t", "https://example.org:88/t"])
+def test_every_port_telegram_delivers_to_is_accepted(url: str) -> None:
+    check_webhook(url, Secret(GOOD_SECRET))
