@@ -17,9 +17,9 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.private_render import after_stop
 from bot.tg.screen_render import LETTERS, Screen, button, guide_line, rich
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}

@@ -15,10 +15,10 @@ from bot.core.models import Image, Quiz
 from bot.core.review import ReviewItem, local_day
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.question_render import answered_keyboard, question_header
 from bot.tg.screen_render import Screen, button, rich, with_image
 from bot.tg.wire.captions import fits_caption
+from bot.tg.wire.html_fit import fit_html
 
 
 def rating_labels(tr: Translator) -> tuple[str, ...]:

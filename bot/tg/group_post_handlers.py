@@ -22,11 +22,11 @@ from bot.tg import group_run_render
 from bot.tg import standings_render as sr
 from bot.tg.group_live_handlers import LiveCounts
 from bot.tg.group_sends import GroupSends
-from bot.tg.html_fit import fit_html
 from bot.tg.screen_render import Screen
 from bot.tg.topics import TopicGone
 from bot.tg.wire import calls
 from bot.tg.wire.captions import fits_caption
+from bot.tg.wire.html_fit import fit_html
 from bot.tg.wire.retry import OnWire
 from bot.usecases import group_run_steps as steps
 from bot.usecases import group_runs as runs

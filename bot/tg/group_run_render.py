@@ -22,7 +22,6 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import number_render
 from bot.tg import toggle_render as toggle_keys
-from bot.tg.html_fit import fit_html
 from bot.tg.question_render import question_header
 from bot.tg.screen_render import (
     LETTERS,
@@ -36,6 +35,7 @@ from bot.tg.screen_render import (
     shown_name,
     with_image,
 )
+from bot.tg.wire.html_fit import fit_html
 
 BAR_WIDTH = 8
 

@@ -17,9 +17,9 @@ from bot.core.kinds import NumberAnswer
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.number_words import key_text
-from bot.tg.html_fit import fit_html
 from bot.tg.question_render import explained, joined, question_header
 from bot.tg.screen_render import Screen, revealed, rich, shown_name
+from bot.tg.wire.html_fit import fit_html
 
 PLACEHOLDER_MAX_CHARS = 64  # Telegram's limit for input_field_placeholder
 

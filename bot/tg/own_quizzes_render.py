@@ -14,9 +14,9 @@ from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line
 from bot.tg.group_schedule_render import schedule_usage
-from bot.tg.html_fit import fit_html
 from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.upload_render import how_to_upload
+from bot.tg.wire.html_fit import fit_html
 
 
 def own_quizzes(tr: Translator, own: Mapping[str, Quiz], lang: str) -> Screen:

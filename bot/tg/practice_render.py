@@ -16,9 +16,9 @@ from bot.core.models import GuidePath, Level
 from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.question_render import unreviewed_line
 from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
 
 # Guides the chooser offers to tick, at most: their bits must fit the 18 digits its buttons give

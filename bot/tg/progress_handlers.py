@@ -17,10 +17,10 @@ from bot.i18n import translator
 from bot.tg import progress_render as pr
 from bot.tg import standings_render
 from bot.tg.context import BotContext
-from bot.tg.html_fit import fit_html
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.screen_render import Screen
 from bot.tg.screen_send import send
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.group_standings import MyPlaces
 from bot.usecases.learner_profile import Learners

@@ -19,9 +19,9 @@ from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import toggle_render as toggle_keys
-from bot.tg.html_fit import fit_html
 from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, rich, with_image
 from bot.tg.wire.captions import fits_caption
+from bot.tg.wire.html_fit import fit_html
 
 
 def option_lines(

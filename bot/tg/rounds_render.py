@@ -22,7 +22,6 @@ from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
-from bot.tg.html_fit import fit_html
 from bot.tg.private_render import after_stop
 from bot.tg.question_render import joined, option_lines, unreviewed_line, verdict_popup
 from bot.tg.screen_render import (
@@ -34,6 +33,7 @@ from bot.tg.screen_render import (
     rich,
     with_image,
 )
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.review_rounds import (
     NothingDue,
     NothingToPractise,

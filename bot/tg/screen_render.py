@@ -19,7 +19,7 @@ from bot.core.markup import fenced, plain, split_code
 from bot.core.models import SOURCE_LANGUAGE, GuidePath, Image, Level, MediaFile, Question, Quiz
 from bot.i18n import Translator, translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
+from bot.tg.wire.html_fit import fit_html
 
 LETTERS = "ABCDEFGHIJ"
 

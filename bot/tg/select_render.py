@@ -15,9 +15,9 @@ from collections.abc import Collection, Sequence
 from bot.core.engine import Attempt, SetJudgement
 from bot.core.models import Question, Quiz
 from bot.i18n import Translator
-from bot.tg.html_fit import fit_html
 from bot.tg.question_render import explained, joined, question_header
 from bot.tg.screen_render import LETTERS, Screen, popup, rich
+from bot.tg.wire.html_fit import fit_html
 
 RIGHT_PICK, WRONG_PICK, MISSED = "✅ ", "❌ ", "⭕ "
 

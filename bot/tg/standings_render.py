@@ -17,9 +17,9 @@ from bot.core.standings import Placed, Window
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.long_lists import bounded
 from bot.tg.screen_render import Screen, button, shown_name
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
 MAX_MOVES = 5

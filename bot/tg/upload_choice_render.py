@@ -15,9 +15,9 @@ from telegram import InlineKeyboardMarkup
 from bot.core.bidi import isolate
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.screen_render import Screen, button
 from bot.tg.upload_render import REPLACE_KEYS
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.quiz_uploads import Choice, Replaces
 
 

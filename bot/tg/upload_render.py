@@ -23,9 +23,9 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
-from bot.tg.html_fit import fit_html
 from bot.tg.long_lists import bounded
 from bot.tg.screen_render import Screen, button, guide_line
+from bot.tg.wire.html_fit import fit_html
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
     Choice,

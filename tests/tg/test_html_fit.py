@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.emulator.html import parse_html
-from bot.tg.html_fit import fit_html
+from bot.tg.wire.html_fit import fit_html
 
 CODE = "<b>Question 1/2</b>\n\n<code>" + "a &amp;&amp; b &lt; c; " * 250 + "</code>\n\nA. yes"
 
