@@ -24,7 +24,7 @@ ELLIPSIS = "…"
 def fit_html(text: str, limit: int = MESSAGE_MAX_CHARS) -> str:
     """`text` (HTML as quizbot renders it) if Telegram would take it, else its start up to
     `limit` visible characters with an ellipsis, its open tags closed."""
-    if visible_chars(text) <= limit:
+    if len(text) <= limit or visible_chars(text) <= limit:  # the source never counts less
         return text
     kept: list[str] = []
     open_tags: list[str] = []
