@@ -39,6 +39,7 @@ from bot.store.run_scores import StandingsStore
 from bot.store.schedules import Schedule, ScheduleStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.item_reports import QuizItems, analysed
+from bot.usecases.quiz_uploads import served_id
 
 HARDEST_SHOWN = 10
 Sync = Callable[[], Awaitable[object]]
@@ -92,7 +93,7 @@ class HardQuestion:
 @dataclass(frozen=True, slots=True)
 class Upcoming:
     schedule: Schedule
-    quiz: Quiz | None  # None for "next" and "random"
+    quiz: Quiz | None  # None for "next", "random" and a quiz gone since
     next_at: float
 
 
@@ -209,6 +210,11 @@ class DashboardService(ServesCatalog):
             zone=tz,
         )
 
+    def _scheduled(self, chat_id: int, quiz_id: str) -> Quiz | None:
+        """What a schedule plays: the group's own quiz of that id first (as /schedules reads
+        it), else a shipped one; None for "next", "random" and a quiz gone since."""
+        return self.catalog.known(served_id(chat_id, quiz_id)) or self.catalog.quiz(quiz_id)
+
     async def group(self, chat_id: int) -> GroupPage:
         now = self.clock()
         settings = await self.groups.group(chat_id)
@@ -220,7 +226,7 @@ class DashboardService(ServesCatalog):
         # option wherever they sit in the content now; a question that left it is left out.
         right = right_options_in(self.catalog)
         for stats in hardest(question_stats(counts, right_options=right), HARDEST_SHOWN):
-            quiz = self.catalog.quiz(stats.quiz_id)
+            quiz = self.catalog.known(stats.quiz_id)  # a group's own quiz too, as /groupstats
             found = [q for q in quiz.questions if q.id == stats.question_id] if quiz else []
             if quiz is None or not found:
                 continue  # content gone since
@@ -243,7 +249,7 @@ class DashboardService(ServesCatalog):
             hour, minute = (int(p) for p in schedule.at_time.split(":"))
             if days:
                 at = next_daily(now, hour, minute, tz, days)
-                upcoming.append(Upcoming(schedule, self.catalog.quiz(schedule.quiz), at))
+                upcoming.append(Upcoming(schedule, self._scheduled(chat_id, schedule.quiz), at))
         upcoming.sort(key=lambda u: u.next_at)
         return GroupPage(
             chat_id=chat_id,

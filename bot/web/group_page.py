@@ -197,8 +197,10 @@ def _upcoming(tr: Translator, item: Upcoming, page: GroupPage) -> str:
         what = item.quiz.title.get(tr.lang)
     elif item.schedule.quiz == "random":
         what = tr._("a random quiz")
-    else:
+    elif item.schedule.quiz == "next":
         what = tr._("the next quiz in order")
+    else:  # a quiz gone since: its id, as /schedules shows it
+        what = item.schedule.quiz
     when = moment(tr, item.next_at, page.timezone)
     days = weekdays(tr, decode_days(item.schedule.days))
     return (
