@@ -81,8 +81,7 @@ class AdminGate:
             return Access.ADMIN if answer else Access.NOT_ADMIN
         if self._failed.get(chat_id, now) or not await self._known_group(chat_id):
             return Access.NOT_ADMIN
-        if not self._spend(user_id, now):
-            log.info("dashboard: user %s made too many admin checks; refused for now", user_id)
+        if not self._spend(user_id, now):  # the caller logs its refusal, within the log's budget
             return Access.TOO_MANY
         try:
             admin = await self._is_admin(chat_id, user_id)

@@ -155,10 +155,11 @@ class Dashboard:
             nav = self._nav(tr, "group", chat_id)
             access = await self.gate.check(chat_id, viewer.id)
             if access is Access.TOO_MANY:
+                self._log_refusal(request, f"user {viewer.id} made too many admin checks")
                 text = tr._("Too many groups asked about in a short time: try again in a minute.")
                 return self._page(tr, f'{nav}<p class="error">⏳ {esc(text)}</p>', status=429)
             if access is not Access.ADMIN:
-                log.info("dashboard: user %s is not an admin of %s", viewer.id, chat_id)
+                self._log_refusal(request, f"user {viewer.id} is not an admin of {chat_id}")
                 text = tr._("Only the group's admins can see this page.")
                 return self._page(tr, f'{nav}<p class="error">🔒 {esc(text)}</p>', status=403)
             page = await self.o.service.group(chat_id)

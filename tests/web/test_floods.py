@@ -137,3 +137,36 @@ async def test_a_viewer_asking_about_many_groups_is_throttled(world: World, db) 
     world.clock.advance(REFILL_SECONDS)
     assert (await world.get(f"/api/view?view=group&chat={groups[-1]}", STRANGER))[0] == 403
     assert len(world.emu.calls("getChatMember")) - before == BURST + 2
+
+
+def test_a_viewer_asking_again_and_again_costs_the_log_a_budgeted_line(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    # One valid initData (good for a day) and a loop: every 403 about a group was a log line of
+    # its own, whatever the budget that bounds every other refusal (bot/log_budget.py).
+    with caplog.at_level(logging.DEBUG):
+        for n in range(150):
+            chat = GROUP if n % 2 else f"-100{n:06d}"  # a real group, and made-up ones
+            get(served, f"/api/view?view=group&chat={chat}", served.init_data(CLAIRE))
+    lines = [r for r in caplog.records if r.name.startswith(("aiohttp", "bot.web"))]
+    assert len(lines) <= 21, [r.getMessage()[:100] for r in lines[:3]]  # rate-limited
+
+
+async def test_a_viewer_past_the_budget_of_checks_costs_the_log_a_budgeted_line(  # type: ignore[no-untyped-def]
+    world: World, db, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Past a viewer's budget of admin checks, each 429 was a log line of its own.
+    groups = [-100_7000 - n for n in range(BURST + 1)]
+    for chat_id in groups:
+        chat = world.emu.group(chat_id, f"G{chat_id}")
+        chat.add_member(world.emu.user(ADMIN, "Ada"), "creator")
+        await world.emu.add_bot_to_group(chat, by=world.emu.user(ADMIN, "Ada"))
+        await GroupStore(db).ensure_group(chat_id, "G", "en", 30, "UTC", world.clock())
+    for chat_id in groups[:BURST]:
+        assert (await world.get(f"/api/view?view=group&chat={chat_id}", STRANGER))[0] == 403
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(100):
+            status, _ = await world.get(f"/api/view?view=group&chat={groups[-1]}", STRANGER)
+            assert status == 429
+    lines = [r for r in caplog.records if r.name.startswith(("aiohttp", "bot.web"))]
+    assert len(lines) <= 21, [r.getMessage()[:100] for r in lines[:3]]  # rate-limited
