@@ -3,10 +3,11 @@
 A chat id in the dashboard's address is the viewer's to type, and every new one was a
 getChatMember call (150 made-up ids: 150 calls, all on the bot's own flood budget). So: a group
 the bot never saw is answered at once (no); a "no" or a failed check is remembered for a while
-(bounded, expiring); a "yes" for a minute, as the bot's own admin cache does (a demoted admin
-loses the page within a minute); and each viewer has a small budget of checks that reach
-Telegram (a token bucket: a burst, then one every few seconds), so nobody can make us ask
-about more than a handful of groups.
+(bounded, expiring); and each viewer has a small budget of checks that reach Telegram (a token
+bucket: a burst, then one every few seconds), so nobody can make us ask about more than a handful
+of groups. A "yes" is not answered from here: `is_admin` is the bot's own cached check (a minute),
+asked again on every request, and a recent "yes" only spares the viewer's budget. Kept here
+too, it went stale on top of the bot's: a demoted admin kept the page for up to two minutes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Generic, TypeVar
 from bot.core.clock import Clock
 
 log = logging.getLogger(__name__)
-IsAdmin = Callable[[int, int], Awaitable[bool]]  # (chat_id, user_id) -> administers it
+# (chat_id, user_id) -> administers it: a cached check (bot/usecases/group_admins.py)
+IsAdmin = Callable[[int, int], Awaitable[bool]]
 KnownGroup = Callable[[int], Awaitable[bool]]  # the bot is in this group, as far as it knows
 
 BURST = 10  # checks a viewer may make at once
@@ -77,12 +79,13 @@ class AdminGate:
     async def check(self, chat_id: int, user_id: int) -> Access:
         now = self._clock()
         answer = self._answers.get((chat_id, user_id), now)
-        if answer is not None:
-            return Access.ADMIN if answer else Access.NOT_ADMIN
-        if self._failed.get(chat_id, now) or not await self._known_group(chat_id):
+        if answer is False:
             return Access.NOT_ADMIN
-        if not self._spend(user_id, now):  # the caller logs its refusal, within the log's budget
-            return Access.TOO_MANY
+        if answer is None:
+            if self._failed.get(chat_id, now) or not await self._known_group(chat_id):
+                return Access.NOT_ADMIN
+            if not self._spend(user_id, now):  # the caller logs the refusal, within its budget
+                return Access.TOO_MANY
         try:
             admin = await self._is_admin(chat_id, user_id)
         except Exception as exc:  # an unknown chat, Telegram unreachable: no access, said why
