@@ -117,7 +117,7 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
         ]
 
 
-def with_uploads(catalog: Catalog, db: Location, content: Path) -> Catalog:
+def with_uploads(catalog: Catalog, db: Location | Path, content: Path) -> Catalog:
     """The catalogue plus the groups' uploaded quizzes (their latest versions), so their
     answers get question and option texts too."""
     quizzes = []

@@ -162,6 +162,7 @@ async def run_dashboard(
 ) -> int:
     """`quizbot web`: the dashboard on its own, reading the bot's database (never writing to
     it), asking the Bot API who administers a group. Start-up failures: one line, exit 1."""
+    from bot.cli.export import with_uploads
     from bot.store import Database
     from bot.tg.mini_app import member_status
     from bot.usecases.dashboard import DashboardService
@@ -170,8 +171,9 @@ async def run_dashboard(
     from bot.web.server import start
 
     path = db_path or settings.db_path
+    content = content_dir or settings.content_dir or default_content_dir()
     try:
-        catalog = load_catalog(content_dir or settings.content_dir or default_content_dir())
+        catalog = load_catalog(content)
         load_all()
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot web: cannot start: {exc}", file=sys.stderr)
@@ -182,7 +184,11 @@ async def run_dashboard(
     db = Database(path)
     try:
         await db.open()
+        # The groups' own quizzes as the database holds them at start-up (as `quizbot export`
+        # reads them): their schedules, hardest questions, item analysis and review queues.
+        catalog = with_uploads(catalog, path, content)
     except StoreError as exc:
+        await db.close()
         print(f"quizbot web: cannot start: {exc}", file=sys.stderr)
         return 1
     token = settings.token.reveal()

@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.emulator import Emulator
 from bot.web.auth import sign_init_data
 from tests.e2e.harness import TOKEN
+from tests.e2e.uploads_kit import GIFT
 from tests.reliability.support import ROOT, BotProcess
 
 ADMIN, STRANGER, GROUP = 4001, 4002, -100_4242
@@ -142,3 +143,47 @@ def test_misconfiguration_is_one_clear_line(tmp_path: Path) -> None:
     assert no_db.returncode == 1 and "no database" in no_db.stderr
     for result in (plain_http, no_token, no_db):
         assert "Traceback" not in result.stderr and TOKEN not in result.stderr
+
+
+async def test_quizbot_web_on_its_own_knows_the_groups_own_quizzes(tmp_path: Path) -> None:
+    # `quizbot web` read the shipped content only: a group's uploaded quiz, which the dashboard
+    # beside the bot names (its schedules, hardest questions, item analysis, review queues),
+    # was unknown to it; a schedule of it read as its bare id.
+    port = free_port()
+    db = tmp_path / "quizbot.sqlite3"
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        bot = BotProcess(tmp_path, emu, db)
+        bot.start()
+        await bot.ready()
+        group = emu.group(GROUP, "Ops")
+        admin = emu.user(ADMIN, "Admin")
+        group.add_member(admin, "creator")
+        await emu.add_bot_to_group(group, by=admin)
+        await group.wait_for(lambda m: "/push" in m.text)
+        await admin.send_document("ours.gift", GIFT.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "is a sound quiz" in m.text, timeout=30)
+        mark = group.mark()
+        await admin.send("/schedule our-own-quiz daily 18:30", chat=group)
+        scheduled = await group.next_message(after=mark)
+        assert scheduled.text.startswith("✅"), scheduled.text
+        await bot.stop()
+        env = {
+            **os.environ, "BOT_TOKEN": TOKEN, "QUIZBOT_API_BASE_URL": emu.base_url,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }  # fmt: skip
+        err = (tmp_path / "web.err").open("wb")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", "web", "--db", str(db), "--port", str(port)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err,
+        )  # fmt: skip
+        try:
+            await wait_for_health(port, proc)
+            status, page = await asyncio.to_thread(view, port, ADMIN, f"g{GROUP}")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            code = await asyncio.to_thread(proc.wait, 10)
+            err.close()
+        log = (tmp_path / "web.err").read_text("utf-8", "replace")
+        assert code == 0, log
+        assert status == 200, page[:300]
+        assert "Our own quiz" in page[page.index('id="schedules"') :]
