@@ -117,11 +117,13 @@ def csv_rows(db: Location, catalog: Catalog, chat: int | None) -> Iterator[list[
         ]
 
 
-def with_uploads(catalog: Catalog, db: Location | Path, content: Path) -> Catalog:
-    """The catalogue plus the groups' uploaded quizzes (their latest versions), so their
-    answers get question and option texts too."""
+def with_uploads(
+    catalog: Catalog, db: Location | Path, content: Path, *, deleted: bool = True
+) -> Catalog:
+    """The catalogue plus the groups' uploaded quizzes (their latest versions, deleted ones too
+    unless `deleted` is False), so their answers get question and option texts too."""
     quizzes = []
-    for chat_id, quiz_id, file_name, source in uploaded_sources(db):
+    for chat_id, quiz_id, file_name, source in uploaded_sources(db, deleted=deleted):
         quiz = check_upload(file_name, source_bytes(source), content).quiz
         if quiz is not None:
             quizzes.append(replace(quiz, id=served_id(chat_id, quiz_id)))

@@ -184,9 +184,9 @@ async def run_dashboard(
     db = Database(path)
     try:
         await db.open()
-        # The groups' own quizzes as the database holds them at start-up (as `quizbot export`
-        # reads them): their schedules, hardest questions, item analysis and review queues.
-        catalog = with_uploads(catalog, path, content)
+        # The groups' own quizzes as the bot serves them at start-up (not the deleted ones):
+        # their schedules, hardest questions, item analysis and review queues.
+        catalog = with_uploads(catalog, path, content, deleted=False)
     except StoreError as exc:
         await db.close()
         print(f"quizbot web: cannot start: {exc}", file=sys.stderr)

@@ -222,14 +222,19 @@ def uploaded_source(where: Location | Path, chat_id: int, quiz_id: str) -> tuple
     return next(((str(r[0]), str(r[1])) for r in rows), None)
 
 
-def uploaded_sources(where: Location | Path) -> list[tuple[int, str, str, str]]:
+def uploaded_sources(
+    where: Location | Path, *, deleted: bool = True
+) -> list[tuple[int, str, str, str]]:
     """(chat id, quiz id, file name, source) of the latest version of every group's quiz,
-    deleted ones too (their answers keep their history), read-only: for `quizbot export`."""
+    read-only: deleted ones too for `quizbot export` (their answers keep their history); not
+    with `deleted=False`, as the bot serves them (`quizbot web`)."""
     rows = read_rows(
         where,
         """SELECT u.chat_id, u.quiz_id, u.file_name, u.source FROM uploaded_quizzes u
             WHERE u.version = (SELECT max(v.version) FROM uploaded_quizzes v
                                 WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
+              AND (? OR u.deleted_at IS NULL)
             ORDER BY u.chat_id, u.quiz_id""",
+        (deleted,),
     )
     return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
