@@ -55,7 +55,8 @@ class WebhookGate:
 
     async def receive(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
-        if not hmac.compare_digest(given, self._secret):
+        # An empty secret (a worker started by hand without one) is no lock: nothing gets in.
+        if not self._secret or not hmac.compare_digest(given, self._secret):
             self._refused(request, "403 no secret")
             return web.Response(status=403, text="forbidden")
         if request.headers.get("Content-Encoding", "identity").lower() != "identity":

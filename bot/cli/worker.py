@@ -85,6 +85,10 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     if settings.db_url is None:
         print("quizbot: --workers needs QUIZBOT_DB=postgresql://...", file=sys.stderr)
         return 2
+    if not args.poll and not settings.webhook_secret.reveal():
+        # `quizbot run --workers N` checks this first; a worker started by hand may not have.
+        print("quizbot: webhook mode needs QUIZBOT_WEBHOOK_SECRET (or --poll)", file=sys.stderr)
+        return 2
     content = deployment.content_dir(settings)
     try:
         catalog = deployment.load_content(settings, content)

@@ -87,3 +87,22 @@ def test_run_refuses_a_port_telegram_does_not_deliver_to(tmp_path: Path, port: i
 @pytest.mark.parametrize("url", ["https://example.org:80/t", "https://example.org:88/t"])
 def test_every_port_telegram_delivers_to_is_accepted(url: str) -> None:
     check_webhook(url, Secret(GOOD_SECRET))
+
+
+def test_a_worker_started_by_hand_without_a_secret_refuses_to_open_its_door(
+    tmp_path: Path,
+) -> None:
+    """`quizbot run --workers N` checks the secret first; a worker started by hand did not, and
+    its webhook front would have had no lock. It refuses, in one line, before connecting."""
+    env = {
+        "BOT_TOKEN": TOKEN, "PATH": "/usr/bin:/bin",
+        "QUIZBOT_DB": "postgresql://nobody@127.0.0.1:9/none",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli.worker"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "quizbot: webhook mode needs QUIZBOT_WEBHOOK_SECRET (or --poll)"
+    ]

@@ -107,6 +107,18 @@ async def test_a_wrong_or_missing_secret_is_refused(pg_pool: asyncpg.Pool) -> No
     assert await queue.pending() == 0
 
 
+async def test_a_front_without_a_secret_refuses_every_update(pg_pool: asyncpg.Pool) -> None:
+    """A worker started by hand with no QUIZBOT_WEBHOOK_SECRET: an empty secret is no lock, so
+    the door stays shut rather than open to anyone who finds the port."""
+    queue = UpdateQueue(pg_pool, "front")
+    async with TestClient(TestServer(Front(queue, "").app())) as client:
+        body = json.dumps(_message(1, 5, 5))
+        for headers in ({}, {SECRET_HEADER: ""}):
+            resp = await client.post("/telegram", data=body, headers=headers)
+            assert resp.status == 403
+    assert await queue.pending() == 0
+
+
 async def test_bodies_that_are_not_updates_are_refused(pg_pool: asyncpg.Pool) -> None:
     queue = UpdateQueue(pg_pool, "front")
     async with TestClient(TestServer(Front(queue, SECRET).app())) as client:
