@@ -87,3 +87,16 @@ async def test_no_message_is_taken_by_a_button_handler(bot: QuizBot) -> None:
             update = Update.de_json({"update_id": 2, "message": _message(chat, text)}, bot.app.bot)
             takers = _takers(bot, update)
             assert not any(isinstance(h, CallbackQueryHandler) for h in takers)
+
+
+async def test_an_edit_sent_anyway_stops_before_every_handler(bot: QuizBot) -> None:
+    """The bot asks for no edits (allowed_updates), but a server may send one anyway: the first
+    handler of group -1 takes it and stops it there (edit_ignored raises ApplicationHandlerStop),
+    and a new message passes that handler by."""
+    for chat in CHATS:
+        for text in TEXTS:
+            edited = {"update_id": 3, "edited_message": _message(chat, text) | {"edit_date": 1}}
+            first = bot.app.handlers[-1][0]
+            assert first.check_update(Update.de_json(edited, bot.app.bot)), (chat, text)
+            new = Update.de_json({"update_id": 4, "message": _message(chat, text)}, bot.app.bot)
+            assert not first.check_update(new), (chat, text)
