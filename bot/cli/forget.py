@@ -4,8 +4,8 @@ asks by mail, a user who blocked the bot).
 It opens the database like the bot does, SQLite or PostgreSQL (`--db` or `QUIZBOT_DB`, spelt
 the same way): it may run next to a live bot. Their data in the database is gone at once; a
 bot running on that SQLite file is then told through its control socket (bot/control.py) to
-drop what it keeps of them in memory, and workers on PostgreSQL hear the deletion through
-LISTEN/NOTIFY. (One process on PostgreSQL, without workers, drops them at its next restart.)
+drop what it keeps of them in memory, and a bot on PostgreSQL (one process or several
+workers) hears the deletion through LISTEN/NOTIFY.
 What is deleted and what is kept is said in `bot/store/forget.py` and the README.
 """
 

@@ -74,8 +74,12 @@ async def run_bot(
         dashboard=DashboardLinks(web.url, web.short_name) if web.url else None,
         owner_ids=settings.owner_ids,
         control_socket=socket_path(db_file),
-        # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N).
-        database=PgDatabase(settings.db_url, keep_warm=True) if settings.db_url else None,
+        # QUIZBOT_DB=postgresql://...: one process on PostgreSQL (several: --workers N). It
+        # listens, as workers do, so its caches hear what other processes change (`quizbot
+        # forget` deletes a learner: their kept choices go at once, not at the next restart).
+        database=PgDatabase(settings.db_url, keep_warm=True, listen=True)
+        if settings.db_url
+        else None,
     )
     bot = QuizBot(options, build_services(*service_inputs(options)))  # composed here
     try:

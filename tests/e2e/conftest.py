@@ -141,6 +141,10 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
     "test_reload": frozenset({"test_reordered_content_keeps_every_past_answer_on_its_question"}),
     # forgetting a learner in one transaction
     "test_forget": ALL,  # /forget, and `quizbot forget` on either engine
+    # ... beside the running bot, which forgets too: told by socket, or hearing a NOTIFY
+    "test_forget_beside_the_bot": frozenset(
+        {"test_the_running_bot_forgets_the_learner_on_either_engine"}
+    ),
 }
 
 

@@ -126,7 +126,8 @@ class Harness(StoreReads):
             rng=random.Random(1234),
             rate_limit=False,
             transport=self.transport,
-            database=PgDatabase(self.dsn) if self.dsn is not None else None,
+            # as `quizbot run` opens it: listening for other processes' changes
+            database=PgDatabase(self.dsn, listen=True) if self.dsn is not None else None,
             timers=self._new_timers if self.clock_timers else None,
         )
 

@@ -63,3 +63,36 @@ async def _help_in(h: Harness, lang: str) -> str:
     mark = other.private.mark()
     await other.send("/help")
     return (await other.private.next_message(after=mark)).text
+
+
+async def test_the_running_bot_forgets_the_learner_on_either_engine(tmp_path: Path) -> None:
+    """On SQLite the bot is told through its control socket; one process on PostgreSQL hears
+    the deletion as workers do (LISTEN/NOTIFY). It used to keep the learner's choices in memory
+    until its next restart, answering a forgotten learner in the language they had picked."""
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        h = SocketHarness(emu, tmp_path / "quizbot.sqlite3", shipped_catalog())
+        await h.start_bot()
+        try:
+            awa = emu.user(LEARNER, "Awa", language_code="en")
+            mark = awa.private.mark()
+            await awa.send("/language")
+            picker = await awa.private.next_message(after=mark)
+            await awa.tap(picker, "Français")
+            await awa.private.wait_for(lambda m: "Bienvenue" in m.text)
+            mark = awa.private.mark()
+            await awa.send("/help")
+            french = (await awa.private.next_message(after=mark)).text
+            assert french == await _help_in(h, "fr")
+            code = await asyncio.to_thread(forget_cli.main, [str(LEARNER), "--db", h.store])
+            assert code == 0
+            english = await _help_in(h, "en")
+            for _ in range(50):  # a NOTIFY arrives a moment after the commit
+                mark = awa.private.mark()
+                await awa.send("/help")
+                if (await awa.private.next_message(after=mark)).text == english:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the running bot still answers in the forgotten language")
+        finally:
+            await h.stop_bot()
