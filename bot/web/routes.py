@@ -85,7 +85,11 @@ class Dashboard:
     async def _headers(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        response = await handler(request)
+        try:
+            response = await handler(request)
+        except web.HTTPException as refused:  # a 404, a 414: answered as a page is
+            refused.headers.update(HEADERS)
+            raise
         response.headers.update(HEADERS)
         return response
 

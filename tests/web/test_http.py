@@ -35,6 +35,15 @@ def test_the_shell_is_public_and_carries_no_data(served: Served) -> None:
     assert get(served, "/static/../auth.py")[0] == 404
 
 
+def test_refusals_carry_the_same_security_headers_as_pages(served: Served) -> None:
+    """A 404 or 414 is a response too: framed or sniffed, it must be refused like a page."""
+    for path in ("/static/nope.js", "/nothing", "/?" + "x" * 3000):
+        status, _, headers = get(served, path)
+        assert status in (404, 414), (path, status)
+        assert headers.get("X-Content-Type-Options") == "nosniff", (path, headers)
+        assert "frame-ancestors" in headers.get("Content-Security-Policy", ""), (path, headers)
+
+
 @pytest.mark.parametrize(
     "init_data",
     [
