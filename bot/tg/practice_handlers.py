@@ -162,8 +162,12 @@ class PracticeHandlers(ServesCatalog):
         elif isinstance(data, cb.PracticeAnswer):
             await self._answer(query, tapper, data)
 
+    def _offered(self, data: cb.PracticeChoice | cb.PracticeGo) -> bool:
+        """Whether the chooser could have made this choice: a length it offers, guides it has."""
+        return data.length in LENGTHS and not data.guides >> len(self.guides)
+
     async def _choose(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeChoice) -> None:
-        if data.length not in LENGTHS or data.guides >> len(self.guides):
+        if not self._offered(data):
             # Forged (no such guide or length): said as of any button we never made.
             await acknowledge(query, tapper_tr(tapper)._("This button has expired."))
             return
@@ -179,6 +183,9 @@ class PracticeHandlers(ServesCatalog):
 
     async def _go(self, query: CallbackQuery, tapper: Learner, data: cb.PracticeGo) -> None:
         tr = tapper_tr(tapper)
+        if not self._offered(data):
+            await acknowledge(query, tr._("This button has expired."))
+            return
         level = pr.LEVEL_CODES.get(data.level)
         guides = pr.chosen_guides(self.guides, data.guides)
         started = await self.session.start(tapper.user_id, guides, level, data.length)
