@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.content.formats import aiken, anki, anki_export, csv_layout, gift, moodle, qti
+from bot.content.formats import (
+    aiken,
+    anki,
+    anki_export,
+    csv_layout,
+    gift,
+    gift_writer,
+    moodle,
+    qti,
+)
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
     DraftOption,
@@ -33,7 +42,11 @@ BinaryParser = Callable[[bytes, str, str, Limits], ParseResult]
 BinaryWriter = Callable[[Sequence[DraftQuiz]], bytes]
 
 PARSERS: dict[str, Parser] = {"gift": gift.parse, "aiken": aiken.parse, "csv": csv_layout.parse}
-WRITERS: dict[str, Writer] = {"gift": gift.write, "aiken": aiken.write, "csv": csv_layout.write}
+WRITERS: dict[str, Writer] = {
+    "gift": gift_writer.write,
+    "aiken": aiken.write,
+    "csv": csv_layout.write,
+}
 # Filled by the Moodle XML, QTI and Anki modules (one line each below as they land).
 BINARY_PARSERS: dict[str, BinaryParser] = {}
 BINARY_WRITERS: dict[str, BinaryWriter] = {}

@@ -1,4 +1,4 @@
-"""Moodle GIFT <-> quiz drafts: single-choice, true/false (`{T}`, `{FALSE}`) and numerical
+"""Moodle GIFT -> quiz drafts: single-choice, true/false (`{T}`, `{FALSE}`) and numerical
 (`{#3.5:0.1}`, `{#1..5}`, `{#=3.5:0.1#feedback =%50%3:1}`) questions; other kinds (partial
 credit, matching...) are reported by line and skipped. A numerical question keeps one answer,
 its first full-credit one: the others (partial credit, alternatives) are reported by line, as
@@ -11,14 +11,14 @@ the "missing word" layout (text after the answers), and the escapes `\\ \\~ \\= 
 \\n`. quizbot shows one explanation per question: general feedback and the right answer's
 feedback become it; feedback on a wrong answer is appended to it, and reported.
 
-The scanner walks the text once, character by character (no backtracking regular expressions),
-so a hostile file costs time linear in its size, and `Limits` bounds that size.
+This module cuts a file into quizzes (one per category) and questions (title, format tag,
+prompt, the answer block's place); what an answer block means is `gift_answers.py`, the escapes
+`gift_units.py` (one linear pass: a hostile file costs time linear in its size, and `Limits`
+bounds that size), the way back to GIFT `gift_writer.py`.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.content.drift import TRUE_FALSE_LABELS
@@ -34,22 +34,16 @@ from bot.content.formats.draft import (
     Limits,
     ParseResult,
     clean_text,
-    option_letter,
     slug,
     split_lines,
     too_big,
     unique,
 )
+from bot.content.formats.gift_answers import is_true_false, read_answers, read_numerical
+from bot.content.formats.gift_units import find, plain_text, scan
 from bot.content.problems import N_, Msg
-from bot.core.kinds import MULTIPLE_MAX_OPTIONS, NumberAnswer
 
-Unit = tuple[str, bool]  # a character, and whether it was escaped (then it is only text)
-_ESCAPABLE = "~=#{}:\\"
 _FORMATS = ("[html]", "[markdown]", "[plain]", "[moodle]")
-_TRUE_FALSE = {"T", "F", "TRUE", "FALSE"}
-# Spaces that are text, not layout: French puts them before : ; ! ? and inside « » (a GIFT
-# export of a French translation carries them; collapsing them lost its typography).
-_NO_BREAK = "\u00a0\u202f\u2007"
 
 
 def parse(
@@ -164,75 +158,40 @@ def _category_title(path: str) -> str:
     return parts[-1].replace("\0", "/").strip()
 
 
-def _units(text: str) -> list[Unit]:
-    units: list[Unit] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and (text[i + 1] in _ESCAPABLE or text[i + 1] == "n"):
-            units.append(("\n" if text[i + 1] == "n" else text[i + 1], True))
-            i += 2
-            continue
-        units.append((ch, False))
-        i += 1
-    return units
-
-
-def _find(units: Sequence[Unit], wanted: str, start: int = 0) -> int:
-    """Index of the first unescaped `wanted` (one or more characters) from `start`, or -1."""
-    size = len(wanted)
-    for i in range(start, len(units) - size + 1):
-        if all(units[i + k] == (wanted[k], False) for k in range(size)):
-            return i
-    return -1
-
-
-def _text(units: Sequence[Unit]) -> str:
-    """Plain text: runs of unescaped whitespace (line breaks too) become one space."""
-    out: list[str] = []
-    for ch, literal in units:
-        if not literal and ch.isspace() and ch not in _NO_BREAK:
-            if out and out[-1] != " ":
-                out.append(" ")
-            continue
-        out.append(ch)
-    return "".join(out).strip(" ")
-
-
 def _question(
     block: str, line: int, number: int, result: ParseResult, limits: Limits
 ) -> DraftQuestion | None:
-    units = _units(block)
+    units = scan(block)
     title = ""
     if units[:2] == [(":", False), (":", False)]:
-        end = _find(units, "::", 2)
+        end = find(units, "::", 2)
         if end < 0:
             result.skip(line, Msg(N_("'::' title not closed")))
             return None
-        title, units = _text(units[2:end]), units[end + 2 :]
-    head = _text(units[:10]).lower()
+        title, units = plain_text(units[2:end]), units[end + 2 :]
+    head = plain_text(units[:10]).lower()
     for tag in _FORMATS:
         if head.startswith(tag):
             units = units[[c for c, _ in units].index("]") + 1 :]
             if tag == "[html]":
                 result.note(line, Msg(N_("HTML text format: tags are kept as plain text")))
-    opened = _find(units, "{")
+    opened = find(units, "{")
     if opened < 0:
         result.skip(line, Msg(N_("no answer block {...}: a description or an unfinished question")))
         return None
-    closed = _find(units, "}", opened + 1)
+    closed = find(units, "}", opened + 1)
     if closed < 0:
         result.skip(line, Msg(N_("answer block '{' is never closed with '}'")))
         return None
-    before, after = _text(units[:opened]), _text(units[closed + 1 :])
+    before, after = plain_text(units[:opened]), plain_text(units[closed + 1 :])
     prompt = before
     if after:
         prompt = f"{before} _____ {after}".strip()
         result.note(line, Msg(N_("missing-word question: the blank is shown as _____")))
     qid = slug(title, f"q{number}") if title else f"q{number}"
-    inner = _text(units[opened + 1 : closed])
+    inner = plain_text(units[opened + 1 : closed])
     if inner.startswith("#") and not inner.startswith("####"):
-        numerical = _numerical(units[opened + 1 : closed], line, result)
+        numerical = read_numerical(units[opened + 1 : closed], line, result)
         if numerical is None:
             return None
         if not prompt:
@@ -248,7 +207,7 @@ def _question(
             NUMBER,
             key,
         )
-    parsed = _answers(units[opened + 1 : closed], line, result, limits)
+    parsed = read_answers(units[opened + 1 : closed], line, result, limits)
     if parsed is None:
         return None
     options, explanation, several = parsed
@@ -262,281 +221,8 @@ def _question(
         clean_text(explanation, line, result, limits),
         line,
         TRUE_FALSE
-        if _is_true_false(_text(units[opened + 1 : closed]))
+        if is_true_false(plain_text(units[opened + 1 : closed]))
         else MULTIPLE
         if several
         else SINGLE,
     )
-
-
-def _answers(
-    block: list[Unit], line: int, result: ParseResult, limits: Limits
-) -> tuple[list[DraftOption], str, bool] | None:
-    """The options, the explanation, and whether it is a several-answer question (kind:
-    multiple: more than one right answer, or partial-credit weights)."""
-    inner = _text(block)
-    if not inner:
-        result.skip(
-            line,
-            Msg(
-                N_(
-                    "essay question (empty answer block): not supported; GIFT has no "
-                    "flashcards (a front and a back): write kind: flashcard in YAML or the CSV "
-                    "layout"
-                )
-            ),
-        )
-        return None
-    if _is_true_false(inner):
-        return (*_true_false(inner, line, result), False)
-    general = ""
-    split = _find(block, "####")
-    if split >= 0:
-        general, block = _text(block[split + 4 :]), block[:split]
-    starts = [i for i, (ch, literal) in enumerate(block) if ch in "=~" and not literal]
-    if not starts or _text(block[: starts[0]]):
-        result.skip(line, Msg(N_("answers must start with = (right) or ~ (wrong)")))
-        return None
-    options: list[DraftOption] = []
-    feedback: list[tuple[DraftOption, str]] = []
-    weights: list[float] = []
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(block)
-        token = block[start + 1 : end]
-        if _find(token, "->") >= 0:
-            result.skip(line, Msg(N_("matching question: not supported")))
-            return None
-        weight, token = _weight(token)
-        hash_at = _find(token, "#")
-        note = _text(token[hash_at + 1 :]) if hash_at >= 0 else ""
-        text = _text(token[:hash_at] if hash_at >= 0 else token)
-        # A positive weight makes an answer right: `~%50%a ~%50%c` has two right answers.
-        right = block[start][0] == "=" if weight is None else weight > 0
-        if weight is not None:
-            weights.append(weight)
-        if not text:
-            result.skip(line, Msg(N_("an answer is empty")))
-            return None
-        option = DraftOption(text, right)
-        options.append(option)
-        if note:
-            feedback.append((option, note))
-    if all(block[s][0] == "=" for s in starts):
-        result.skip(line, Msg(N_("short-answer question (only = answers): not supported")))
-        return None
-    right_count = sum(o.correct for o in options)
-    several = right_count > 1 or any(0 < w < 100 for w in weights)
-    if not right_count:
-        result.skip(line, Msg(N_("no right answer (= or a positive %weight%)")))
-        return None
-    if several and right_count == len(options):
-        result.skip(line, Msg(N_("every answer has a positive weight: a select-all question "
-                                 "needs at least one wrong answer")))  # fmt: skip
-        return None
-    most = min(limits.max_options, MULTIPLE_MAX_OPTIONS) if several else limits.max_options
-    if not 2 <= len(options) <= most:
-        what = Msg(N_("a several-answer question")) if several else Msg(N_("a question"))
-        result.skip(
-            line,
-            Msg(
-                N_("{count} answers: {what} needs 2 to {most}"),
-                count=len(options),
-                what=what,
-                most=most,
-            ),
-        )
-        return None
-    if several and any(w not in (0, 100) for w in weights):
-        result.note(
-            line,
-            Msg(
-                N_(
-                    "several right answers: kind multiple, the answers with a positive weight are "
-                    "right; their weights are not kept (quizbot's partial credit applies)"
-                )
-            ),
-        )
-    elif any(w < 0 for w in weights):
-        result.note(line, Msg(N_("negative weights ignored: a wrong answer costs nothing")))
-    return options, _explanation(general, feedback, options, line, result), several
-
-
-def _numerical(
-    block: list[Unit], line: int, result: ParseResult
-) -> tuple[NumberAnswer, str] | None:
-    """`#value`, `#value:tolerance`, `#low..high`, or `#=answer ... =answer` (each with an
-    optional `%weight%` and `#feedback`), then an optional `####` general feedback."""
-    general = ""
-    body = block[_find(block, "#") + 1 :]
-    split = _find(body, "####")
-    if split >= 0:
-        general, body = _text(body[split + 4 :]), body[:split]
-    starts = [i for i, (ch, literal) in enumerate(body) if ch == "=" and not literal]
-    if not starts:
-        starts, tokens = [0], [body]
-    else:
-        if _text(body[: starts[0]]):
-            result.skip(line, Msg(N_("numerical answers must each start with =")))
-            return None
-        tokens = [body[s + 1 : e] for s, e in zip(starts, [*starts[1:], len(body)], strict=True)]
-    kept: tuple[NumberAnswer, str] | None = None
-    dropped: list[str] = []
-    for token in tokens:
-        weight, token = _weight(token)
-        hash_at = _find(token, "#")
-        note = _text(token[hash_at + 1 :]) if hash_at >= 0 else ""
-        written = _text(token[:hash_at] if hash_at >= 0 else token)
-        key = _number_key(written)
-        if key is None:
-            result.skip(line, Msg(N_("numerical answer '{written}' is not a number, "
-                                     "value:tolerance or low..high"), written=written))  # fmt: skip
-            return None
-        if kept is None and (weight is None or weight >= 100):
-            kept = (key, note)
-        else:
-            dropped.append(written + (f" ({weight:g}%)" if weight is not None else ""))
-    if kept is None:
-        result.skip(line, Msg(N_("numerical question without a full-credit answer")))
-        return None
-    if dropped:
-        result.note(
-            line,
-            Msg(
-                N_("numerical answers left out (quizbot keeps one value or range): {answers}"),
-                answers=", ".join(dropped),
-            ),
-        )
-    key, note = kept
-    return key, " ".join(part for part in (general, note) if part)
-
-
-def _number_key(written: str) -> NumberAnswer | None:
-    """`3.5`, `3.5:0.1` or `1..5` as a key; None when it is none of them (or not finite)."""
-    try:
-        if ".." in written:
-            low, high = (float(part) for part in written.split("..", 1))
-            numbers = [low, high]
-            key = NumberAnswer(low=low, high=high)
-        else:
-            value, _, tolerance = written.partition(":")
-            numbers = [float(value), float(tolerance or 0)]
-            key = NumberAnswer(value=numbers[0], tolerance=numbers[1])
-    except ValueError:  # not numbers, a negative tolerance, low above high
-        return None
-    return key if all(math.isfinite(n) for n in numbers) else None
-
-
-def _is_true_false(inner: str) -> bool:
-    return inner.split("#", 1)[0].strip().upper() in _TRUE_FALSE
-
-
-def _true_false(inner: str, line: int, result: ParseResult) -> tuple[list[DraftOption], str]:
-    """`{T}`, `{FALSE#feedback}`, `{T####explanation}` -> options True, False (in that order)."""
-    key, _, rest = inner.partition("#")
-    right = key.strip().upper().startswith("T")
-    notes = [part.strip() for part in rest.split("#") if part.strip()]
-    if len(notes) > 1:
-        result.note(line, Msg(N_("true/false feedback on each answer joined into one explanation")))
-    options = [DraftOption("True", right), DraftOption("False", not right)]
-    return options, " ".join(notes)
-
-
-def _weight(token: list[Unit]) -> tuple[float | None, list[Unit]]:
-    text = "".join(ch for ch, _ in token).lstrip()
-    if not text.startswith("%"):
-        return None, token
-    end = text.find("%", 1)
-    try:
-        value = float(text[1:end]) if end > 0 else None
-    except ValueError:
-        value = None
-    if value is None:
-        return None, token
-    skip = len(token) - len(text) + end + 1
-    return value, token[skip:]
-
-
-def _explanation(
-    general: str,
-    feedback: list[tuple[DraftOption, str]],
-    options: list[DraftOption],
-    line: int,
-    result: ParseResult,
-) -> str:
-    parts = [general] if general else []
-    for option, note in feedback:
-        if note in parts:
-            continue
-        if option.correct:
-            parts.append(note)
-        else:
-            letter = option_letter(options.index(option))
-            result.note(
-                line,
-                Msg(
-                    N_(
-                        "feedback on wrong answer {letter} appended to the explanation (quizbot "
-                        "shows one explanation per question)"
-                    ),
-                    letter=letter,
-                ),
-            )
-            parts.append(f"“{option.text}”: {note}")
-    return " ".join(parts)
-
-
-def escape(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in _ESCAPABLE:
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _weighted(options: Sequence[DraftOption]) -> list[str]:
-    """A select-all question as Moodle's multiple-answer form: each right answer weighs
-    100/k %, each wrong one -100/k % (k right answers), which Moodle floors at 0 as quizbot
-    does: the same partial credit on both sides (bot/core/kinds.py)."""
-    share = 100 / sum(o.correct for o in options)
-    weight = f"{share:.5f}".rstrip("0").rstrip(".")
-    return [f"~%{'' if o.correct else '-'}{weight}%{escape(o.text)}" for o in options]
-
-
-def write(quizzes: Sequence[DraftQuiz]) -> str:
-    """GIFT text: a `$CATEGORY` per quiz, `::id::` titles, explanations as general feedback."""
-    out: list[str] = []
-    for quiz in quizzes:
-        out.append(f"// quizbot quiz {quiz.id} ({quiz.lang})")
-        out.append(f"$CATEGORY: {quiz.title.replace('/', '//')}")
-        out.append("")
-        for question in quiz.questions:
-            out.append(f"::{escape(question.id)}::{escape(question.prompt)} {{")
-            if question.kind == NUMBER and question.number is not None:
-                out.append("#" + _number_text(question.number))
-            elif question.kind == TRUE_FALSE:
-                # GIFT's own true/false: Moodle shows its True/False, not our option texts.
-                out.append("TRUE" if question.options[0].correct else "FALSE")
-            elif question.kind == MULTIPLE:
-                out += _weighted(question.options)
-            else:
-                out += [("=" if o.correct else "~") + escape(o.text) for o in question.options]
-            if question.explanation:
-                out.append("####" + escape(question.explanation))
-            out += ["}", ""]
-    return "\n".join(out)
-
-
-def _number_text(key: NumberAnswer) -> str:
-    """A key as GIFT writes it: `3.5:0.1`, `64`, `1..5` (repr keeps every digit, `g` drops .0)."""
-
-    def num(value: float) -> str:
-        return format(value, ".15g")
-
-    if key.value is not None:
-        return num(key.value) + (f":{num(key.tolerance)}" if key.tolerance else "")
-    assert key.low is not None and key.high is not None
-    return f"{num(key.low)}..{num(key.high)}"
