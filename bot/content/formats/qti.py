@@ -33,7 +33,8 @@ from bot.content.formats.draft import (
     unique,
 )
 from bot.content.formats.html_text import html_to_text
-from bot.content.formats.qti_item import ItemRead, Report, read_item
+from bot.content.formats.qti_item import read_item
+from bot.content.formats.qti_item_read import ItemRead, Report
 from bot.content.formats.qti_names import ITEM_TYPES, MANIFEST, OLD_QTI, TEST_TYPES
 from bot.content.formats.qti_text import inner_html, local
 from bot.content.formats.qti_writer import write
