@@ -15,7 +15,8 @@ all forgotten at once.
 
 from __future__ import annotations
 
-from bot.store.groups import GroupSettings, GroupStore
+from bot.store.group_rows import GroupSettings
+from bot.store.groups import GroupStore
 from bot.store.interface import Engine
 from bot.store.row_changes import GROUPS
 

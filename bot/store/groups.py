@@ -1,4 +1,5 @@
-"""Queries for study groups: settings, the live state of group runs, answers and schedules.
+"""Queries for study groups: settings, the live state of group runs, answers and schedules
+(what their rows decode to: group_rows.py).
 
 Every write goes through the single writer. An answer is only inserted while its question is the
 open one of an active run, in the same statement, so a tap racing the timer can never slip in
@@ -7,93 +8,22 @@ after the reveal counted the answers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-
-import aiosqlite
 
 from bot.core.engine import Standing
 from bot.core.group_run import GroupRun
 from bot.store.answer_batch import AnswerRow
 from bot.store.conn import Conn
 from bot.store.errors import IntegrityError
+from bot.store.group_rows import SETTING_COLUMNS, GroupSettings, run_of, settings_of
 from bot.store.interface import Engine
-from bot.store.learners import decode_orders, encode_orders
 from bot.store.row_changes import GROUPS
-
-SETTING_COLUMNS = frozenset(
-    {
-        "language",
-        "seconds_per_question",
-        "shuffle",
-        "timezone",
-        "title",
-        "scoring",
-        "streak_bonus",
-        "popup_verdict",
-        "typed_answers",
-        "flashcards",
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class GroupSettings:
-    chat_id: int
-    title: str
-    language: str
-    seconds: int
-    shuffle: bool
-    timezone: str
-    member: bool
-    scoring: str = "plain"  # how runs are scored: 'plain' or 'speed' (bot/core/scoring.py)
-    streak_bonus: bool = False
-    popup_verdict: bool = False  # verdict in a member's popup (else only the letter, no give-away)
-    typed_answers: bool = False  # number questions asked (first reply per member), else skipped
-    flashcards: bool = False  # flashcards shown (front, then back at the reveal), else skipped
 
 
 class Stored(StrEnum):
     STORED = "stored"
     DUPLICATE = "duplicate"  # this member already answered this question
     CLOSED = "closed"  # the question is no longer open
-
-
-def _settings(row: aiosqlite.Row) -> GroupSettings:
-    return GroupSettings(
-        chat_id=row["chat_id"],
-        title=row["title"],
-        language=row["language"],
-        seconds=row["seconds_per_question"],
-        shuffle=bool(row["shuffle"]),
-        timezone=row["timezone"],
-        member=bool(row["member"]),
-        scoring=row["scoring"],
-        streak_bonus=bool(row["streak_bonus"]),
-        popup_verdict=bool(row["popup_verdict"]),
-        typed_answers=bool(row["typed_answers"]),
-        flashcards=bool(row["flashcards"]),
-    )
-
-
-def _run(row: aiosqlite.Row) -> GroupRun:
-    return GroupRun(
-        id=row["attempt_id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        orders=decode_orders(row["option_orders"]),
-        seconds=row["seconds"],
-        current=row["current_question"],
-        is_open=bool(row["question_open"]),
-        message_id=row["question_message_id"],
-        sent_at=row["question_sent_at"],
-        deadline=row["deadline"],
-        version=row["content_version"] or "",
-        typed=bool(row["typed_answers"]),
-        flashcards=bool(row["flashcards"]),
-        released=row["question_released_at"] is not None,
-        thread_id=row["thread_id"],
-    )
 
 
 _RUN_SELECT = """SELECT r.*, a.quiz_id, a.option_orders, a.content_version, a.thread_id
@@ -112,7 +42,7 @@ class GroupStore:
             "SELECT * FROM groups WHERE chat_id = ?", (chat_id,)
         ) as cur:
             row = await cur.fetchone()
-        return _settings(row) if row else None
+        return settings_of(row) if row else None
 
     async def ensure_group(
         self, chat_id: int, title: str, language: str, seconds: int, timezone: str, now: float
@@ -134,7 +64,7 @@ class GroupStore:
                 row = await cur.fetchone()
             assert row is not None
             await conn.announce(GROUPS, chat_id)  # kept in memory: store/group_settings_cache.py
-            return _settings(row)
+            return settings_of(row)
 
         return await self.db.write(upsert)
 
@@ -259,11 +189,11 @@ class GroupStore:
             f"{_RUN_SELECT} WHERE r.attempt_id = ? AND a.status = 'active'", (run_id,)
         ) as cur:
             row = await cur.fetchone()
-        return _run(row) if row else None
+        return run_of(row) if row else None
 
     async def active_runs(self) -> list[GroupRun]:
         async with self.db.reader.execute(f"{_RUN_SELECT} WHERE a.status = 'active'") as cur:
-            return [_run(row) async for row in cur]
+            return [run_of(row) async for row in cur]
 
     async def open_question(self, run_id: int, index: int, sent_at: float, deadline: float) -> bool:
         """Question `index` takes answers until `deadline`; `sent_at` names this opening. False
@@ -450,4 +380,4 @@ class GroupStore:
             ]
 
 
-__all__ = ["GroupSettings", "GroupStore", "Stored", "encode_orders"]
+__all__ = ["GroupStore", "Stored"]

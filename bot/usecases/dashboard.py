@@ -32,7 +32,8 @@ from bot.core.stats import (
 )
 from bot.store.analytics import AnalyticsStore, GroupTotals
 from bot.store.dashboard_reads import DashboardStore
-from bot.store.groups import GroupSettings, GroupStore
+from bot.store.group_rows import GroupSettings
+from bot.store.groups import GroupStore
 from bot.store.interface import Engine
 from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore

@@ -23,7 +23,8 @@ from bot.core.standings import (
     rank,
     window_start,
 )
-from bot.store.groups import GroupSettings, GroupStore
+from bot.store.group_rows import GroupSettings
+from bot.store.groups import GroupStore
 from bot.store.run_scores import MemberGroup, StandingsStore
 
 TOP = 10
