@@ -1,7 +1,7 @@
 """One QTI 2.1 assessmentItem -> a draft question, or a reason (with its line) it is left out.
 
-The subset quizbot reads is the one it writes (bot/content/formats/qti_writer.py), read the way
-other tools write it too:
+The subset quizbot reads is the one it writes (bot/content/formats/qti_item_writer.py), read the
+way other tools write it too:
 
 - one interaction per item: a choiceInteraction (cardinality single: `single`, or `true_false`
   when its two choices are True and False; cardinality multiple: `multiple`), or a
