@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content import drift, links, numbers, quality, text_checks, typography
-from bot.content.checks import IDENTICAL, option_warnings, too_long
+from bot.content.checks import IDENTICAL
 from bot.content.problems import N_, Msg, Problems
+from bot.content.question_checks import option_warnings, too_long
 from bot.content.schema import GlossaryTerm, QuizSource, QuizTranslation
 from bot.content.sources import Content, Parsed, QuizFiles
 from bot.content.yaml_nodes import KeyPath, key_str
