@@ -16,7 +16,8 @@ from bot.core.kinds import NUMBER_RIGHT, QuestionKind
 from bot.store import Database, LearnerStore
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
-from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
+from bot.usecases.practice_outcomes import PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_session import PracticeSession
 from tests.e2e.harness import shipped_catalog
 
 QUIZ = "gradient-checkpointing"

@@ -20,7 +20,7 @@ from bot.tg import callbacks as cb
 from bot.tg.private_render import after_stop
 from bot.tg.screen_render import LETTERS, Screen, button, guide_line, rich
 from bot.tg.wire.html_fit import fit_html
-from bot.usecases.practice_session import ExamStopped, PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_outcomes import ExamStopped, PracticeAnswered, PracticeQuestion
 
 MARKS = {"r": "✅", "w": "❌", "t": "⏰"}
 

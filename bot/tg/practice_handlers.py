@@ -35,14 +35,14 @@ from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.timer_backends import Timers
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
-from bot.usecases.practice_session import (
+from bot.usecases.practice_outcomes import (
     ExamTimeIsUp,
     ExamWaits,
     NothingMatches,
     PracticeAnswered,
     PracticeQuestion,
-    PracticeSession,
 )
+from bot.usecases.practice_session import PracticeSession
 
 log = logging.getLogger(__name__)
 DEFAULT_LENGTH = 10

@@ -19,7 +19,7 @@ from bot.tg import callbacks as cb
 from bot.tg.question_render import unreviewed_line
 from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich
 from bot.tg.wire.html_fit import fit_html
-from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_outcomes import PracticeAnswered, PracticeQuestion
 
 # Guides the chooser offers to tick, at most: their bits must fit the 18 digits its buttons give
 # the mask (2**59 - 1 has 18). A catalogue with more: the rest are practised with "none ticked".

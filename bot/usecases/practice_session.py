@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
@@ -41,81 +40,16 @@ from bot.core.review import DEFAULT_SCHEDULER, ReviewItem, after_miss
 from bot.store.practice_sets import Ended, PracticeStore, StoredSet
 from bot.store.reviews import ReviewStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
-
-
-@dataclass(frozen=True, slots=True)
-class PracticeQuestion:
-    """Question `index` of set `set_id`, with its options in display order; `exam` is the
-    exam's clock as of this question (None in practice)."""
-
-    set_id: int
-    index: int
-    total: int
-    quiz: Quiz
-    question: Question
-    order: tuple[int, ...]
-    exam: Exam | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NothingMatches:
-    """No quiz matches the choice (or a forged length): nothing started."""
-
-
-@dataclass(frozen=True, slots=True)
-class PracticeAnswered:
-    asked: PracticeQuestion
-    judgement: Judgement | None  # None: the time was up, the tap did not count
-    following: PracticeQuestion | None  # None once the set is over
-    correct: int  # right answers so far
-    missed: int  # questions missed so far (in practice each joined the review queue)
-    # Once an exam is over: every question with its mark (r, w, t), for the explanations.
-    marked: tuple[tuple[PracticeQuestion, str], ...] = ()
-    # ...and the option id each picked, as `marked` ("" when none, or not stored: before 031)
-    picked: tuple[str, ...] = ()
-
-    @property
-    def is_exam(self) -> bool:
-        return self.asked.exam is not None
-
-
-@dataclass(frozen=True, slots=True)
-class PracticeClosed:
-    """Not this learner's set, already answered, or the set is over: nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class ExamTimeIsUp:
-    """A tap on an exam question whose time ran out (its timer counted it missed): nothing
-    changed, and the learner is told why."""
-
-
-@dataclass(frozen=True, slots=True)
-class ExamWaits:
-    """An exam timer fired before its deadline on the bot's clock: arm it again."""
-
-    delay: float
-
-
-@dataclass(frozen=True, slots=True)
-class ExamStopped:
-    """/stop ended the learner's exam `set_id` after `answered` of `total` questions; its misses
-    joined the review queue."""
-
-    set_id: int
-    answered: int
-    total: int
-    correct: int
-
-
-@dataclass(frozen=True, slots=True)
-class RunningExam:
-    """An exam still running at start-up: its timer is due at `deadline`."""
-
-    set_id: int
-    user_id: int
-    index: int
-    deadline: float
+from bot.usecases.practice_outcomes import (
+    ExamStopped,
+    ExamTimeIsUp,
+    ExamWaits,
+    NothingMatches,
+    PracticeAnswered,
+    PracticeClosed,
+    PracticeQuestion,
+    RunningExam,
+)
 
 
 class PracticeSession(ServesCatalog):

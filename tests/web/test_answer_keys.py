@@ -23,7 +23,8 @@ from bot.usecases import group_runs as gr
 from bot.usecases import private_quiz as pq
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
-from bot.usecases.practice_session import PracticeQuestion, PracticeSession
+from bot.usecases.practice_outcomes import PracticeQuestion
+from bot.usecases.practice_session import PracticeSession
 from bot.usecases.spaced_review import SpacedReview
 from bot.web.html_parts import rich
 from tests.e2e.harness import FakeClock, shipped_catalog

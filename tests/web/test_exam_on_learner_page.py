@@ -13,7 +13,8 @@ from bot.core.review import after_miss
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
 from bot.usecases.dashboard import DashboardService
-from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
+from bot.usecases.practice_outcomes import PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_session import PracticeSession
 from tests.e2e.harness import shipped_catalog
 from tests.web.world_kit import ACCUMULATION, LEARNER, World, world
 

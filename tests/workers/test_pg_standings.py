@@ -13,7 +13,8 @@ from bot.core.exam import ExamClock
 from bot.store.pg.database import PgDatabase
 from bot.store.practice_sets import PracticeStore
 from bot.store.reviews import ReviewStore
-from bot.usecases.practice_session import PracticeAnswered, PracticeQuestion, PracticeSession
+from bot.usecases.practice_outcomes import PracticeAnswered, PracticeQuestion
+from bot.usecases.practice_session import PracticeSession
 
 
 @pytest.fixture
