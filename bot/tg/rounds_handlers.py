@@ -15,6 +15,7 @@ from telegram.ext import Application
 
 from bot.i18n import translator
 from bot.tg import callbacks as cb
+from bot.tg import round_status_render as rs
 from bot.tg import rounds_render as rr
 from bot.tg.context import BotContext
 from bot.tg.round_reply_handlers import TypedCards
@@ -86,12 +87,12 @@ class RoundHandlers:
         match await self.rounds.start_review(learner.user_id):
             case NothingDue() as nothing:
                 await send(
-                    message, rr.nothing_due(tr, nothing, await self.service.zone(learner.user_id))
+                    message, rs.nothing_due(tr, nothing, await self.service.zone(learner.user_id))
                 )
             case RoundCard() | RoundSummary() as outcome:
                 await self._show(message, learner, outcome)
             case InExam():
-                await send(message, Screen(rr.in_exam(tr)))
+                await send(message, Screen(rs.in_exam(tr)))
             case _:  # another /review of the same moment showed it
                 pass
 
@@ -101,7 +102,7 @@ class RoundHandlers:
         """A new card (remembered as the round's open one) or the round's summary."""
         tr = translator(learner.lang)
         if isinstance(outcome, RoundSummary):
-            await send(message, rr.summary(tr, outcome, await self.service.zone(learner.user_id)))
+            await send(message, rs.summary(tr, outcome, await self.service.zone(learner.user_id)))
             return
         if outcome.question.typed:
             await self.typed_cards.show(message, learner, outcome)
@@ -123,7 +124,7 @@ class RoundHandlers:
             return False
         if outcome.message_id is not None:
             await self._strip(message.chat_id, outcome.message_id)
-        await send(message, Screen(rr.stopped(tr, outcome, await quiz_waiting())))
+        await send(message, Screen(rs.stopped(tr, outcome, await quiz_waiting())))
         return True
 
     async def _remember(self, chat_id: int, round_id: int, message_id: int) -> None:
@@ -159,13 +160,13 @@ class RoundHandlers:
                         if message is not None:
                             await self._show(message, learner, started)
                     case NothingToPractise() as nothing:
-                        await acknowledge(query, rr.nothing_to_practise(tr, nothing))
+                        await acknowledge(query, rs.nothing_to_practise(tr, nothing))
                     case InExam():
-                        await acknowledge(query, rr.in_exam(tr), show_alert=True)
+                        await acknowledge(query, rs.in_exam(tr), show_alert=True)
                     case AlreadyShown():
                         await acknowledge(query)
                     case _:
-                        await acknowledge(query, rr.not_yours(tr))
+                        await acknowledge(query, rs.not_yours(tr))
             case cb.ReviewAnswer(round_id, index, item_id, order, position):
                 outcome = await self.rounds.answer(
                     user_id, round_id, index, item_id, order, position
@@ -206,11 +207,11 @@ class RoundHandlers:
                     case AlreadyShown():
                         await acknowledge(query)
                     case NotYours():
-                        await acknowledge(query, rr.not_yours(tr))
+                        await acknowledge(query, rs.not_yours(tr))
                     case _:
-                        await acknowledge(query, rr.round_over(tr))
+                        await acknowledge(query, rs.round_over(tr))
             case _:
-                await acknowledge(query, rr.round_over(tr))
+                await acknowledge(query, rs.round_over(tr))
 
     async def _show_back(
         self, query: CallbackQuery, round_id: int, screens: tuple[Screen, Screen | None]
@@ -244,8 +245,8 @@ class RoundHandlers:
                     sent = await send(query.message, separate, self.photos)
                     await self._remember(query.message.chat_id, card.round_id, sent)
             case AlreadyAnswered():
-                await acknowledge(query, rr.already_answered(tr))
+                await acknowledge(query, rs.already_answered(tr))
             case NotYours():
-                await acknowledge(query, rr.not_yours(tr))
+                await acknowledge(query, rs.not_yours(tr))
             case _:
-                await acknowledge(query, rr.round_over(tr))
+                await acknowledge(query, rs.round_over(tr))

@@ -1,5 +1,6 @@
-"""What review and practice rounds show: cards with "k of n", the answered card, the summary, the
-offer to practise, /stop. HTML texts and keyboards, never a call.
+"""What review and practice rounds show on a card: "k of n" with the question, a flashcard's
+front and back, the answered card with its verdict and next review date. HTML texts and
+keyboards, never a call; what a round says around its cards is round_status_render.py.
 
 Cards go through the quiz's own helpers (`question_render.option_lines`,
 `question_render.verdict_popup`), so a question kind the quiz learns to show is shown the same
@@ -22,28 +23,13 @@ from bot.tg import callbacks as cb
 from bot.tg import select_render
 from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
-from bot.tg.private_render import after_stop
 from bot.tg.question_render import joined, option_lines, unreviewed_line, verdict_popup
-from bot.tg.screen_render import (
-    LETTERS,
-    Screen,
-    button,
-    guide_lines,
-    popup,
-    rich,
-    with_image,
-)
+from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, popup, rich, with_image
 from bot.tg.wire.html_fit import fit_html
-from bot.usecases.review_rounds import (
-    NothingDue,
-    NothingToPractise,
-    RoundSummary,
-    Stopped,
-)
 from bot.usecases.round_answers import CardAnswered, RoundCard
 
 
-def _day(tr: Translator, moment: float, tz: tzinfo) -> str:
+def day(tr: Translator, moment: float, tz: tzinfo) -> str:
     return tr.day(local_day(moment, tz))
 
 
@@ -151,7 +137,7 @@ def where(tr: Translator, practice: bool, after: ReviewItem | None, tz: tzinfo) 
         return tr._("🎯 Practice: your review schedule stays as it was.")
     if after is None:  # no card of a review round lacks one: FSRS keeps every question
         return tr._("🎯 Practice: your review schedule stays as it was.")
-    return tr._("Next review of this question: {date}.", date=_day(tr, after.due_at, tz))
+    return tr._("Next review of this question: {date}.", date=day(tr, after.due_at, tz))
 
 
 def answered(
@@ -232,122 +218,3 @@ def answered_keyboard(
             [button(tr._("⚠️ Report"), cb.CardReportOpen(round_id, index))],
         ]
     )
-
-
-def _offer(tr: Translator, user_id: int, count: int) -> tuple[str, InlineKeyboardMarkup]:
-    line = tr.ngettext(
-        "{n} missed question is not due yet: practise it now, your review schedule stays as it is.",
-        "{n} missed questions are not due yet: practise them now, your review schedule stays "
-        "as it is.",
-        count,
-    )
-    label = tr._("🎯 Practise my mistakes now")
-    return line, InlineKeyboardMarkup([[button(label, cb.PractiseNow(user_id))]])
-
-
-def _next_due(tr: Translator, next_at: float | None, tz: tzinfo) -> str:
-    if next_at is None:
-        return tr._("Your review queue is empty: questions you miss come back here.")
-    return tr._("Next review: {date}.", date=_day(tr, next_at, tz))
-
-
-def nothing_due(tr: Translator, outcome: NothingDue, tz: tzinfo) -> Screen:
-    if outcome.next_at is None:
-        return Screen(
-            tr._("🎉 No reviews due, and your queue is empty. Questions you miss come back here.")
-        )
-    text = tr._("✅ No reviews due. The next one is on {date}.", date=_day(tr, outcome.next_at, tz))
-    if not outcome.practisable:
-        return Screen(text)
-    line, keyboard = _offer(tr, outcome.user_id, outcome.practisable)
-    return Screen(f"{text}\n\n{line}", keyboard)
-
-
-def summary(tr: Translator, done: RoundSummary, tz: tzinfo) -> Screen:
-    """The end of a round: right answers out of how many, when the next review is, and (with
-    missed questions not due) the offer to practise them now."""
-    if done.practice:
-        head = tr.ngettext(
-            "🏁 Practice done: {right} of {n} question right.",
-            "🏁 Practice done: {right} of {n} questions right.",
-            done.answered,
-            right=tr.number(done.correct),
-        )
-    else:
-        head = tr.ngettext(
-            "🏁 Review done: {right} of {n} question right.",
-            "🏁 Review done: {right} of {n} questions right.",
-            done.answered,
-            right=tr.number(done.correct),
-        )
-    lines = [f"<b>{head}</b>", ""]
-    if done.due_now:
-        lines.append(
-            tr.ngettext(
-                "{n} question is due now: /review to go over it.",
-                "{n} questions are due now: /review to go over them.",
-                done.due_now,
-            )
-        )
-    else:
-        lines.append(_next_due(tr, done.next_due_at, tz))
-    if done.practice:
-        lines.append(tr._("Your review schedule stays as it was."))
-    keyboard = None
-    if done.practisable and not done.due_now and not done.practice:
-        line, keyboard = _offer(tr, done.user_id, done.practisable)
-        lines += ["", line]
-    return Screen("\n".join(lines), keyboard)
-
-
-def nothing_to_practise(tr: Translator, outcome: NothingToPractise) -> str:
-    if outcome.due_now:
-        return tr.ngettext(
-            "{n} question is due now: /review to go over it.",
-            "{n} questions are due now: /review to go over them.",
-            outcome.due_now,
-        )
-    return tr._("🎉 Nothing to practise: your review queue is empty.")
-
-
-def stopped(tr: Translator, outcome: Stopped, quiz_waiting: bool = False) -> str:
-    """The round is over; a quiz still running is not touched, and the learner learns how to
-    end it too (they may have meant it)."""
-    if outcome.practice:
-        text = tr.ngettext(
-            "⏹ Practice stopped after {k} of {n} question ({right} right).",
-            "⏹ Practice stopped after {k} of {n} questions ({right} right).",
-            outcome.total,
-            k=tr.number(outcome.answered),
-            right=tr.number(outcome.correct),
-        )
-    else:
-        text = tr.ngettext(
-            "⏹ Review stopped after {k} of {n} question ({right} right).",
-            "⏹ Review stopped after {k} of {n} questions ({right} right).",
-            outcome.total,
-            k=tr.number(outcome.answered),
-            right=tr.number(outcome.correct),
-        )
-    again = tr._("/review to start again.")
-    return after_stop(tr, f"{text} {again}", quiz_waiting)
-
-
-def in_exam(tr: Translator) -> str:
-    """/review or "Practise my mistakes now" during an exam (also a popup: under 200 characters)."""
-    return tr._(
-        "⏱ You are in an exam: your reviews wait until it ends, so that none gives its answers "
-        "away. /stop ends the exam."
-    )
-
-
-def round_over(tr: Translator) -> str:
-    return tr._("This review is over. /review to start a new one.")
-
-
-def not_yours(tr: Translator) -> str:
-    return tr._("This button is not for you.")
-
-
-def already_answered(tr: Translator) -> str:
-    return tr._("You already answered this question.")
