@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from fractions import Fraction
 
 from bot.core.models import Catalog
 
@@ -32,18 +33,27 @@ def streak(active_days: Iterable[date], today: date) -> int:
 
 @dataclass(frozen=True, slots=True)
 class QuizScore:
-    """Best and last score of one learner on one quiz, over their finished private attempts."""
+    """Best and last score of one learner on one quiz, over their finished private attempts.
+
+    Each out of its own total: an edited quiz may have changed length between attempts."""
 
     quiz_id: str
     attempts: int
     best: int
     last: int
-    total: int
+    total: int  # the last attempt's
     last_at: float
+    best_total: int = 0  # the best attempt's total (0: `total`)
+
+    def __post_init__(self) -> None:
+        if not self.best_total:
+            object.__setattr__(self, "best_total", self.total)
 
 
 def quiz_scores(rows: Iterable[tuple[str, float, int, int]]) -> list[QuizScore]:
-    """From (quiz_id, finished_at, correct, total) per finished attempt, most recent quiz first."""
+    """From (quiz_id, finished_at, correct, total) per finished attempt, most recent quiz first.
+
+    The best is the highest share right (the latest of a tie), with the total it was out of."""
     by_quiz: dict[str, list[tuple[float, int, int]]] = {}
     for quiz_id, finished_at, correct, total in rows:
         by_quiz.setdefault(quiz_id, []).append((finished_at, correct, total))
@@ -51,8 +61,10 @@ def quiz_scores(rows: Iterable[tuple[str, float, int, int]]) -> list[QuizScore]:
     for quiz_id, attempts in by_quiz.items():
         attempts.sort()
         last_at, last, total = attempts[-1]
-        best = max(correct for _, correct, _ in attempts)
-        scores.append(QuizScore(quiz_id, len(attempts), best, last, total, last_at))
+        _, best, best_total = max(
+            attempts, key=lambda a: (Fraction(a[1], a[2]) if a[2] else Fraction(0), a[0])
+        )
+        scores.append(QuizScore(quiz_id, len(attempts), best, last, total, last_at, best_total))
     return sorted(scores, key=lambda s: -s.last_at)
 
 

@@ -77,9 +77,10 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
             title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
             section.append(
                 tr._(
-                    "• {title}: best {best}/{total}, last {last}/{total}",
+                    "• {title}: best {best}/{best_total}, last {last}/{total}",
                     title=title,
                     best=tr.number(score.best),
+                    best_total=tr.number(score.best_total),
                     last=tr.number(score.last),
                     total=tr.number(score.total),
                 )

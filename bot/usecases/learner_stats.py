@@ -88,9 +88,9 @@ class LearnerStatsCases(ServesCatalog):
         self.clock = clock
 
     async def best_scores(self, user_id: int) -> dict[str, tuple[int, int]]:
-        """Quiz id -> (best correct, questions) over the learner's finished private attempts."""
+        """Quiz id -> (best correct, its questions) over the learner's finished private attempts."""
         scores = quiz_scores(await self.analytics.finished_attempts(user_id))
-        return {score.quiz_id: (score.best, score.total) for score in scores}
+        return {score.quiz_id: (score.best, score.best_total) for score in scores}
 
     async def _zone(self, user_id: int) -> tzinfo:
         return ZoneInfo(await self.zone_of(user_id)) if self.zone_of else self.review.tz

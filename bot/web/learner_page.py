@@ -148,7 +148,8 @@ def _scores(tr: Translator, page: LearnerPage) -> str:
     rows = []
     for score, quiz in page.scores:
         total = tr.number(score.total)
-        best = figure(f"best-{quiz.id}", score.best, f"{tr.number(score.best)}/{total}")
+        best_of = f"{tr.number(score.best)}/{tr.number(score.best_total)}"
+        best = figure(f"best-{quiz.id}", score.best, best_of)
         last = esc(f"{tr.number(score.last)}/{total}")
         rows.append([esc(quiz.title.get(lang)), best, last, esc(tr.number(score.attempts))])
     if rows:
@@ -167,7 +168,8 @@ def _exams(tr: Translator, page: LearnerPage) -> str:
     rows = []
     for score, quiz in page.exams:
         total = tr.number(score.total)
-        best = figure(f"exam-best-{quiz.id}", score.best, f"{tr.number(score.best)}/{total}")
+        best_of = f"{tr.number(score.best)}/{tr.number(score.best_total)}"
+        best = figure(f"exam-best-{quiz.id}", score.best, best_of)
         last = esc(f"{tr.number(score.last)}/{total}")
         rows.append([esc(quiz.title.get(lang)), best, last, esc(tr.number(score.attempts))])
     head = [tr._("Quiz"), tr._("Best"), tr._("Last"), tr._("Attempts")]

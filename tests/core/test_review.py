@@ -209,6 +209,17 @@ def test_best_and_last_scores() -> None:
     ]
 
 
+def test_a_best_score_keeps_the_total_it_was_out_of_when_the_quiz_changed_length() -> None:
+    # 8/10 before the quiz was cut to 5 questions, then 4/5 and 3/5: "best 8/5" is no score.
+    # The best is the best share right, shown out of its own total: 8/10 (80 %) ties 4/5, and
+    # the later of a tie wins, as it is the quiz as it is now.
+    scores = quiz_scores([("a", 1.0, 8, 10), ("a", 2.0, 4, 5), ("a", 3.0, 3, 5)])
+    assert [(s.best, s.best_total, s.last, s.total) for s in scores] == [(4, 5, 3, 5)]
+    # Grown from 4 to 8 questions: 4/4 stays the best, out of 4, not "4/8".
+    scores = quiz_scores([("b", 1.0, 4, 4), ("b", 2.0, 6, 8)])
+    assert [(s.best, s.best_total, s.last, s.total) for s in scores] == [(4, 4, 6, 8)]
+
+
 def test_question_stats_share_right_wrong_choice_and_languages() -> None:
     rows = [
         ("q", "why", "en", "b", True, 6),
