@@ -211,6 +211,13 @@ class Catalog:
         found = [quiz for (qid, _), quiz in self.previous.items() if qid == quiz_id]
         return found[-1] if found else None
 
+    def versions(self, quiz_id: str) -> list[Quiz]:
+        """The quiz as listed, then the earlier versions kept since (newest first): where a set
+        under way finds a question a reload took away or changed."""
+        current = self.quizzes.get(quiz_id)
+        earlier = [quiz for (qid, _), quiz in self.previous.items() if qid == quiz_id]
+        return [*([current] if current is not None else []), *reversed(earlier)]
+
     def known_quizzes(self) -> list[Quiz]:
         """Every quiz `known` finds: the listed ones, then the latest of each id served only by
         version (statistics read answers of both)."""

@@ -124,14 +124,25 @@ class PracticeSession(ServesCatalog):
         found = next((q for q in quiz.questions if q.id == key.question_id), None) if quiz else None
         return (quiz, found) if quiz and found else None
 
+    def _drawn(self, key: QuestionKey, options: int) -> tuple[Quiz, Question] | None:
+        """The question a set drew, as the content has it now or else as the newest earlier
+        version with it and the options its stored order shuffled: a set under way finishes on
+        the questions it started with when a reload removes or reshapes one (as an attempt
+        does; earlier versions are kept in memory only, so not across a restart)."""
+        for quiz in self.catalog.versions(key.quiz_id):
+            found = next((q for q in quiz.questions if q.id == key.question_id), None)
+            if found is not None and len(found.options) == options:
+                return quiz, found
+        return None
+
     def _question(
         self, stored: StoredSet, index: int, shown_at: float | None = None
     ) -> PracticeQuestion | None:
-        located = self._located(stored.questions[index])
+        order = stored.orders[index]
+        located = self._drawn(stored.questions[index], len(order))
         if located is None:
             return None
         quiz, question = located
-        order = stored.orders[index]
         exam = None
         if stored.exam_clock is not None and stored.exam_seconds is not None:
             shown = shown_at if shown_at is not None else (stored.shown_at or stored.started_at)
