@@ -153,6 +153,25 @@ class RoundStore:
 
         return await self.db.write(write)
 
+    async def replan(self, round_id: int, index: int, questions: Sequence[QuestionKey]) -> None:
+        """A practice round's questions from card `index` on replaced (those that left the
+        content taken out), if the round is open and card `index` not shown yet."""
+
+        async def write(conn: Conn) -> None:
+            await conn.execute(
+                """UPDATE review_sessions SET questions = ?, total = ?
+                   WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
+                (
+                    json.dumps([key.encode() for key in questions]),
+                    len(questions),
+                    round_id,
+                    index,
+                    index,
+                ),
+            )
+
+        await self.db.write(write)
+
     async def prompt_sent(self, round_id: int, prompt_id: int) -> None:
         """The ForceReply prompt of the round's number card: a reply handled after a restart
         (or by another worker) deletes it."""

@@ -200,6 +200,9 @@ class ReviewRounds(RoundAnswers):
         assert stored is not None
         if stored.mode == PRACTICE:
             located = self.located(stored, index)
+            if located is None and index < len(stored.questions):
+                stored = await self._without_gone(stored, index)
+                located = self.located(stored, index)
             if located is None:
                 return await self._finish(stored)
             quiz, question = located
@@ -227,6 +230,16 @@ class ReviewRounds(RoundAnswers):
             card.item_id,
             await self.review.recall_of(card.item),
         )
+
+    async def _without_gone(self, stored: StoredRound, index: int) -> StoredRound:
+        """The practice round without the questions not asked yet that left the content since
+        it began (a reload): it goes on to the others, as the queue drops them too."""
+        later = stored.questions[index:]
+        left = [k for k in later if self.review.question(k.quiz_id, k.question_id) is not None]
+        await self.rounds.replan(stored.id, index, [*stored.questions[:index], *left])
+        fresh = await self.rounds.get(stored.id)
+        assert fresh is not None
+        return fresh
 
     async def _finish(self, stored: StoredRound) -> RoundSummary | AlreadyShown:
         if not await self.rounds.finish(stored.id, self.clock()):
