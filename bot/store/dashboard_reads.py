@@ -45,9 +45,12 @@ class DashboardStore:
         return str(row[0]) if row and row[0] else None
 
     async def answers_since(self, user_id: int, since: float) -> list[tuple[float, int]]:
-        """(answered_at, is_correct) of every answer the learner gave since `since`."""
+        """(answered_at, is_correct) of every answer the learner gave since `since`; a
+        flashcard's rating (option `rating:...`) is not scored, so not counted (as in /stats)."""
         async with self.db.reader.execute(
-            "SELECT answered_at, is_correct FROM answers WHERE user_id = ? AND answered_at >= ?",
+            """SELECT answered_at, is_correct FROM answers
+               WHERE user_id = ? AND answered_at >= ?
+                 AND coalesce(option_id, '') NOT LIKE 'rating:%'""",
             (user_id, since),
         ) as cur:
             return [(float(at), int(right)) for at, right in await cur.fetchall()]
