@@ -56,3 +56,22 @@ async def test_an_exam_finishes_on_its_questions_when_one_left_the_content(db) -
     assert (outcome.correct, outcome.missed) == (total, 0)
     assert len(outcome.marked) == total  # the results, question by question
     assert not await practice.exam_running(LEARNER)
+
+
+async def test_a_question_given_an_option_mid_exam_is_asked_as_it_was_drawn(db) -> None:  # type: ignore[no-untyped-def]
+    catalog, clock = shipped_catalog(), FakeClock()
+    served = CatalogRef(catalog)
+    practice = PracticeSession(served, PracticeStore(db), ReviewStore(db), clock=clock,
+                               rng=random.Random(3))  # fmt: skip
+    asked = await practice.start_exam(LEARNER, QUIZ, ExamClock.PER_QUESTION, 30)
+    assert isinstance(asked, PracticeQuestion)
+    quiz = catalog.quizzes[QUIZ]
+    first = next(q for q in quiz.questions if q.id == asked.question.id)
+    drawn = len(first.options)
+    grown = replace(first, options=(*first.options, replace(first.options[0], id="late")))
+    served.current = reloaded(catalog, replace(quiz, version="grown", questions=tuple(
+        grown if q is first else q for q in quiz.questions)))  # fmt: skip
+
+    outcome = await practice.answer(LEARNER, asked.set_id, 0, right(asked))
+    assert isinstance(outcome, PracticeAnswered) and outcome.judgement is not None
+    assert outcome.judgement.is_correct and len(outcome.asked.question.options) == drawn
