@@ -84,6 +84,8 @@ class ScheduledRuns:
                 if await self.play(started):
                     if schedule.topic_gone:  # open again: a later closing is told again
                         await self.schedules.topic_gone(schedule.id, False)
+                elif not thread:  # no topic: the bot may not send in the group (tg/topics.py)
+                    log.info("schedule %s: the bot may not send in its group", schedule.id)
                 elif await self.schedules.topic_gone(schedule.id):
                     await self._tell_topic_gone(schedule)
                 else:

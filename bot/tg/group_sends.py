@@ -18,7 +18,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 from telegram.ext import Application, ExtBot
 
 from bot.tg.screen_render import Screen
-from bot.tg.topics import TopicGone, reply_thread, topic_gone
+from bot.tg.topics import Muted, TopicGone, muted, reply_thread, topic_gone
 from bot.tg.wire import calls
 from bot.tg.wire.photos import PhotoSender, send_screen
 from bot.tg.wire.retry import Courtesy, LimitArgs, OnWire
@@ -72,7 +72,8 @@ class GroupSends(ABC):
         raises `Shed` if the group's budget is short (bot/tg/wire/ratelimit.py).
 
         `thread`: the forum topic (0: none), as a run or a schedule names its own; a closed or
-        deleted topic raises `TopicGone` for the caller to end what played there. None: a
+        deleted topic raises `TopicGone` for the caller to end what played there, and so does a
+        chat where the bot may not send (`Muted`, one of them). None: a
         reply to the update being handled, in its topic (bot/tg/topics.py); a gone topic is
         then one log line (nobody is there to read it)."""
         limit: LimitArgs | None = Courtesy() if courtesy else on_wire
@@ -91,6 +92,8 @@ class GroupSends(ABC):
             except BadRequest as exc:
                 if place and topic_gone(exc):
                     raise TopicGone(chat_id, place, str(exc)) from None
+                if muted(exc):
+                    raise Muted(chat_id, str(exc)) from None
                 raise
         except TopicGone as gone:
             if thread is not None:

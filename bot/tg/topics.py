@@ -30,6 +30,24 @@ class TopicGone(Exception):
         self.chat_id, self.thread_id = chat_id, thread_id
 
 
+class Muted(TopicGone):
+    """A send to a group was refused: the bot may not send there (an admin took that right
+    away, or made the group read-only). Like a gone topic, it ends what played there."""
+
+    def __init__(self, chat_id: int, reason: str) -> None:
+        Exception.__init__(self, f"chat {chat_id}: {reason}")
+        self.chat_id, self.thread_id = chat_id, 0
+
+
+_MUTED = ("not enough rights to send", "have no rights to send")
+
+
+def muted(exc: Exception) -> bool:
+    """Telegram's refusal of a send by a bot without the right to send in that chat."""
+    text = str(exc).lower()
+    return isinstance(exc, BadRequest) and any(words in text for words in _MUTED)
+
+
 def topic_gone(exc: Exception) -> bool:
     """Telegram's refusal of a send to a forum topic that was closed or deleted."""
     text = str(exc).lower()
