@@ -26,14 +26,14 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import time as dtime
+from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
+from apscheduler.triggers.base import BaseTrigger  # type: ignore[import-untyped]
 from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.recurrence import next_daily
-from bot.core.schedule import ptb_days
 from bot.observability import metrics
 from bot.store.pg.timers import Timer, TimerQueue
 
@@ -104,6 +104,23 @@ class Timers:
         return self.durable
 
 
+class DailyTrigger(BaseTrigger):  # type: ignore[misc]  # APScheduler ships no types
+    """APScheduler's trigger for `hour:minute` in `tz` on `days` (0 = Monday), by the rule of
+    bot/core/recurrence.py: a repeated wall time fires once, a skipped one still fires."""
+
+    def __init__(self, at: tuple[int, int], tz: ZoneInfo, days: Sequence[int]) -> None:
+        self.at, self.tz, self.days = at, tz, tuple(days)
+
+    def get_next_fire_time(
+        self, previous_fire_time: datetime | None, now: datetime
+    ) -> datetime | None:
+        after = now.timestamp()
+        if previous_fire_time is not None:
+            after = max(after, previous_fire_time.timestamp())
+        due = next_daily(after, self.at[0], self.at[1], self.tz, self.days)
+        return datetime.fromtimestamp(due, self.tz)
+
+
 class JobTimers(Timers):
     """PTB's JobQueue: one process, timers in memory."""
 
@@ -133,10 +150,11 @@ class JobTimers(Timers):
         self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
     ) -> None:
         await self.cancel(kind, ident)
-        self.jobs.run_daily(
+        # Not `run_daily`: its cron trigger fires a wall time the clock change repeats twice
+        # (02:30 in Paris on the last Sunday of October); the rule the workers follow fires once.
+        self.jobs.run_custom(
             self._job,
-            time=dtime(at[0], at[1], tzinfo=ZoneInfo(timezone)),
-            days=ptb_days(days),
+            job_kwargs={"trigger": DailyTrigger(at, ZoneInfo(timezone), days)},
             data=(kind, (ident,)),
             name=f"{kind}:{ident}",
         )
