@@ -22,7 +22,7 @@ from .flood import FloodLimits
 from .inline import InlineAnswer
 from .serialize import ANONYMOUS_ADMIN, user_json
 from .server import Server
-from .state import PRESENT, ChatState, EmuMessage, UserState
+from .state import PRESENT, RESTRICTED_GONE, ChatState, EmuMessage, UserState
 from .world import RequestRecord, Stats, World
 
 RequestHook = Callable[[str, dict[str, Any], float], None]
@@ -173,7 +173,8 @@ class Emulator:
         service messages). `service=False`: no service message, as in groups that hide them
         (large supergroups, or an admin bot deleting them)."""
         chat = self._group_state(group)
-        self.world.set_member_status(chat, user.state, "left")
+        restricted = chat.members.get(user.id) == "restricted"  # stays so: is_member false
+        self.world.set_member_status(chat, user.state, RESTRICTED_GONE if restricted else "left")
         if service:
             self.world.service_message(
                 chat, user.state, {"left_chat_member": user_json(user.state)}
@@ -185,7 +186,8 @@ class Emulator:
         """`user` joins (again): status member (chat_member to an administrator bot), then the
         new_chat_members service message (none with `service=False`)."""
         chat = self._group_state(group)
-        self.world.set_member_status(chat, user.state, "member")
+        back = "restricted" if chat.members.get(user.id) == RESTRICTED_GONE else "member"
+        self.world.set_member_status(chat, user.state, back)
         if service:
             self.world.service_message(
                 chat, user.state, {"new_chat_members": [user_json(user.state)],

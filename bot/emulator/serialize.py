@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import GROUP_ANONYMOUS_BOT_ID, ChatState, EmuMessage, UserState
+from .state import GROUP_ANONYMOUS_BOT_ID, RESTRICTED_GONE, ChatState, EmuMessage, UserState
 
 ANONYMOUS_ADMIN = UserState(
     GROUP_ANONYMOUS_BOT_ID, "Group", username="GroupAnonymousBot", is_bot=True, started=True
@@ -155,8 +155,8 @@ def member_json(user: UserState, status: str) -> dict[str, Any]:
         data.update(can_be_edited=False, is_anonymous=False)
         data.update(dict.fromkeys(_ADMIN_RIGHTS, True))
         data["can_promote_members"] = False
-    elif status == "restricted":
-        data.update(is_member=True, until_date=0)
+    elif status in ("restricted", RESTRICTED_GONE):
+        data.update(status="restricted", is_member=status == "restricted", until_date=0)
         data.update(dict.fromkeys(_RESTRICTIONS, False))
     elif status == "kicked":
         data["until_date"] = 0

@@ -17,6 +17,9 @@ from .errors import ApiError
 GROUP_ANONYMOUS_BOT_ID = 1087968824
 MEMBER_STATUSES = ("creator", "administrator", "member", "restricted", "left", "kicked")
 PRESENT = frozenset({"creator", "administrator", "member", "restricted"})
+# A restricted member who left stays "restricted" on Telegram, with `is_member` false; its
+# restrictions wait for a return. Never present; shown as status "restricted".
+RESTRICTED_GONE = "restricted (left)"
 
 
 @dataclass(frozen=True)
