@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Chat, Update
+from telegram import CallbackQuery, Chat, ChatMemberRestricted, Update
 from telegram.error import BadRequest
 
 from bot.core.standings import Window
@@ -99,8 +99,11 @@ class StandingsHandlers:
         change = update.chat_member
         if change is None or change.new_chat_member.user.is_bot:
             return
-        user_id = change.new_chat_member.user.id
-        if change.new_chat_member.status in PRESENT:
+        new = change.new_chat_member
+        user_id = new.user.id
+        # A restricted member who left is still "restricted", with is_member false.
+        gone = isinstance(new, ChatMemberRestricted) and not new.is_member
+        if new.status in PRESENT and not gone:
             await self.standings.member_joined(change.chat.id, user_id)
         else:
             await self.standings.member_left(change.chat.id, user_id)

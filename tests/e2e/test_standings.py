@@ -171,6 +171,23 @@ async def test_departures_seen_through_chat_member_updates(tmp_path: Path) -> No
         await settled(lambda: h.member_present(2002), [(1,)])
 
 
+async def test_a_restricted_member_who_leaves_is_no_longer_listed(tmp_path: Path) -> None:
+    """Telegram keeps a restricted (muted) member's status "restricted" when they leave, with
+    `is_member` false: the chat_member update says they left by that flag, not by the status."""
+    async with group_bot(tmp_path, seconds=1.5) as h:
+        group, admin = await make_group(h)
+        await h.emu.set_bot_status(group, "administrator", by=admin)
+        awa = h.emu.user(2002, "Awa", language_code="en")
+        group.add_member(awa)
+        await h.emu.member_joins(group, awa, service=False)
+        await settled(lambda: h.member_present(2002), [(1,)])
+        group.add_member(awa, "restricted")
+        await h.emu.member_leaves(group, awa, service=False)
+        await settled(lambda: h.member_present(2002), [(0,)])
+        await h.emu.member_joins(group, awa, service=False)  # back, still restricted
+        await settled(lambda: h.member_present(2002), [(1,)])
+
+
 async def test_webhook_asks_for_chat_member_updates(tmp_path: Path) -> None:
     """Webhook mode asks Telegram for chat_member too (setWebhook's allowed_updates)."""
     async with Emulator(token=TOKEN, flood=None) as emu:
