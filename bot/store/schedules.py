@@ -94,6 +94,18 @@ class ScheduleStore:
 
         return await self.db.write(update)
 
+    async def delete_quiz_schedules(self, chat_id: int, quiz: str) -> list[int]:
+        """Remove a group's schedules of one quiz (the group deleted it); their ids."""
+
+        async def delete(conn: Conn) -> list[int]:
+            async with conn.execute(
+                "DELETE FROM schedules WHERE chat_id = ? AND quiz = ? RETURNING id",
+                (chat_id, quiz),
+            ) as cur:
+                return [int(r[0]) async for r in cur]
+
+        return await self.db.write(delete)
+
     async def delete_schedule(self, schedule_id: int) -> bool:
         async def delete(conn: Conn) -> bool:
             cur = await conn.execute("DELETE FROM schedules WHERE id = ?", (schedule_id,))

@@ -64,6 +64,13 @@ class ScheduledRuns:
     async def unregister(self, schedule_id: int) -> None:
         await self.timers.cancel("sched", schedule_id)
 
+    async def drop_quiz(self, chat_id: int, quiz_id: str) -> int:
+        """A group's quiz was deleted: remove its schedules and their timers; how many."""
+        removed = await self.schedules.remove_quiz(chat_id, quiz_id)
+        for schedule_id in removed:
+            await self.unregister(schedule_id)
+        return len(removed)
+
     async def reschedule(self, chat_id: int | None = None) -> None:
         """(Re)build the jobs of a group's schedules, or of every group's at start-up."""
         for schedule in await self.schedules.listed(chat_id):

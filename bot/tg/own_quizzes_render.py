@@ -69,8 +69,16 @@ def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: s
     return Screen(html.escape(text), keyboard)
 
 
-def deleted(tr: Translator, typed: str) -> str:
-    return html.escape(tr._("The quiz {id} was deleted from this group.", id=typed))
+def deleted(tr: Translator, typed: str, schedules: int = 0) -> str:
+    """The deletion done; and how many of the group's schedules played it (removed with it)."""
+    text = tr._("The quiz {id} was deleted from this group.", id=typed)
+    if schedules:
+        text += "\n" + tr.ngettext(
+            "Its schedule was removed too.",
+            "Its {n} schedules were removed too.",
+            schedules,
+        )
+    return html.escape(text)
 
 
 def schedule_hint(tr: Translator, typed: str) -> str:

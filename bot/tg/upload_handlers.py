@@ -319,7 +319,8 @@ class UploadHandlers:
         if key == "delx":
             await self.runner.send(chat_id, Screen(choice_render.cancelled(tr)))
         elif await self.uploads.delete(chat_id, value):
-            await self.runner.send(chat_id, Screen(own_render.deleted(tr, value)))
+            dropped = await self.runner.scheduled.drop_quiz(chat_id, value)
+            await self.runner.send(chat_id, Screen(own_render.deleted(tr, value, dropped)))
         else:
             await self.runner.send(chat_id, Screen(own_render.no_such_quiz(tr, value, {})))
 

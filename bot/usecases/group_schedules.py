@@ -125,6 +125,11 @@ class GroupSchedules(ServesCatalog):
         time, when the admins are to be told (once, not at every firing)."""
         return await self.store.set_topic_gone(schedule_id, gone)
 
+    async def remove_quiz(self, chat_id: int, quiz_id: str) -> list[int]:
+        """The group deleted its quiz `quiz_id`: its schedules go too (their ids), so that none
+        promises a run that could not start."""
+        return await self.store.delete_quiz_schedules(chat_id, quiz_id)
+
     async def remove(self, chat_id: int, number: int) -> Unscheduled | NoSuchSchedule:
         """Remove the group's `number`-th schedule as /schedules lists it (1-based)."""
         listed = await self.listed(chat_id)
