@@ -232,7 +232,7 @@ class HandlerSet:
         )
         # /top and /me in groups, members leaving or joining.
         self.standings_handlers = StandingsHandlers(
-            self.standings, self.group_settings, self.courtesy.say
+            self.standings, self.group_settings, self.courtesy.say, self.admins.forget
         )
 
     def _make_progress_handlers(self, app: Application) -> None:  # type: ignore[type-arg]

@@ -16,6 +16,7 @@ the service message) stays listed until then.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from telegram import CallbackQuery, Chat, ChatMemberRestricted, Update
 from telegram.error import BadRequest
@@ -37,10 +38,17 @@ PRESENT = frozenset({"member", "administrator", "creator", "restricted"})
 
 
 class StandingsHandlers:
-    def __init__(self, standings: GroupStandings, settings: GroupSettingsCases, say: Say) -> None:
+    def __init__(
+        self,
+        standings: GroupStandings,
+        settings: GroupSettingsCases,
+        say: Say,
+        status_changed: Callable[[int, int], None] = lambda chat_id, user_id: None,
+    ) -> None:
         self.standings = standings
         self.settings = settings
         self.say = say
+        self.status_changed = status_changed  # (chat, user): the admin cache forgets them
 
     async def top(self, update: Update, context: BotContext) -> None:
         chat = update.effective_chat
@@ -101,6 +109,7 @@ class StandingsHandlers:
             return
         new = change.new_chat_member
         user_id = new.user.id
+        self.status_changed(change.chat.id, user_id)  # promoted or demoted: at once
         # A restricted member who left is still "restricted", with is_member false.
         gone = isinstance(new, ChatMemberRestricted) and not new.is_member
         if new.status in PRESENT and not gone:

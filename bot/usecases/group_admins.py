@@ -1,7 +1,8 @@
 """Who may run a group's quizzes: creators and administrators, remembered for a short while.
 
 Asking Telegram (getChatMember) for every command would cost a round trip each time and count
-against flood limits; a minute-long cache keeps a demoted admin's powers for at most a minute.
+against flood limits; a minute-long cache keeps a demoted admin's powers for at most a minute
+(none at all where the bot is an administrator: Telegram then tells it of the change).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ class AdminCache:
             self._seen.clear()
         self._seen[(chat_id, user_id)] = (admin, now + self._ttl)
         return admin
+
+    def forget(self, chat_id: int, user_id: int) -> None:
+        """Telegram said this member's status changed (chat_member): ask again next time."""
+        self._seen.pop((chat_id, user_id), None)
 
     def forget_chat(self, chat_id: int) -> None:
         """Drop what we knew about a chat (the bot left, or it became a supergroup)."""
