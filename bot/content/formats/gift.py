@@ -136,7 +136,8 @@ def _blocks(text: str) -> list[tuple[int, str]]:
     lines: list[str] = []
     start = 0
     for number, raw in enumerate(split_lines(text), start=1):
-        stripped = raw.strip()
+        # A byte-order mark (Notepad's UTF-8) must not hide a first `//` comment line.
+        stripped = raw.strip().removeprefix("\ufeff").strip()
         if stripped.startswith("//"):
             continue
         if not stripped:
@@ -146,7 +147,7 @@ def _blocks(text: str) -> list[tuple[int, str]]:
             continue
         if not lines:
             start = number
-        lines.append(stripped.removeprefix("\ufeff"))
+        lines.append(stripped)
     if lines:
         blocks.append((start, "\n".join(lines)))
     return blocks
