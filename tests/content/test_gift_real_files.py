@@ -21,3 +21,31 @@ def test_a_byte_order_mark_before_a_comment_keeps_the_category() -> None:
     assert (quiz.id, quiz.title) == ("training-loop", "Training loop")
     (step,) = quiz.questions
     assert (step.id, step.line) == ("step", 4)
+
+
+def test_moodle_html_questions_become_our_text_not_tags() -> None:
+    result = parse("gift", read("moodle-4-export.gift"), "moodle-4-export")
+    (quiz,) = result.quizzes
+    assert quiz.title == "Default for Training loop"
+    step, lr, size = quiz.questions
+    assert step.prompt == "What does `optimizer.step()` do & when?"
+    assert [(o.text, o.correct) for o in step.options] == [
+        ("It clears the gradients", False),
+        ("It updates the weights", True),
+    ]
+    assert step.explanation.startswith("It applies the update <once> per step.")
+    assert "No, that is `zero_grad()`." in step.explanation
+    assert lr.prompt == "What happens when the learning rate is far too high?"
+    assert [o.text for o in lr.options] == [
+        "The loss diverges",
+        "Nothing changes",
+        "Training converges faster",
+    ]
+    assert size.explanation == "32 / 8 = 4."
+    texts = [q.prompt for q in quiz.questions] + [q.explanation for q in quiz.questions]
+    texts += [o.text for q in quiz.questions for o in q.options]
+    assert not [t for t in texts if "<p" in t or "&amp;" in t or "dir=" in t]
+    # What could not be carried is said, by line: the bold, and the picture GIFT cannot hold.
+    notes = [(p.line, p.message) for p in result.problems]
+    assert (14, "formatting not kept: strong") in notes
+    assert any(line == 14 and "curve.png" in message for line, message in notes)

@@ -5,11 +5,12 @@ its first full-credit one: the others (partial credit, alternatives) are reporte
 quizbot accepts one value with a tolerance, or one range. GIFT has no unit: a unit is not
 written (the export says how many were left out).
 
-Reads `::title::`, `$CATEGORY:` (one quiz per category), `//` comment lines, `[format]` tags,
-`=` right / `~` wrong answers with `%weight%`, `#` per-answer feedback, `####` general feedback,
-the "missing word" layout (text after the answers), and the escapes `\\ \\~ \\= \\# \\{ \\} \\:
-\\n`. quizbot shows one explanation per question: general feedback and the right answer's
-feedback become it; feedback on a wrong answer is appended to it, and reported.
+Reads `::title::`, `$CATEGORY:` (one quiz per category), `//` comment lines, `[format]` tags
+(`[html]` text converted to ours, as Moodle XML's), `=` right / `~` wrong answers with `%weight%`,
+`#` per-answer feedback, `####` general feedback, the "missing word" layout (text after the
+answers), and the escapes `\\ \\~ \\= \\# \\{ \\} \\: \\n`. quizbot shows one explanation per
+question: general feedback and the right answer's feedback become it; feedback on a wrong answer is
+appended to it, and reported.
 
 This module cuts a file into quizzes (one per category) and questions (title, format tag,
 prompt, the answer block's place); what an answer block means is `gift_answers.py`, the escapes
@@ -40,7 +41,9 @@ from bot.content.formats.draft import (
     unique,
 )
 from bot.content.formats.gift_answers import is_true_false, read_answers, read_numerical
-from bot.content.formats.gift_units import find, plain_text, scan
+from bot.content.formats.gift_units import Unit, find, plain_text, scan
+from bot.content.formats.html_text import html_to_text
+from bot.content.formats.moodle_text import picture
 from bot.content.problems import N_, Msg
 
 _FORMATS = ("[html]", "[markdown]", "[plain]", "[moodle]")
@@ -171,11 +174,54 @@ def _question(
             return None
         title, units = plain_text(units[2:end]), units[end + 2 :]
     head = plain_text(units[:10]).lower()
+    html = _Html()
     for tag in _FORMATS:
         if head.startswith(tag):
             units = units[[c for c, _ in units].index("]") + 1 :]
-            if tag == "[html]":
-                result.note(line, Msg(N_("HTML text format: tags are kept as plain text")))
+            html.on = tag == "[html]"
+    question = _read(units, line, title, number, result, limits, html)
+    html.report(line, result)
+    return question
+
+
+class _Html:
+    """A `[html]` question's text fields (Moodle's GIFT export writes every question made in
+    its editor so, answers in `<p>`) as our text, like Moodle XML's: tags dropped, entities
+    decoded; the formatting and pictures lost are reported once for the question."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.dropped: set[str] = set()
+        self.lost: list[Msg] = []
+
+    def __call__(self, text: str) -> str:
+        if not self.on:
+            return text
+        converted = html_to_text(text)
+        self.dropped.update(converted.dropped)
+        for image in converted.images:
+            shown = picture(image, {})  # GIFT holds no files: every picture is left out
+            if isinstance(shown, Msg) and shown not in self.lost:
+                self.lost.append(shown)
+        return converted.text.strip()
+
+    def report(self, line: int, result: ParseResult) -> None:
+        if self.dropped:
+            result.note(line, Msg(N_("formatting not kept: {tags}"),
+                                  tags=", ".join(sorted(self.dropped))))  # fmt: skip
+        for lost in self.lost:
+            result.note(line, lost)
+
+
+def _read(
+    units: list[Unit],
+    line: int,
+    title: str,
+    number: int,
+    result: ParseResult,
+    limits: Limits,
+    html: _Html,
+) -> DraftQuestion | None:
     opened = find(units, "{")
     if opened < 0:
         result.skip(line, Msg(N_("no answer block {...}: a description or an unfinished question")))
@@ -184,7 +230,7 @@ def _question(
     if closed < 0:
         result.skip(line, Msg(N_("answer block '{' is never closed with '}'")))
         return None
-    before, after = plain_text(units[:opened]), plain_text(units[closed + 1 :])
+    before, after = html(plain_text(units[:opened])), html(plain_text(units[closed + 1 :]))
     prompt = before
     if after:
         prompt = f"{before} _____ {after}".strip()
@@ -192,7 +238,7 @@ def _question(
     qid = slug(title, f"q{number}") if title else f"q{number}"
     inner = plain_text(units[opened + 1 : closed])
     if inner.startswith("#") and not inner.startswith("####"):
-        numerical = read_numerical(units[opened + 1 : closed], line, result)
+        numerical = read_numerical(units[opened + 1 : closed], line, result, html)
         if numerical is None:
             return None
         if not prompt:
@@ -208,7 +254,7 @@ def _question(
             NUMBER,
             key,
         )
-    parsed = read_answers(units[opened + 1 : closed], line, result, limits)
+    parsed = read_answers(units[opened + 1 : closed], line, result, limits, html)
     if parsed is None:
         return None
     options, explanation, several = parsed

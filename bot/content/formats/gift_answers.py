@@ -8,6 +8,7 @@ GIFT has that quizbot has not is reported here.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from bot.content.formats.draft import DraftOption, Limits, ParseResult, option_letter
 from bot.content.formats.gift_units import Unit, find, plain_text
@@ -16,9 +17,16 @@ from bot.core.kinds import MULTIPLE_MAX_OPTIONS, NumberAnswer
 
 _TRUE_FALSE = {"T", "F", "TRUE", "FALSE"}
 
+# A text field as written -> our text: as is, or a `[html]` question's HTML converted.
+Field = Callable[[str], str]
+
+
+def _as_written(text: str) -> str:
+    return text
+
 
 def read_answers(
-    block: list[Unit], line: int, result: ParseResult, limits: Limits
+    block: list[Unit], line: int, result: ParseResult, limits: Limits, field: Field = _as_written
 ) -> tuple[list[DraftOption], str, bool] | None:
     """The options, the explanation, and whether it is a several-answer question (kind:
     multiple: more than one right answer, or partial-credit weights)."""
@@ -36,11 +44,11 @@ def read_answers(
         )
         return None
     if is_true_false(inner):
-        return (*_true_false(inner, line, result), False)
+        return (*_true_false(inner, line, result, field), False)
     general = ""
     split = find(block, "####")
     if split >= 0:
-        general, block = plain_text(block[split + 4 :]), block[:split]
+        general, block = field(plain_text(block[split + 4 :])), block[:split]
     starts = [i for i, (ch, literal) in enumerate(block) if ch in "=~" and not literal]
     if not starts or plain_text(block[: starts[0]]):
         result.skip(line, Msg(N_("answers must start with = (right) or ~ (wrong)")))
@@ -56,8 +64,8 @@ def read_answers(
             return None
         weight, token = _weight(token)
         hash_at = find(token, "#")
-        note = plain_text(token[hash_at + 1 :]) if hash_at >= 0 else ""
-        text = plain_text(token[:hash_at] if hash_at >= 0 else token)
+        note = field(plain_text(token[hash_at + 1 :])) if hash_at >= 0 else ""
+        text = field(plain_text(token[:hash_at] if hash_at >= 0 else token))
         # A positive weight makes an answer right: `~%50%a ~%50%c` has two right answers.
         right = block[start][0] == "=" if weight is None else weight > 0
         if weight is not None:
@@ -110,7 +118,7 @@ def read_answers(
 
 
 def read_numerical(
-    block: list[Unit], line: int, result: ParseResult
+    block: list[Unit], line: int, result: ParseResult, field: Field = _as_written
 ) -> tuple[NumberAnswer, str] | None:
     """`#value`, `#value:tolerance`, `#low..high`, or `#=answer ... =answer` (each with an
     optional `%weight%` and `#feedback`), then an optional `####` general feedback."""
@@ -118,7 +126,7 @@ def read_numerical(
     body = block[find(block, "#") + 1 :]
     split = find(body, "####")
     if split >= 0:
-        general, body = plain_text(body[split + 4 :]), body[:split]
+        general, body = field(plain_text(body[split + 4 :])), body[:split]
     starts = [i for i, (ch, literal) in enumerate(body) if ch == "=" and not literal]
     if not starts:
         starts, tokens = [0], [body]
@@ -132,7 +140,7 @@ def read_numerical(
     for token in tokens:
         weight, token = _weight(token)
         hash_at = find(token, "#")
-        note = plain_text(token[hash_at + 1 :]) if hash_at >= 0 else ""
+        note = field(plain_text(token[hash_at + 1 :])) if hash_at >= 0 else ""
         written = plain_text(token[:hash_at] if hash_at >= 0 else token)
         key = _number_key(written)
         if key is None:
@@ -178,11 +186,13 @@ def is_true_false(inner: str) -> bool:
     return inner.split("#", 1)[0].strip().upper() in _TRUE_FALSE
 
 
-def _true_false(inner: str, line: int, result: ParseResult) -> tuple[list[DraftOption], str]:
+def _true_false(
+    inner: str, line: int, result: ParseResult, field: Field
+) -> tuple[list[DraftOption], str]:
     """`{T}`, `{FALSE#feedback}`, `{T####explanation}` -> options True, False (in that order)."""
     key, _, rest = inner.partition("#")
     right = key.strip().upper().startswith("T")
-    notes = [part.strip() for part in rest.split("#") if part.strip()]
+    notes = [note for part in rest.split("#") if (note := field(part.strip()))]
     if len(notes) > 1:
         result.note(line, Msg(N_("true/false feedback on each answer joined into one explanation")))
     options = [DraftOption("True", right), DraftOption("False", not right)]
