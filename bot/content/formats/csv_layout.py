@@ -20,6 +20,10 @@ as its front and the explanation as its back:
 non-empty cell of each language counts (usually on its first row; a later different one is
 reported), and the source language's title gives the quiz its id, as GIFT's `$CATEGORY` does.
 Without them (files written before) the title is the `name` the caller passes (the file's).
+
+A file whose header row is separated by `;` (and holds no comma) is read with `;`: Excel's CSV
+where the comma is the decimal mark (a French teacher's "CSV UTF-8 (délimité par des
+points-virgules)"). The export writes commas.
 """
 
 from __future__ import annotations
@@ -65,7 +69,8 @@ def parse(
     result = ParseResult()
     if too_big(text, result, limits):
         return result
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")))
+    text = text.removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
     try:
         header = [cell.strip().casefold() for cell in next(reader)]
     except (StopIteration, csv.Error):
@@ -110,6 +115,13 @@ def parse(
             )
         )
     return result
+
+
+def _delimiter(text: str) -> str:
+    """`;` when the header row has semicolons and no comma: Excel writes CSV so where the comma
+    is the decimal mark (French, German...); else `,`. No column name holds either."""
+    header = text.lstrip("\r\n").partition("\n")[0]
+    return ";" if ";" in header and "," not in header else ","
 
 
 class _QuizTexts:
