@@ -49,3 +49,12 @@ def test_moodle_html_questions_become_our_text_not_tags() -> None:
     notes = [(p.line, p.message) for p in result.problems]
     assert (14, "formatting not kept: strong") in notes
     assert any(line == 14 and "curve.png" in message for line, message in notes)
+
+
+def test_accented_categories_and_titles_give_readable_ids() -> None:
+    text = "$CATEGORY: $course$/top/Révision générale\n\n::Opérations à retenir:: Vrai ? {T}\n"
+    (quiz,) = parse("gift", text, "revision", "fr").quizzes
+    assert (quiz.id, quiz.title) == ("revision-generale", "Révision générale")
+    assert quiz.questions[0].id == "operations-a-retenir"
+    (wolof,) = parse("gift", "$CATEGORY: Dajale gradient yi ñeent\n\n::Lëf:: Dëgg ? {T}\n").quizzes
+    assert (wolof.id, wolof.questions[0].id) == ("dajale-gradient-yi-neent", "lef")

@@ -14,6 +14,7 @@ them: GIFT and Aiken have no such question).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from bot.content.problems import N_, Msg
@@ -158,8 +159,13 @@ def several_letters(answer: str, letters: str) -> bool:
 
 
 def slug(text: str, fallback: str, max_chars: int = 32) -> str:
-    """A stable id from a title: lowercase letters, digits and dashes, never empty."""
-    out = _NOT_ID.sub("-", text.casefold()).strip("-")[:max_chars].strip("-")
+    """A stable id from a title: lowercase letters, digits and dashes, never empty. Accents come
+    off first ("Révision générale" -> revision-generale, Wolof "ñeent" -> neent), so that a
+    French or Wolof title does not lose its accented letters to dashes."""
+    bare = "".join(
+        ch for ch in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(ch)
+    )
+    out = _NOT_ID.sub("-", bare).strip("-")[:max_chars].strip("-")
     return out or fallback
 
 
