@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot.content.drift import TRUE_FALSE_LABELS
 from bot.content.formats import (
     DraftQuestion,
     DraftQuiz,
@@ -20,7 +21,13 @@ from bot.content.formats import (
     ParseResult,
     parse_bytes,
 )
-from bot.content.formats.draft import DEFAULT_LIMITS, DraftOption, DraftPicture, Limits
+from bot.content.formats.draft import (
+    DEFAULT_LIMITS,
+    TRUE_FALSE,
+    DraftOption,
+    DraftPicture,
+    Limits,
+)
 from bot.content.import_media import MediaPlan
 from bot.content.numbers import number_answer
 from bot.content.problems import N_, Msg, Problems
@@ -216,7 +223,19 @@ def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:
 
 
 def _as_source(quiz: DraftQuiz) -> DraftQuiz:
-    return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, quiz.questions, quiz.description)
+    """`quiz` (another language's text) standing in for the English source. A true/false
+    question's labels are the format's, not the teacher's words (GIFT's `{T}`, Moodle's
+    `true`): they take the source's, True and False, which the checker asks of a source."""
+    labels = TRUE_FALSE_LABELS[SOURCE_LANGUAGE]
+    questions = tuple(
+        replace(
+            q, options=tuple(replace(o, text=t) for o, t in zip(q.options, labels, strict=True))
+        )
+        if q.kind == TRUE_FALSE and len(q.options) == len(labels)
+        else q
+        for q in quiz.questions
+    )
+    return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, questions, quiz.description)
 
 
 def _guides(out: Path) -> GuidesFile:
