@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.content.formats import parse
+import pytest
+
+from bot.content.exporter import draft
+from bot.content.formats import parse, write
+from bot.content.formats.draft import FLASHCARD
+from bot.content.loader import load_catalog
 
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
+SHIPPED = Path(__file__).resolve().parents[2] / "content"
 
 
 def read(name: str) -> str:
@@ -58,3 +64,16 @@ def test_accented_categories_and_titles_give_readable_ids() -> None:
     assert quiz.questions[0].id == "operations-a-retenir"
     (wolof,) = parse("gift", "$CATEGORY: Dajale gradient yi ñeent\n\n::Lëf:: Dëgg ? {T}\n").quizzes
     assert (wolof.id, wolof.questions[0].id) == ("dajale-gradient-yi-neent", "lef")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "wo"])
+def test_every_shipped_quiz_keeps_its_code_blocks_through_gift(lang: str) -> None:
+    """A fenced block's indented lines (Python!) survive export then import: GIFT writes each
+    line break as `\\n`, and the spaces after it are the next line's indentation."""
+    catalog = load_catalog(SHIPPED)
+    for quiz in catalog.quizzes.values():
+        source, _ = draft(quiz, lang)
+        (back,) = parse("gift", write("gift", [source]), "x", lang).quizzes
+        asked = [q for q in source.questions if q.kind != FLASHCARD]
+        assert [(q.id, q.prompt) for q in back.questions] == [(q.id, q.prompt) for q in asked]
+        assert [q.explanation for q in back.questions] == [q.explanation for q in asked]

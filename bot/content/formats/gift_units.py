@@ -41,14 +41,21 @@ def find(units: Sequence[Unit], wanted: str, start: int = 0) -> int:
 
 
 def plain_text(units: Sequence[Unit]) -> str:
-    """Plain text: runs of unescaped whitespace (line breaks too) become one space."""
+    """Plain text: runs of unescaped whitespace (line breaks too) become one space, except the
+    spaces and tabs right after an escaped line break `\\n`: the next line's indentation, which
+    a code block's lines need (how our export writes them)."""
     out: list[str] = []
+    indent = False
     for ch, literal in units:
         if not literal and ch.isspace() and ch not in _NO_BREAK:
-            if out and out[-1] != " ":
+            if indent and ch in " \t":
+                out.append(ch)
+            elif out and out[-1] != " ":
                 out.append(" ")
+                indent = False
             continue
         out.append(ch)
+        indent = literal and ch == "\n"
     return "".join(out).strip(" ")
 
 
