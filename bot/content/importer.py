@@ -23,6 +23,10 @@ from bot.content.formats import (
 )
 from bot.content.formats.draft import (
     DEFAULT_LIMITS,
+    FLASHCARD,
+    MULTIPLE,
+    NUMBER,
+    SINGLE,
     TRUE_FALSE,
     DraftOption,
     DraftPicture,
@@ -153,7 +157,10 @@ def _plan_quiz(
     for lang, draft in drafts.items():
         if lang != SOURCE_LANGUAGE:
             file_only[lang] = kept_from(
-                folder / f"{quiz_id}.{lang}.yaml", _match(draft, source, out)
+                folder / f"{quiz_id}.{lang}.yaml",
+                _match(draft, source, out),
+                [q.id for q in source.questions],
+                _not_carried(request.fmt, source),
             )
             translations[lang] = file_only[lang].quiz
     if SOURCE_LANGUAGE in drafts:
@@ -220,6 +227,15 @@ def _pictures_of_source(
 
 def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:
     return DraftQuiz(quiz_id, quiz.title, quiz.lang, quiz.questions, quiz.description, quiz.line)
+
+
+def _not_carried(fmt: str, source: DraftQuiz) -> frozenset[str]:
+    """The source's questions that `fmt` cannot hold (CSV and Aiken: select-all, number; Aiken:
+    flashcards too): a translation re-imported from it keeps its old text for them."""
+    if fmt not in ("csv", "aiken"):
+        return frozenset()
+    kinds = {MULTIPLE, NUMBER} | ({FLASHCARD} if fmt == "aiken" else set())
+    return frozenset(q.id for q in source.questions if q.kind in kinds)
 
 
 def _as_source(quiz: DraftQuiz) -> DraftQuiz:
@@ -328,6 +344,8 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
                     True,
                 )
             )
+        elif theirs.kind == TRUE_FALSE and question.kind == SINGLE:
+            kept.append(replace(question, kind=TRUE_FALSE))  # CSV, Aiken: two plain options
         else:
             kept.append(question)
     # A title that is only the file name (CSV, Aiken) is not a translation of the source's.

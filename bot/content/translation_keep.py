@@ -11,12 +11,21 @@ replaces when the import has none; what the import has always wins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bot.content.formats.draft import NUMBER, DraftQuiz
+from bot.content.formats.draft import (
+    NUMBER,
+    OPTION_IDS,
+    SINGLE,
+    TRUE_FALSE,
+    DraftOption,
+    DraftQuestion,
+    DraftQuiz,
+)
 from bot.content.problems import Problems
-from bot.content.schema import QuizTranslation
+from bot.content.schema import QuestionTranslation, QuizTranslation
 from bot.content.sources import parse_file
 
 
@@ -29,9 +38,16 @@ class Kept:
     reviewed: bool = True
 
 
-def kept_from(path: Path, draft: DraftQuiz) -> Kept:
+def kept_from(
+    path: Path,
+    draft: DraftQuiz,
+    order: Sequence[str] = (),
+    not_carried: frozenset[str] = frozenset(),
+) -> Kept:
     """`draft` with what it lacks taken from the translation file at `path` (if there is a
-    sound one): title, description, units, explanations, `same_as_source`, `reviewed`."""
+    sound one): title, description, units, explanations, `same_as_source`, `reviewed`, and the
+    questions the format could not carry (`not_carried`: a select-all or number question in
+    CSV or Aiken), all in the source's question order (`order`)."""
     if not path.is_file():
         return Kept(draft)
     parsed = parse_file(path, QuizTranslation, Problems())
@@ -48,6 +64,18 @@ def kept_from(path: Path, draft: DraftQuiz) -> Kept:
                 explanation=question.explanation or before.explanation or "",
             )
         questions.append(question)
+    have = {q.id for q in questions}
+    for qid in order:
+        before = old.questions.get(qid)
+        if (
+            qid in not_carried
+            and qid not in have
+            and before is not None
+            and (carried := _carried(qid, before))
+        ):
+            questions.append(carried)
+    place = {qid: n for n, qid in enumerate(order)}
+    questions.sort(key=lambda q: place.get(q.id, len(place)))
     quiz = replace(
         draft,
         title=draft.title or old.title or "",
@@ -55,3 +83,22 @@ def kept_from(path: Path, draft: DraftQuiz) -> Kept:
         questions=tuple(questions),
     )
     return Kept(quiz, tuple(old.same_as_source), old.reviewed)
+
+
+def _carried(qid: str, before: QuestionTranslation) -> DraftQuestion | None:
+    """The old file's translation of a question, as a draft the writer puts back unchanged;
+    None when its option keys are not the writer's (`true`/`false`, or a, b, c... in order)."""
+    keys = tuple(before.options)
+    kind = TRUE_FALSE if keys == ("true", "false") else NUMBER if not keys else SINGLE
+    if kind == SINGLE and keys != tuple(OPTION_IDS[: len(keys)]):
+        return None
+    if before.image is not None or before.explanation_image is not None:
+        return None  # its pictures' alt texts would be lost: the checker names the question
+    return DraftQuestion(
+        qid,
+        before.prompt or "",
+        tuple(DraftOption(text) for text in before.options.values()),
+        before.explanation or "",
+        kind=kind,
+        unit=before.unit or "",
+    )

@@ -1,0 +1,39 @@
+"""A translator's round trip through a spreadsheet: `export Q --format csv --lang fr`, edit in
+Excel, `import ... --lang fr --id Q --force`. CSV carries single-choice questions only (a
+true/false one as two options), so the import must put a true/false question back under its
+`true`/`false` keys and keep, from the file it replaces, the questions CSV could not carry
+(select-all, number), as it keeps a description or a unit (`translation_keep.py`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.cli.content import main
+from bot.content import check, format_report
+
+SHIPPED = Path(__file__).resolve().parents[2] / "content"
+
+
+@pytest.mark.parametrize("lang", ["fr", "wo"])
+def test_a_translation_exported_to_csv_imports_back_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    quiz = "gradient-accumulation"
+    target = content / "quizzes" / f"{quiz}.{lang}.yaml"
+    before = yaml.safe_load(target.read_text(encoding="utf-8"))
+    sheet = tmp_path / f"{quiz}.{lang}.csv"
+    args = ["export", quiz, "--format", "csv", "--lang", lang, "--content", str(content)]
+    assert main([*args, "--out", str(sheet)]) == 0
+    status = main(["import", str(sheet), "--format", "csv", "--lang", lang, "--id", quiz,
+                   "--force", "--out", str(content)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert yaml.safe_load(target.read_text(encoding="utf-8")) == before
+    report = check(content)
+    assert report.errors == [], format_report(report)
