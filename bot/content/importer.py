@@ -288,6 +288,13 @@ def _existing_source(path: Path) -> DraftQuiz | None:
             q.explanation,
             kind=q.kind,
             number=number_answer(q),
+            # Which pictures the source has (a translation gives their alt text), not their bytes.
+            image=DraftPicture(q.image.file, b"", q.image.alt) if q.image else None,
+            explanation_image=(
+                DraftPicture(q.explanation_image.file, b"", q.explanation_image.alt)
+                if q.explanation_image
+                else None
+            ),
         )
         for qid, q in quiz.questions.items()
     )

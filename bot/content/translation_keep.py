@@ -21,11 +21,12 @@ from bot.content.formats.draft import (
     SINGLE,
     TRUE_FALSE,
     DraftOption,
+    DraftPicture,
     DraftQuestion,
     DraftQuiz,
 )
 from bot.content.problems import Problems
-from bot.content.schema import QuestionTranslation, QuizTranslation
+from bot.content.schema import ImageTranslation, QuestionTranslation, QuizTranslation
 from bot.content.sources import parse_file
 
 
@@ -45,7 +46,8 @@ def kept_from(
     not_carried: frozenset[str] = frozenset(),
 ) -> Kept:
     """`draft` with what it lacks taken from the translation file at `path` (if there is a
-    sound one): title, description, units, explanations, `same_as_source`, `reviewed`, and the
+    sound one): title, description, units, explanations, pictures' alt texts, `same_as_source`,
+    `reviewed`, and the
     questions the format could not carry (`not_carried`: a select-all or number question in
     CSV or Aiken), all in the source's question order (`order`)."""
     if not path.is_file():
@@ -62,6 +64,8 @@ def kept_from(
                 question,
                 unit=question.unit or (before.unit or "" if question.kind == NUMBER else ""),
                 explanation=question.explanation or before.explanation or "",
+                image=question.image or _alt(before.image),
+                explanation_image=question.explanation_image or _alt(before.explanation_image),
             )
         questions.append(question)
     have = {q.id for q in questions}
@@ -92,8 +96,6 @@ def _carried(qid: str, before: QuestionTranslation) -> DraftQuestion | None:
     kind = TRUE_FALSE if keys == ("true", "false") else NUMBER if not keys else SINGLE
     if kind == SINGLE and keys != tuple(OPTION_IDS[: len(keys)]):
         return None
-    if before.image is not None or before.explanation_image is not None:
-        return None  # its pictures' alt texts would be lost: the checker names the question
     return DraftQuestion(
         qid,
         before.prompt or "",
@@ -101,4 +103,14 @@ def _carried(qid: str, before: QuestionTranslation) -> DraftQuestion | None:
         before.explanation or "",
         kind=kind,
         unit=before.unit or "",
+        image=_alt(before.image),
+        explanation_image=_alt(before.explanation_image),
     )
+
+
+def _alt(picture: ImageTranslation | None) -> DraftPicture | None:
+    """A picture's alt text in the old file (GIFT and CSV carry no pictures): the writer puts
+    it back; the picture itself is the source's."""
+    if picture is None or not picture.alt:
+        return None
+    return DraftPicture(picture.file or "", b"", picture.alt)

@@ -37,3 +37,26 @@ def test_a_translation_exported_to_csv_imports_back_unchanged(
     assert yaml.safe_load(target.read_text(encoding="utf-8")) == before
     report = check(content)
     assert report.errors == [], format_report(report)
+
+
+@pytest.mark.parametrize(("fmt", "ext"), [("gift", "gift"), ("csv", "csv"), ("moodle", "xml"),
+                                          ("qti", "zip")])  # fmt: skip
+def test_a_translated_pictures_alt_text_survives_the_round_trip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str, ext: str
+) -> None:
+    """gradient-checkpointing's `sqrt-n` has a diagram: its French alt text must come back,
+    carried by the file (Moodle, QTI) or kept from the file replaced (GIFT, CSV)."""
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    quiz = "gradient-checkpointing"
+    target = content / "quizzes" / f"{quiz}.fr.yaml"
+    before = yaml.safe_load(target.read_text(encoding="utf-8"))
+    exported = tmp_path / f"{quiz}.fr.{ext}"
+    args = ["export", quiz, "--format", fmt, "--lang", "fr", "--content", str(content)]
+    assert main([*args, "--out", str(exported)]) == 0
+    status = main(["import", str(exported), "--format", fmt, "--lang", "fr", "--id", quiz,
+                   "--force", "--out", str(content), "--max-mb", "5"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    after = yaml.safe_load(target.read_text(encoding="utf-8"))
+    assert after["questions"]["sqrt-n"]["image"] == before["questions"]["sqrt-n"]["image"]
