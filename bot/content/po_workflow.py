@@ -25,8 +25,9 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, read_po, write_po
 
 from bot.content import drift, quality
+from bot.content.checks import IDENTICAL
 from bot.content.loader import check
-from bot.content.problems import Problems, Severity
+from bot.content.problems import Msg, Problems, Severity
 from bot.content.schema import QuestionSource, QuizSource, QuizTranslation
 from bot.content.sources import Content, QuizFiles, read_content
 from bot.content.translation_yaml import translation_file
@@ -35,6 +36,9 @@ from bot.content.yaml_nodes import KeyPath, key_str
 from bot.core.models import SOURCE_LANGUAGE
 
 SAME_AS_SOURCE = "same-as-source"
+# What `po import` says of a string left as the English: the YAML's `same_as_source` list is
+# this flag in a PO file (the command line speaks English, as its other messages).
+_FLAG_HINT = f"give the entry the {SAME_AS_SOURCE} flag (a line `#, {SAME_AS_SOURCE}` above it)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,9 +242,10 @@ def _write_back(
         if problem.file.resolve() != path.resolve():
             continue
         warning = problem.severity is Severity.WARNING
-        done.problems.append(
-            PoProblem(lines.get(problem.key, 0), problem.key, problem.message, warning)
-        )
+        said: str = problem.message
+        if getattr(said, "msgid", None) == IDENTICAL:  # the YAML's list is the PO's flag
+            said = Msg(IDENTICAL, mark=_FLAG_HINT)
+        done.problems.append(PoProblem(lines.get(problem.key, 0), problem.key, said, warning))
     if not done.ok:  # put the file back: the bot must not start on a broken translation
         if old is None:
             path.unlink()
