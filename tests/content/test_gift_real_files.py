@@ -77,3 +77,15 @@ def test_every_shipped_quiz_keeps_its_code_blocks_through_gift(lang: str) -> Non
         asked = [q for q in source.questions if q.kind != FLASHCARD]
         assert [(q.id, q.prompt) for q in back.questions] == [(q.id, q.prompt) for q in asked]
         assert [q.explanation for q in back.questions] == [q.explanation for q in asked]
+
+
+def test_true_false_feedback_puts_the_right_answers_first() -> None:
+    """Moodle's GIFT true/false is `{TRUE#feedback if wrong#feedback if right####general}`
+    (qformat_gift: split_truefalse_comment gives 'wrong', then 'right'). quizbot's one
+    explanation reads as for a choice question: general, the right answer's, then the wrong's."""
+    text = "::tf::[html]<p>Adam is an optimizer.</p>{TRUE#<p>No: it is one.</p>#<p>Yes.</p>}\n"
+    (tf,) = parse("gift", text, "x").quizzes[0].questions
+    assert tf.explanation == "Yes. No: it is one."
+    general = "::tf:: Adam is an optimizer. {T#No: it is one.#Yes.####Adam updates weights.}\n"
+    (tf,) = parse("gift", general, "x").quizzes[0].questions
+    assert tf.explanation == "Adam updates weights. Yes. No: it is one."

@@ -189,10 +189,15 @@ def is_true_false(inner: str) -> bool:
 def _true_false(
     inner: str, line: int, result: ParseResult, field: Field
 ) -> tuple[list[DraftOption], str]:
-    """`{T}`, `{FALSE#feedback}`, `{T####explanation}` -> options True, False (in that order)."""
-    key, _, rest = inner.partition("#")
+    """`{T}`, `{FALSE#feedback}`, `{T####explanation}` -> options True, False (in that order).
+    Moodle reads `{T#if wrong#if right####general}` (qformat_gift's split_truefalse_comment:
+    the first feedback is for a wrong answer): the explanation is the general feedback, then
+    the right answer's, then the wrong answer's, as for a choice question."""
+    head, _, general = inner.partition("####")
+    key, _, answers = head.partition("#")
     right = key.strip().upper().startswith("T")
-    notes = [note for part in rest.split("#") if (note := field(part.strip()))]
+    wrong, _, if_right = answers.partition("#")
+    notes = [note for part in (general, if_right, wrong) if (note := field(part.strip()))]
     if len(notes) > 1:
         result.note(line, Msg(N_("true/false feedback on each answer joined into one explanation")))
     options = [DraftOption("True", right), DraftOption("False", not right)]
