@@ -156,11 +156,12 @@ def _plan_quiz(
     file_only: dict[str, Kept] = {}
     for lang, draft in drafts.items():
         if lang != SOURCE_LANGUAGE:
+            not_carried = _not_carried(request.fmt, source)
             file_only[lang] = kept_from(
                 folder / f"{quiz_id}.{lang}.yaml",
-                _match(draft, source, out),
+                _match(draft, source, out, not_carried),
                 [q.id for q in source.questions],
-                _not_carried(request.fmt, source),
+                not_carried,
             )
             translations[lang] = file_only[lang].quiz
     if SOURCE_LANGUAGE in drafts:
@@ -301,14 +302,20 @@ def _existing_source(path: Path) -> DraftQuiz | None:
     return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, questions, quiz.description)
 
 
-def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
-    """The translation's questions under the source's ids; mismatches reported, left out."""
+def _match(
+    draft: DraftQuiz, source: DraftQuiz, out: ImportPlan, not_carried: frozenset[str] = frozenset()
+) -> DraftQuiz:
+    """The translation's questions under the source's ids; mismatches reported, left out.
+    Without ids (Aiken), by position: among all the source's questions, or among those the
+    format can carry (`not_carried` left out: Aiken's export has no number question)."""
     ids = {q.id for q in source.questions}
     mine = list(draft.questions)
-    if mine and not any(q.id in ids for q in mine) and len(mine) == len(source.questions):
+    carried = [q for q in source.questions if q.id not in not_carried]
+    by_position = next((s for s in (source.questions, carried) if len(s) == len(mine)), None)
+    if mine and not any(q.id in ids for q in mine) and by_position is not None:
         out.notes.append(Msg(N_("{lang}: no question id matches the source: matched by position"),
                              lang=draft.lang))  # fmt: skip
-        mine = [_with_id(q, s.id) for q, s in zip(mine, source.questions, strict=True)]
+        mine = [_with_id(q, s.id) for q, s in zip(mine, by_position, strict=True)]
     by_id = {q.id: q for q in source.questions}
     kept = []
     for question in mine:
@@ -355,8 +362,9 @@ def _match(draft: DraftQuiz, source: DraftQuiz, out: ImportPlan) -> DraftQuiz:
             kept.append(replace(question, kind=TRUE_FALSE))  # CSV, Aiken: two plain options
         else:
             kept.append(question)
-    # A title that is only the file name (CSV, Aiken) is not a translation of the source's.
-    title = "" if draft.title == source.title else draft.title
+    # A title that is only the file name (CSV, Aiken; as exported, the quiz id) is not a
+    # translation of the source's.
+    title = "" if draft.title in (source.title, source.id) else draft.title
     return DraftQuiz(source.id, title, draft.lang, tuple(kept), draft.description)
 
 

@@ -60,3 +60,23 @@ def test_a_translated_pictures_alt_text_survives_the_round_trip(
     assert status == 0, out
     after = yaml.safe_load(target.read_text(encoding="utf-8"))
     assert after["questions"]["sqrt-n"]["image"] == before["questions"]["sqrt-n"]["image"]
+
+
+def test_a_translation_exported_to_aiken_imports_back_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Aiken has no ids and no explanations: its questions are matched by position among the
+    source's questions Aiken can carry, and the rest is kept from the file replaced."""
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    quiz = "gradient-accumulation"
+    target = content / "quizzes" / f"{quiz}.fr.yaml"
+    before = yaml.safe_load(target.read_text(encoding="utf-8"))
+    exported = tmp_path / f"{quiz}.fr.aiken"
+    args = ["export", quiz, "--format", "aiken", "--lang", "fr", "--content", str(content)]
+    assert main([*args, "--out", str(exported)]) == 0
+    status = main(["import", str(exported), "--format", "aiken", "--lang", "fr", "--id", quiz,
+                   "--force", "--out", str(content)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert yaml.safe_load(target.read_text(encoding="utf-8")) == before
