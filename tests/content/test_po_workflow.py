@@ -189,3 +189,24 @@ def test_export_refuses_english_and_a_bad_code(
                      str(tmp_path / "po")]) == 2  # fmt: skip
     assert "English is the source" in capsys.readouterr().out
     assert not (tmp_path / "po").exists()
+
+
+def test_a_string_left_in_english_names_the_po_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A PO translator who leaves a string as the English is told what to do in their own tool:
+    set the entry's `same-as-source` flag (content/README.md, "A translator's workflow"), not edit
+    a YAML list they never see."""
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    po = _po(export_po(content, "fr", tmp_path / "po"), "gradient-accumulation")
+    key = "questions.cost.options.b"
+    english = next(m.id for m in read_po(po.open("rb")) if m.context == key)
+    assert isinstance(english, str) and '"' not in english
+    _set_msgstr(po, key, english)
+    assert main(["po", "import", str(po), "--content", str(content)]) == 1
+    out = capsys.readouterr().out
+    line = _line(po, key)
+    assert f"{po}:{line}: {key}: error: same as the English" in out, out
+    assert "same-as-source flag" in out, out
+    assert "add its key to same_as_source" not in out, out
