@@ -24,7 +24,8 @@ NAMED_SETS = {
 }
 SPECIAL_QUIZZES = ("next", "random")
 _LISTED_DIGITS = 6  # /unschedule's number: far more than a group's schedules
-_TIME = re.compile(r"([01]?\d|2[0-3])[:h.]([0-5]\d)")
+# "18:30", "18.30", "18h30", and "18h" (a whole hour, as French writes it)
+_TIME = re.compile(r"([01]?\d|2[0-3])(?:[:h.]([0-5]\d)|h)", re.IGNORECASE)
 
 
 def fold(word: str) -> str:
@@ -80,7 +81,7 @@ def parse_time(text: str) -> tuple[int, int]:
     match = _TIME.fullmatch(text.strip())
     if not match:
         raise ScheduleError("time", text)
-    return int(match.group(1)), int(match.group(2))
+    return int(match.group(1)), int(match.group(2) or 0)
 
 
 def parse_listed(text: str) -> int | None:

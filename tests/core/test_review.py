@@ -174,6 +174,7 @@ def test_orders_are_permutations_and_forged_ones_are_refused() -> None:
         ("24:00", None),
         ("25:00", None),
         ("7h30", "07:30"),  # as French writes it, and as /schedule reads it
+        ("7h", "07:00"),  # a whole hour, as French writes it too
         ("7:60", None),
         ("7:5", None),
         ("seven", None),

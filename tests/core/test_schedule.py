@@ -58,13 +58,17 @@ def test_bad_days(text: str) -> None:
         ("23:59", (23, 59)),
         ("00:00", (0, 0)),
         ("18h15", (18, 15)),
+        ("8h", (8, 0)),  # French writes a whole hour so ("à 8h")
+        ("18H", (18, 0)),
     ],
 )
 def test_time(text: str, expected: tuple[int, int]) -> None:
     assert parse_time(text) == expected
 
 
-@pytest.mark.parametrize("text", ["24:00", "8", "08:60", "8:5", "noon", "-1:00"])
+@pytest.mark.parametrize(
+    "text", ["24:00", "8", "08:60", "8:5", "noon", "-1:00", "24h", "h30", "8:"]
+)
 def test_bad_time(text: str) -> None:
     with pytest.raises(ScheduleError):
         parse_time(text)

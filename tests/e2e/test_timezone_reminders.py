@@ -226,7 +226,7 @@ async def test_a_zone_button_works_for_its_owner_only(harness: Harness) -> None:
 
 async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -> None:
     user = harness.emu.user(6108, "Ada", language_code="en")
-    for typed in ("25:00", "7:75", "seven", "7h"):
+    for typed in ("25:00", "7:75", "seven", "24h"):
         reply = await say(user, f"/remind on {typed}")
         assert reply.text.startswith(f"I can't read the time {typed}: write it as HH:MM")
     garbage = await say(user, "/remind sometimes")
@@ -237,6 +237,7 @@ async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -
 
     # 7h30 is read as 07:30 (as /schedule reads it); /remind HH:MM alone means "on".
     assert f"at 7:30{NNBSP}AM (UTC)" in (await say(user, "/remind on 7h30")).text
+    assert f"at 7:00{NNBSP}AM (UTC)" in (await say(user, "/remind on 7h")).text  # a whole hour
     assert f"at 9:05{NNBSP}PM (UTC)" in (await say(user, "/remind 21:05")).text
     assert f"at 6:00{NNBSP}PM (UTC)" in (await say(user, "/remind on")).text  # the default
     assert harness.reminder_times() == [("18:00",)]
