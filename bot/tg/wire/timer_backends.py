@@ -26,16 +26,15 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from apscheduler.triggers.base import BaseTrigger  # type: ignore[import-untyped]
 from telegram.ext import Application, CallbackContext, JobQueue
 
 from bot.core.recurrence import next_daily
 from bot.observability import metrics
 from bot.store.pg.timers import Timer, TimerQueue
+from bot.tg.wire.daily_trigger import DailyTrigger
 
 log = logging.getLogger(__name__)
 Handler = Callable[..., Awaitable[object]]  # called with the timer's id, then its extra ints
@@ -102,23 +101,6 @@ class Timers:
         """Whether a timer armed during a stop still fires: a durable row does; a JobQueue job
         dies with the process, and the next start rebuilds it from the store instead."""
         return self.durable
-
-
-class DailyTrigger(BaseTrigger):  # type: ignore[misc]  # APScheduler ships no types
-    """APScheduler's trigger for `hour:minute` in `tz` on `days` (0 = Monday), by the rule of
-    bot/core/recurrence.py: a repeated wall time fires once, a skipped one still fires."""
-
-    def __init__(self, at: tuple[int, int], tz: ZoneInfo, days: Sequence[int]) -> None:
-        self.at, self.tz, self.days = at, tz, tuple(days)
-
-    def get_next_fire_time(
-        self, previous_fire_time: datetime | None, now: datetime
-    ) -> datetime | None:
-        after = now.timestamp()
-        if previous_fire_time is not None:
-            after = max(after, previous_fire_time.timestamp())
-        due = next_daily(after, self.at[0], self.at[1], self.tz, self.days)
-        return datetime.fromtimestamp(due, self.tz)
 
 
 class JobTimers(Timers):
