@@ -79,8 +79,14 @@ class StandingsHandlers:
             log.info("standings edit refused: %s", exc)
 
     async def me(self, update: Update, context: BotContext) -> None:
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None or user.is_bot:
+        chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+        if chat is None or user is None:
+            return
+        if message is not None and message.sender_chat is not None:
+            if message.sender_chat.id == chat.id:  # an anonymous admin: nobody's place to show
+                await self.say(update, context, lambda tr: Screen(sr.me_anonymous(tr)))
+            return
+        if user.is_bot:
             return
         settings = await self.settings.settings(chat.id, chat.title or "")
         mine = await self.standings.places(chat.id, user.id, settings.title)

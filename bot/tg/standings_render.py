@@ -7,6 +7,7 @@ place is written "2=" and the rule for ties is said under the table.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from functools import cache
 
@@ -78,6 +79,16 @@ def is_table(text: str | None) -> bool:
     """Whether a message's text is a /top table: the only message a window button (any
     member's, its data and the message it is tapped on theirs to forge) may replace."""
     return text is not None and text.startswith(_headings())
+
+
+def me_anonymous(tr: Translator) -> str:
+    """/me from an anonymous admin, who writes as the group: whose place, and what to do."""
+    return html.escape(
+        tr._(
+            "You wrote as the group, so I can't tell whose place to show. Send /me as yourself, "
+            "or /stats in a private chat with me."
+        )
+    )
 
 
 def table(tr: Translator, view: Table) -> Screen:

@@ -200,3 +200,14 @@ async def test_restart_after_the_deadline_reveals_at_once(tmp_path: Path) -> Non
         revealed = await group.wait_for(lambda m: m.message_id == q1.message_id and m.edited)
         assert not revealed.buttons
         await group.wait_for(lambda m: "Question 2/2" in m.text)
+
+
+async def test_an_anonymous_admins_me_is_told_why_no_place_is_shown(tmp_path: Path) -> None:
+    """/me shows the sender's own place; an anonymous admin writes as the group, so there is
+    nobody to look up. It used to get no answer at all: now it is told why, and what to do."""
+    async with group_bot(tmp_path, seconds=30) as h:
+        group, _ = await make_group(h)
+        mark = group.mark()
+        await group.send_as_anonymous_admin("/me")
+        said = await group.next_message(after=mark)
+        assert "as the group" in said.text and "/stats" in said.text, said.text
