@@ -61,6 +61,9 @@ class Settings:
     webhook_secret: Secret = field(default_factory=lambda: Secret(""))
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
+    # How long Telegram's request for a tap waits for the tap's popup to ride on its response
+    # (bot/webhook_replies.py); 0: every popup is a request of its own.
+    webhook_reply_wait: float = 0.5
     admin_chat_id: int | None = None  # where errors are reported, if set
     log_level: str = "INFO"
     question_seconds: int = 30  # default seconds per question in groups
@@ -127,6 +130,7 @@ class Settings:
             webhook_secret=Secret(get("QUIZBOT_WEBHOOK_SECRET") or ""),
             webhook_listen=get("QUIZBOT_WEBHOOK_LISTEN") or "0.0.0.0",
             webhook_port=integer("QUIZBOT_WEBHOOK_PORT", 8443) or 8443,
+            webhook_reply_wait=_reply_wait(get("QUIZBOT_WEBHOOK_REPLY_WAIT")),
             admin_chat_id=integer("QUIZBOT_ADMIN_CHAT_ID", None),
             log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
             question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
@@ -190,6 +194,22 @@ def _retention(raw: str | None) -> float:
         raise ConfigError(f"QUIZBOT_RETENTION must be a number like 0.9, got {raw!r}") from None
     if not 0.7 <= value <= 0.97:
         raise ConfigError(f"QUIZBOT_RETENTION must be between 0.7 and 0.97, got {raw!r}")
+    return value
+
+
+def _reply_wait(raw: str | None) -> float:
+    """QUIZBOT_WEBHOOK_REPLY_WAIT: seconds, 0 to 5 (0: popups never ride on a webhook's
+    response; past a few seconds a slow tap would hold one of Telegram's connections)."""
+    if raw is None:
+        return 0.5
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(
+            f"QUIZBOT_WEBHOOK_REPLY_WAIT must be a number of seconds like 0.5, got {raw!r}"
+        ) from None
+    if not 0 <= value <= 5:
+        raise ConfigError(f"QUIZBOT_WEBHOOK_REPLY_WAIT must be between 0 and 5, got {raw!r}")
     return value
 
 

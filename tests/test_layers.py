@@ -22,7 +22,8 @@ FLOORS: tuple[frozenset[str], ...] = tuple(
     for floor in (
         {"core", "emulator"},  # pure quiz rules; the Bot API emulator stands alone
         {"csv_cells", "log_budget", "logs", "control", "ordering"},  # small, with no bot parts
-        {"i18n", "webhook_gate"},  # gettext + Babel; the gate in front of every HTTP server
+        {"i18n", "webhook_gate", "webhook_replies"},  # gettext + Babel; the webhook's door, and
+        # the popups that ride on its responses
         {"observability"},  # metrics (the store counts answers) and their /metrics server
         {"content", "store", "number_words", "schedule_words"},  # files, SQL, words per language
         {"config", "usecases"},  # settings read from the environment; the use cases

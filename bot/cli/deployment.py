@@ -54,6 +54,7 @@ def deployment_options(
         timezone=settings.timezone,
         retention=settings.retention,
         transport=settings.transport,
+        webhook_reply_wait=settings.webhook_reply_wait,
         content_dir=content,
         guide_base_url=settings.guide_base_url,
     )

@@ -197,6 +197,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         queue, secret, running=lambda: consumer.running,
         check=lambda update: read_update(update, bot.app.bot), probe=probe,
         keep=bot.read_updates.keep,  # read once: the consumer here takes it back
+        replies=bot.replies,  # a tap's popup in the webhook's response (bot/webhook_replies.py)
     )  # fmt: skip
     # Long polling: health, readiness and metrics stay on the same address and port.
     runner = await serve(

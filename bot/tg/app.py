@@ -50,6 +50,7 @@ from bot.tg.wire.tapped_message import UpdatesRequest, without_tapped_formatting
 from bot.tg.wire.transport import use_transport
 from bot.tg.wire.update_order import PerChatUpdateProcessor
 from bot.tg.wire.webhook_server import WebhookServer
+from bot.webhook_replies import WebhookReplies
 
 # Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
 # it is how an administrator bot learns departures in groups that hide service messages. Edits
@@ -118,6 +119,8 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         self.webhook: WebhookServer | None = None
         self._metrics: AppRunner | None = None  # the /metrics port, when asked for
         self.read_updates = ReadUpdates()  # a worker's front's readings, for its own consumer
+        # Popups that ride on the webhook's response (either front): bot/webhook_replies.py.
+        self.replies = WebhookReplies(options.webhook_reply_wait)
         # Content pictures: uploaded once, then sent by the file_id stored (migration 014).
         self.photos = PhotoSender(self.db, options.clock)
         self.app = self._build()
@@ -130,7 +133,11 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             .base_file_url(self.options.base_file_url or file_url_for(self.options.base_url))
             .defaults(Defaults(parse_mode=ParseMode.HTML))
             # Up to N updates at once, but one chat's strictly in arrival order (update_order.py).
-            .concurrent_updates(PerChatUpdateProcessor(self.options.concurrent_updates))
+            .concurrent_updates(
+                PerChatUpdateProcessor(
+                    self.options.concurrent_updates, finished=self.replies.finished
+                )
+            )
             .context_types(CONTEXT_TYPES)
         )
         # One connection per concurrent update, or they queue on the pool.
@@ -139,6 +146,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             self.options.transport,
             connection_pool_size=self.options.concurrent_updates,
             pool_timeout=10,
+            replies=self.replies,
         )
         if self.options.transport == "aiohttp":  # updates without what no handler reads
             builder = builder.get_updates_request(UpdatesRequest(1))
@@ -278,7 +286,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
     async def serve_webhook(self, secret: str, listen: str, port: int) -> None:
         """Serve `/telegram` on listen:port, Telegram told nothing (the benchmark's bridge plays
         Telegram's delivery: bot/bench/webhook.py); after `start(polling=False)`."""
-        self.webhook = WebhookServer(self.app, secret)
+        self.webhook = WebhookServer(self.app, secret, self.replies)
         await self.webhook.start(listen, port)
 
     async def _forget_command(self, argument: str) -> tuple[bool, str]:
@@ -297,7 +305,10 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         if read is None:
             update = without_tapped_formatting(orjson.loads(payload))  # tg/wire/tapped_message.py
             read = Update.de_json(update, self.app.bot)
-        await self.app.process_update(read)
+        try:
+            await self.app.process_update(read)
+        finally:
+            self.replies.finished(read)  # handled without a popup: the front answers now
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop taking updates, let the work in flight finish (bounded), then close the store.

@@ -50,6 +50,9 @@ class BotOptions:
     # transport="httpx"); aiohttp does not.
     concurrent_updates: int = 64
     transport: str = "aiohttp"  # or "httpx", PTB's default (bot/tg/wire/transport.py)
+    # Behind a webhook, how long Telegram's request for a tap may wait for the tap's popup to
+    # ride on its response (bot/webhook_replies.py); 0: every popup its own request.
+    webhook_reply_wait: float = 0.5
     group_seconds: int = 30  # default seconds per question for a newly joined group
     group_timezone: str = "UTC"  # default time zone of a newly joined group
     question_seconds: float | None = None  # overrides every group's setting (tests: fractions)

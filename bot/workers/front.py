@@ -22,8 +22,9 @@ from aiohttp import web
 from bot.observability.exposition import add_routes
 from bot.observability.metrics import Probe
 from bot.ordering import json_ordering_key
-from bot.store.pg.inbox import UpdateQueue
+from bot.store.pg.inbox import Placed, UpdateQueue
 from bot.webhook_gate import PATH, WebhookGate
+from bot.webhook_replies import WebhookReplies, tapped_query
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +44,14 @@ class Front:
         check: Callable[[dict[str, Any]], object] = lambda update: None,
         probe: Probe | None = None,
         keep: Callable[[str, object], None] = lambda payload, read: None,
+        replies: WebhookReplies | None = None,
     ) -> None:
         """`keep(payload, read)`: what `check` read of an update it stores, for this process's own
-        worker, which then need not parse it again (bot/tg/wire/read_updates.py)."""
+        worker, which then need not parse it again (bot/tg/wire/read_updates.py). `replies`: a
+        tap this process's worker takes may answer in the webhook's response
+        (bot/webhook_replies.py)."""
         self.queue, self.running, self.check, self.keep = queue, running, check, keep
+        self.replies = replies or WebhookReplies(0)
         self.probe = probe
         self.gate = WebhookGate(secret, self.store, path=path)
 
@@ -60,9 +65,17 @@ class Front:
         return app
 
     def put(self, update_id: int, update: dict[str, Any]) -> Awaitable[bool]:
+        """`place`, without saying where: the poller's batches (bot/workers/poller.py)."""
+        return self.queue.put(*self._payload(update_id, update))
+
+    def place(self, update_id: int, update: dict[str, Any]) -> Awaitable[Placed]:
         """The update read by PTB (`check`: raises NotAnUpdate), then put in the inbox as PTB
-        read it; awaiting the result waits for its commit (False: already stored). The webhook
-        door's `store` and the poller's batches (bot/workers/poller.py) both store this way."""
+        read it; awaiting the result waits for its commit, and says whether it was a copy or
+        this process's worker took it. The webhook door's `store` and the poller's batches
+        (`put`) both store this way."""
+        return self.queue.place(*self._payload(update_id, update))
+
+    def _payload(self, update_id: int, update: dict[str, Any]) -> tuple[int, str, str]:
         read = self.check(update)
         # Stored as PTB read it: `check` left out a tapped message's formatting and buttons,
         # which no handler reads (tg/wire/tapped_message.py), half a tap's bytes to write,
@@ -72,17 +85,28 @@ class Front:
         # itself (inbox.LocalWorker) and start on it before the put returns. One that is not
         # stored (a copy, a failed put) falls out after newer ones.
         self.keep(payload, read)
-        return self.queue.put(update_id, json_ordering_key(update), payload)
+        return update_id, json_ordering_key(update), payload
 
     async def store(self, update_id: int, update: dict[str, Any]) -> web.Response:
-        stored = self.put(update_id, update)  # NotAnUpdate: the gate answers 400
+        query_id = tapped_query(update)
+        placing = self.place(update_id, update)  # NotAnUpdate: the gate answers 400
+        # Expected before the put is awaited: this process's worker may start on the tap
+        # within the put itself.
+        slot = self.replies.expect(query_id)
         try:
-            await stored
+            placed = await placing
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            if slot is not None:
+                self.replies.release(query_id)
             # No 200: Telegram keeps the update and sends it again.
             log.error("webhook: update %d not stored: %s", update_id, exc)
             return web.Response(status=503, text="try again")
-        return web.Response(text="ok")
+        if slot is None or query_id is None:
+            return web.Response(text="ok")
+        if placed is not Placed.HERE:  # another worker's, or a copy: nothing to wait for here
+            self.replies.release(query_id)
+            return web.Response(text="ok")
+        return await self.replies.respond(query_id, slot)
 
     async def health(self, request: web.Request) -> web.Response:
         return web.Response(text="ok")

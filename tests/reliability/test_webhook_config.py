@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Secret, check_webhook
+from bot.config import ConfigError, Secret, Settings, check_webhook
 from tests.e2e.harness import TOKEN
 from tests.reliability.support import ROOT
 
@@ -106,3 +106,15 @@ def test_a_worker_started_by_hand_without_a_secret_refuses_to_open_its_door(
     assert done.stderr.strip().splitlines() == [
         "quizbot: webhook mode needs QUIZBOT_WEBHOOK_SECRET (or --poll)"
     ]
+
+
+@pytest.mark.parametrize(("raw", "wait"), [(None, 0.5), ("0", 0.0), ("1.5", 1.5), (" 2 ", 2.0)])
+def test_the_wait_for_a_popup_in_the_webhook_response_is_read(raw: str | None, wait: float) -> None:
+    env = {} if raw is None else {"QUIZBOT_WEBHOOK_REPLY_WAIT": raw}
+    assert Settings.from_env(env).webhook_reply_wait == wait
+
+
+@pytest.mark.parametrize("raw", ["soon", "-1", "6", "nan", "inf"])
+def test_a_wait_that_is_no_few_seconds_is_refused_in_one_line(raw: str) -> None:
+    with pytest.raises(ConfigError, match="QUIZBOT_WEBHOOK_REPLY_WAIT"):
+        Settings.from_env({"QUIZBOT_WEBHOOK_REPLY_WAIT": raw})

@@ -215,6 +215,8 @@ async def scenario(dsn: str, forum: bool = False, poll: bool = False) -> None:
                 *(_member(u, group, total, group_acks, random.Random(u.id)) for u in members),
             )
             await group.wait_for(lambda m: "finished" in m.text, timeout=WAIT)
+            # Behind the webhook, popups rode on its responses (bot/webhook_replies.py).
+            assert poll or bridge.replies > 0
         finally:
             await bridge.stop()
             codes = workers.stop()

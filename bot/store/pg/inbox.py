@@ -27,6 +27,7 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 import asyncpg
@@ -134,6 +135,14 @@ RETURNING w.update_id, w.chat_key, w.payload, w.tries
 """
 
 
+class Placed(Enum):
+    """What became of an update put in the inbox."""
+
+    COPY = "already stored"  # Telegram sent it again: nothing done
+    STORED = "stored"  # for any worker
+    HERE = "stored and taken by this process's worker"  # within the put (LocalWorker.take)
+
+
 class LocalWorker(Protocol):
     """The worker in the front's own process. Every NOTIFY wakes every worker, and all but one
     claim in vain (a round trip each per update; issue 32). So the front's `put` leases what
@@ -178,7 +187,7 @@ class UpdateQueue:
         # (the kernel already spreads Telegram's connections over the workers' fronts); 1/N
         # behind the poller, which alone receives every update (bot/workers/poller.py).
         self.local_share = 1.0
-        self._puts: GroupCommit[tuple[int, str, str], bool] = GroupCommit(self._store)
+        self._puts: GroupCommit[tuple[int, str, str], Placed] = GroupCommit(self._store)
         self.claims = 0  # claim statements sent (tests and the benchmark)
         self.closes = 0  # `done` statements sent: closing alone, not with a claim
 
@@ -198,9 +207,14 @@ class UpdateQueue:
     async def put(self, update_id: int, chat_key: str, payload: str) -> bool:
         """Store an update once and wake the workers; False if it was already there. Returns
         once the row is committed, with the others that arrived meanwhile (one statement)."""
+        return await self.place(update_id, chat_key, payload) is not Placed.COPY
+
+    async def place(self, update_id: int, chat_key: str, payload: str) -> Placed:
+        """`put`, saying also whether this process's worker took the update (the webhook's
+        response may then carry its popup: bot/webhook_replies.py)."""
         return await self._puts.submit((update_id, chat_key, payload))
 
-    async def _store(self, batch: list[tuple[int, str, str]]) -> list[bool]:
+    async def _store(self, batch: list[tuple[int, str, str]]) -> list[Placed]:
         # An update delivered twice within one batch: only its first copy is offered.
         offered: dict[int, tuple[int, str, str]] = {}
         for item in batch:
@@ -234,7 +248,10 @@ class UpdateQueue:
                 self.local.wake(len(fresh) - len(taken), row["blocked"] or ())
         out = []
         for update_id, _, _ in batch:
-            out.append(update_id in fresh)
+            if update_id not in fresh:
+                out.append(Placed.COPY)
+            else:
+                out.append(Placed.HERE if update_id in taken else Placed.STORED)
             fresh.discard(update_id)  # the second copy in the batch was not new
         return out
 

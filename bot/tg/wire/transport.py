@@ -17,6 +17,8 @@ Differences from `HTTPXRequest`, each on purpose:
   KB that the socket buffer takes at once. `connect_timeout` bounds the TCP connect and
   `read_timeout` the wait for each read once the body is sent, as in httpx.
 - HTTP/1.1 only, no proxy: `QUIZBOT_TRANSPORT=httpx` gives PTB's own class for those.
+- Behind a webhook, a tap's answerCallbackQuery rides on the open webhook response when it can
+  (bot/webhook_replies.py): no request is sent, and Telegram's `true` is reported.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ApplicationBuilder
 from telegram.request import BaseRequest, RequestData
 
+from bot.webhook_replies import WebhookReplies
+
 log = logging.getLogger(__name__)
 
 TRANSPORTS = ("aiohttp", "httpx")
@@ -40,6 +44,7 @@ POOL_TIMEOUT_MESSAGE = (
     "to Telegram. Consider adjusting the connection pool size or the pool timeout."
 )
 _JSON_HEADERS = {"Content-Type": "application/json"}
+_SENT = b'{"ok":true,"result":true}'  # Telegram's answer to an answerCallbackQuery
 
 Timeout = float | None
 
@@ -82,6 +87,7 @@ class AiohttpRequest(BaseRequest):
         "_pool_size",
         "_pool_timeout",
         "_read_timeout",
+        "_replies",
         "_session",
         "_timeouts",
         "_write_timeout",
@@ -95,7 +101,9 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: Timeout = 5.0,
         pool_timeout: Timeout = 1.0,
         media_write_timeout: Timeout = 20.0,
+        replies: WebhookReplies | None = None,
     ) -> None:
+        """`replies`: the webhook responses still open in this process, which popups ride on."""
         if connection_pool_size < 1:
             raise ValueError("connection_pool_size must be at least 1")
         self._pool_size = connection_pool_size
@@ -104,6 +112,7 @@ class AiohttpRequest(BaseRequest):
         self._connect_timeout = connect_timeout
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
+        self._replies = replies
         self._session: aiohttp.ClientSession | None = None
         self._pool: asyncio.Semaphore | None = None
         # aiohttp timeouts by (connect, read): built once, not per request.
@@ -156,6 +165,15 @@ class AiohttpRequest(BaseRequest):
         if session is None or session.closed or pool is None:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data is not None and request_data.contains_files
+        replies = self._replies
+        if (
+            replies is not None
+            and replies.expecting  # else not even the parameters are looked at
+            and request_data is not None
+            and not files
+            and replies.offer(url.rpartition("/")[2], request_data.parameters)
+        ):
+            return 200, _SENT
         read = _pick(read_timeout, self._read_timeout)
         connect = _pick(connect_timeout, self._connect_timeout)
         write = _pick(write_timeout, self._media_write_timeout if files else self._write_timeout)
@@ -226,14 +244,16 @@ def use_transport(
     *,
     connection_pool_size: int,
     pool_timeout: float,
+    replies: WebhookReplies | None = None,
 ) -> ApplicationBuilder:  # type: ignore[type-arg]
     """Give the builder its HTTP stack: ours (`aiohttp`) or PTB's default (`httpx`), sized alike.
 
-    getUpdates gets its own single-connection request object either way, as PTB does."""
+    getUpdates gets its own single-connection request object either way, as PTB does. Popups
+    ride on webhook responses (`replies`) with ours only."""
     if transport == "httpx":
         return builder.connection_pool_size(connection_pool_size).pool_timeout(pool_timeout)
     if transport != "aiohttp":
         raise ValueError(f"unknown transport {transport!r}; one of {', '.join(TRANSPORTS)}")
     return builder.request(
-        AiohttpRequest(connection_pool_size, pool_timeout=pool_timeout)
+        AiohttpRequest(connection_pool_size, pool_timeout=pool_timeout, replies=replies)
     ).get_updates_request(AiohttpRequest(1))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from telegram import Update
@@ -57,8 +57,17 @@ def order_key(update: object) -> Hashable | None:
 class PerChatUpdateProcessor(BaseUpdateProcessor):
     """Up to `running` updates at once; one chat's (or user's) updates in arrival order."""
 
-    def __init__(self, running: int, admitted: int = ADMITTED) -> None:
+    def __init__(
+        self,
+        running: int,
+        admitted: int = ADMITTED,
+        *,
+        finished: Callable[[object], None] = lambda update: None,
+    ) -> None:
+        """`finished(update)`: its handling ended (the webhook's response may stop waiting for
+        its popup: bot/webhook_replies.py)."""
         super().__init__(max(running, admitted))
+        self.finished = finished
         self.running = running
         self._slots: asyncio.Semaphore | None = None
         # key -> set when the latest update admitted for that key has finished.
@@ -83,6 +92,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             await self._in_turn(update, coroutine)
         finally:
             self.pending -= 1
+            self.finished(update)
 
     async def _in_turn(self, update: object, coroutine: Awaitable[Any]) -> None:
         if self._slots is None:

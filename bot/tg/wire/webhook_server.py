@@ -21,6 +21,7 @@ from telegram.ext import Application
 
 from bot.tg.wire.tapped_message import without_tapped_formatting
 from bot.webhook_gate import NotAnUpdate, WebhookGate, serve
+from bot.webhook_replies import WebhookReplies
 
 
 def read_update(update: dict[str, Any], bot: Bot) -> Update:
@@ -92,8 +93,14 @@ def _missing(obj: TelegramObject) -> str | None:
 class WebhookServer:
     """Serves the webhook on host:port; an update read is queued for PTB's handlers."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], secret: str) -> None:
-        self.app = app
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        secret: str,
+        replies: WebhookReplies | None = None,
+    ) -> None:
+        """`replies`: a tap's popup rides on its webhook response (bot/webhook_replies.py)."""
+        self.app, self.replies = app, replies or WebhookReplies(0)
         self.gate = WebhookGate(secret, self.deliver)
         self._runner: web.AppRunner | None = None
 
@@ -107,5 +114,10 @@ class WebhookServer:
             self._runner = None
 
     async def deliver(self, update_id: int, update: dict[str, Any]) -> web.Response:
-        await self.app.update_queue.put(read_update(update, self.app.bot))
-        return web.Response(text="ok")
+        read = read_update(update, self.app.bot)
+        query_id = read.callback_query.id if read.callback_query is not None else None
+        slot = self.replies.expect(query_id)  # before PTB may start on it
+        await self.app.update_queue.put(read)
+        if slot is None or query_id is None:
+            return web.Response(text="ok")
+        return await self.replies.respond(query_id, slot)
