@@ -62,21 +62,26 @@ async def _measure(
     meter: CpuMeter,
     after_burst: Callable[[int], Awaitable[object]] | None = None,
     before_taps: Callable[[], Awaitable[object]] | None = None,
+    bridge: Bridge | None = None,
 ) -> Result:
     # The burst's cost is its taps': read once the question is posted, so the group's set-up
     # (the bot added, /push, the first question: a few updates, paid once) is not spread over
     # the taps, which made a short burst look dearer per tap on PostgreSQL (cold statements).
     start = meter.read()
+    replied = 0
 
     async def taps_begin() -> None:
-        nonlocal start
+        nonlocal start, replied
         if before_taps is not None:
             await before_taps()
         start = meter.read()
+        replied = bridge.replies if bridge is not None else 0
 
     rate, lat = await scaling_load.burst(emu, args.members, args.concurrency, taps_begin)
     bot0, db0 = start
     bot1, db1 = meter.read()
+    if bridge is not None:
+        replied = bridge.replies - replied
     if after_burst is not None:  # --profile: the burst's statements, before the private phase
         await after_burst(len(lat))
         bot1, db1 = meter.read()
@@ -87,6 +92,7 @@ async def _measure(
         label, rate, percentile(ms, 50), percentile(ms, 99), private,
         burst_taps=len(lat), burst_cpu_bot=bot1 - bot0, burst_cpu_db=db1 - db0,
         private_taps=answered, private_cpu_bot=bot2 - bot1, private_cpu_db=db2 - db1,
+        burst_replies=replied if bridge is not None else None,
     )  # fmt: skip
 
 
@@ -128,6 +134,7 @@ async def _postgres(
                     functools.partial(reset_statements, cluster.dsn(name))
                     if args.profile
                     else None,
+                    None if poll else bridge,
                 )
             finally:
                 _stop_spy(spy)
@@ -173,7 +180,9 @@ async def _sqlite(workdir: Path, args: argparse.Namespace, webhook: bool = False
             spy = _py_spy(args, proc.pid, "sqlite-webhook" if webhook else "sqlite")
             try:
                 label = SQLITE_WEBHOOK if webhook else SQLITE
-                return await _measure(label, emu, args, CpuMeter([proc.pid]))
+                return await _measure(
+                    label, emu, args, CpuMeter([proc.pid]), bridge=bridge if webhook else None
+                )
             finally:
                 _stop_spy(spy)
         finally:

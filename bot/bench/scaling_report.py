@@ -28,6 +28,8 @@ class Result:
     statements: list[str] = field(default_factory=list)  # --profile: the top statements
     burst_statements: list[str] = field(default_factory=list)  # --profile: calls per burst tap
     round: int = 0  # --repeat: which round (1, 2, ...)
+    # Behind the bridge: the burst's popups that rode on webhook responses (bot/webhook_replies.py)
+    burst_replies: int | None = None
 
     @property
     def burst_cpu_per_1k(self) -> float:
@@ -79,6 +81,13 @@ def report(results: list[Result], args: argparse.Namespace) -> str:
             f"({1000 * r.private_cpu_bot / max(1, r.private_taps):.2f} + "
             f"{1000 * r.private_cpu_db / max(1, r.private_taps):.2f}) |"
         )
+    carried = [r for r in results if r.burst_replies is not None]
+    if carried:
+        lines += ["", "burst popups that rode on the webhook's responses (bot/webhook_replies.py):"]
+        lines.append(", ".join(
+            f"{r.label}{f' (round {r.round})' if args.repeat > 1 else ''} "
+            f"{r.burst_replies}/{r.burst_taps}" for r in carried
+        ))  # fmt: skip
     rounds = sorted({r.round for r in results})
     by = {(r.label, r.round): r for r in results}
 

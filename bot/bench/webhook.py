@@ -3,7 +3,8 @@
 The emulator records a webhook but never calls one, so `Bridge` plays Telegram's side of it:
 it reads updates with getUpdates and POSTs them to the workers' shared port with the secret,
 up to `max_connections` at once (Telegram's webhook setting, 40 by default), moving on
-(confirming them) only once each got a 200, as Telegram does.
+(confirming them) only once each got a 200, as Telegram does. A 200 that carries a method call
+(a tap's popup: bot/webhook_replies.py) is made on the bot's behalf, as Telegram makes it.
 """
 
 from __future__ import annotations
@@ -116,39 +117,70 @@ class Workers:
 
 
 class Bridge:
-    """Telegram's webhook delivery, for the emulator: getUpdates in, POST out, 200 to move on."""
+    """Telegram's webhook delivery, for the emulator: getUpdates in, POST out, 200 to move on.
+
+    Deliveries stream, as Telegram's do: up to `max_connections` requests are open at once, and
+    the next updates are fetched while earlier ones are still being answered (an update is
+    confirmed to the emulator as soon as it is fetched, and the bridge itself sends it again
+    until it gets a 200). Fetching a batch only once the whole previous batch was answered held
+    every update behind the slowest of its batch, a wait Telegram does not make."""
 
     def __init__(self, emu: Emulator, token: str, port: int, max_connections: int = 40) -> None:
         self.get_updates = f"{emu.base_url}{token}/getUpdates"
+        self.api = f"{emu.base_url}{token}/"
         self.target = f"http://127.0.0.1:{port}/telegram"
         self.delivered = 0
+        self.replies = 0  # method calls made from webhook responses
         self._connections = asyncio.Semaphore(max_connections)
         self._task: asyncio.Task[None] | None = None
+        self._deliveries: set[asyncio.Task[None]] = set()
 
     async def _run(self) -> None:
         offset = 0
         async with aiohttp.ClientSession() as http:
-            while True:
-                async with http.post(self.get_updates, json={"offset": offset, "timeout": 1}) as r:
-                    updates = (await r.json())["result"]
-                await asyncio.gather(*(self._until_delivered(http, u) for u in updates))
-                if updates:
-                    offset = updates[-1]["update_id"] + 1
+            try:
+                while True:
+                    async with http.post(
+                        self.get_updates, json={"offset": offset, "timeout": 1}
+                    ) as r:
+                        updates = (await r.json())["result"]
+                    for update in updates:
+                        await self._connections.acquire()  # at most max_connections open
+                        task = asyncio.create_task(self._until_delivered(http, update))
+                        self._deliveries.add(task)
+                        task.add_done_callback(self._deliveries.discard)
+                    if updates:
+                        offset = updates[-1]["update_id"] + 1
+            finally:
+                for task in list(self._deliveries):
+                    task.cancel()
+                await asyncio.gather(*self._deliveries, return_exceptions=True)
 
     async def _until_delivered(
         self, http: aiohttp.ClientSession, update: dict[str, object]
     ) -> None:
-        async with self._connections:
+        try:
             while not await self._deliver(http, update):
                 await asyncio.sleep(0.1)  # a worker died mid-request: send it again
-        self.delivered += 1
+            self.delivered += 1
+        finally:
+            self._connections.release()
 
     async def _deliver(self, http: aiohttp.ClientSession, update: dict[str, object]) -> bool:
         try:
             async with http.post(self.target, json=update, headers={SECRET_HEADER: SECRET}) as resp:
-                return resp.status == 200
+                if resp.status != 200:
+                    return False
+                call = await resp.json() if resp.content_type == "application/json" else None
         except aiohttp.ClientError:
             return False
+        if isinstance(call, dict) and isinstance(method := call.pop("method", None), str):
+            self.replies += 1
+            # Telegram reports nothing of such a call back to the bot, success or failure.
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.post(self.api + method, json=call) as made:
+                    await made.read()
+        return True
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
