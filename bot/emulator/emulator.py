@@ -306,6 +306,12 @@ class Emulator:
         latest), as Telegram does after a failed webhook call or an unconfirmed getUpdates."""
         return self.world.updates.redeliver(update_id)
 
+    async def call(self, method: str, params: dict[str, Any]) -> bool:
+        """Make a Bot API method the bot asked for in its answer to a webhook request, as
+        Telegram does (a tap's popup: bot/webhook_replies.py). The emulator calls no webhook
+        itself; whoever plays the delivery (bot/bench/webhook.py) hands such calls here."""
+        return await self._server.call(method, params)
+
     def on_request(self, callback: RequestHook) -> Callable[[], None]:
         """Call `callback(method, params, response_time)` after each successful request;
         response_time is `time.perf_counter()` when the answer was ready. Returns a remover."""

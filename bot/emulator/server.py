@@ -135,6 +135,18 @@ class Server:
             return await self._faulty(request, fault, name, handler, raw)
         return await self._run(name, handler, raw)
 
+    async def call(self, method: str, raw: dict[str, Any]) -> bool:
+        """A method the bot asked for in a webhook's response, made on its behalf as Telegram
+        makes it (recorded like a request; no faults); whether it succeeded, which Telegram
+        never tells the bot."""
+        found = lookup(method)
+        if found is None:
+            return False
+        name, handler = found
+        self.world.stats.requests[name] += 1
+        self.world.requests.append(RequestRecord(self.world.clock(), name, raw))
+        return (await self._run(name, handler, raw)).status == 200
+
     async def _run(self, name: str, handler: Any, raw: dict[str, Any]) -> web.Response:
         world = self.world
         try:
