@@ -72,10 +72,16 @@ class WebhookReplies:
         (send it as a request)."""
         if not self._open or method.lower() != POPUP_METHOD:
             return False
-        slot = self._open.pop(str(parameters.get("callback_query_id")), None)
+        query_id = str(parameters.get("callback_query_id"))
+        slot = self._open.get(query_id)
         if slot is None or slot.done():
             return False
-        slot.set_result(orjson.dumps({"method": method, **parameters}))
+        try:
+            body = orjson.dumps({"method": method, **parameters})
+        except TypeError:  # a value orjson cannot write: the request's own encoder can
+            return False
+        del self._open[query_id]
+        slot.set_result(body)
         return True
 
     def release(self, query_id: str | None) -> None:

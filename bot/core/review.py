@@ -35,6 +35,9 @@ LEITNER_DIFFICULTY = 5.0  # Leitner kept no difficulty: FSRS's midpoint (1..10)
 # "Fast": under this share of the question's median time; a median needs this many timed answers.
 FAST_SHARE = 0.5
 MEDIAN_MIN_ANSWERS = 5
+# Longer than this between a question shown and its answer, the learner was away and came back:
+# the time says nothing about how hard recall was (a card left open overnight was rated Hard).
+AWAY_MS = 10 * 60 * 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +84,12 @@ def rating_for(
     """The FSRS rating an answer earns: wrong → Again, except a partly right select-all
     submission (`partial`: some credit, not the exact set) → Hard; right but slower than the
     question's median time → Hard; right in under half the median → Easy; otherwise right (no
-    timing, or no median yet) → Good."""
+    timing, no median yet, or more than `AWAY_MS` after it was shown) → Good."""
     if partial and not correct:
         return Rating.Hard
     if not correct:
         return Rating.Again
-    if elapsed_ms is None or median_ms is None or median_ms <= 0:
+    if elapsed_ms is None or median_ms is None or median_ms <= 0 or elapsed_ms > AWAY_MS:
         return Rating.Good
     if elapsed_ms > median_ms:
         return Rating.Hard
@@ -96,10 +99,11 @@ def rating_for(
 
 
 def median_time(elapsed: Sequence[int]) -> float | None:
-    """The median of a question's timed answers; None below `MEDIAN_MIN_ANSWERS` (noise)."""
-    if len(elapsed) < MEDIAN_MIN_ANSWERS:
+    """The median of a question's timed answers, leaving out those given after the learner was
+    away (`AWAY_MS`); None below `MEDIAN_MIN_ANSWERS` (noise)."""
+    ordered = sorted(ms for ms in elapsed if ms <= AWAY_MS)
+    if len(ordered) < MEDIAN_MIN_ANSWERS:
         return None
-    ordered = sorted(elapsed)
     mid = len(ordered) // 2
     return float(ordered[mid]) if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 

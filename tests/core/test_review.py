@@ -78,6 +78,9 @@ def test_the_same_instant_falls_on_different_days_in_different_zones() -> None:
         (True, 5_000, 10_000, False, Rating.Good),  # exactly half the median: not fast
         (True, 4_999, 10_000, False, Rating.Easy),  # under half the median
         (True, 0, 10_000, False, Rating.Easy),
+        (True, 600_000, 10_000, False, Rating.Hard),  # ten minutes: slow, still at it
+        (True, 600_001, 10_000, False, Rating.Good),  # longer: away, then back; timing says nothing
+        (True, 3 * 3_600_000, 10_000, False, Rating.Good),  # a card shown hours before
     ],
 )
 def test_the_rating_rule(
@@ -93,6 +96,9 @@ def test_the_rating_rule(
         ([1, 2, 3, 4], None),  # fewer than MEDIAN_MIN_ANSWERS: noise, no median
         ([5, 1, 4, 2, 3], 3.0),
         ([6, 1, 5, 2, 4, 3], 3.5),
+        # Answers given after the learner was away say nothing of the question's time.
+        ([5, 1, 4, 2, 3, 600_001, 36_000_000, 86_400_000], 3.0),
+        ([1, 2, 3, 4, 600_001], None),
     ],
 )
 def test_a_questions_median_time(times: list[int], median: float | None) -> None:
