@@ -267,3 +267,28 @@ def test_csv_export_writes_the_titles_and_reads_them_back() -> None:
         (q.id, q.lang, q.title, q.description) for q in first
     ]
     assert shape(again) == shape(first)
+
+
+def test_aiken_with_lowercase_option_letters_is_read_as_its_teacher_meant() -> None:
+    """`a)` instead of `A)`, as word processors and many teachers write it: the question was
+    skipped as "0 options", a cause the teacher could not see. Lowercase letters are read as
+    their capitals (the checks that follow, in order and an ANSWER naming one, still apply)."""
+    text = (
+        "Which call applies the gradients?\n"
+        "a) optimizer.zero_grad()\n"
+        "b) optimizer.step()\n"
+        "ANSWER: b\n"
+        "\n"
+        "Out of order?\n"
+        "a. one\n"
+        "c. two\n"
+        "ANSWER: A\n"
+    )
+    result = parse("aiken", text, "lower")
+    [question] = result.quizzes[0].questions
+    assert [(o.text, o.correct) for o in question.options] == [
+        ("optimizer.zero_grad()", False),
+        ("optimizer.step()", True),
+    ]
+    assert [(p.line, p.skipped) for p in result.problems] == [(6, True)]
+    assert "in order (found AC)" in result.problems[0].message

@@ -43,10 +43,13 @@ class _Pending:
 
 
 def _option(line: str) -> tuple[str, str] | None:
-    if len(line) >= 2 and "A" <= line[0] <= "Z" and line[1] in ".)":
+    """`A) text` or `A. text`; `a) text` too, read as `A` (Moodle wants capitals, but word
+    processors and many teachers write lowercase, and such a question used to be skipped as
+    "0 options"). Only after a question's prompt, so a prompt line is never taken for one."""
+    if len(line) >= 2 and "A" <= line[0].upper() <= "Z" and line[0].isascii() and line[1] in ".)":
         rest = line[2:]
         if rest[:1].isspace() and rest.strip():
-            return line[0], rest.strip()
+            return line[0].upper(), rest.strip()
     return None
 
 
