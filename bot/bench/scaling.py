@@ -63,6 +63,7 @@ async def _measure(
     after_burst: Callable[[int], Awaitable[object]] | None = None,
     before_taps: Callable[[], Awaitable[object]] | None = None,
     bridge: Bridge | None = None,
+    concurrency: int | None = None,
 ) -> Result:
     # The burst's cost is its taps': read once the question is posted, so the group's set-up
     # (the bot added, /push, the first question: a few updates, paid once) is not spread over
@@ -77,7 +78,8 @@ async def _measure(
         start = meter.read()
         replied = bridge.replies if bridge is not None else 0
 
-    rate, lat = await scaling_load.burst(emu, args.members, args.concurrency, taps_begin)
+    in_flight = concurrency or args.concurrency
+    rate, lat = await scaling_load.burst(emu, args.members, in_flight, taps_begin)
     bot0, db0 = start
     bot1, db1 = meter.read()
     if bridge is not None:
@@ -109,7 +111,10 @@ async def _postgres(
     async with Emulator(token=TOKEN, flood=None) as emu:
         procs = Workers(emu, TOKEN, cluster.dsn(name), workers, seconds=600, poll=poll)
         procs.start()
-        bridge = Bridge(emu, TOKEN, procs.port)
+        # --per-worker: N workers carry N times the load, through as many more of Telegram's
+        # connections as a deployment of N workers would ask for (setWebhook's max_connections).
+        load = workers if args.per_worker else 1
+        bridge = Bridge(emu, TOKEN, procs.port, max_connections=min(100, 40 * load))
         try:
             await asyncio.wait_for(procs.ready(), 120)
             if not poll:  # else a worker asks the emulator itself, as the SQLite process does
@@ -135,6 +140,7 @@ async def _postgres(
                     if args.profile
                     else None,
                     None if poll else bridge,
+                    args.concurrency * load,
                 )
             finally:
                 _stop_spy(spy)
@@ -244,6 +250,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--learners", type=int, default=20, help="private learners")
     p.add_argument("--seconds", type=float, default=15, help="seconds of private taps")
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts")
+    p.add_argument(
+        "--per-worker",
+        action="store_true",
+        help="N workers get N x --concurrency taps in flight (and 40 x N webhook connections, "
+        "at most 100): the load grows with the workers, as a deployment adds workers for load",
+    )
     p.add_argument(
         "--ingress",
         choices=("webhook", "polling", "both"),

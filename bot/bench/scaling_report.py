@@ -60,7 +60,8 @@ def _ratio(a: float, b: float) -> str:
 def report(results: list[Result], args: argparse.Namespace) -> str:
     load = os.getloadavg()
     lines = [
-        f"group burst: {args.members} taps, {args.concurrency} in flight; private: "
+        f"group burst: {args.members} taps, {args.concurrency} in flight"
+        f"{' per PostgreSQL worker' if args.per_worker else ''}; private: "
         f"{args.learners} learners for {args.seconds:.0f} s; {os.cpu_count()} cores; "
         f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
         "CPU s / 1k taps: bot processes (workers include the webhook front or the poller) + "
@@ -126,7 +127,9 @@ def report(results: list[Result], args: argparse.Namespace) -> str:
                 )
         if (one, rounds[0]) in by and (two, rounds[0]) in by:
             lines.append(
-                f"PG 2 workers / 1 worker ({how}): burst CPU per tap {ratios(two, one, cpu)} "
+                f"PG 2 workers / 1 worker ({how}"
+                f"{', twice the load' if args.per_worker else ''}): "
+                f"burst CPU per tap {ratios(two, one, cpu)} "
                 f"(goal <= 1.1x), popup p99 {ratios(two, one, p99)} (goal <= 1x), "
                 f"burst taps/s {ratios(two, one, rate)}"
             )

@@ -52,6 +52,8 @@ from bot.tg.wire.update_order import PerChatUpdateProcessor
 from bot.tg.wire.webhook_server import WebhookServer
 from bot.webhook_replies import WebhookReplies
 
+WEBHOOK_CONNECTIONS = 100  # setWebhook's max_connections: Telegram's most (its default is 40)
+
 # Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
 # it is how an administrator bot learns departures in groups that hide service messages. Edits
 # are left out: the bot acts on none (handler_order.edit_ignored, should one come anyway), and
@@ -269,8 +271,16 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
 
     async def register_webhook(self, url: str, secret: str) -> None:
         """setWebhook for a front that is not PTB's (several workers): every update type, as
-        `start_webhook` and polling ask (chat_member is left out unless asked for)."""
-        await self.app.bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+        `start_webhook` and polling ask (chat_member is left out unless asked for), over as
+        many connections as Telegram allows: a tap's request stays open until its popup rides
+        on the answer (bot/webhook_replies.py), so Telegram's default 40 would cap the taps
+        delivered at about 40 per popup latency, whatever the workers could take."""
+        await self.app.bot.set_webhook(
+            url,
+            secret_token=secret,
+            allowed_updates=ALLOWED_UPDATES,
+            max_connections=WEBHOOK_CONNECTIONS,
+        )
 
     async def start_webhook(self, url: str, secret: str, listen: str, port: int) -> None:
         """Serve `/telegram` on listen:port (tg/wire/webhook_server.py, not PTB's tornado server:

@@ -78,3 +78,17 @@ async def test_a_popup_in_time_is_the_response_and_a_second_copy_waits_for_nothi
         response.body
         == b'{"method":"answerCallbackQuery","callback_query_id":"q2","text":"\xe2\x9c\x85"}'
     )
+
+
+async def test_the_webhook_asks_telegram_for_all_the_connections_it_allows(tmp_path: Path) -> None:
+    """A tap's request stays open until its popup rides on the answer: at Telegram's default
+    of 40 connections, 40 taps in flight would be all the bot could be sent at once."""
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        bot = compose_bot(BotOptions(token=TOKEN, db_path=tmp_path / "c.sqlite3",
+                                     catalog=shipped_catalog(), base_url=emu.base_url,
+                                     rate_limit=False))  # fmt: skip
+        await bot.start_webhook("https://example.org/telegram", SECRET, "127.0.0.1", free_port())
+        try:
+            assert (await bot.app.bot.get_webhook_info()).max_connections == 100
+        finally:
+            await bot.stop()

@@ -58,7 +58,11 @@ async def set_webhook(world: World, p: Params) -> bool:
         # Telegram's words for a forbidden character; for one over 256 characters the reports
         # we found say nothing, so the same words are an assumption there.
         raise errors.bad_request("secret token contains unallowed characters")
-    world.webhook = {"url": url, "allowed_updates": p.get_json("allowed_updates")}
+    world.webhook = {
+        "url": url,
+        "allowed_updates": p.get_json("allowed_updates"),
+        "max_connections": p.get_int("max_connections", 40) or 40,  # Telegram's default
+    }
     if p.get_bool("drop_pending_updates"):
         world.updates.clear()
     return True
@@ -81,6 +85,8 @@ async def get_webhook_info(world: World, p: Params) -> dict[str, Any]:
     }
     if world.webhook and world.webhook.get("allowed_updates"):
         info["allowed_updates"] = world.webhook["allowed_updates"]
+    if world.webhook:
+        info["max_connections"] = world.webhook["max_connections"]
     return info
 
 
