@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from bot.store.pg.inbox import MAX_TRIES, Claimed, UpdateQueue
+from bot.store.pg.inbox import MAX_TRIES, Claimed, Placed, UpdateQueue
 
 
 async def _until_claimed(queue: UpdateQueue, limit: int = 10) -> list[int]:
@@ -124,6 +124,20 @@ async def test_the_fronts_own_worker_takes_what_it_stored_in_the_same_statement(
     await front.put(4, "c4", "{}")
     assert len(local.taken) == 2
     assert [c.update_id for c in await other.claim(10)] == [4]
+
+
+async def test_a_put_says_whether_this_processs_worker_took_the_update(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """The webhook front waits for a tap's popup only when its own worker took the tap
+    (bot/webhook_replies.py): a copy, or an update left for any worker, is answered at once."""
+    local = _Local(room=1)
+    front = UpdateQueue(pg_pool, "a", local=local)
+    assert await front.place(1, "c1", "{}") is Placed.HERE
+    assert await front.place(1, "c1", "{}") is Placed.COPY  # Telegram's retry
+    assert await front.place(2, "c1", "{}") is Placed.STORED  # waits behind 1
+    local.free = 0
+    assert await front.place(3, "c3", "{}") is Placed.STORED  # no room: for any worker
 
 
 async def test_two_updates_of_one_key_in_one_batch_are_not_both_taken(
