@@ -9,7 +9,7 @@ import html
 import logging
 
 from telegram import Update
-from telegram.error import Forbidden
+from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import translator
@@ -32,6 +32,9 @@ class ErrorHandlers:
         if isinstance(context.error, Forbidden):
             # The user blocked the bot (or left the chat): nobody to tell, nothing to fix.
             log.info("chat unreachable: %s", context.error)
+            return
+        if isinstance(context.error, ChatMigrated):
+            await self._moved(update, context.error)
             return
         log.error("error while handling an update", exc_info=context.error)
         if not isinstance(update, Update):
@@ -63,6 +66,25 @@ class ErrorHandlers:
                 await context.bot.send_message(self.options.admin_chat_id, note)
             except Exception:
                 log.warning("could not notify the admin chat", exc_info=True)
+
+    async def _moved(self, update: object, error: ChatMigrated) -> None:
+        """A button left in the old chat of a group upgraded to a supergroup: Telegram refuses
+        every send and edit there, and the group's settings, runs and schedules moved with it.
+        Not a fault: one line, and the tapper is told why (the handlers answer a group's
+        settings taps only once their edit went through)."""
+        log.info("update from a group that became supergroup %s: not handled", error.new_chat_id)
+        if not isinstance(update, Update) or update.callback_query is None:
+            return
+        user = update.effective_user
+        lang = await self._safe_language(user.id, user.language_code) if user else "en"
+        text = translator(lang)._(
+            "This group became a supergroup, so this button no longer works. "
+            "Send the command again in the group."
+        )
+        try:
+            await update.callback_query.answer(text, show_alert=True)
+        except TelegramError as exc:  # already answered, or too old
+            log.info("could not answer a tap from a group's old chat: %s", exc)
 
     async def _safe_language(self, user_id: int, code: str | None) -> str:
         try:

@@ -225,13 +225,15 @@ class GroupHandlers(ServesCatalog):
         """The suggested time zone's button under /timezone: set it, and say so in place."""
         match await self.settings_.set_timezone(chat_id, zone):
             case gs.Saved():
-                await acknowledge(query, mine._("Saved."))
                 await self.runner.reschedule(chat_id)
                 text = tr._("Time zone set to {zone}.", zone=html.escape(zone))
                 try:
                     await query.edit_message_text(text)
                 except BadRequest as exc:  # a repeated tap: already says so
                     log.info("time zone edit refused: %s", exc)
+                # After the edit: in the old chat of a group that became a supergroup the edit
+                # raises ChatMigrated (the error handler says so), and "Saved." is not true.
+                await acknowledge(query, mine._("Saved."))
             case _:
                 await acknowledge(query, mine._("This button has expired."))
 
@@ -350,9 +352,10 @@ class GroupHandlers(ServesCatalog):
                 await acknowledge(query, mine._("This button has expired."))
             case gs.Saved(updated):
                 tr = translator(updated.language)
-                await acknowledge(query, mine._("Saved."))
                 screen = gr.settings(tr, updated)
                 try:
                     await query.edit_message_text(screen.text, reply_markup=screen.keyboard)
                 except BadRequest as exc:  # e.g. "message is not modified" on a repeated tap
                     log.info("settings edit refused: %s", exc)
+                # After the edit, as for a time zone's button above.
+                await acknowledge(query, mine._("Saved."))

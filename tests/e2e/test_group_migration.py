@@ -1,0 +1,34 @@
+"""A group upgraded to a supergroup: its old chat is read-only for Telegram, and a button left
+in it must say why it no longer works, change nothing, and leave no traceback in the log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.groups_kit import group_bot, make_group
+
+
+async def test_an_old_settings_button_says_the_group_moved_and_changes_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It answered "Saved." (nothing was saved: the group's settings had moved with it), then
+    its edit of the old chat's message raised ChatMigrated, logged twice with a traceback."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        mark = group.mark()
+        await admin.send("/settings", chat=group)
+        settings = await group.next_message(after=mark, timeout=10)
+        new_id = await h.emu.migrate_to_supergroup(group, by=admin)
+        with caplog.at_level(logging.INFO):
+            answer = await admin.tap(settings, "Français")
+            await asyncio.sleep(0.5)  # the edit after the popup, and any error it raised
+        assert answer is not None and answer.text is not None
+        assert "supergroup" in answer.text and "Saved" not in answer.text, answer.text
+        # The supergroup's settings did not change.
+        assert h.rows("SELECT language FROM groups WHERE chat_id = ?", new_id) == [("en",)]
+        tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
+        assert tracebacks == []
