@@ -118,6 +118,19 @@ class GroupStore:
                 )
                 await conn.announce(GROUPS, old_id)  # its settings now under the new id
                 await conn.announce(GROUPS, new_id)
+            # A run started under the old id after the move (a button tapped in the old chat
+            # before this process heard of it) meets the supergroup's own run in its topic:
+            # one active run per topic. The supergroup's stays; the stray one, in a chat nobody
+            # can write in any more, is abandoned instead of moved.
+            await conn.execute(
+                """UPDATE attempts SET status = 'abandoned', finished_at = ?
+                   WHERE chat_id = ? AND kind = 'group' AND status = 'active'
+                     AND EXISTS (SELECT 1 FROM attempts AS kept
+                                 WHERE kept.chat_id = ? AND kept.kind = 'group'
+                                   AND kept.status = 'active'
+                                   AND kept.thread_id = attempts.thread_id)""",
+                (now, old_id, new_id),
+            )
             await conn.execute(
                 "UPDATE attempts SET chat_id = ? WHERE chat_id = ? AND kind = 'group'",
                 (new_id, old_id),

@@ -303,7 +303,7 @@ class GroupRunner(GroupSends):
 
     async def migrated(self, old_id: int, new_id: int) -> None:
         await self.settings.migrate(old_id, new_id)
-        self.runs.moved(old_id, new_id)
+        await self.runs.moved(old_id, new_id)
         for hook in self.on_moved:  # e.g. the group's own quizzes follow it
             hook(old_id, new_id)
         self.admins.forget_chat(old_id)

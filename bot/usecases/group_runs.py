@@ -342,6 +342,6 @@ class GroupRuns(ServesCatalog):
         """The bot left the group: its run stops silently (the store abandons it)."""
         self.kept.forget_chat(chat_id)
 
-    def moved(self, old_id: int, new_id: int) -> None:
-        """The group became a supergroup: its live run follows it."""
-        self.kept.moved(old_id, new_id)
+    async def moved(self, old_id: int, new_id: int) -> None:
+        """The group became a supergroup: its live run follows it (after the store moved it)."""
+        await self.kept.moved(old_id, new_id)

@@ -84,9 +84,14 @@ class KeptRuns:
         for run_id in [r.id for r in self._runs.values() if r.chat_id == chat_id]:
             self._runs.pop(run_id, None)
 
-    def moved(self, old_id: int, new_id: int) -> None:
-        for run in list(self._runs.values()):
-            if run.chat_id == old_id:
+    async def moved(self, old_id: int, new_id: int) -> None:
+        """The runs of a group that became a supergroup follow it, but for one the store
+        abandoned in the move (a stray run started in the old chat beside the supergroup's
+        own, in the same topic: GroupStore.migrate), which is forgotten."""
+        for run in [r for r in self._runs.values() if r.chat_id == old_id]:
+            if await self.store.run(run.id) is None:
+                self.forget(run.id)
+            else:
                 self.keep(replace(run, chat_id=new_id))
 
 

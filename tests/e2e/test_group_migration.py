@@ -32,3 +32,32 @@ async def test_an_old_settings_button_says_the_group_moved_and_changes_nothing(
         assert h.rows("SELECT language FROM groups WHERE chat_id = ?", new_id) == [("en",)]
         tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
         assert tracebacks == []
+
+
+async def test_a_quiz_picked_in_the_old_chat_leaves_the_supergroups_run_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The pick started a run under the old chat's id; its first send learned the group had
+    moved, and moving that run into the supergroup, which had a run of its own in the same
+    topic, broke the one-active-run-per-topic constraint: IntegrityError, two tracebacks, and
+    a run left active for a chat nobody can write in."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        mark = group.mark()
+        await admin.send("/quiz", chat=group)
+        picker = await group.next_message(after=mark, timeout=10)
+        mark = group.mark()
+        await admin.send("/push gradient-accumulation", chat=group)
+        await group.wait_for(lambda m: "Question 1/" in m.text, after=mark, timeout=10)
+        new_id = await h.emu.migrate_to_supergroup(group, by=admin)
+        active = "SELECT chat_id FROM attempts WHERE kind = 'group' AND status = 'active'"
+        for _ in range(50):  # the bot has moved the run with the group
+            if h.rows(active) == [(new_id,)]:
+                break
+            await asyncio.sleep(0.05)
+        with caplog.at_level(logging.INFO):
+            await admin.tap(picker, picker.buttons[0][0].text)
+            await asyncio.sleep(0.5)
+        assert h.rows(active) == [(new_id,)]  # the supergroup's run, and no other
+        tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
+        assert tracebacks == []

@@ -113,6 +113,20 @@ async def test_migration_moves_settings_runs_history_and_schedules(db: Database)
     assert not await store.migrate(CHAT, NEW_CHAT, 4.0)  # the second service message: no-op
 
 
+async def test_a_stray_run_of_the_old_chat_does_not_break_the_move(db: Database) -> None:
+    """A button tapped in the old chat before this process heard of the move started a run
+    under the old id; its first send learned of the move, and moving it beside the
+    supergroup's own run, in the same topic, broke one active run per topic (IntegrityError).
+    The supergroup's run stays; the stray one, which nobody can see, is abandoned."""
+    store = GroupStore(db)
+    await store.ensure_group(NEW_CHAT, "Study", "en", 30, "UTC", 1.0)
+    kept = await _run(store, NEW_CHAT)
+    stray = await _run(store, CHAT)
+    await store.migrate(CHAT, NEW_CHAT, 3.0)
+    assert (await store.run(kept)).chat_id == NEW_CHAT  # type: ignore[union-attr]
+    assert await store.run(stray) is None
+
+
 async def test_leaving_abandons_the_run_and_drops_schedules(db: Database) -> None:
     store, schedules = GroupStore(db), ScheduleStore(db)
     await store.ensure_group(CHAT, "Study", "en", 30, "UTC", 1.0)

@@ -15,6 +15,7 @@ from bot.usecases.learner_profile import Learner
 from tests.e2e.harness import FakeClock, shipped_catalog
 
 CHAT, ELSEWHERE = -500, -600
+NEW_CHAT = -1000000000500  # CHAT, become a supergroup
 QUIZ = "gradient-accumulation"
 # Values no button carries, and SQL column names passed as keys: none may reach the store.
 NOT_OFFERED = [("lang", "xx"), ("seconds", "7"), ("shuffle", "maybe"),
@@ -78,3 +79,24 @@ async def test_settings_keys_are_mapped_in_the_use_case(db: Database) -> None:
     assert isinstance(await settings.set_timezone(CHAT, "Mars/Olympus"), gs.UnknownZone)
     zone = await settings.set_timezone(CHAT, "Africa/Dakar")
     assert isinstance(zone, gs.Saved) and zone.settings.timezone == "Africa/Dakar"
+
+
+async def test_a_stray_run_of_a_groups_old_chat_is_not_kept_beside_the_supergroups(
+    db: Database,
+) -> None:
+    """A run started under the old chat's id after the group had moved (a button tapped there
+    before this process heard of the move) is abandoned by the move; the process must not
+    keep playing it in the supergroup beside the supergroup's own run."""
+    clock = FakeClock()
+    settings = gs.GroupSettingsCases(GroupStore(db), clock=clock)
+    await settings.settings(CHAT, "Study", "en")
+    runs = gr.GroupRuns(shipped_catalog(), GroupStore(db), settings, clock=clock,
+                        rng=random.Random(7))  # fmt: skip
+    await settings.migrate(CHAT, NEW_CHAT)
+    moved = await runs.start(NEW_CHAT, 1, QUIZ)  # the supergroup's own run
+    stray = await runs.start(CHAT, 1, QUIZ)  # a tap in the old chat, not yet heard of the move
+    assert isinstance(moved, gr.Started) and isinstance(stray, gr.Started)
+    await settings.migrate(CHAT, NEW_CHAT)  # its first send learns of the move
+    await runs.moved(CHAT, NEW_CHAT)
+    assert [run.id for run in await runs.active_runs(NEW_CHAT)] == [moved.run.id]
+    assert await runs.active_runs(CHAT) == []
