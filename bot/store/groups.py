@@ -108,8 +108,14 @@ class GroupStore:
         """Move settings, runs, history and schedules of a group upgraded to a supergroup."""
 
         async def update(conn: Conn) -> bool:
+            async with conn.execute(
+                "SELECT 1 FROM moved_groups WHERE old_id = ?", (old_id,)
+            ) as cur:
+                already = await cur.fetchone() is not None  # the second service message
             async with conn.execute("SELECT 1 FROM groups WHERE chat_id = ?", (old_id,)) as cur:
-                had_old = await cur.fetchone() is not None
+                # A row under the old id after the move is a stray one (deleted below), never
+                # one to move over the supergroup's settings.
+                had_old = await cur.fetchone() is not None and not already
             if had_old:
                 await conn.execute("DELETE FROM groups WHERE chat_id = ?", (new_id,))
                 await conn.execute(
@@ -152,9 +158,27 @@ class GroupStore:
                 await conn.execute(
                     f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
                 )
+            # Kept so that an update from the old chat is told the group moved (the old id
+            # could otherwise be recorded as a group again, or a run started there).
+            await conn.execute(
+                """INSERT INTO moved_groups (old_id, new_id, moved_at) VALUES (?, ?, ?)
+                   ON CONFLICT (old_id) DO UPDATE SET new_id = excluded.new_id""",
+                (old_id, new_id, now),
+            )
+            # An update from the old chat seen before the move was heard left a row there.
+            await conn.execute("DELETE FROM groups WHERE chat_id = ?", (old_id,))
+            await conn.announce(GROUPS, old_id)
             return had_old
 
         return await self.db.write(update)
+
+    async def moved_to(self, chat_id: int) -> int | None:
+        """The supergroup a group became, if `chat_id` is the old chat of one."""
+        async with self.db.reader.execute(
+            "SELECT new_id FROM moved_groups WHERE old_id = ?", (chat_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else None
 
     # -- runs -------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import translator
 from bot.tg.options import BotOptions
 from bot.tg.topics import reply_thread
+from bot.usecases.group_settings import GroupMoved
 from bot.usecases.learner_profile import Learners
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,8 @@ class ErrorHandlers:
             # The user blocked the bot (or left the chat): nobody to tell, nothing to fix.
             log.info("chat unreachable: %s", context.error)
             return
-        if isinstance(context.error, ChatMigrated):
-            await self._moved(update, context.error)
+        if isinstance(context.error, ChatMigrated | GroupMoved):
+            await self._moved(update, context.error.new_chat_id)
             return
         log.error("error while handling an update", exc_info=context.error)
         if not isinstance(update, Update):
@@ -67,12 +68,12 @@ class ErrorHandlers:
             except Exception:
                 log.warning("could not notify the admin chat", exc_info=True)
 
-    async def _moved(self, update: object, error: ChatMigrated) -> None:
+    async def _moved(self, update: object, new_chat_id: int) -> None:
         """A button left in the old chat of a group upgraded to a supergroup: Telegram refuses
         every send and edit there, and the group's settings, runs and schedules moved with it.
         Not a fault: one line, and the tapper is told why (the handlers answer a group's
         settings taps only once their edit went through)."""
-        log.info("update from a group that became supergroup %s: not handled", error.new_chat_id)
+        log.info("update from a group that became supergroup %s: not handled", new_chat_id)
         if not isinstance(update, Update) or update.callback_query is None:
             return
         user = update.effective_user

@@ -36,6 +36,16 @@ class UnknownZone:
     suggestion: str | None = None  # what the admin probably meant ('europe/paris')
 
 
+class GroupMoved(Exception):
+    """An update from the old chat of a group that became a supergroup (a button left there):
+    nothing is recorded or started under the old id. Raised where a group's settings are first
+    looked up, so every handler stops there; the adapter's error handler tells the member."""
+
+    def __init__(self, old_chat_id: int, new_chat_id: int) -> None:
+        super().__init__(f"group {old_chat_id} became supergroup {new_chat_id}")
+        self.old_chat_id, self.new_chat_id = old_chat_id, new_chat_id
+
+
 def _stored(key: str, value: str) -> tuple[str, str | int] | None:
     """The column and stored value for a settings key, or None when the pair is not offered."""
     if key == "lang" and value in SUPPORTED_LANGUAGES:
@@ -77,10 +87,13 @@ class GroupSettingsCases:
         self, chat_id: int, title: str = "", telegram_language: str | None = None
     ) -> GroupSettings:
         """The group's settings, recording the group on first sight (its language then follows
-        the member who added the bot or spoke first)."""
+        the member who added the bot or spoke first). `GroupMoved` for the old chat of a group
+        that became a supergroup."""
         found = await self.store.group(chat_id)
         if found is not None and found.member and (not title or title == found.title):
             return found
+        if found is None and (moved := await self.store.moved_to(chat_id)) is not None:
+            raise GroupMoved(chat_id, moved)
         lang = choose_language(
             stored=None, telegram_code=telegram_language, default=self.default_language
         )

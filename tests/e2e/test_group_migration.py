@@ -28,8 +28,8 @@ async def test_an_old_settings_button_says_the_group_moved_and_changes_nothing(
             await asyncio.sleep(0.5)  # the edit after the popup, and any error it raised
         assert answer is not None and answer.text is not None
         assert "supergroup" in answer.text and "Saved" not in answer.text, answer.text
-        # The supergroup's settings did not change.
-        assert h.rows("SELECT language FROM groups WHERE chat_id = ?", new_id) == [("en",)]
+        # The supergroup's settings did not change, and the old chat is not a group again.
+        assert h.rows("SELECT chat_id, language FROM groups") == [(new_id, "en")]
         tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
         assert tracebacks == []
 
@@ -61,3 +61,32 @@ async def test_a_quiz_picked_in_the_old_chat_leaves_the_supergroups_run_alone(
         assert h.rows(active) == [(new_id,)]  # the supergroup's run, and no other
         tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
         assert tracebacks == []
+
+
+async def test_a_quiz_picked_in_the_old_chat_starts_nothing_and_says_the_group_moved(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Once the bot knows of the move, a pick in the old chat is told so: no run is started
+    under the old id (its intro went to the supergroup), no group recorded there."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await make_group(h)
+        mark = group.mark()
+        await admin.send("/quiz", chat=group)
+        picker = await group.next_message(after=mark, timeout=10)
+        new_id = await h.emu.migrate_to_supergroup(group, by=admin)
+        for _ in range(50):  # the bot has moved the group
+            if h.rows("SELECT chat_id FROM groups") == [(new_id,)]:
+                break
+            await asyncio.sleep(0.05)
+        supergroup = h.emu.chat(new_id)
+        mark = supergroup.mark()
+        with caplog.at_level(logging.INFO):
+            answer = await admin.tap(picker, picker.buttons[0][0].text)
+            await asyncio.sleep(0.5)
+        assert answer is not None and "supergroup" in (answer.text or ""), answer
+        assert h.rows("SELECT chat_id FROM attempts WHERE kind = 'group'") == []
+        assert h.rows("SELECT chat_id FROM groups") == [(new_id,)]
+        assert [
+            m.text for m in supergroup.bot_messages if m.message_id >= mark.next_message_id
+        ] == []
+        assert [r.getMessage() for r in caplog.records if r.exc_info] == []

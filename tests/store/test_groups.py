@@ -127,6 +127,24 @@ async def test_a_stray_run_of_the_old_chat_does_not_break_the_move(db: Database)
     assert await store.run(stray) is None
 
 
+async def test_the_move_is_kept_and_a_stray_row_never_overwrites_the_supergroups(
+    db: Database,
+) -> None:
+    """The old id is kept (`moved_to`), so that the old chat is not recorded as a group again.
+    A row the old chat got before the move was heard was moved over the supergroup's settings by
+    the second service message; it is dropped instead."""
+    store = GroupStore(db)
+    await store.ensure_group(CHAT, "Study", "fr", 20, "Africa/Dakar", 1.0)
+    assert await store.moved_to(CHAT) is None
+    assert await store.migrate(CHAT, NEW_CHAT, 2.0)
+    assert await store.moved_to(CHAT) == NEW_CHAT
+    await store.ensure_group(CHAT, "", "en", 30, "UTC", 3.0)  # the old chat, seen meanwhile
+    assert not await store.migrate(CHAT, NEW_CHAT, 4.0)  # the second service message
+    moved = await store.group(NEW_CHAT)
+    assert moved is not None and (moved.language, moved.timezone) == ("fr", "Africa/Dakar")
+    assert await store.group(CHAT) is None
+
+
 async def test_leaving_abandons_the_run_and_drops_schedules(db: Database) -> None:
     store, schedules = GroupStore(db), ScheduleStore(db)
     await store.ensure_group(CHAT, "Study", "en", 30, "UTC", 1.0)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.core.group_run import Step
 from bot.store import Database, GroupStore
 from bot.store.selections import SelectionStore
@@ -92,11 +94,13 @@ async def test_a_stray_run_of_a_groups_old_chat_is_not_kept_beside_the_supergrou
     await settings.settings(CHAT, "Study", "en")
     runs = gr.GroupRuns(shipped_catalog(), GroupStore(db), settings, clock=clock,
                         rng=random.Random(7))  # fmt: skip
-    await settings.migrate(CHAT, NEW_CHAT)
-    moved = await runs.start(NEW_CHAT, 1, QUIZ)  # the supergroup's own run
-    stray = await runs.start(CHAT, 1, QUIZ)  # a tap in the old chat, not yet heard of the move
+    moved = await runs.start(NEW_CHAT, 1, QUIZ)  # the supergroup's own run (another worker's)
+    stray = await runs.start(CHAT, 1, QUIZ)  # a tap in the old chat, the move not yet recorded
     assert isinstance(moved, gr.Started) and isinstance(stray, gr.Started)
-    await settings.migrate(CHAT, NEW_CHAT)  # its first send learns of the move
+    await settings.migrate(CHAT, NEW_CHAT)  # recorded now (the stray run's first send, say)
     await runs.moved(CHAT, NEW_CHAT)
     assert [run.id for run in await runs.active_runs(NEW_CHAT)] == [moved.run.id]
     assert await runs.active_runs(CHAT) == []
+    # Once the move is recorded, nothing starts under the old id.
+    with pytest.raises(gs.GroupMoved):
+        await runs.start(CHAT, 1, QUIZ)
