@@ -160,6 +160,10 @@ class StoreReads:
     def group_languages(self) -> Rows:
         return self.rows("SELECT language FROM groups")
 
+    def group_chats(self) -> Rows:
+        """Every chat recorded as a group (a group that became a supergroup: the new id only)."""
+        return self.rows("SELECT chat_id FROM groups")
+
     def bot_in_group(self, chat_id: int) -> Rows:
         """Whether the bot is still a member of the group `chat_id`."""
         return self.rows("SELECT member FROM groups WHERE chat_id = ?", chat_id)

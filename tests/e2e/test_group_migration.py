@@ -75,7 +75,7 @@ async def test_a_quiz_picked_in_the_old_chat_starts_nothing_and_says_the_group_m
         picker = await group.next_message(after=mark, timeout=10)
         new_id = await h.emu.migrate_to_supergroup(group, by=admin)
         for _ in range(50):  # the bot has moved the group
-            if h.rows("SELECT chat_id FROM groups") == [(new_id,)]:
+            if h.group_chats() == [(new_id,)]:
                 break
             await asyncio.sleep(0.05)
         supergroup = h.emu.chat(new_id)
@@ -85,7 +85,7 @@ async def test_a_quiz_picked_in_the_old_chat_starts_nothing_and_says_the_group_m
             await asyncio.sleep(0.5)
         assert answer is not None and "supergroup" in (answer.text or ""), answer
         assert h.rows("SELECT chat_id FROM attempts WHERE kind = 'group'") == []
-        assert h.rows("SELECT chat_id FROM groups") == [(new_id,)]
+        assert h.group_chats() == [(new_id,)]
         assert [
             m.text for m in supergroup.bot_messages if m.message_id >= mark.next_message_id
         ] == []

@@ -96,7 +96,7 @@ async def test_a_schedule_fires_walks_the_catalogue_survives_migration_and_remov
         await admin.send("/schedules", chat=supergroup)
         assert "8:30\u202fAM" in (await supergroup.next_message(after=mark)).text
         assert h.rows("SELECT chat_id FROM schedules") == [(new_id,)]
-        assert h.rows("SELECT chat_id FROM groups") == [(new_id,)]
+        assert h.group_chats() == [(new_id,)]
         assert {c for (c,) in h.rows("SELECT chat_id FROM attempts")} == {new_id}
         (job,) = schedule_jobs(h.bot)
         mark = supergroup.mark()
