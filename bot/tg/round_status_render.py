@@ -66,13 +66,7 @@ def summary(tr: Translator, done: RoundSummary, tz: tzinfo) -> Screen:
         )
     lines = [f"<b>{head}</b>", ""]
     if done.due_now:
-        lines.append(
-            tr.ngettext(
-                "{n} question is due now: /review to go over it.",
-                "{n} questions are due now: /review to go over them.",
-                done.due_now,
-            )
-        )
+        lines.append(_due_now(tr, done.due_now))
     else:
         lines.append(_next_due(tr, done.next_due_at, tz))
     if done.practice:
@@ -84,13 +78,17 @@ def summary(tr: Translator, done: RoundSummary, tz: tzinfo) -> Screen:
     return Screen("\n".join(lines), keyboard)
 
 
+def _due_now(tr: Translator, count: int) -> str:
+    return tr.ngettext(
+        "{n} question is due now: /review to go over it.",
+        "{n} questions are due now: /review to go over them.",
+        count,
+    )
+
+
 def nothing_to_practise(tr: Translator, outcome: NothingToPractise) -> str:
     if outcome.due_now:
-        return tr.ngettext(
-            "{n} question is due now: /review to go over it.",
-            "{n} questions are due now: /review to go over them.",
-            outcome.due_now,
-        )
+        return _due_now(tr, outcome.due_now)
     return tr._("🎉 Nothing to practise: your review queue is empty.")
 
 
