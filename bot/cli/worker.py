@@ -151,7 +151,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         send_share=max(1, args.count),
         chat_slots=chat_slots,  # a chat's sends, booked across all workers
         chat_spare=chat_spare,  # ... a courtesy reply's, only if its slot is free now
-        timers=lambda: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
+        timers=lambda dues: PgTimers(TimerQueue(db.pool, name, args.lease), clock),
         shared=True,
         run_watchdog=args.watchdog,
         clock=clock,

@@ -29,3 +29,10 @@ def next_daily(now: float, hour: int, minute: int, tz: tzinfo, days: Sequence[in
         if moment > now:
             return moment
     raise AssertionError("unreachable: every weekday occurs within 8 days")
+
+
+# How late a daily occurrence missed while the bot was down still plays, once, when it is back
+# (a scheduled quiz, a review reminder): a restart at 09:00 should not cost a group its 09:00
+# quiz, but a Monday quiz played on Tuesday, or a reminder at 3 a.m., would surprise more than
+# it helps. Both backends follow it (bot/tg/wire/timer_backends.py).
+MISSED_PLAYS_WITHIN = 3600.0

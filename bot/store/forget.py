@@ -3,7 +3,8 @@ names them.
 
 Deleted: their profile (name, languages), every private attempt with its answers, their practice
 sets and exams, their unsubmitted selections of select-all questions, their review queue (items,
-log, pending inbox, notices, review and practice rounds), their reminder, whether they left a
+log, pending inbox, notices, review and practice rounds), their reminder (and when it was next
+due), whether they left a
 group, in which groups the bot saw them (`group_seen`), the quiz files they sent privately and
 have not yet sent to a group (or to confirm), the bot's memory of its recent replies to their
 commands and hints in groups (a few minutes' worth), and their reports of
@@ -84,6 +85,8 @@ class ForgetStore:
             await run("DELETE FROM review_notices WHERE user_id = ?", user_id)
             await run("DELETE FROM review_sessions WHERE user_id = ?", user_id)
             reminders = await run("DELETE FROM reminders WHERE user_id = ?", user_id)
+            # When their reminder was next due (bot/store/daily_dues.py): keyed by their id.
+            await run("DELETE FROM daily_dues WHERE kind = 'remind' AND ident = ?", user_id)
             reports = await run("DELETE FROM problem_reports WHERE user_id = ?", user_id)
             await run("DELETE FROM pending_uploads WHERE user_id = ?", user_id)
             await run("DELETE FROM group_seen WHERE user_id = ?", user_id)

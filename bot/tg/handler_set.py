@@ -17,6 +17,7 @@ from telegram.ext import Application
 from bot.compose import Services
 from bot.content.reload import ReloadResult
 from bot.store.courtesy_log import CourtesyStore
+from bot.store.daily_dues import DailyDueStore
 from bot.store.forget import ForgetStore
 from bot.store.interface import Engine
 from bot.tg.buttons import ButtonRouter
@@ -183,7 +184,10 @@ class HandlerSet:
             return status
 
         self.admins = AdminCache(member_status, self.options.clock)
-        self.timers: Timers = self.options.timers() if self.options.timers else JobTimers(app)
+        dues = DailyDueStore(self.db)  # one process's daily timers across a restart
+        self.timers: Timers = (
+            self.options.timers(dues) if self.options.timers else JobTimers(app, dues)
+        )
         self.runner = GroupRunner(
             app,
             self.group_runs,

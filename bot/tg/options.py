@@ -21,6 +21,7 @@ from bot.core.clock import Clock
 from bot.core.live_feedback import LivePolicy
 from bot.core.models import Catalog
 from bot.store import Database
+from bot.store.daily_dues import DailyDueStore
 from bot.store.interface import Engine
 from bot.tg.mini_app import DashboardLinks
 from bot.tg.wire.shared_pace import SharedBudget
@@ -74,7 +75,8 @@ class BotOptions:
     # Several workers (bot/cli/worker.py): the store they share (PostgreSQL), durable
     # timers, and no in-memory caches of what another worker may change.
     database: Engine | None = None  # None: the SQLite file at db_path
-    timers: Callable[[], Timers] | None = None  # None: PTB's JobQueue
+    # None: PTB's JobQueue; given the store of one process's daily timers (bot/store/daily_dues.py)
+    timers: Callable[[DailyDueStore], Timers] | None = None
     shared: bool = False
     send_share: int = 1  # workers sharing the bot's limits: each paces at its 1/N share
     # Workers on any number of hosts: the bot's overall rhythm is one schedule in the database

@@ -28,6 +28,7 @@ from bot.core.models import Catalog, Question
 from bot.emulator import Emulator
 from bot.emulator.driver import CallbackAnswer, ChatView, Mark, SimUser
 from bot.emulator.state import EmuMessage
+from bot.store.daily_dues import DailyDueStore
 from bot.store.pg.database import PgDatabase
 from bot.store.pg.dialect import to_postgres
 from bot.tg.app import QuizBot
@@ -131,10 +132,10 @@ class Harness(StoreReads):
             timers=self._new_timers if self.clock_timers else None,
         )
 
-    def _new_timers(self) -> Timers:
+    def _new_timers(self, dues: DailyDueStore) -> Timers:
         """The bot's timers on the fake clock (BotOptions.timers): one set per start, as a
-        JobQueue's jobs live and die with the process."""
-        self.timers = ClockTimers(self.clock)
+        JobQueue's jobs live and die with the process (their daily moments kept in `dues`)."""
+        self.timers = ClockTimers(self.clock, dues)
         return self.timers
 
     async def advance(self, seconds: float) -> None:

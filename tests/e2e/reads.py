@@ -141,6 +141,10 @@ class StoreReads:
             "answers": count("SELECT count(*) FROM answers WHERE user_id = ?"),
             "review_items": count("SELECT count(*) FROM review_items WHERE user_id = ?"),
             "reminders": count("SELECT count(*) FROM reminders WHERE user_id = ?"),
+            # when their reminder is next due (bot/store/daily_dues.py)
+            "reminder_due": count(
+                "SELECT count(*) FROM daily_dues WHERE kind = 'remind' AND ident = ?"
+            ),
             "timezone": count("SELECT count(*) FROM users WHERE id = ? AND timezone IS NOT NULL"),
             "run_scores": count("SELECT count(*) FROM run_scores WHERE user_id = ?"),
             "group_members": count("SELECT count(*) FROM group_members WHERE user_id = ?"),

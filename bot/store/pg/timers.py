@@ -51,6 +51,29 @@ class TimerQueue:
             CHANNEL,
         )
 
+    async def arm_daily(self, key: str, due_at: float, payload: str, keep_from: float) -> bool:
+        """Arm a daily timer for `due_at`, unless it is armed already by the same rule
+        (`payload`) for a moment not before `keep_from`: a worker's start arms every schedule
+        again, and must neither move an occurrence missed while every worker was down (a
+        worker plays it late) nor take a timer from the worker firing it. True if armed now."""
+        armed = await self.pool.fetchval(
+            """WITH armed AS (
+                   INSERT INTO work_timers AS t (key, due_at, payload) VALUES ($1, $2, $3)
+                   ON CONFLICT (key) DO UPDATE SET
+                       due_at = excluded.due_at, payload = excluded.payload,
+                       generation = t.generation + 1, worker = NULL, lease_until = NULL,
+                       tries = 0
+                   WHERE NOT (t.payload = excluded.payload AND t.due_at >= $5)
+                   RETURNING key)
+               SELECT count(pg_notify($4, 't')) FROM armed""",
+            key,
+            due_at,
+            payload,
+            CHANNEL,
+            keep_from,
+        )
+        return bool(armed)
+
     async def arm_if_absent(self, key: str, due_at: float, payload: str = "") -> bool:
         """Arm `key` unless it is armed already (whatever its due time); True if armed now."""
         armed = await self.pool.fetchval(

@@ -26,15 +26,18 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from telegram.ext import Application, CallbackContext, JobQueue
 
-from bot.core.recurrence import next_daily
+from bot.core.recurrence import MISSED_PLAYS_WITHIN, next_daily
 from bot.observability import metrics
+from bot.store.daily_dues import DailyDueStore
 from bot.store.pg.timers import Timer, TimerQueue
 from bot.tg.wire.daily_trigger import DailyTrigger
+from bot.tg.wire.missed_dailies import DailyRule, MissedDailies
 
 log = logging.getLogger(__name__)
 Handler = Callable[..., Awaitable[object]]  # called with the timer's id, then its extra ints
@@ -104,11 +107,14 @@ class Timers:
 
 
 class JobTimers(Timers):
-    """PTB's JobQueue: one process, timers in memory."""
+    """PTB's JobQueue: one process, timers in memory; daily timers' next moments kept in the
+    store (`dues`), so an occurrence missed while the bot was down plays late
+    (bot/tg/wire/missed_dailies.py)."""
 
-    def __init__(self, app: Application) -> None:  # type: ignore[type-arg]
+    def __init__(self, app: Application, dues: DailyDueStore | None = None) -> None:  # type: ignore[type-arg]
         super().__init__()
         self.app = app
+        self.missed = MissedDailies(dues, time.time)  # JobQueue fires on the wall clock
 
     @property
     def jobs(self) -> JobQueue[Any]:
@@ -117,33 +123,45 @@ class JobTimers(Timers):
 
     async def _job(self, context: Ctx) -> None:
         assert context.job is not None
-        data = context.job.data
-        assert isinstance(data, tuple)
+        job = context.job.data
+        assert isinstance(job, _Job)
+        if job.rule is not None:  # its next moment kept first, as the other backends do
+            await self.missed.firing(job.kind, job.args[0], job.rule)
         # A `once` timer knows when it was due (the monotonic clock); a daily one does not.
-        late = time.monotonic() - data[2] if len(data) > 2 else None
-        await self._call(str(data[0]), tuple(data[1]), late)
+        late = time.monotonic() - job.due if job.due is not None else None
+        await self._call(job.kind, job.args, late)
 
     async def once(self, kind: str, ident: int, delay: float, *extra: int) -> None:
         delay = max(0.0, delay)
-        data = (kind, (ident, *extra), time.monotonic() + delay)
-        self.jobs.run_once(self._job, when=delay, data=data, name=f"{kind}:{ident}")
+        job = _Job(kind, (ident, *extra), time.monotonic() + delay)
+        self.jobs.run_once(self._job, when=delay, data=job, name=f"{kind}:{ident}")
 
     async def daily(
         self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
     ) -> None:
-        await self.cancel(kind, ident)
+        rule = DailyRule.of(at, timezone, days)
+        late = await self.missed.arming(kind, ident, rule)
+        # No await from here on: two armings at once (a group's move heard twice) leave one job.
+        self._cancel_jobs(kind, ident)
+        if late is not None:  # the occurrence missed while down, once, now
+            job = _Job(kind, (ident,), time.monotonic() - late)
+            self.jobs.run_once(self._job, when=0.0, data=job, name=f"{kind}:{ident}")
         # Not `run_daily`: its cron trigger fires a wall time the clock change repeats twice
         # (02:30 in Paris on the last Sunday of October); the rule the workers follow fires once.
         self.jobs.run_custom(
             self._job,
-            job_kwargs={"trigger": DailyTrigger(at, ZoneInfo(timezone), days)},
-            data=(kind, (ident,)),
+            job_kwargs={"trigger": DailyTrigger(rule.at, ZoneInfo(timezone), rule.days)},
+            data=_Job(kind, (ident,), None, rule),
             name=f"{kind}:{ident}",
         )
 
-    async def cancel(self, kind: str, ident: int) -> None:
+    def _cancel_jobs(self, kind: str, ident: int) -> None:
         for job in self.jobs.get_jobs_by_name(f"{kind}:{ident}"):
             job.schedule_removal()
+
+    async def cancel(self, kind: str, ident: int) -> None:
+        self._cancel_jobs(kind, ident)
+        await self.missed.cancelled(kind, ident)
 
     async def ensure(self, kind: str, ident: int, *extra: int) -> None:
         if not self.jobs.get_jobs_by_name(f"{kind}:{ident}"):
@@ -153,6 +171,17 @@ class JobTimers(Timers):
         """Nothing: one process, so no other worker could resume the step if this one died."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A JobQueue job's data: its handler's kind and arguments; a `once` timer's due moment on
+    the monotonic clock; a daily timer's rule."""
+
+    kind: str
+    args: tuple[int, ...]
+    due: float | None
+    rule: DailyRule | None = None
+
+
 class ClockTimers(Timers):
     """One process, like `JobTimers`, but due times are on an injected clock (the store's):
     nothing fires as real time passes; `advance` moves the clock and runs what came due, in
@@ -160,11 +189,13 @@ class ClockTimers(Timers):
     (tests/e2e/harness.py), on the same `on`/`once`/`daily`/`cancel`/`ensure`/`guard` calls
     as production. A timer armed already due fires at once, as a JobQueue job would."""
 
-    def __init__(self, clock: ClockCtl) -> None:
+    def __init__(self, clock: ClockCtl, dues: DailyDueStore | None = None) -> None:
         super().__init__()
         self.clock = clock
-        self._due: list[tuple[float, int, str, int, tuple[int, ...]]] = []  # a heap
-        self._daily: dict[str, tuple[tuple[int, int], str, tuple[int, ...]]] = {}
+        self.missed = MissedDailies(dues, clock)
+        # A heap of (due, order, kind, id, args, daily: whether it is a daily timer's firing).
+        self._due: list[tuple[float, int, str, int, tuple[int, ...], bool]] = []
+        self._daily: dict[str, DailyRule] = {}
         self._order = itertools.count()  # equal due times fire in the order they were armed
         self._firing = asyncio.Lock()
         self._kicks: set[asyncio.Task[None]] = set()
@@ -173,7 +204,7 @@ class ClockTimers(Timers):
 
     def pending(self, kind: str | None = None) -> list[tuple[float, str]]:
         """(due time, `kind:id`) of the timers armed, soonest first; of one kind if given."""
-        armed = sorted((due, f"{k}:{i}") for due, _, k, i, _ in self._due)
+        armed = sorted((due, f"{k}:{i}") for due, _, k, i, _, _ in self._due)
         return [(due, name) for due, name in armed if kind is None or name.startswith(f"{kind}:")]
 
     async def armed(self, kind: str) -> None:
@@ -183,8 +214,10 @@ class ClockTimers(Timers):
             self._was_armed.clear()
             await self._was_armed.wait()
 
-    def _arm(self, due: float, kind: str, ident: int, args: tuple[int, ...]) -> None:
-        heapq.heappush(self._due, (due, next(self._order), kind, ident, args))
+    def _arm(
+        self, due: float, kind: str, ident: int, args: tuple[int, ...], daily: bool = False
+    ) -> None:
+        heapq.heappush(self._due, (due, next(self._order), kind, ident, args, daily))
         self._was_armed.set()
         if due <= self.clock() and not self.closed:
             task = asyncio.get_running_loop().create_task(self.run_due())
@@ -197,21 +230,25 @@ class ClockTimers(Timers):
     async def daily(
         self, kind: str, ident: int, at: tuple[int, int], timezone: str, days: Sequence[int]
     ) -> None:
-        await self.cancel(kind, ident)
-        self._daily[f"{kind}:{ident}"] = (at, timezone, tuple(days))
-        self._arm(self._next_day(f"{kind}:{ident}", self.clock()), kind, ident, (ident,))
+        rule = DailyRule.of(at, timezone, days)
+        late = await self.missed.arming(kind, ident, rule)
+        self._cancel_due(kind, ident)  # after the await, as `JobTimers.daily`
+        self._daily[f"{kind}:{ident}"] = rule
+        if late is not None:  # the occurrence missed while down, once, now
+            self._arm(self.clock() - late, kind, ident, (ident,))
+        self._arm(rule.next_after(self.clock()), kind, ident, (ident,), daily=True)
 
-    def _next_day(self, name: str, after: float) -> float:
-        (hour, minute), timezone, days = self._daily[name]
-        return next_daily(after, hour, minute, ZoneInfo(timezone), days)
-
-    async def cancel(self, kind: str, ident: int) -> None:
+    def _cancel_due(self, kind: str, ident: int) -> None:
         self._daily.pop(f"{kind}:{ident}", None)
         self._due = [t for t in self._due if (t[2], t[3]) != (kind, ident)]
         heapq.heapify(self._due)
 
+    async def cancel(self, kind: str, ident: int) -> None:
+        self._cancel_due(kind, ident)
+        await self.missed.cancelled(kind, ident)
+
     async def ensure(self, kind: str, ident: int, *extra: int) -> None:
-        if not any((k, i) == (kind, ident) for _, _, k, i, _ in self._due):
+        if not any((k, i) == (kind, ident) for _, _, k, i, _, _ in self._due):
             await self.once(kind, ident, 0.0, *extra)
 
     async def guard(self, kind: str, ident: int, delay: float, *extra: int) -> None:
@@ -232,11 +269,13 @@ class ClockTimers(Timers):
     async def _fire(self, until: float) -> None:
         async with self._firing:
             while self._due and self._due[0][0] <= until and not self.closed:
-                due, _, kind, ident, args = heapq.heappop(self._due)
+                due, _, kind, ident, args, daily = heapq.heappop(self._due)
                 self.clock.advance(max(0.0, due - self.clock()))
                 name = f"{kind}:{ident}"
-                if name in self._daily:  # its next day first, as the other backends do
-                    self._arm(self._next_day(name, self.clock()), kind, ident, args)
+                rule = self._daily.get(name) if daily else None
+                if rule is not None:  # its next day first, as the other backends do
+                    self._arm(rule.next_after(self.clock()), kind, ident, args, daily=True)
+                    await self.missed.firing(kind, ident, rule)
                 try:
                     await self._call(kind, args, self.clock() - due)
                 except Exception:  # as a JobQueue job's: logged, and the other timers still fire
@@ -268,8 +307,10 @@ class PgTimers(Timers):
     ) -> None:
         rule = {"at": list(at), "tz": timezone, "days": list(days)}
         payload = json.dumps({"kind": kind, "args": [ident], "daily": rule})
-        due = next_daily(self.clock(), at[0], at[1], ZoneInfo(timezone), days)
-        await self.queue.arm(f"{kind}:{ident}", due, payload)
+        now = self.clock()
+        due = next_daily(now, at[0], at[1], ZoneInfo(timezone), days)
+        # The same rule armed already keeps its moment, if it is not missed by too much.
+        await self.queue.arm_daily(f"{kind}:{ident}", due, payload, now - MISSED_PLAYS_WITHIN)
 
     async def cancel(self, kind: str, ident: int) -> None:
         await self.queue.cancel(f"{kind}:{ident}")
@@ -296,4 +337,9 @@ class PgTimers(Timers):
             after = max(self.clock(), timer.due_at)
             due = next_daily(after, hour, minute, ZoneInfo(rule["tz"]), rule["days"])
             await self.queue.arm(timer.key, due, timer.payload)
+            late = self.clock() - timer.due_at
+            if late > MISSED_PLAYS_WITHIN:  # every worker was down at its time
+                log.info("%s missed its time by %.0f min: it plays at its next", timer.key,
+                         late / 60)  # fmt: skip
+                return
         await self._call(kind, args, self.clock() - timer.due_at)
