@@ -3,12 +3,14 @@ French labels) through a translator's round trip: `export Q --format F --lang fr
 `import … --lang fr --id Q --force`. Moodle XML and QTI carry the picture's bytes, so the French
 picture comes back (the same file when its bytes are unchanged, a new one when the translator
 put another in); GIFT, CSV and Aiken have no place for a picture, so the import keeps the one the
-file it replaces names. Either way the French learner must not get the English diagram."""
+file it replaces names. Either way the French learner must not get the English diagram (nor
+lose the alt text, which Moodle may carry empty)."""
 
 from __future__ import annotations
 
 import base64
 import io
+import re
 import shutil
 import zipfile
 from collections.abc import Callable
@@ -119,9 +121,7 @@ def test_a_new_picture_put_in_the_file_becomes_the_translations_own(
     old, new = (content / "media" / FRENCH).read_bytes(), png(80, 40)
     english = (content / "quizzes" / f"{QUIZ}.yaml").read_bytes()
 
-    _round_trip(
-        content, tmp_path / f"{QUIZ}.fr.{ext}", fmt, capsys, lambda p: swap(p, old, new)
-    )
+    _round_trip(content, tmp_path / f"{QUIZ}.fr.{ext}", fmt, capsys, lambda p: swap(p, old, new))
 
     image = _sqrt_n_image(content)
     assert image["file"] != FRENCH
@@ -131,3 +131,48 @@ def test_a_new_picture_put_in_the_file_becomes_the_translations_own(
     assert (content / "quizzes" / f"{QUIZ}.yaml").read_bytes() == english
     report = check(content)
     assert report.errors == [], format_report(report)
+
+
+@pytest.mark.parametrize(("fmt", "ext", "swap"), [("moodle", "xml", _swap_in_moodle),
+                                                  ("qti", "zip", _swap_in_qti)])  # fmt: skip
+def test_a_new_picture_the_bot_cannot_send_is_named_and_the_old_one_kept(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    fmt: str,
+    ext: str,
+    swap: Callable[[Path, bytes, bytes], None],
+) -> None:
+    """An 8x8 picture is too small for Telegram: the import says so at the question's line and
+    the French file keeps naming its own picture, as GIFT's import would."""
+    content = _content_with_a_french_picture(tmp_path)
+    old = (content / "media" / FRENCH).read_bytes()
+    media_before = sorted(p.name for p in (content / "media").iterdir())
+    exported = tmp_path / f"{QUIZ}.fr.{ext}"
+    args = ["export", QUIZ, "--format", fmt, "--lang", "fr", "--content", str(content)]
+    assert main([*args, "--out", str(exported)]) == 0
+    swap(exported, old, png(8, 8))
+    status = main(["import", str(exported), "--format", fmt, "--lang", "fr", "--id", QUIZ,
+                   "--force", "--out", str(content), "--max-mb", "5"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "sqrt-n: picture" in out and "each side needs at least 16" in out, out
+    assert _sqrt_n_image(content)["file"] == FRENCH
+    assert sorted(p.name for p in (content / "media").iterdir()) == media_before
+
+
+def test_a_picture_carried_without_alt_text_keeps_the_old_alt_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An LMS that drops the alt text (an `<img alt="">` in Moodle XML): the picture comes back
+    with the alt text the replaced file had, as GIFT's import keeps it."""
+    content = _content_with_a_french_picture(tmp_path)
+    before = _sqrt_n_image(content)
+
+    def blank_alt(path: Path) -> None:
+        text, n = re.subn(r'alt="[^"]*"', 'alt=""', path.read_text(encoding="utf-8"))
+        assert n == 1
+        path.write_text(text, encoding="utf-8")
+
+    _round_trip(content, tmp_path / f"{QUIZ}.fr.xml", "moodle", capsys, blank_alt)
+
+    assert _sqrt_n_image(content) == before
