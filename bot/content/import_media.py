@@ -51,13 +51,15 @@ class MediaPlan:
         return replace(quiz, questions=questions)
 
     def _place_question(self, quiz_id: str, question: DraftQuestion) -> DraftQuestion:
-        image = self._place(quiz_id, question, question.image)
-        shown = self._place(quiz_id, question, question.explanation_image)
+        image = self.place(quiz_id, question, question.image)
+        shown = self.place(quiz_id, question, question.explanation_image)
         return replace(question, image=image, explanation_image=shown)
 
-    def _place(
+    def place(
         self, quiz_id: str, question: DraftQuestion, picture: DraftPicture | None
     ) -> DraftPicture | None:
+        """`picture` of `question` under its media/ name, or None (noted at the question's line)
+        when it breaks a rule; also for a translation's own picture (`translation_pictures`)."""
         if picture is None:
             return None
         why = self._refusal(question, picture)

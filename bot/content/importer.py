@@ -38,6 +38,7 @@ from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
 from bot.content.translation_keep import Kept, kept_from
+from bot.content.translation_pictures import place_translation
 from bot.content.yaml_writer import source_yaml, translation_yaml
 from bot.core.models import SOURCE_LANGUAGE
 
@@ -154,6 +155,7 @@ def _plan_quiz(
         drafts = {SOURCE_LANGUAGE: source, **{k: v for k, v in drafts.items() if k != lang}}
     translations: dict[str, DraftQuiz] = {}
     file_only: dict[str, Kept] = {}
+    pictures = MediaPlan(request.out)  # the source's and the translations' own, written once
     for lang, draft in drafts.items():
         if lang != SOURCE_LANGUAGE:
             not_carried = _not_carried(request.fmt, source)
@@ -182,10 +184,7 @@ def _plan_quiz(
         if missing:
             kept = tuple(q for q in source.questions if q.keyed)
             source = DraftQuiz(source.id, source.title, source.lang, kept, source.description)
-        pictures = MediaPlan(request.out)
         source = pictures.place_quiz(source)
-        out.media.update(pictures.files)
-        out.problems.extend(pictures.problems)
         for question in source.questions:
             if not question.explanation:
                 out.notes.append(
@@ -199,31 +198,14 @@ def _plan_quiz(
             languages=[SOURCE_LANGUAGE, *sorted(complete)],
             origin=origin,
         )
-    pictured = {q.id: (q.image, q.explanation_image) for q in source.questions}
     for lang, tr in translations.items():
-        tr = _pictures_of_source(tr, pictured)
         carried = file_only[lang]
+        tr = place_translation(tr, source, carried.own_files, pictures, request.out)
         out.files[folder / f"{quiz_id}.{lang}.yaml"] = translation_yaml(
             tr, origin=origin, same_as_source=carried.same_as_source, reviewed=carried.reviewed
         )
-
-
-def _pictures_of_source(
-    translation: DraftQuiz, pictured: dict[str, tuple[DraftPicture | None, DraftPicture | None]]
-) -> DraftQuiz:
-    """A translation names no picture file: it gives the alt text of the source's pictures
-    (the checker refuses a picture the source does not have, so one is dropped here)."""
-    questions = []
-    for question in translation.questions:
-        image, shown = pictured.get(question.id, (None, None))
-        questions.append(
-            replace(
-                question,
-                image=question.image if image is not None else None,
-                explanation_image=question.explanation_image if shown is not None else None,
-            )
-        )
-    return replace(translation, questions=tuple(questions))
+    out.media.update(pictures.files)
+    out.problems.extend(pictures.problems)
 
 
 def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:

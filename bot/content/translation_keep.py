@@ -1,8 +1,9 @@
 """What a translation re-imported from a format keeps of the translation file it replaces.
 
 GIFT, Aiken and CSV carry questions, options and explanations, but not a quiz's description
-(GIFT, Aiken), a number question's unit (GIFT, Aiken, CSV), nor our file's `same_as_source`
-list and `reviewed` flag. A translation exported to one of them, edited, and imported again
+(GIFT, Aiken), a number question's unit (GIFT, Aiken, CSV), a picture (its alt text, or the
+translation's own file: a diagram with French labels), nor our file's `same_as_source` list and
+`reviewed` flag. A translation exported to one of them, edited, and imported again
 (`content export Q --format gift --lang fr`, then `content import ... --lang fr --id Q`) must
 not lose them: the README promises a round trip, and the checker would refuse the result
 ("description: missing fr translation"). So the new file takes each of those from the file it
@@ -12,7 +13,7 @@ replaces when the import has none; what the import has always wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.content.formats.draft import (
@@ -37,6 +38,9 @@ class Kept:
     quiz: DraftQuiz
     same_as_source: tuple[str, ...] = ()
     reviewed: bool = True
+    # (question id, image field) -> the picture of its own the replaced file named: a picture
+    # the import carries with the same bytes is that file (`translation_pictures`).
+    own_files: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def kept_from(
@@ -46,10 +50,10 @@ def kept_from(
     not_carried: frozenset[str] = frozenset(),
 ) -> Kept:
     """`draft` with what it lacks taken from the translation file at `path` (if there is a
-    sound one): title, description, units, explanations, pictures' alt texts, `same_as_source`,
-    `reviewed`, and the
-    questions the format could not carry (`not_carried`: a select-all or number question in
-    CSV or Aiken), all in the source's question order (`order`)."""
+    sound one): title, description, units, explanations, pictures (alt text and own file),
+    `same_as_source`, `reviewed`, and the questions the format could not carry (`not_carried`:
+    a select-all or number question in CSV or Aiken), all in the source's question order
+    (`order`)."""
     if not path.is_file():
         return Kept(draft)
     parsed = parse_file(path, QuizTranslation, Problems())
@@ -64,8 +68,8 @@ def kept_from(
                 question,
                 unit=question.unit or (before.unit or "" if question.kind == NUMBER else ""),
                 explanation=question.explanation or before.explanation or "",
-                image=question.image or _alt(before.image),
-                explanation_image=question.explanation_image or _alt(before.explanation_image),
+                image=_merged(question.image, before.image),
+                explanation_image=_merged(question.explanation_image, before.explanation_image),
             )
         questions.append(question)
     have = {q.id for q in questions}
@@ -86,7 +90,16 @@ def kept_from(
         description=draft.description or old.description or "",
         questions=tuple(questions),
     )
-    return Kept(quiz, tuple(old.same_as_source), old.reviewed)
+    own_files = {
+        (qid, name): picture.file
+        for qid, before in old.questions.items()
+        for name, picture in (
+            ("image", before.image),
+            ("explanation_image", before.explanation_image),
+        )
+        if picture is not None and picture.file is not None
+    }
+    return Kept(quiz, tuple(old.same_as_source), old.reviewed, own_files)
 
 
 def _carried(qid: str, before: QuestionTranslation) -> DraftQuestion | None:
@@ -103,14 +116,25 @@ def _carried(qid: str, before: QuestionTranslation) -> DraftQuestion | None:
         before.explanation or "",
         kind=kind,
         unit=before.unit or "",
-        image=_alt(before.image),
-        explanation_image=_alt(before.explanation_image),
+        image=_kept(before.image),
+        explanation_image=_kept(before.explanation_image),
     )
 
 
-def _alt(picture: ImageTranslation | None) -> DraftPicture | None:
-    """A picture's alt text in the old file (GIFT and CSV carry no pictures): the writer puts
-    it back; the picture itself is the source's."""
-    if picture is None or not picture.alt:
+def _merged(carried: DraftPicture | None, before: ImageTranslation | None) -> DraftPicture | None:
+    """The picture the import carries (Moodle, QTI), its alt text from the old file when the
+    import has none; else the old file's picture (GIFT, CSV and Aiken carry none)."""
+    if carried is None:
+        return _kept(before)
+    if carried.alt or before is None or not before.alt:
+        return carried
+    return replace(carried, alt=before.alt)
+
+
+def _kept(picture: ImageTranslation | None) -> DraftPicture | None:
+    """A picture as the old file gives it, for the writer to put back: its alt text, and its
+    own file under media/ (`name`; "" when the translation shows the source's picture). No
+    bytes: the file is on disk already and stays as it is."""
+    if picture is None or (not picture.alt and picture.file is None):
         return None
-    return DraftPicture(picture.file or "", b"", picture.alt)
+    return DraftPicture(picture.file or "", b"", picture.alt or "")

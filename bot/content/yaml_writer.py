@@ -89,14 +89,24 @@ def source_yaml(
     return "\n".join(lines)
 
 
-def _picture(field: str, picture: DraftPicture | None, *, file: bool = True) -> list[str]:
-    """`image:` with its file under media/ (the source) and alt text (every language)."""
+def _picture(field: str, picture: DraftPicture | None) -> list[str]:
+    """A source's `image:`: its file under media/ and its alt text ("" when the file gave
+    none: the checker then asks for it)."""
     if picture is None:
         return []
+    return [f"    {field}:", f"      file: {_q(picture.name)}", f"      alt: {_q(picture.alt)}"]
+
+
+def _translated_picture(field: str, picture: DraftPicture | None) -> list[str]:
+    """A translation's `image:`: its alt text, and `file:` only for a picture of its own
+    (`name`; "" when it shows the source's). Nothing when it has neither."""
+    if picture is None or not (picture.name or picture.alt):
+        return []
     lines = [f"    {field}:"]
-    if file:
+    if picture.name:
         lines.append(f"      file: {_q(picture.name)}")
-    lines.append(f"      alt: {_q(picture.alt)}")
+    if picture.alt:
+        lines.append(f"      alt: {_q(picture.alt)}")
     return lines
 
 
@@ -127,16 +137,14 @@ def translation_yaml(
         lines.append(f"    prompt: {_q(question.prompt)}")
         if question.unit:
             lines.append(f"    unit: {_q(question.unit)}")
-        if question.image is not None and question.image.alt:
-            lines += _picture("image", question.image, file=False)
+        lines += _translated_picture("image", question.image)
         if question.options:
             lines.append("    options:")
         for option_id, option in zip(_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         if question.explanation:
             lines.append(f"    explanation: {_q(question.explanation)}")
-        if question.explanation_image is not None and question.explanation_image.alt:
-            lines += _picture("explanation_image", question.explanation_image, file=False)
+        lines += _translated_picture("explanation_image", question.explanation_image)
         lines.append("")
     if same_as_source:
         lines += ["same_as_source:", *(f"  - {_q(key)}" for key in same_as_source), ""]
