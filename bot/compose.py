@@ -35,8 +35,10 @@ from bot.store.reviews import ReviewStore
 from bot.store.run_scores import StandingsStore
 from bot.store.schedules import ScheduleStore
 from bot.store.selections import SelectionStore
+from bot.store.topic_names import TopicNameStore
 from bot.store.uploads import UploadStore
 from bot.usecases.catalog_ref import CatalogRef
+from bot.usecases.forum_topics import ForumTopics
 from bot.usecases.group_answers import GroupAnswers
 from bot.usecases.group_runs import GroupRuns
 from bot.usecases.group_schedules import GroupSchedules
@@ -91,6 +93,7 @@ class Services:
     group_runs: GroupRuns
     group_answers: GroupAnswers  # every kind of member answer in a run
     group_schedules: GroupSchedules
+    forum_topics: ForumTopics  # forum topics' names, as last heard
     uploads: QuizUploads
     review: SpacedReview
     review_rounds: ReviewRounds
@@ -206,6 +209,7 @@ def build_services(settings: ServiceSettings, db: Engine, catalog: CatalogRef) -
         group_schedules=GroupSchedules(
             catalog, ScheduleStore(db), clock=clock, own_ids=uploads.own
         ),
+        forum_topics=ForumTopics(TopicNameStore(db), clock=clock),
         uploads=uploads,
         review=review,
         review_rounds=review_rounds,

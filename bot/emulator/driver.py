@@ -170,11 +170,25 @@ class ChatView:
         actor = by.state if by is not None else ANONYMOUS_ADMIN
         return self._world.create_topic(self._chat, actor, name)
 
-    def close_topic(self, thread_id: int) -> None:
-        self._world.close_topic(self._chat, thread_id)
+    def edit_topic(
+        self,
+        thread_id: int,
+        *,
+        name: str | None = None,
+        icon_custom_emoji_id: str | None = None,
+        by: SimUser | None = None,
+    ) -> None:
+        """Rename a topic or change its icon (the forum_topic_edited service message)."""
+        actor = by.state if by is not None else ANONYMOUS_ADMIN
+        self._world.edit_topic(self._chat, actor, thread_id, name, icon_custom_emoji_id)
 
-    def reopen_topic(self, thread_id: int) -> None:
-        self._world.close_topic(self._chat, thread_id, closed=False)
+    def close_topic(self, thread_id: int, *, by: SimUser | None = None) -> None:
+        actor = by.state if by is not None else ANONYMOUS_ADMIN
+        self._world.close_topic(self._chat, actor, thread_id)
+
+    def reopen_topic(self, thread_id: int, *, by: SimUser | None = None) -> None:
+        actor = by.state if by is not None else ANONYMOUS_ADMIN
+        self._world.close_topic(self._chat, actor, thread_id, closed=False)
 
     def delete_topic(self, thread_id: int) -> None:
         self._world.delete_topic(self._chat, thread_id)

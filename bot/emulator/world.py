@@ -371,18 +371,41 @@ class World:
             raise ValueError(f"chat {chat.id} is not a forum supergroup")
         topic_id = chat.next_message_id
         chat.topics[topic_id] = Topic(topic_id, name)
-        service = {"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        self._topic_service(chat, by, topic_id, {"name": name, "icon_color": 7322096}, "created")
+        return topic_id
+
+    def edit_topic(
+        self, chat: ChatState, by: UserState, topic_id: int, name: str | None, icon: str | None
+    ) -> None:
+        """An admin renames a topic or changes its icon: a forum_topic_edited service message
+        in the topic, carrying only what changed. Later messages there still reply to the
+        topic's creation, which keeps the first name (as on Telegram)."""
+        edited: dict[str, Any] = {}
+        if name is not None:
+            chat.topics[topic_id].name = edited["name"] = name
+        if icon is not None:
+            edited["icon_custom_emoji_id"] = icon
+        self._topic_service(chat, by, topic_id, edited, "edited")
+
+    def close_topic(
+        self, chat: ChatState, by: UserState, topic_id: int, *, closed: bool = True
+    ) -> None:
+        """An admin closes (or reopens) a topic: the bot's sends there get TOPIC_CLOSED. The
+        forum_topic_closed (reopened) service message is posted in the topic."""
+        chat.topics[topic_id].closed = closed
+        self._topic_service(chat, by, topic_id, {}, "closed" if closed else "reopened")
+
+    def _topic_service(
+        self, chat: ChatState, by: UserState, topic_id: int, data: dict[str, Any], what: str
+    ) -> None:
+        """The `forum_topic_<what>` service message in topic `topic_id`, sent to the bot when
+        it is in the chat."""
         msg = chat.store(
             EmuMessage(chat.id, chat.new_message_id(), "", None, False, by.id, self.now(),
-                       service=service, thread_id=topic_id)
+                       service={f"forum_topic_{what}": data}, thread_id=topic_id)
         )  # fmt: skip
         if chat.bot_status in PRESENT:
             self.updates.push("message", self.message_json(msg))
-        return topic_id
-
-    def close_topic(self, chat: ChatState, topic_id: int, *, closed: bool = True) -> None:
-        """An admin closes (or reopens) a topic: the bot's sends there get TOPIC_CLOSED."""
-        chat.topics[topic_id].closed = closed
 
     def delete_topic(self, chat: ChatState, topic_id: int) -> None:
         """An admin deletes a topic with its messages: sends there find no thread."""

@@ -1,4 +1,8 @@
-"""Scheduled pushes of study groups: what admins typed with /schedule, restored at start-up."""
+"""Scheduled pushes of study groups: what admins typed with /schedule, restored at start-up.
+
+Each schedule is read with its topic's name as last heard (topic_names.py), so a topic renamed
+since the schedule was made is shown by its new name wherever the schedule is.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,10 @@ import aiosqlite
 
 from bot.store.conn import Conn
 from bot.store.interface import Engine
+from bot.store.topic_names import HEARD_NAME
+
+# Every column, and the topic's name as last heard (NULL if never heard).
+_SELECT = f"SELECT *, {HEARD_NAME} AS heard_name FROM schedules"
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +26,9 @@ class Schedule:
     days: str  # ISO weekdays, 0 = Monday: "0,2,4"
     at_time: str  # "HH:MM" in the group's time zone
     thread_id: int = 0  # the forum topic it runs in; 0: none (General, or no topics)
-    thread_name: str = ""  # that topic's name when the schedule was made ("" if unknown)
+    # that topic's name: as last heard (topic_names), else as Telegram showed it when the
+    # schedule was made ("" if unknown)
+    thread_name: str = ""
     topic_gone: bool = False  # the admins were told its topic is closed or deleted
 
 
@@ -30,7 +40,7 @@ def _schedule(row: aiosqlite.Row) -> Schedule:
         row["days"],
         row["at_time"],
         row["thread_id"],
-        row["thread_name"],
+        row["heard_name"] or row["thread_name"],
         bool(row["topic_gone"]),
     )
 
@@ -54,9 +64,10 @@ class ScheduleStore:
     ) -> Schedule:
         async def insert(conn: Conn) -> Schedule:
             async with conn.execute(
-                """INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at,
-                                          thread_id, thread_name)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *""",
+                f"""INSERT INTO schedules (chat_id, quiz, days, at_time, created_by, created_at,
+                                           thread_id, thread_name)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                   RETURNING *, {HEARD_NAME} AS heard_name""",
                 (chat_id, quiz, days, at_time, user_id, now, thread_id, thread_name),
             ) as cur:
                 row = await cur.fetchone()
@@ -67,17 +78,15 @@ class ScheduleStore:
 
     async def schedules(self, chat_id: int | None = None) -> list[Schedule]:
         """A group's schedules in the order /schedules numbers them (every group's if None)."""
-        sql: str = "SELECT * FROM schedules ORDER BY id"
+        sql: str = f"{_SELECT} ORDER BY id"
         args: tuple[int, ...] = ()
         if chat_id is not None:
-            sql, args = "SELECT * FROM schedules WHERE chat_id = ? ORDER BY id", (chat_id,)
+            sql, args = f"{_SELECT} WHERE chat_id = ? ORDER BY id", (chat_id,)
         async with self.db.reader.execute(sql, args) as cur:
             return [_schedule(row) async for row in cur]
 
     async def schedule(self, schedule_id: int) -> Schedule | None:
-        async with self.db.reader.execute(
-            "SELECT * FROM schedules WHERE id = ?", (schedule_id,)
-        ) as cur:
+        async with self.db.reader.execute(f"{_SELECT} WHERE id = ?", (schedule_id,)) as cur:
             row = await cur.fetchone()
         return _schedule(row) if row else None
 

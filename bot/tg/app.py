@@ -183,6 +183,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             upload=self.upload_handlers,
             group=self.group_handlers,
             group_answers=self.group_answer_handlers,
+            topics=self.topic_handlers,
             share=self.share_handlers,
             standings=self.standings_handlers,
             progress=self.progress_handlers,

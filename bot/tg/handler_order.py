@@ -50,6 +50,7 @@ from bot.tg.reminder_handlers import ReminderHandlers
 from bot.tg.rounds_handlers import RoundHandlers
 from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
+from bot.tg.topic_handlers import TopicHandlers
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
 from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
 
@@ -75,6 +76,7 @@ class Handlers:
     upload: UploadHandlers
     group: GroupHandlers
     group_answers: GroupAnswerHandlers
+    topics: TopicHandlers  # a forum topic's name, created or renamed
     share: ShareHandlers
     standings: StandingsHandlers
     progress: ProgressHandlers
@@ -155,6 +157,9 @@ def _group_handlers(app: App, h: Handlers) -> None:
     typed = h.group_answers
     app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, typed.reply))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.migrated))
+    # A forum topic's name, told only when it is created or renamed (kept for /schedules).
+    named = filters.StatusUpdate.FORUM_TOPIC_CREATED | filters.StatusUpdate.FORUM_TOPIC_EDITED
+    app.add_handler(MessageHandler(named, h.topics.named))
     for name, callback in [
         ("push", group.push),
         ("quiz", group.quiz),

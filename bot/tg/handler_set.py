@@ -39,6 +39,7 @@ from bot.tg.report_handlers import ReportHandlers
 from bot.tg.rounds_handlers import RoundHandlers
 from bot.tg.share_handlers import ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
+from bot.tg.topic_handlers import TopicHandlers
 from bot.tg.upload_handlers import UploadHandlers
 from bot.tg.wire.photos import PhotoSender
 from bot.tg.wire.timer_backends import JobTimers, Timers
@@ -230,6 +231,8 @@ class HandlerSet:
         self.group_answer_handlers = GroupAnswerHandlers(
             self.group_settings, self.group_answers, self.courtesy
         )  # members' taps and toggles too (the button router)
+        # A forum topic created or renamed: its name kept, for /schedules.
+        self.topic_handlers = TopicHandlers(self.services.forum_topics)
         # The bot added by a startgroup link (`/start@bot <quiz id>`) and inline mode.
         self.share_handlers = ShareHandlers(
             self.sharing, self.group_settings, self.runner, self.courtesy.say

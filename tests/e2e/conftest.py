@@ -86,6 +86,7 @@ ON_BOTH_ENGINES: dict[str, frozenset[str]] = {
             "test_two_topics_play_at_once_each_in_its_own_topic_also_after_a_restart",
             "test_a_topic_closed_mid_run_ends_the_run_with_one_log_line",
             "test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once",
+            "test_a_renamed_topic_is_named_by_its_new_name",  # topic_names, read with schedules
         }
     ),
     "test_group_admin_screens": frozenset(

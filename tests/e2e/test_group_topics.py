@@ -208,6 +208,67 @@ async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_pa
         assert h.schedule_topics_gone() == [(0,)]
 
 
+async def test_a_renamed_topic_is_named_by_its_new_name(tmp_path: Path) -> None:
+    """Every later message of a topic replies to the topic's creation, which keeps its FIRST
+    name; the bot keeps the names it hears (the topic created, then renamed) instead. An icon
+    change, closing and reopening leave the name as it is."""
+    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+        group, admin, a, b = await make_forum(h)
+        mark = group.mark()
+        await admin.send("/schedule next weekdays 08:30", chat=group, thread=a)
+        assert "in the topic Quizzes" in (await group.next_message(after=mark)).text
+        group.edit_topic(a, name="Exam prep", by=admin)
+        group.edit_topic(a, icon_custom_emoji_id="5312536423851630001", by=admin)
+        group.close_topic(a, by=admin)
+        group.reopen_topic(a, by=admin)
+        group.edit_topic(b, name="Algebra")  # by an anonymous admin; no schedule there yet
+        mark = group.mark()
+        await admin.send("/schedule random daily 19:00", chat=group, thread=b)
+        made = await group.next_message(after=mark)
+        assert made.thread_id == b and "in the topic Algebra" in made.text, made.text
+
+        await h.restart_bot()  # the names are kept in the store
+        mark = group.mark()
+        await admin.send("/schedules", chat=group)
+        listing = await group.next_message(after=mark)
+        assert "in the topic Exam prep" in listing.text, listing.text
+        assert "in the topic Algebra" in listing.text
+        assert "Quizzes" not in listing.text and "Maths" not in listing.text
+
+        assert h.bot is not None
+        (job,) = [j for j in schedule_jobs(h.bot) if j.name == "sched:1"]
+        group.close_topic(a)
+        await job.run(h.bot.app)
+        told = await group.wait_for(lambda m: "could not run" in m.text, timeout=5)
+        assert "its topic Exam prep is closed" in told.text, told.text
+
+
+async def test_topic_messages_from_a_forum_the_bot_has_no_record_of_are_taken_quietly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot is in a forum its store knows nothing of (a fresh database): a topic created,
+    renamed, given an icon, closed and reopened is no error, and the bot says nothing."""
+    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+        group, admin, _, _ = await make_forum(h)
+        await h.stop_bot()
+        for path in tmp_path.glob("quizbot.sqlite3*"):  # (a PostgreSQL run keeps its rows)
+            path.unlink()
+        await h.start_bot()
+        shown = len(group.bot_messages)
+        with caplog.at_level(logging.INFO):
+            topic = group.create_topic("Reading", by=admin)
+            group.edit_topic(topic, name="Reading club", by=admin)
+            group.edit_topic(topic, icon_custom_emoji_id="5312536423851630001")
+            group.close_topic(topic)
+            group.reopen_topic(topic)
+            mark = group.mark()
+            await admin.send("/schedule next daily 07:00", chat=group, thread=topic)
+            made = await group.next_message(after=mark)
+        assert made.thread_id == topic and "in the topic Reading club" in made.text, made.text
+        assert len(group.bot_messages) == shown + 1
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+
+
 async def test_nobody_answering_stops_the_run_in_its_topic(tmp_path: Path) -> None:
     async with group_bot(tmp_path, seconds=0.5, questions=4, clock_timers=True) as h:
         group, admin, a, _ = await make_forum(h)

@@ -71,3 +71,34 @@ async def test_unknown_closed_and_general_threads_are_refused(
     await emu.add_bot_to_group(plain, by=emu.user(1001))
     with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
         await bot.send_message(-100778, "no topics", message_thread_id=quizzes)
+
+
+async def test_a_renamed_topic_is_told_once_and_its_creation_keeps_the_first_name(
+    emu: Emulator, bot: telegram.Bot
+) -> None:
+    """As on Telegram: the rename is a forum_topic_edited service message in the topic, with
+    only what changed; later messages there still reply to the creation, with the first name.
+    Closing and reopening post service messages of their own, naming nothing."""
+    quizzes, _ = await forum(emu)
+    awa, group = emu.user(1001), emu.chat(FORUM)
+    seen = len(await bot.get_updates())
+    group.edit_topic(quizzes, name="Exam prep", by=awa)
+    group.edit_topic(quizzes, icon_custom_emoji_id="5312536423851630001", by=awa)
+    group.close_topic(quizzes, by=awa)
+    group.reopen_topic(quizzes, by=awa)
+    await awa.send("/top", chat=group, thread=quizzes)
+    renamed, icon, closed, reopened, later = [
+        u.message for u in (await bot.get_updates())[seen:] if u.message
+    ]
+    for service in (renamed, icon, closed, reopened):
+        assert service.message_thread_id == quizzes and service.is_topic_message
+        assert service.from_user is not None and service.from_user.id == 1001
+    assert renamed.forum_topic_edited is not None
+    assert renamed.forum_topic_edited.name == "Exam prep"
+    assert renamed.forum_topic_edited.icon_custom_emoji_id is None
+    assert icon.forum_topic_edited is not None and icon.forum_topic_edited.name is None
+    assert icon.forum_topic_edited.icon_custom_emoji_id == "5312536423851630001"
+    assert closed.forum_topic_closed is not None and reopened.forum_topic_reopened is not None
+    assert later.reply_to_message is not None
+    created = later.reply_to_message.forum_topic_created
+    assert created is not None and created.name == "Quizzes"
