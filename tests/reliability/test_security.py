@@ -184,6 +184,8 @@ SQL_INTERPOLATIONS = {
     ("groups.py", "column"),  # checked against SETTING_COLUMNS first
     ("groups.py", "table"),  # from a literal tuple of table names
     ("groups.py", "_RUN_SELECT"),  # a module constant
+    ("schedules.py", "HEARD_NAME"),  # a constant subquery (bot/store/topic_names.py)
+    ("schedules.py", "_SELECT"),  # a module constant built from it
     ("reviews.py", "guard"),  # a constant WHERE clause; values are parameters
     ("analytics.py", "where"),  # one of two constant clauses; the chat id is a parameter
     ("answer_batch.py", "rows"),  # `placeholders()`: question marks only, values are parameters
