@@ -9,7 +9,8 @@ group, in which groups the bot saw them (`group_seen`), the quiz files they sent
 have not yet sent to a group (or to confirm), the bot's memory of its recent replies to their
 commands and hints in groups (a few minutes' worth), and their reports of
 problems with questions (made privately, like private answers; the sentence they wrote may say
-who they are, so it goes too). Kept, without their identity: their answers in group runs and
+who they are, so it goes too), and their answers in a group run still going. Kept, without
+their identity: their answers in finished group runs and
 their points in group standings (`run_scores`), because they are part of the group's history
 that other members and admins see (reveal counts, participation, per-question statistics,
 standings).
@@ -71,6 +72,13 @@ class ForgetStore:
             )
             attempts = await run("DELETE FROM attempts WHERE kind = 'private' AND user_id = ?",
                                  user_id)  # fmt: skip
+            # A run still going is not history yet: their answers there go, so that if they
+            # answer on they are one player on its board, not two (the pseudonym beside them).
+            await run(
+                """DELETE FROM answers WHERE user_id = ? AND attempt_id IN (
+                       SELECT id FROM attempts WHERE kind = 'group' AND status = 'active')""",
+                user_id,
+            )
             kept = await run("UPDATE answers SET user_id = ? WHERE user_id = ?", alias, user_id)
             # Their points in group standings stay, under the same pseudonym as their answers.
             await run("UPDATE run_scores SET user_id = ? WHERE user_id = ?", alias, user_id)

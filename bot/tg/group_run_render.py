@@ -30,9 +30,9 @@ from bot.tg.screen_render import (
     guide_line,
     guide_lines,
     level_name,
+    member_name,
     revealed,
     rich,
-    shown_name,
     with_image,
 )
 from bot.tg.wire.html_fit import fit_html
@@ -198,7 +198,7 @@ def results(
     for rank, standing in enumerate(top, start=1):
         medal = rank <= len(medals) and standing.correct > 0
         badge = medals[rank - 1] if medal else f"{tr.number(rank)}."
-        name = shown_name(standing.name)
+        name = member_name(tr, standing.user_id, standing.name)
         score = tr._(
             "{correct}/{total}", correct=tr.number(standing.correct), total=tr.number(total)
         )

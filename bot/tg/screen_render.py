@@ -46,6 +46,15 @@ def shown_name(name: str | None) -> str:
     return html.escape(isolate(name or "?"))
 
 
+def member_name(tr: Translator, user_id: int, name: str | None) -> str:
+    """A group member on a board or in the standings: `shown_name`, except a pseudonym, which
+    /forget leaves on a member's group results (a negative id, bot/store/forget.py): no name
+    is kept for it, and "?" read as a glitch."""
+    if user_id < 0:
+        return html.escape(tr._("a former member"))
+    return shown_name(name)
+
+
 def with_image(screen: Screen, image: Image | None, lang: str) -> Screen:
     """The screen carrying the content picture (if any) in `lang`."""
     if image is None:

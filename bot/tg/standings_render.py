@@ -19,7 +19,7 @@ from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
 from bot.tg import callbacks as cb
 from bot.tg.long_lists import bounded
-from bot.tg.screen_render import Screen, button, shown_name
+from bot.tg.screen_render import Screen, button, member_name, shown_name
 from bot.tg.wire.html_fit import fit_html
 from bot.usecases.group_standings import MyPlaces, RunStanding, Table, rule_of
 
@@ -60,7 +60,7 @@ def right_answers(tr: Translator, n: int) -> str:
 
 def _line(tr: Translator, placed: Placed) -> str:
     """A place in /top: right answers (the ranking) and runs played, never added-up points."""
-    name = shown_name(placed.tally.name)
+    name = member_name(tr, placed.tally.user_id, placed.tally.name)
     runs = tr.ngettext("{n} run", "{n} runs", placed.tally.runs)
     return f"{place(tr, placed)} {name} · {right_answers(tr, placed.tally.correct)} · {runs}"
 
@@ -138,7 +138,7 @@ def run_footer(tr: Translator, standing: RunStanding) -> str:
             lines.append(
                 tr._(
                     "{name}: now {after}, was {before}",
-                    name=shown_name(move.name),
+                    name=member_name(tr, move.user_id, move.name),
                     after=tr.number(move.after),
                     before=tr.number(move.before),
                 )
