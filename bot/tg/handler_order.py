@@ -219,5 +219,7 @@ def _last(app: App, h: Handlers) -> None:
     # A text that is no command: the answer to an open number question (a quiz's, or a
     # review card's), else a waiting report's sentence, else handed on (the hint below).
     app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, h.typed_replies.reply))
+    # A file without /upload as its caption (one with it was taken above): how to upload it.
+    app.add_handler(MessageHandler(chat & filters.Document.ALL, h.upload.file_private))
     # Last: anything else said privately gets a hint rather than silence.
     app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), h.private.unknown))

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup
 
-from bot.core.zones import COMMON_ZONES
+from bot.core.zones import COMMON_ZONES, utc_offset
 from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
@@ -77,7 +77,9 @@ def zone_unknown(tr: Translator, typed: str, suggestion: str | None, user_id: in
     text = unknown_zone(tr, typed, suggestion)
     if suggestion is None:
         return Screen(text, _zone_buttons(COMMON_ZONES, None, user_id))
-    pick = button(suggestion, cb.ZoneSuggested(user_id, suggestion))
+    offset = utc_offset(suggestion)  # 'Etc/GMT-1 (UTC+01:00)': its name reads the other way
+    label = suggestion if offset is None else f"{suggestion} ({offset})"
+    pick = button(label, cb.ZoneSuggested(user_id, suggestion))
     return Screen(text, InlineKeyboardMarkup([[pick]]))
 
 

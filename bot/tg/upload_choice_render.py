@@ -30,6 +30,16 @@ def how_to_upload_private(tr: Translator) -> str:
     )
 
 
+def file_without_upload(tr: Translator) -> str:
+    """A file sent privately without the /upload caption: how to make it an upload."""
+    return html.escape(
+        tr._(
+            "To make this file a quiz for a group you administer, reply /upload to it. "
+            "/help lists what I can do."
+        )
+    )
+
+
 def no_groups(tr: Translator) -> str:
     return html.escape(
         tr._(

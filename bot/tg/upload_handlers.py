@@ -194,6 +194,12 @@ class UploadHandlers:
         screen = choice_render.choose_group(tr, mine, token)
         await message.reply_text(screen.text, reply_markup=screen.keyboard)
 
+    async def file_private(self, update: Update, context: BotContext) -> None:
+        """A file sent privately without /upload: how to upload it (it was met with silence);
+        nothing is downloaded."""
+        if update.effective_message is not None:
+            await update.effective_message.reply_text(choice_render.file_without_upload(context.tr))
+
     async def _administers(self, chat_id: int, user_id: int) -> bool | None:
         """Whether the user administers the group, as Telegram says; None when Telegram could
         not say: a group it no longer knows (or the bot was removed from unseen) is marked

@@ -9,7 +9,14 @@ from zoneinfo import ZoneInfo, available_timezones
 import pytest
 
 from bot.core.recurrence import next_daily
-from bot.core.zones import COMMON_ZONES, closest_zone, known_zone, suggest_zone
+from bot.core.zones import (
+    COMMON_ZONES,
+    closest_zone,
+    known_zone,
+    offset_zone,
+    suggest_zone,
+    utc_offset,
+)
 
 ZONES = ["Europe/Paris", "Africa/Dakar", "America/New_York", "UTC"]
 EVERY_DAY = tuple(range(7))
@@ -96,3 +103,30 @@ def test_a_learners_reminder_keeps_its_local_time_across_daylight_saving(
         assert (local.hour, local.minute) == (18, 30)
     assert second - first in (23 * 3600, 24 * 3600, 25 * 3600)
     assert tuple(datetime.fromtimestamp(m, UTC).hour for m in (first, second)) == utc_hours
+
+
+@pytest.mark.parametrize(
+    ("typed", "zone"),
+    [
+        ("UTC+1", "Etc/GMT-1"),  # IANA's Etc names carry POSIX's inverted sign
+        ("GMT-5", "Etc/GMT+5"),  # not Etc/GMT-5, which its spelling is closest to (UTC+5)
+        ("utc +01:00", "Etc/GMT-1"),
+        ("+2", "Etc/GMT-2"),
+        ("UTC\u22123", "Etc/GMT+3"),  # a typographic minus
+        ("UTC+14", "Etc/GMT-14"),
+        ("UTC+0", "UTC"),
+        ("UTC+5:30", None),  # no Etc zone has minutes: no suggestion rather than a wrong one
+        ("UTC+15", None),
+        ("UTC-13", None),
+    ],
+)
+def test_an_offset_suggests_the_zone_at_that_offset(typed: str, zone: str | None) -> None:
+    assert offset_zone(typed) == zone
+    assert closest_zone(typed) == zone
+
+
+def test_an_etc_zone_is_labelled_with_the_offset_it_is() -> None:
+    assert utc_offset("Etc/GMT-1") == "UTC+01:00"
+    assert utc_offset("Etc/GMT+5") == "UTC-05:00"
+    assert utc_offset("Europe/Paris") is None
+    assert utc_offset("Etc/GMT") is None

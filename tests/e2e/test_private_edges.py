@@ -162,6 +162,22 @@ async def test_plain_text_gets_a_hint(harness: Harness) -> None:
     assert hint.from_bot
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "reply /upload to it"),
+                                              ("fr", "répondez /upload")])  # fmt: skip
+async def test_a_file_sent_privately_without_upload_gets_a_hint(
+    harness: Harness, lang: str, words: str
+) -> None:
+    """A quiz file (or any file) sent privately without /upload as its caption got no answer
+    at all: it is told how to upload it, and nothing is downloaded or kept."""
+    user = harness.emu.user(3010, "Awa", language_code=lang)
+    for caption in ("", "my quiz for the group"):
+        mark = user.private.mark()
+        await user.send_document("quiz.gift", b"::q:: 2 + 2? {=4 ~5}", caption=caption)
+        hint = await user.private.next_message(after=mark)
+        assert words in hint.text and "/help" in hint.text
+    assert harness.emu.calls("getFile") == [] and harness.upload_count() == [(0,)]
+
+
 async def test_a_double_tap_on_next_shows_the_question_once(harness: Harness) -> None:
     user = harness.emu.user(3010, "Binta")
     q1 = await start_by_link(user)

@@ -275,3 +275,32 @@ async def test_the_streak_note_counts_days_in_the_learners_zone(harness: Harness
     note = await default.private.next_message(after=mark)
     assert note.text.startswith("🔥 Your streak: 1 day. One quiz")
     assert len(local.private.messages) == shown
+
+
+async def test_an_offset_typed_as_utc_plus_one_suggests_a_zone_at_that_offset(
+    harness: Harness,
+) -> None:
+    """People type their offset: 'UTC+1' suggested UTC (an hour off) and 'GMT-5' suggested
+    Etc/GMT-5, which is UTC+5 (IANA's Etc names have POSIX's inverted sign), ten hours off;
+    a tap on either set the reminder at the wrong hour."""
+    user = harness.emu.user(6112, "Claire", language_code="fr")
+    await say(user, "/start")
+    noon = datetime(2026, 1, 15, 12, 0, tzinfo=ZoneInfo("UTC"))
+    for typed, hours in (("UTC+1", 1), ("GMT-5", -5), ("utc +01:00", 1), ("UTC−3", -3)):
+        reply = await say(user, f"/timezone {typed}")
+        assert reply.text.startswith(f"Fuseau horaire inconnu\u00a0: {typed}.")
+        (suggested,) = [b for row in reply.buttons for b in row]
+        assert suggested.callback_data is not None
+        zone = suggested.callback_data.split(":", 2)[2]
+        offset = noon.astimezone(ZoneInfo(zone)).utcoffset()
+        assert offset is not None and offset.total_seconds() == hours * 3600, (typed, zone)
+        assert f"UTC{hours:+03d}:00" in suggested.text  # the label says which offset it is
+        mark = user.private.mark()
+        await user.tap(reply, suggested.text)
+        await user.private.wait_for(
+            lambda m, r=reply: m.message_id == r.message_id and m.edited, after=mark
+        )
+        assert harness.learner_timezone(6112) == [(zone,)]
+    # half hours have no Etc zone: no suggestion (not UTC), the common zones instead
+    india = await say(user, "/timezone UTC+5:30")
+    assert labels(india)[0] == "Africa/Dakar"
