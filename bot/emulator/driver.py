@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .attachments import attachment
 from .inline import InlineAnswer
 from .serialize import ANONYMOUS_ADMIN
 from .state import MEMBER_STATUSES, PRESENT, ChatState, EmuMessage, UserState, Waiter
@@ -259,6 +260,17 @@ class SimUser:
         reply_id = reply_to.message_id if isinstance(reply_to, EmuMessage) else reply_to
         msg = self._world.user_message(
             self.state, self._chat(chat), text, reply_to=reply_id, thread=thread
+        )
+        await asyncio.sleep(0)
+        return msg
+
+    async def send_attachment(
+        self, kind: str, *, caption: str = "", chat: ChatView | int | None = None
+    ) -> EmuMessage:
+        """Send what is neither text nor a file: `kind` is one of `ATTACHMENTS` (a sticker, a
+        photo, a voice note, a location, a contact), as a Telegram client sends it."""
+        msg = self._world.user_message(
+            self.state, self._chat(chat), caption, attachment=attachment(kind, self.id)
         )
         await asyncio.sleep(0)
         return msg

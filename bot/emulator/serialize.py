@@ -93,6 +93,10 @@ def message_json(
         data["edit_date"] = msg.edit_date
     if msg.service:
         data.update(msg.service)
+    elif msg.attachment is not None:
+        data.update(msg.attachment)
+        if msg.text:
+            data["caption"] = msg.text
     elif msg.document is not None or msg.photo is not None:
         if msg.photo is not None:
             data["photo"] = [dict(size) for size in msg.photo]

@@ -58,6 +58,9 @@ class EmuMessage:
     photo_name: str | None = None  # the uploaded file's name, for transcripts
     via_bot_id: int | None = None  # posted by a user from the bot's inline results
     thread_id: int | None = None  # the forum topic it is in (None: General, or no topics)
+    # What else a user sent, as the Bot API's field and object ({"sticker": {...}}, {"voice":
+    # {...}}, {"location": {...}}); `text` is its caption, where the kind has one.
+    attachment: dict[str, Any] | None = None
 
     @property
     def media(self) -> bool:

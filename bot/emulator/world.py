@@ -144,9 +144,11 @@ class World:
         anonymous: bool = False,
         document: dict[str, Any] | None = None,
         thread: int | None = None,
+        attachment: dict[str, Any] | None = None,
     ) -> EmuMessage:
-        """A user (or, anonymous, the group itself) writes `text` in `chat`; with `document`,
-        `text` is the file's caption (a command in it gets a bot_command caption entity). In a
+        """A user (or, anonymous, the group itself) writes `text` in `chat`; with `document`
+        (or an `attachment`: a sticker, a voice note...), `text` is its caption (a command in it
+        gets a bot_command caption entity). In a
         forum it goes to topic `thread`, or to the topic of the message it replies to, else to
         General."""
         if chat.migrated_to is not None:
@@ -172,7 +174,7 @@ class World:
                 chat.id, chat.new_message_id(), text, None, False,
                 ANONYMOUS_ADMIN.id if anonymous else user.id, self.now(), entities,
                 sender_chat_id=chat.id if anonymous else None, reply_to_message_id=reply_to,
-                document=document, thread_id=thread,
+                document=document, thread_id=thread, attachment=attachment,
             )
         )  # fmt: skip
         if self._bot_sees(chat, msg):

@@ -221,5 +221,6 @@ def _last(app: App, h: Handlers) -> None:
     app.add_handler(MessageHandler(chat & filters.TEXT & ~filters.COMMAND, h.typed_replies.reply))
     # A file without /upload as its caption (one with it was taken above): how to upload it.
     app.add_handler(MessageHandler(chat & filters.Document.ALL, h.upload.file_private))
-    # Last: anything else said privately gets a hint rather than silence.
-    app.add_handler(MessageHandler(chat & (filters.TEXT | filters.COMMAND), h.private.unknown))
+    # Last: anything else said or sent privately (a sticker, a photo, a voice note...) gets a
+    # hint rather than silence; a service message is no one speaking to the bot.
+    app.add_handler(MessageHandler(chat & ~filters.StatusUpdate.ALL, h.private.unknown))

@@ -193,3 +193,15 @@ async def test_a_double_tap_on_next_shows_the_question_once(harness: Harness) ->
     await user.private.wait_for(lambda m: "/quizzes" in m.text)
     shown = [m for m in user.private.bot_messages if f"2/{N}" in m.text]
     assert len(shown) == 1
+
+
+@pytest.mark.parametrize("kind", ["sticker", "photo", "voice", "location", "contact"])
+async def test_a_sticker_photo_or_voice_note_sent_privately_gets_a_hint(
+    harness: Harness, kind: str
+) -> None:
+    """What is neither text nor a file got no answer at all: it is told what the bot reads."""
+    user = harness.emu.user(3011, "Awa", language_code="fr")
+    mark = user.private.mark()
+    await user.send_attachment(kind)
+    hint = await user.private.next_message(after=mark)
+    assert "/help" in hint.text and "commandes" in hint.text
