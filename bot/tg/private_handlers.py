@@ -116,7 +116,9 @@ class PrivateHandlers(ServesCatalog):
             await send(message, render.resume_offer(tr, running.quiz, running.attempt, lang))
             return
         if learner.chosen is None:
-            await send(message, render.language_picker(tr, normalize(learner.telegram_language)))
+            # Telegram's language ticked, or the one spoken when the bot has none of it.
+            ticked = normalize(learner.telegram_language) or lang
+            await send(message, render.language_picker(tr, ticked))
             return
         intro = render.welcome(tr, learner.first_name)
         await send(message, await self._list(learner.user_id, tr, lang, intro))

@@ -81,3 +81,16 @@ def test_the_leak_detector_finds_english(lang: str) -> None:
     for english, pattern in patterns.items():
         shown = PLACEHOLDER.sub("X", english)
         assert pattern.search(f"<b>{shown}</b>"), english
+
+
+async def test_first_contact_in_an_unsupported_language_ticks_the_language_spoken(
+    harness: Harness,
+) -> None:
+    """Telegram says German, which the bot does not speak: it answers in English, so English
+    is the language ticked, as /language ticks it later."""
+    user = harness.emu.user(4302, "Jonas", language_code="de")
+    mark = user.private.mark()
+    await user.send("/start")
+    picker = await user.private.next_message(after=mark)
+    ticked = [b.text for row in picker.buttons for b in row if b.text.startswith("✓")]
+    assert ticked == ["✓ English"]
