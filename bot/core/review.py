@@ -17,6 +17,7 @@ fuzzing is off, so the same answer always gives the same due date.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
@@ -217,6 +218,15 @@ def parse_clock(text: str) -> str | None:
     except ScheduleError:
         return None
     return f"{hour:02d}:{minute:02d}"
+
+
+_CLOCK_LIKE = re.compile(r"\d{1,3}\s*[:h.]\s*\d{0,3}", re.IGNORECASE)
+
+
+def looks_like_clock(text: str) -> bool:
+    """Written as a time of day, whether or not it is one ('24:00', '7h75'): the learner meant
+    a time, so the answer is how to write one, not the command's whole usage."""
+    return _CLOCK_LIKE.fullmatch(text.strip()) is not None
 
 
 def review_order(option_count: int, rng: random.Random, shuffle: bool = True) -> tuple[int, ...]:

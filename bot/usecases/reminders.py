@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.clock import Clock
-from bot.core.review import parse_clock
+from bot.core.review import looks_like_clock, parse_clock
 from bot.core.streaks import StreakStatus
 from bot.core.zones import COMMON_ZONES, closest_zone, known_zone
 from bot.store.reviews import Reminder, ReviewStore
@@ -147,6 +147,8 @@ class LearnerReminders:
             return RemindOff(await self.reviews.clear_reminder(user_id))
         if len(words) == 1 and words[0] != "on" and parse_clock(words[0]) is not None:
             words = ["on", words[0]]  # '/remind 18:30' means what it says
+        elif len(words) == 1 and looks_like_clock(words[0]):
+            return BadTime(args[0])  # '/remind 24:00': a time, but none of the day
         if words[:1] == ["on"] and len(words) <= 2:
             at = parse_clock(words[1]) if len(words) == 2 else DEFAULT_REMINDER
             if at is None:

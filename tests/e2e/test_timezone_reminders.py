@@ -229,6 +229,9 @@ async def test_remind_says_what_is_wrong_and_changes_nothing(harness: Harness) -
     for typed in ("25:00", "7:75", "seven", "24h"):
         reply = await say(user, f"/remind on {typed}")
         assert reply.text.startswith(f"I can't read the time {typed}: write it as HH:MM")
+    for typed in ("24:00", "7:75", "25h"):  # a time alone, as '/remind 21:05' is read
+        reply = await say(user, f"/remind {typed}")
+        assert reply.text.startswith(f"I can't read the time {typed}: write it as HH:MM")
     garbage = await say(user, "/remind sometimes")
     assert garbage.text.startswith("I did not understand “sometimes”.")
     assert "Your daily reminder is off." in garbage.text and "/remind on [HH:MM]" in garbage.text
