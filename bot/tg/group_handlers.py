@@ -26,7 +26,7 @@ from bot.tg import group_run_render, group_schedule_render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
-from bot.tg.private_render import unknown_zone
+from bot.tg.private_render import unknown_zone, zone_label
 from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.screen_send import acknowledge
 from bot.tg.topics import reply_thread, topic_name
@@ -209,7 +209,7 @@ class GroupHandlers(ServesCatalog):
                 # The suggestion is a button, as in private (an admin's tap sets it).
                 keyboard = (
                     InlineKeyboardMarkup(
-                        [[button(suggestion, cb.Setting(chat.id, "tz", suggestion))]]
+                        [[button(zone_label(suggestion), cb.Setting(chat.id, "tz", suggestion))]]
                     )
                     if suggestion is not None
                     else None

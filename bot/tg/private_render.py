@@ -15,6 +15,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Attempt
 from bot.core.models import Catalog, Quiz
+from bot.core.zones import utc_offset
 from bot.i18n import SUPPORTED_LANGUAGES, UNREVIEWED_UI, Translator, translator
 from bot.tg import callbacks as cb
 from bot.tg.long_lists import bounded
@@ -221,13 +222,20 @@ def help_text(tr: Translator) -> str:
     return "\n".join(lines)
 
 
+def zone_label(zone: str) -> str:
+    """A zone as a suggestion names it: 'Etc/GMT-1 (UTC+01:00)' for a fixed offset, whose
+    name reads the other way round (POSIX signs), else its name."""
+    offset = utc_offset(zone)
+    return zone if offset is None else f"{zone} ({offset})"
+
+
 def unknown_zone(tr: Translator, name: str, suggestion: str | None) -> str:
     """An unknown time zone, with the closest real one when there is one."""
     if suggestion is not None:
         return tr._(
             "Unknown time zone: {zone}. Did you mean {suggestion}?",
             zone=html.escape(typed_back(name)),
-            suggestion=html.escape(suggestion),
+            suggestion=html.escape(zone_label(suggestion)),
         )
     return tr._(
         "Unknown time zone: {zone}. Use Area/City, for example /timezone Africa/Dakar.",

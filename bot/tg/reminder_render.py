@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup
 
-from bot.core.zones import COMMON_ZONES, utc_offset
+from bot.core.zones import COMMON_ZONES
 from bot.i18n import Translator
 from bot.store.reviews import Reminder
 from bot.tg import callbacks as cb
 from bot.tg import streak_render
-from bot.tg.private_render import unknown_zone
+from bot.tg.private_render import unknown_zone, zone_label
 from bot.tg.screen_render import Screen, button, popup, typed_back
 from bot.usecases.reminders import Nudge, ZoneSet, ZoneShown
 
@@ -77,9 +77,7 @@ def zone_unknown(tr: Translator, typed: str, suggestion: str | None, user_id: in
     text = unknown_zone(tr, typed, suggestion)
     if suggestion is None:
         return Screen(text, _zone_buttons(COMMON_ZONES, None, user_id))
-    offset = utc_offset(suggestion)  # 'Etc/GMT-1 (UTC+01:00)': its name reads the other way
-    label = suggestion if offset is None else f"{suggestion} ({offset})"
-    pick = button(label, cb.ZoneSuggested(user_id, suggestion))
+    pick = button(zone_label(suggestion), cb.ZoneSuggested(user_id, suggestion))
     return Screen(text, InlineKeyboardMarkup([[pick]]))
 
 
