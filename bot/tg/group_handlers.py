@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
@@ -27,6 +28,7 @@ from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private_render import unknown_zone
+from bot.tg.quiz_links import PLAIN_GROUP_START
 from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.screen_send import acknowledge
 from bot.tg.topics import reply_thread, topic_name
@@ -44,6 +46,9 @@ Context = BotContext
 # the tap itself (a replace choice may be someone else's, or spent).
 UploadButtons = Callable[[CallbackQuery, int, str, str, Learner, Translator], Awaitable[None]]
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
+# Whether the how-to is due (chat id, just added): bot/usecases/group_courtesy.py.
+Welcome = Callable[[int, bool], Awaitable[bool]]
+_PLAIN_GROUP_START = re.compile(PLAIN_GROUP_START, re.IGNORECASE)
 
 
 class GroupHandlers(ServesCatalog):
@@ -68,6 +73,8 @@ class GroupHandlers(ServesCatalog):
         self.on_added: Callable[[int, int], Awaitable[None]] | None = None
         # Replies to members' commands (bot/tg/member_replies.py); set by the app.
         self.say: Say | None = None
+        # Whether the how-to is due; set by the app (none: always).
+        self.welcome: Welcome | None = None
 
     async def _admin_command(
         self, update: Update
@@ -105,6 +112,8 @@ class GroupHandlers(ServesCatalog):
             settings = await self.settings_.settings(
                 chat.id, chat.title or "", change.from_user.language_code
             )
+            if self.welcome is not None:
+                await self.welcome(chat.id, True)  # remembered: the link's /start follows
             await self._say(chat.id, gr.how_to(translator(settings.language)))
         elif was_in and not now_in:
             await self.runner.removed(chat.id)
@@ -121,8 +130,17 @@ class GroupHandlers(ServesCatalog):
 
     async def help(self, update: Update, context: Context) -> None:
         """/help and /start in a group: how the bot works here (a member's: a courtesy reply)."""
-        chat = update.effective_chat
+        chat, message = update.effective_chat, update.effective_message
         if chat is None:
+            return
+        if (
+            message is not None
+            and _PLAIN_GROUP_START.match(message.text or "")
+            and self.welcome is not None
+            and not await self.welcome(chat.id, False)
+        ):
+            # "➕ Add me to a group": the bot posted its how-to on joining a moment ago.
+            log.info("the add link's /start in %s: the how-to was just posted", chat.id)
             return
         if self.say is not None:
             await self.say(update, context, gr.how_to)
