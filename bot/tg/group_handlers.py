@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
@@ -75,6 +75,8 @@ class GroupHandlers(ServesCatalog):
         self.say: Say | None = None
         # Whether the how-to is due; set by the app (none: always).
         self.welcome: Welcome | None = None
+        # A group's forum topics' names as last heard, by thread id; set by the app.
+        self.topic_names: Callable[[int], Awaitable[Mapping[int, str]]] | None = None
 
     async def _admin_command(
         self, update: Update
@@ -200,8 +202,12 @@ class GroupHandlers(ServesCatalog):
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, _, tr = checked
-            if not await self.runner.stop(chat.id, reply_thread(chat.id)):
-                await self._say(chat.id, tr._("No quiz is running here."))
+            here = reply_thread(chat.id)
+            if not await self.runner.stop(chat.id, here):
+                elsewhere = await self.runs.playing_elsewhere(chat.id, here)
+                names = await self.topic_names(chat.id) if elsewhere and self.topic_names else {}
+                text = group_run_render.nothing_to_stop(tr, chat.id, elsewhere, names)
+                await self._say(chat.id, text)
 
     async def settings(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)

@@ -215,6 +215,7 @@ class HandlerSet:
         self.courtesy = CourtesyReplies(cases, self.admins, self.group_settings, self.runner)
         group.say = self.courtesy.say
         group.welcome = cases.welcome  # the how-to once when a startgroup link adds the bot
+        group.topic_names = self.services.forum_topics.names  # /stop names where quizzes play
         self.runner.on_moved.append(self.uploads.moved)
         upload = UploadHandlers(
             self.uploads,
