@@ -32,6 +32,9 @@ GROUP_REPLIES = 3  # courtesy replies posted in one group per minute
 HINTS_PER_QUESTION = 3  # hints after unreadable replies to one number question
 KEEP = 600.0  # seconds a remembered reply is kept: longer than any question stays open
 HINT = "hint:"  # topic prefix of a hint, "hint:<run id>:<question index>"
+# The how-to the bot posts when it is added: remembered under nobody's user id (0), so it never
+# counts toward a member's caps, and kept privately (`in_group` false) toward the group's.
+WELCOME = "welcome"
 
 
 class Reply(StrEnum):
@@ -76,3 +79,9 @@ def hint_due(recent: Iterable[Said], user_id: int, topic: str) -> bool:
     """Whether `user_id` gets a hint for the question of `topic` (a `hint_topic`)."""
     hinted = {s.user_id for s in recent if s.topic == topic}
     return user_id not in hinted and len(hinted) < HINTS_PER_QUESTION
+
+
+def welcome_due(recent: Iterable[Said], now: float) -> bool:
+    """Whether the group's how-to is due again: not when it was posted less than a minute ago
+    (the bot added by a `startgroup` link gets the link's /start right after it joined)."""
+    return not any(s.topic == WELCOME and s.at > now - WINDOW for s in recent)

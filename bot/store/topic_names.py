@@ -4,7 +4,8 @@ Telegram names a topic on the service message that creates it and on the one tha
 and nowhere else that stays current: every later message of the topic replies to its creation,
 which keeps the first name. So the names are written when those messages arrive (one upsert, a
 rare event) and read where a topic is shown: `schedules.py` reads them with the schedules, in the
-same statement, so no caller asks twice.
+same statement, so no caller asks twice; `names` serves a group's other screens (a /stop
+where no quiz runs names the topics that play one).
 """
 
 from __future__ import annotations
@@ -41,3 +42,10 @@ class TopicNameStore:
             return cur.rowcount == 1
 
         return await self.db.write(upsert)
+
+    async def names(self, chat_id: int) -> dict[int, str]:
+        """The names heard of `chat_id`'s topics, by thread id."""
+        async with self.db.reader.execute(
+            "SELECT thread_id, name FROM topic_names WHERE chat_id = ?", (chat_id,)
+        ) as cur:
+            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
@@ -27,6 +28,7 @@ from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
 from bot.tg.private_render import unknown_zone, zone_label
+from bot.tg.quiz_links import PLAIN_GROUP_START
 from bot.tg.screen_render import Screen, button, typed_back
 from bot.tg.screen_send import acknowledge
 from bot.tg.topics import reply_thread, topic_name
@@ -44,6 +46,9 @@ Context = BotContext
 # the tap itself (a replace choice may be someone else's, or spent).
 UploadButtons = Callable[[CallbackQuery, int, str, str, Learner, Translator], Awaitable[None]]
 IN_GROUP = frozenset({"member", "administrator", "creator", "restricted"})
+# Whether the how-to is due (chat id, just added): bot/usecases/group_courtesy.py.
+Welcome = Callable[[int, bool], Awaitable[bool]]
+_PLAIN_GROUP_START = re.compile(PLAIN_GROUP_START, re.IGNORECASE)
 
 
 class GroupHandlers(ServesCatalog):
@@ -68,6 +73,10 @@ class GroupHandlers(ServesCatalog):
         self.on_added: Callable[[int, int], Awaitable[None]] | None = None
         # Replies to members' commands (bot/tg/member_replies.py); set by the app.
         self.say: Say | None = None
+        # Whether the how-to is due; set by the app (none: always).
+        self.welcome: Welcome | None = None
+        # A group's forum topics' names as last heard, by thread id; set by the app.
+        self.topic_names: Callable[[int], Awaitable[Mapping[int, str]]] | None = None
 
     async def _admin_command(
         self, update: Update
@@ -105,6 +114,8 @@ class GroupHandlers(ServesCatalog):
             settings = await self.settings_.settings(
                 chat.id, chat.title or "", change.from_user.language_code
             )
+            if self.welcome is not None:
+                await self.welcome(chat.id, True)  # remembered: the link's /start follows
             await self._say(chat.id, gr.how_to(translator(settings.language)))
         elif was_in and not now_in:
             await self.runner.removed(chat.id)
@@ -121,8 +132,17 @@ class GroupHandlers(ServesCatalog):
 
     async def help(self, update: Update, context: Context) -> None:
         """/help and /start in a group: how the bot works here (a member's: a courtesy reply)."""
-        chat = update.effective_chat
+        chat, message = update.effective_chat, update.effective_message
         if chat is None:
+            return
+        if (
+            message is not None
+            and _PLAIN_GROUP_START.match(message.text or "")
+            and self.welcome is not None
+            and not await self.welcome(chat.id, False)
+        ):
+            # "➕ Add me to a group": the bot posted its how-to on joining a moment ago.
+            log.info("the add link's /start in %s: the how-to was just posted", chat.id)
             return
         if self.say is not None:
             await self.say(update, context, gr.how_to)
@@ -182,8 +202,12 @@ class GroupHandlers(ServesCatalog):
         checked = await self._admin_command(update)
         if checked is not None:
             _, chat, _, tr = checked
-            if not await self.runner.stop(chat.id, reply_thread(chat.id)):
-                await self._say(chat.id, tr._("No quiz is running here."))
+            here = reply_thread(chat.id)
+            if not await self.runner.stop(chat.id, here):
+                elsewhere = await self.runs.playing_elsewhere(chat.id, here)
+                names = await self.topic_names(chat.id) if elsewhere and self.topic_names else {}
+                text = group_run_render.nothing_to_stop(tr, chat.id, elsewhere, names)
+                await self._say(chat.id, text)
 
     async def settings(self, update: Update, context: Context) -> None:
         checked = await self._admin_command(update)

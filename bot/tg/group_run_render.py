@@ -8,9 +8,10 @@ content string is escaped (member names too) and every message is kept under Tel
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from babel.lists import format_list
 from telegram import InlineKeyboardMarkup
 
 from bot.core.engine import Judgement, Standing
@@ -22,6 +23,7 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import number_render
 from bot.tg import toggle_render as toggle_keys
+from bot.tg.group_schedule_render import link_to_topic
 from bot.tg.question_render import question_header
 from bot.tg.screen_render import (
     LETTERS,
@@ -224,6 +226,28 @@ def run_in_progress(tr: Translator, quiz: Quiz, lang: str) -> str:
         "A quiz is running here: {title}. /stop ends it; then /quiz to pick another.",
         title=html.escape(quiz.title.get(lang)),
     )
+
+
+def nothing_to_stop(
+    tr: Translator, chat_id: int, elsewhere: Sequence[int], names: Mapping[int, str]
+) -> str:
+    """/stop where no quiz runs; in a forum, the topics (0: General) where one does, linked."""
+    here = tr._("No quiz is running here.")
+    if not elsewhere:
+        return here
+    places = [
+        tr._("General")
+        if thread == 0
+        else tr._("the topic {topic}", topic=link_to_topic(chat_id, thread, names.get(thread, "")))
+        for thread in elsewhere
+    ]
+    there = tr.ngettext(
+        "One is running in {places}: /stop there ends it.",
+        "Quizzes are running in {places}: /stop in one of them ends its quiz.",
+        len(places),
+        places=format_list(places, locale=tr.locale),
+    )
+    return f"{here} {there}"
 
 
 def nothing_to_ask(tr: Translator) -> str:

@@ -84,10 +84,15 @@ def schedule_line(
 def topic_link(item: Schedule) -> str:
     """The schedule's forum topic as a link that opens it (its name, or its number when the
     bot never saw the name)."""
-    internal = str(abs(item.chat_id))
+    return link_to_topic(item.chat_id, item.thread_id, item.thread_name)
+
+
+def link_to_topic(chat_id: int, thread_id: int, name: str) -> str:
+    """A forum topic as a link that opens it: its name, or its number when never heard."""
+    internal = str(abs(chat_id))
     internal = internal[3:] if internal.startswith("100") else internal  # -100… supergroup ids
-    shown = html.escape(item.thread_name) if item.thread_name else f"#{item.thread_id}"
-    return f'<a href="https://t.me/c/{internal}/{item.thread_id}">{shown}</a>'
+    shown = html.escape(name) if name else f"#{thread_id}"
+    return f'<a href="https://t.me/c/{internal}/{thread_id}">{shown}</a>'
 
 
 def schedule_topic_gone(tr: Translator, n: int, item: Schedule) -> str:

@@ -214,6 +214,8 @@ class HandlerSet:
         cases = GroupCourtesy(CourtesyStore(self.db), self.group_runs, self.options.clock)
         self.courtesy = CourtesyReplies(cases, self.admins, self.group_settings, self.runner)
         group.say = self.courtesy.say
+        group.welcome = cases.welcome  # the how-to once when a startgroup link adds the bot
+        group.topic_names = self.services.forum_topics.names  # /stop names where quizzes play
         self.runner.on_moved.append(self.uploads.moved)
         upload = UploadHandlers(
             self.uploads,

@@ -69,9 +69,10 @@ def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: s
     return Screen(html.escape(text), keyboard)
 
 
-def deleted(tr: Translator, typed: str, schedules: int = 0) -> str:
-    """The deletion done; and how many of the group's schedules played it (removed with it)."""
-    text = tr._("The quiz {id} was deleted from this group.", id=typed)
+def deleted(tr: Translator, title: str, schedules: int = 0) -> str:
+    """The deletion done, the quiz named by its title; and how many of the group's schedules
+    played it (removed with it)."""
+    text = tr._("The quiz “{title}” was deleted from this group.", title=title)
     if schedules:
         text += "\n" + tr.ngettext(
             "Its schedule was removed too.",

@@ -14,6 +14,16 @@ from telegram import Bot, InlineKeyboardButton
 
 from bot.i18n import Translator
 
+# The payload of the plain "add me to a group" link (bot/tg/wrong_chat_handlers.py): not a quiz.
+# Telegram's client sends `/start@bot true` in the group the user picks.
+PLAIN_GROUP_LINK = "true"
+PLAIN_GROUP_START = rf"^/start(@\w+)?\s+{PLAIN_GROUP_LINK}\s*$"
+
+
+def add_to_group(username: str) -> str:
+    """The plain link that adds the bot to a group the user picks."""
+    return f"https://t.me/{username}?startgroup={PLAIN_GROUP_LINK}"
+
 
 @dataclass(frozen=True, slots=True)
 class QuizLinks:

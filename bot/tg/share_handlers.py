@@ -14,15 +14,13 @@ from bot.tg import share_render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.member_replies import Say
-from bot.tg.quiz_links import QuizLinks
+from bot.tg.quiz_links import PLAIN_GROUP_LINK, QuizLinks
 from bot.tg.screen_render import Screen
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.quiz_sharing import Invited, QuizSharing
 
 log = logging.getLogger(__name__)
 INLINE_CACHE_SECONDS = 30  # Telegram may reuse an answer this long (per user: is_personal)
-# The payload of a plain "add me to a group" link (bot/tg/wrong_chat_handlers.py): not a quiz.
-PLAIN_GROUP_LINK = "true"
 # Group /start with a payload other than the plain link's: a quiz (PTB's CommandHandler has
 # already dropped a /start addressed to another bot).
 GROUP_START_WITH_QUIZ = rf"^/start(@\w+)?\s+(?!{PLAIN_GROUP_LINK}\s*$)\S"

@@ -13,7 +13,7 @@ from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.scoring import ScoringMode, ScoringRule
+from bot.core.scoring import SPEED_MAX, ScoringMode, ScoringRule
 from bot.core.standings import Placed, Window
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, translator
 from bot.store import GroupSettings
@@ -36,7 +36,10 @@ def window_name(tr: Translator, window: Window) -> str:
 
 def scoring_name(tr: Translator, rule: ScoringRule) -> str:
     if rule.mode is ScoringMode.SPEED:
-        mode = tr._("speed (up to 1,000 points a right answer, more for a faster one)")
+        mode = tr._(
+            "speed (up to {most} points a right answer, more for a faster one)",
+            most=tr.number(SPEED_MAX),
+        )
     else:
         mode = tr._("plain (1 point a right answer)")
     if rule.streak_bonus:

@@ -324,9 +324,10 @@ class UploadHandlers:
         await drop_keyboard(query)
         if key == "delx":
             await self.runner.send(chat_id, Screen(choice_render.cancelled(tr)))
-        elif await self.uploads.delete(chat_id, value):
+        elif (deleted := await self.uploads.delete(chat_id, value)) is not None:
             dropped = await self.runner.scheduled.drop_quiz(chat_id, value)
-            await self.runner.send(chat_id, Screen(own_render.deleted(tr, value, dropped)))
+            title = deleted.title.get(tr.lang)
+            await self.runner.send(chat_id, Screen(own_render.deleted(tr, title, dropped)))
         else:
             await self.runner.send(chat_id, Screen(own_render.no_such_quiz(tr, value, {})))
 

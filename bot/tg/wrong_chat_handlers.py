@@ -17,6 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot.i18n import Translator
 from bot.tg.context import BotContext
 from bot.tg.menus import PRIVATE_ONLY
+from bot.tg.quiz_links import add_to_group
 from bot.tg.screen_render import Screen
 from bot.usecases.learner_profile import Learner
 
@@ -57,7 +58,7 @@ class WrongChat:
             "{command} works in a group: add me to one, then send it there.",
             command=command_typed(update),
         )
-        link = f"https://t.me/{context.bot.username}?startgroup=true"
+        link = add_to_group(context.bot.username)
         keyboard = InlineKeyboardMarkup(
             [[InlineKeyboardButton(tr._("➕ Add me to a group"), url=link)]]
         )

@@ -24,3 +24,7 @@ class ForumTopics:
         if not thread_id or not name:
             return False
         return await self.store.named(chat_id, thread_id, name, message_id, self.clock())
+
+    async def names(self, chat_id: int) -> dict[int, str]:
+        """The group's topic names as last heard, by thread id (a topic never heard: absent)."""
+        return await self.store.names(chat_id)

@@ -49,3 +49,15 @@ class GroupCourtesy:
             return Said(user_id, topic, now, in_group=True)
 
         return await self.store.claim(chat_id, now - rules.KEEP, decide) is not None
+
+    async def welcome(self, chat_id: int, added: bool) -> bool:
+        """Whether to post the group's how-to: always when the bot was just `added`, else only
+        if it was not posted within the minute; claimed, so the next asker knows."""
+        now = self.clock()
+
+        def decide(recent: list[Said]) -> Said | None:
+            if not added and not rules.welcome_due(recent, now):
+                return None
+            return Said(0, rules.WELCOME, now, in_group=False)
+
+        return await self.store.claim(chat_id, now - rules.KEEP, decide) is not None

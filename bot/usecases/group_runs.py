@@ -156,6 +156,12 @@ class GroupRuns(ServesCatalog):
         """Every run playing in the group, one per topic."""
         return await self.kept.in_chat(chat_id)
 
+    async def playing_elsewhere(self, chat_id: int, thread_id: int) -> list[int]:
+        """The topics (0: General) of the group's runs other than topic `thread_id`'s, in
+        order: where a /stop that found nothing to stop here would have one."""
+        runs = await self.kept.in_chat(chat_id)
+        return sorted({run.thread_id for run in runs if run.thread_id != thread_id})
+
     # -- a question ---------------------------------------------------------------------------
 
     async def open_question(self, run: GroupRun, index: int) -> GroupRun | None:

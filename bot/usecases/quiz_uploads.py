@@ -327,14 +327,16 @@ class QuizUploads:
         taken = {*await self.store.quiz_ids(chat_id), *self.own(chat_id), *shipped_ids}
         return unique(typed_id, taken)
 
-    async def delete(self, chat_id: int, typed_id: str) -> bool:
-        """Hide the group's quiz; answers given keep their history. False if it has none."""
-        if typed_id not in self.own(chat_id) or self.store is None:
-            return False
+    async def delete(self, chat_id: int, typed_id: str) -> Quiz | None:
+        """Hide the group's quiz; answers given keep their history. The quiz deleted (its
+        title names it to the admins), or None if the group has no quiz of that id."""
+        quiz = self.own(chat_id).get(typed_id)
+        if quiz is None or self.store is None:
+            return None
         await self.store.delete(chat_id, typed_id, self.clock(), served_id(chat_id, typed_id))
         del self._own[chat_id][typed_id]
         self._versions.pop((chat_id, typed_id), None)
-        return True
+        return quiz
 
     async def load(self) -> list[Quiz]:
         """Start-up: every group's latest versions, checked again as on upload (the checker or

@@ -8,12 +8,14 @@ from bot.core.courtesy import (
     GROUP_REPLIES,
     HINTS_PER_QUESTION,
     MEMBER_REPLIES,
+    WELCOME,
     WINDOW,
     Reply,
     Said,
     command_reply,
     hint_due,
     hint_topic,
+    welcome_due,
 )
 
 NOW = 10_000.0
@@ -42,6 +44,8 @@ def said(user: int, topic: str, ago: float = 1.0, in_group: bool = True) -> Said
             Reply.IN_GROUP,
         ),
         ([said(OTHER + n, hint_topic(1, 0)) for n in range(5)], False, Reply.IN_GROUP),
+        ([said(0, WELCOME, in_group=False)], False, Reply.IN_GROUP),  # the how-to: nobody's
+        ([said(0, WELCOME, in_group=False)] * GROUP_REPLIES, False, Reply.IN_GROUP),
     ],
 )
 def test_where_a_members_command_is_answered(
@@ -61,3 +65,10 @@ def test_a_few_hints_per_question_one_per_member() -> None:
     assert given == list(range(1, HINTS_PER_QUESTION + 1))
     assert not hint_due([said(ME, topic)], ME, topic)  # once per member
     assert hint_due([said(OTHER, hint_topic(3, 0))] * 5, ME, topic)  # another question's
+
+
+def test_the_how_to_is_not_posted_twice_within_a_minute() -> None:
+    assert welcome_due([], NOW)
+    assert not welcome_due([said(0, WELCOME, in_group=False)], NOW)
+    assert welcome_due([said(0, WELCOME, ago=WINDOW + 1, in_group=False)], NOW)
+    assert welcome_due([said(ME, "help")], NOW)  # a member's /help is theirs, not the how-to

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.groups_kit import group_bot, schedule_jobs
-from tests.e2e.uploads_kit import GOOD_YAML, make_group
+from tests.e2e.uploads_kit import GOOD_YAML, group_with_admin, make_group
 
 
 async def test_deleting_a_scheduled_quiz_removes_its_schedules_and_says_so(
@@ -36,3 +36,23 @@ async def test_deleting_a_scheduled_quiz_removes_its_schedules_and_says_so(
         assert "1. the next quiz in order" in listed.text, listed.text
         assert h.schedules() == [("next", "0,1,2,3,4", "18:00")]
         assert [job.name for job in schedule_jobs(h.bot)] == ["sched:2"]
+
+
+async def test_the_deletion_names_the_quiz_by_its_title_in_the_groups_language(
+    tmp_path: Path,
+) -> None:
+    """The confirmation asked about “Our own quiz” (my-quiz), and the answer said "The quiz
+    my-quiz was deleted": the id an admin typed, not the quiz they know."""
+    async with group_bot(tmp_path) as h:
+        group, admin = await group_with_admin(h, "fr")
+        await admin.send_document("ours.yaml", GOOD_YAML.encode(), caption="/upload", chat=group)
+        await group.wait_for(lambda m: "ours.yaml" in m.text and bool(m.buttons), timeout=30)
+        mark = group.mark()
+        await admin.send("/deletequiz my-quiz", chat=group)
+        ask = await group.next_message(after=mark)
+        assert "«\u202fOur own quiz\u202f» (my-quiz)" in ask.text, ask.text
+        mark = group.mark()
+        await admin.tap(ask, "🗑 Supprimer")
+        said = await group.wait_for(lambda m: "supprimé" in m.text, after=mark)
+        done = "Le quiz «\u202fOur own quiz\u202f» a été supprimé de ce groupe."
+        assert said.text == done, said.text

@@ -306,3 +306,35 @@ async def test_an_upload_in_a_topic_is_answered_there_and_its_push_plays_there(
         posted = [m for m in group.bot_messages if m.message_id >= mark.next_message_id]
         assert q1.thread_id == b and {m.thread_id for m in posted} == {b}
         assert not group.in_topic(a)
+
+
+async def test_stop_where_no_quiz_runs_says_in_which_topic_one_does(tmp_path: Path) -> None:
+    """An admin types /stop in General (or another topic) while the quiz plays in a topic: the
+    bot said only "No quiz is running here.", with a quiz running a few taps away. It now
+    names the topic, linked, and the run plays on."""
+    async with group_bot(tmp_path, seconds=30) as h:
+        group, admin, a, b = await make_forum(h)
+        group.edit_topic(a, name="Exam prep", by=admin)
+        await admin.send(f"/push {QUIZ}", chat=group, thread=a)
+        await question(group, 1, a)
+        for thread in (None, b):
+            mark = group.mark()
+            await admin.send("/stop", chat=group, thread=thread)
+            said = await group.next_message(after=mark)
+            assert said.thread_id == thread
+            assert said.text == (
+                "No quiz is running here. One is running in the topic Exam prep: "
+                "/stop there ends it."
+            ), said.text
+            assert f'<a href="https://t.me/c/1234567/{a}">Exam prep</a>' in (said.html or "")
+        assert h.attempt_statuses() == [("active",)]
+
+        mark = group.mark()
+        await admin.send(f"/push {OTHER}", chat=group)  # General plays too: named as such
+        await question(group, 1, None)
+        await admin.send("/stop", chat=group, thread=b)
+        said = await group.wait_for(lambda m: "No quiz is running here" in m.text, after=mark)
+        assert said.text == (
+            "No quiz is running here. Quizzes are running in General and the topic "
+            "Exam prep: /stop in one of them ends its quiz."
+        ), said.text

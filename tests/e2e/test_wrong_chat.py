@@ -148,3 +148,40 @@ async def test_a_member_who_came_by_the_deep_link_gets_the_groups_review_notice(
         await admin.send("/stop", chat=group)
         notice = await member.private.next_message(after=mark)
         assert "joined your review queue" in notice.text, notice.text
+
+
+async def test_the_add_me_to_a_group_link_posts_the_how_to_once(tmp_path: Path) -> None:
+    """The "➕ Add me to a group" link (`?startgroup=true`) adds the bot, which posts its how-to;
+    then Telegram's client sends `/start@bot true` in the group: that /start was answered with the
+    how-to again, so every group set up that way began with it twice. A group the bot is
+    already in gets the command only, and then the how-to, once; so does a member who adds
+    it."""
+    load_all()
+    fr = translator("fr")
+    hello = fr._("👋 Hello! I run short quizzes for this group.")
+    async with group_bot(tmp_path) as h:
+        admin = h.emu.user(7601, "Aïssatou", language_code="fr")
+        member = h.emu.user(7602, "Moussa", language_code="wo")
+        group = h.emu.group(-100_760, "Groupe d'étude")
+        group.add_member(admin, "creator")
+        group.add_member(member)
+
+        async def how_tos_after(mark_id: int) -> int:
+            # /top, sent after, is answered after the link's /start (one chat, in order)
+            asked = await admin.send("/top", chat=group)
+            await group.wait_for(lambda m: m.message_id > asked.message_id and "🏆" in m.text)
+            return sum(m.text.startswith(hello) for m in group.bot_messages[mark_id:])
+
+        await h.emu.add_bot_via_link(group, "true", by=admin)
+        assert await how_tos_after(0) == 1, group.transcript(6)
+
+        h.clock.advance(120)  # later, the link again: the bot is in already, the /start only
+        mark = len(group.bot_messages)
+        await h.emu.add_bot_via_link(group, "true", by=admin)
+        assert await how_tos_after(mark) == 1, group.transcript(6)
+
+        await h.emu.remove_bot_from_group(group, by=admin)
+        h.clock.advance(120)
+        mark = len(group.bot_messages)
+        await h.emu.add_bot_via_link(group, "true", by=member)  # a member may add bots here
+        assert await how_tos_after(mark) == 1, group.transcript(6)

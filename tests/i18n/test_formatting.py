@@ -7,7 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.scoring import SPEED_MAX, ScoringMode, ScoringRule
 from bot.i18n import choose_language, normalize, translator
+from bot.tg.standings_render import points, scoring_name
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 
@@ -73,3 +75,13 @@ def test_choose_language_for_a_group_ignores_the_member() -> None:
     assert choose_language(stored="fr", default="wo") == "fr"
     assert choose_language(stored=None, default="wo") == "wo"
     assert normalize("WO") == "wo"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "wo"])
+def test_the_speed_scorings_most_points_read_as_its_leaderboards_points(lang: str) -> None:
+    """/settings and a run's footer said "ba 1 000 poñ" in Wolof (French spacing, copied into
+    the catalogue) above a leaderboard that writes "3.105 poñ": the same figure, two ways."""
+    tr = translator(lang)
+    shown = scoring_name(tr, ScoringRule(ScoringMode.SPEED, streak_bonus=False))
+    assert tr.number(SPEED_MAX) in shown, shown
+    assert tr.number(SPEED_MAX) in points(tr, SPEED_MAX)

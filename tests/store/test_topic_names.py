@@ -21,6 +21,8 @@ async def test_the_latest_message_names_the_topic_whatever_the_order(db: Any) ->
     assert await names.named(OTHER, QUIZZES, "Quiz", 9, 5.0)  # the same thread id elsewhere
     rows = await db.rows("SELECT chat_id, thread_id, name, message_id FROM topic_names")
     assert sorted(rows) == [(OTHER, QUIZZES, "Quiz", 9), (FORUM, QUIZZES, "Exam prep", 20)]
+    assert await names.names(FORUM) == {QUIZZES: "Exam prep"}  # a group's own, as last heard
+    assert await names.names(-100) == {}
 
 
 async def test_a_schedule_shows_its_topics_name_as_last_heard(db: Any) -> None:
