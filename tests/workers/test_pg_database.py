@@ -113,6 +113,8 @@ async def test_answers_and_forgetting_as_on_sqlite(pgdb: PgDatabase) -> None:
         version="v1",
     )
     assert again is Stored.DUPLICATE
+    # A finished run's answer is kept under a pseudonym (one of a run still going goes).
+    assert await groups.finish_run(run, "finished", 7.0)
     forgotten = await ForgetStore(pgdb).forget(5)  # type: ignore[arg-type]
     assert (forgotten.private_answers, forgotten.group_answers_kept) == (2, 1)
     assert await learners.user(5) is None
