@@ -14,7 +14,7 @@ from bot.content import importer
 from bot.content.exporter import binary_format, export, languages
 from bot.content.formats import formats_in, formats_out
 from bot.content.loader import check, load_catalog
-from bot.content.problems import ContentError, display_path
+from bot.content.problems import ContentError, Severity, display_path
 from bot.content.sources import default_content_dir
 from bot.content.stand_in import stand_in_explanations
 from bot.content.upload_formats import source_lines
@@ -29,7 +29,11 @@ def configure_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("--format", choices=formats_in(), required=True)
     imp.add_argument("--lang", default="en", help="language of the file's text (default en)")
     imp.add_argument("--guide", help="guide id from guides.yaml (needed when it has several)")
-    imp.add_argument("--level", choices=[lv.value for lv in Level], default="beginner")
+    imp.add_argument(
+        "--level",
+        choices=[lv.value for lv in Level],
+        help="default: the level of the quiz it replaces, else beginner",
+    )
     imp.add_argument("--id", dest="quiz_id", help="quiz id (default: from the category or file)")
     imp.add_argument("--out", type=Path, help="content directory (default: ./content)")
     imp.add_argument("--force", action="store_true", help="replace files that exist")
@@ -134,12 +138,32 @@ def _staged_check(
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_bytes(data)
         report = check(staged)
-        mine = [p for p in report.problems if p.file.resolve() in real]
-        errors = sum(1 for p in report.errors if p.file.resolve() in real)
+        # A quiz's other files count too: a translation this import leaves alone may no longer
+        # fit the new source, and the bot would refuse to start on its error.
+        quizzes = {path.name.split(".")[0] for path in real.values() if path.suffix == ".yaml"}
+        others = {
+            p.file.resolve(): out_dir / "quizzes" / p.file.name
+            for p in report.errors
+            if p.file.parent.name == "quizzes"
+            and p.file.name.split(".")[0] in quizzes
+            and p.file.resolve() not in real
+        }
+        mine = [
+            p
+            for p in report.problems
+            if p.file.resolve() in real
+            or (p.severity is Severity.ERROR and p.file.resolve() in others)
+        ]
+        errors = sum(
+            1 for p in report.errors if p.file.resolve() in real or p.file.resolve() in others
+        )
     shown = []
     for problem in mine:
         for temp in (str(staged.resolve()), str(staged)):  # a message naming another file
             problem = replace(problem, message=problem.message.replace(temp, str(out_dir)))
+        if problem.file.resolve() in others:  # not from the input file: named where it is
+            shown.append(replace(problem, file=others[problem.file.resolve()]).format())
+            continue
         lang = problem.file.name.split(".")[-2] if problem.file.name.count(".") == 2 else ""
         line = _input_line(problem.key, lang, lines)
         if line:

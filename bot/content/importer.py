@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot.content import source_keep
 from bot.content.drift import TRUE_FALSE_LABELS
 from bot.content.formats import (
     DraftQuestion,
@@ -28,12 +29,9 @@ from bot.content.formats.draft import (
     NUMBER,
     SINGLE,
     TRUE_FALSE,
-    DraftOption,
-    DraftPicture,
     Limits,
 )
 from bot.content.import_media import MediaPlan
-from bot.content.numbers import number_answer
 from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
@@ -72,7 +70,7 @@ class ImportRequest:
     out: Path
     lang: str = SOURCE_LANGUAGE
     guide: str | None = None
-    level: str = "beginner"
+    level: str | None = None  # None: the replaced source's, else beginner
     quiz_id: str | None = None
     max_bytes: int = DEFAULT_LIMITS.max_bytes  # the largest file read (`--max-mb`)
 
@@ -141,9 +139,18 @@ def _plan_quiz(
 ) -> None:
     folder = request.out / "quizzes"
     origin = request.file.name
+    existing = source_keep.replaced_source(folder / f"{quiz_id}.yaml")  # None: none, or broken
     source = drafts.get(SOURCE_LANGUAGE)
+    kept_whole: list[str] = []
+    if source is not None and existing is not None:  # replacing a source: keep what the file
+        source, kept_whole = source_keep.kept_questions(existing[1], source, request.fmt)  # lacks
+        if kept_whole:
+            out.notes.append(
+                Msg(N_("{id}: kept from quizzes/{id}.yaml the questions this format cannot "
+                       "carry: {questions}"), id=quiz_id, questions=", ".join(kept_whole))
+            )  # fmt: skip
     if source is None:
-        source = _existing_source(folder / f"{quiz_id}.yaml")
+        source = _existing_source(folder / f"{quiz_id}.yaml", existing)
     if source is None:  # nothing in English anywhere: the imported text stands in for it
         lang, first = next(iter(drafts.items()))
         out.notes.append(
@@ -168,7 +175,18 @@ def _plan_quiz(
             translations[lang] = file_only[lang].quiz
     if SOURCE_LANGUAGE in drafts:
         complete = [lang for lang, tr in translations.items() if _complete(tr, source)]
-        for lang in sorted(set(translations) - set(complete)):
+        # A language the replaced source declared, whose file this import leaves alone, stays
+        # declared while that file still covers the new source (else it is reported partial).
+        left = [lang for lang in (existing[0].languages if existing else [])
+                if lang != SOURCE_LANGUAGE and lang not in translations]  # fmt: skip
+        kept_langs = [
+            lang
+            for lang in left
+            if source_keep.still_complete(folder / f"{quiz_id}.{lang}.yaml", source)
+        ]
+        partial = (set(translations) - set(complete)) | (set(left) - set(kept_langs))
+        complete += kept_langs
+        for lang in sorted(partial):
             out.notes.append(
                 Msg(N_("{id}.{lang}.yaml is partial (title, description, questions or "
                        "explanations missing): English shows where it lacks a string; complete "
@@ -185,6 +203,8 @@ def _plan_quiz(
             kept = tuple(q for q in source.questions if q.keyed)
             source = DraftQuiz(source.id, source.title, source.lang, kept, source.description)
         source = pictures.place_quiz(source)
+        if existing is not None:
+            source = source_keep.kept_pictures(source, existing[1], kept_whole, request.fmt)
         for question in source.questions:
             if not question.explanation:
                 out.notes.append(
@@ -193,8 +213,11 @@ def _plan_quiz(
                 )
         out.files[folder / f"{quiz_id}.yaml"] = source_yaml(
             source,
-            guide=choose_guide(request.guide, guides, out),
-            level=request.level,
+            # A quiz replaced keeps its guide and level unless the command names them.
+            guide=choose_guide(
+                request.guide or (existing[0].guide if existing else None), guides, out
+            ),
+            level=request.level or (existing[0].level.value if existing else "beginner"),
             languages=[SOURCE_LANGUAGE, *sorted(complete)],
             origin=origin,
         )
@@ -253,35 +276,11 @@ def guide_ids(out: Path) -> list[str]:
     return list(_guides(out).guides)
 
 
-def _existing_source(path: Path) -> DraftQuiz | None:
-    if not path.is_file():
-        return None
-    parsed = parse_file(path, QuizSource, Problems())
-    if parsed is None:
+def _existing_source(path: Path, found: tuple[QuizSource, DraftQuiz] | None) -> DraftQuiz | None:
+    """The source a translation joins (`found`, read by `source_keep.replaced_source`)."""
+    if found is None and path.is_file():
         raise ImportFailed(f"{path} has errors: run `quizbot content check` first")
-    quiz = parsed.model
-    questions = tuple(
-        DraftQuestion(
-            qid,
-            q.prompt,
-            tuple(
-                DraftOption(text, isinstance(q.answer, list) and oid in q.answer)
-                for oid, text in q.options.items()
-            ),
-            q.explanation,
-            kind=q.kind,
-            number=number_answer(q),
-            # Which pictures the source has (a translation gives their alt text), not their bytes.
-            image=DraftPicture(q.image.file, b"", q.image.alt) if q.image else None,
-            explanation_image=(
-                DraftPicture(q.explanation_image.file, b"", q.explanation_image.alt)
-                if q.explanation_image
-                else None
-            ),
-        )
-        for qid, q in quiz.questions.items()
-    )
-    return DraftQuiz(quiz.id, quiz.title, SOURCE_LANGUAGE, questions, quiz.description)
+    return found[1] if found else None
 
 
 def _match(
