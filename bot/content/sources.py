@@ -142,7 +142,13 @@ def parse_file(
     """Read, parse and validate one file; None (with problems in `sink`) if it is unusable."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # Notepad's "ANSI", Excel's CSV: cp1252, Latin-1...
+        bad = exc.object[exc.start : exc.start + 1].hex()
+        line = exc.object[: exc.start].count(b"\n") + 1
+        sink.error(path, line, "", Msg(N_("the file is not UTF-8 (byte 0x{byte} on this line): "
+                                          "save it as UTF-8"), byte=bad))  # fmt: skip
+        return None
+    except OSError as exc:
         sink.error(path, 1, "", Msg(N_("cannot read the file: {reason}"), reason=str(exc)))
         return None
     if on_read is not None:

@@ -15,6 +15,7 @@ YamlSyntaxError, instead of using gigabytes or ending in a RecursionError.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -242,8 +243,14 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     advice for the two mistakes quiz authors make most."""
     problem = exc.problem or str(exc)
     code, colon = "`" in problem, "mapping values are not allowed" in problem
+    if "'\\t'" in problem:  # PyYAML writes the tab escaped
+        return Msg(N_("invalid YAML: a tab in the indentation; indent with spaces, not tabs"))
     if exc.context:
         problem += f" ({exc.context})"
+    if _closed_early(exc.problem_mark):
+        return Msg(N_("invalid YAML: {problem}; an apostrophe inside '...' ends the text: "
+                      "write it twice (''), or quote the text with \"...\" (in French, write ’)"),
+                   problem=problem)  # fmt: skip
     if code:
         # The most common mistake in quiz files: a value starting with inline code.
         return Msg(N_("invalid YAML: {problem}; a value that starts with ` must be quoted, e.g. "
@@ -252,6 +259,18 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
         return Msg(N_("invalid YAML: {problem}; quote a value that contains ': ', e.g. prompt: "
                       "'Note: ...'"), problem=problem)  # fmt: skip
     return Msg(N_("invalid YAML: {problem}"), problem=problem)
+
+
+# A single-quoted value closed too early by an apostrophe: `title: 'L'accumulation'`.
+_EARLY_QUOTE = re.compile(r"(?:^|:\s|-\s)\s*'[^'\n]*'[^\s,\]}#'\n]")
+
+
+def _closed_early(mark: yaml.Mark | None) -> bool:
+    """Whether the line of `mark` holds a single-quoted value an apostrophe closed early."""
+    if mark is None or not isinstance(mark.buffer, str):
+        return False
+    lines = mark.buffer.split("\n")
+    return mark.line < len(lines) and _EARLY_QUOTE.search(lines[mark.line]) is not None
 
 
 def _build(

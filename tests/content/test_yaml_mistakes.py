@@ -1,0 +1,58 @@
+"""The YAML mistakes a first-time author or translator makes, through `quizbot content check`:
+each error names the file and the line and says what to do, not only PyYAML's own words
+("found character '\\t' that cannot start any token")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.cli.content import main
+
+SHIPPED = Path(__file__).resolve().parents[2] / "content"
+FRENCH = "gradient-accumulation.fr.yaml"
+
+
+def _check(tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str, to: str) -> str:
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    path = content / "quizzes" / FRENCH
+    text = path.read_text(encoding="utf-8")
+    assert edit in text
+    path.write_text(text.replace(edit, to, 1), encoding="utf-8")
+    assert main(["check", str(content)]) == 1
+    return capsys.readouterr().out
+
+
+def test_a_tab_in_the_indentation_says_to_indent_with_spaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _check(tmp_path, capsys, "\n    prompt:", "\n\tprompt:")
+    assert f"{FRENCH}:10: invalid YAML" in out
+    assert "indent with spaces, not tabs" in out
+
+
+def test_an_apostrophe_inside_single_quotes_says_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _check(tmp_path, capsys, 'title: "Accumulation de gradient"',
+                 "title: 'L'accumulation de gradient'")  # fmt: skip
+    assert f"{FRENCH}:5: invalid YAML" in out
+    assert "an apostrophe inside '...' ends the text" in out
+
+
+def test_a_file_saved_in_cp1252_names_its_line_and_says_to_save_it_as_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    path = content / "quizzes" / FRENCH
+    text = path.read_text(encoding="utf-8").replace("\u202f", " ")
+    path.write_bytes(text.encode("cp1252", errors="replace"))
+    assert main(["check", str(content)]) == 1
+    out = capsys.readouterr().out
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if not row.isascii())
+    assert f"{FRENCH}:{line}: the file is not UTF-8" in out
+    assert "save it as UTF-8" in out
