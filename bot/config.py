@@ -48,6 +48,18 @@ class ConfigError(ValueError):
     """A setting is missing or malformed; the message names the variable."""
 
 
+class TokenRefused(Exception):
+    """Telegram refused BOT_TOKEN at start-up (getMe: 401, or 404 for a malformed token).
+
+    Raised instead of PTB's InvalidToken, whose text quotes the token whole."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Telegram refused the token in BOT_TOKEN: copy it again from @BotFather "
+            "(/mybots, API Token)"
+        )
+
+
 @dataclass(frozen=True)
 class Settings:
     token: Secret = field(default_factory=lambda: Secret(""))

@@ -160,7 +160,8 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     try:
         await bot.start(polling=False)
     except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe
-        print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        failure = deployment.start_failure(exc, settings.token.reveal())
+        print(f"quizbot: cannot start: {failure}", file=sys.stderr)
         await db.close()
         return 1
     timers = bot.timers
