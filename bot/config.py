@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -46,6 +47,18 @@ class Secret:
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message names the variable."""
+
+
+class TokenRefused(Exception):
+    """Telegram refused BOT_TOKEN at start-up (getMe: 401, or 404 for a malformed token).
+
+    Raised instead of PTB's InvalidToken, whose text quotes the token whole."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Telegram refused the token in BOT_TOKEN: copy it again from @BotFather "
+            "(/mybots, API Token)"
+        )
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,19 @@ class Settings:
         metrics_port = integer("QUIZBOT_METRICS_PORT", None)
         if metrics_port is not None and not 1 <= metrics_port <= 65535:
             raise ConfigError(f"QUIZBOT_METRICS_PORT must be 1-65535, got {metrics_port}")
+        webhook_port = integer("QUIZBOT_WEBHOOK_PORT", 8443) or 0
+        if not 1 <= webhook_port <= 65535:
+            raise ConfigError(f"QUIZBOT_WEBHOOK_PORT must be 1-65535, got {webhook_port}")
+        # A group's seconds are stored checked (> 0): a bad default failed every group joined.
+        seconds = integer("QUIZBOT_QUESTION_SECONDS", 30) or 0
+        if not 1 <= seconds <= 3600:
+            raise ConfigError(f"QUIZBOT_QUESTION_SECONDS must be 1 to 3600, got {seconds}")
+        log_level = (get("QUIZBOT_LOG_LEVEL") or "INFO").upper()
+        if log_level not in logging.getLevelNamesMapping():
+            raise ConfigError(
+                "QUIZBOT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
+                f"got {log_level!r}"
+            )
         return cls(
             token=Secret(get("BOT_TOKEN") or ""),
             db_path=location.path or Path("data/quizbot.sqlite3"),
@@ -129,11 +155,11 @@ class Settings:
             webhook_url=get("QUIZBOT_WEBHOOK_URL"),
             webhook_secret=Secret(get("QUIZBOT_WEBHOOK_SECRET") or ""),
             webhook_listen=get("QUIZBOT_WEBHOOK_LISTEN") or "0.0.0.0",
-            webhook_port=integer("QUIZBOT_WEBHOOK_PORT", 8443) or 8443,
+            webhook_port=webhook_port,
             webhook_reply_wait=_reply_wait(get("QUIZBOT_WEBHOOK_REPLY_WAIT")),
             admin_chat_id=integer("QUIZBOT_ADMIN_CHAT_ID", None),
-            log_level=(get("QUIZBOT_LOG_LEVEL") or "INFO").upper(),
-            question_seconds=integer("QUIZBOT_QUESTION_SECONDS", 30) or 30,
+            log_level=log_level,
+            question_seconds=seconds,
             transport=transport,
             guide_base_url=guide_base,
             owner_ids=_ids("QUIZBOT_OWNER_IDS", get("QUIZBOT_OWNER_IDS")),

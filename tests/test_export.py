@@ -62,6 +62,17 @@ def test_export_refuses_a_missing_database(tmp_path: Path) -> None:
     assert export.main(["--all", "--db", str(tmp_path / "nope.sqlite3")]) == 1
 
 
+@pytest.mark.parametrize("out", ["missing/answers.csv", "."])
+async def test_export_to_a_file_it_cannot_write_says_which(
+    db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str
+) -> None:
+    """`--out` in a folder that does not exist, or naming a folder: a traceback, before."""
+    target = tmp_path / out
+    assert export.main(["--all", "--db", str(db.path), "--out", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizbot export: cannot write {target}: ") and len(err.splitlines()) == 1
+
+
 def test_export_needs_exactly_one_scope() -> None:
     with pytest.raises(SystemExit):
         export.main(["--chat", "1", "--all"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config import Settings, TokenRefused
 from bot.content import default_content_dir, load_catalog
 from bot.core.models import Catalog
 from bot.i18n import load_all
@@ -58,3 +58,12 @@ def deployment_options(
         content_dir=content,
         guide_base_url=settings.guide_base_url,
     )
+
+
+def start_failure(exc: BaseException, token: str) -> str:
+    """The line an entry point prints for a start-up failure: a refused token as such, any
+    other error by type and text with the token blanked (an error may quote a request's URL)."""
+    if isinstance(exc, TokenRefused):
+        return str(exc)
+    text = f"{type(exc).__name__}: {exc}"
+    return text.replace(token, "<token>") if token else text

@@ -163,5 +163,9 @@ def main(argv: list[str]) -> int:
     except StoreError as exc:
         print(f"quizbot export: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # --out in a folder that does not exist, a folder, read-only
+        where = args.out or "standard output"
+        print(f"quizbot export: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"quizbot export: {count} answers", file=sys.stderr)
     return 0

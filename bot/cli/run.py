@@ -96,7 +96,8 @@ async def run_bot(
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe
-        print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        failure = deployment.start_failure(exc, settings.token.reveal())
+        print(f"quizbot: cannot start: {failure}", file=sys.stderr)
         await bot.db.close()
         return 1
     if settings.metrics_port is not None:
@@ -166,6 +167,7 @@ async def run_dashboard(
 ) -> int:
     """`quizbot web`: the dashboard on its own, reading the bot's database (never writing to
     it), asking the Bot API who administers a group. Start-up failures: one line, exit 1."""
+    from bot.cli.deployment import start_failure
     from bot.cli.export import with_uploads
     from bot.store import Database
     from bot.tg.mini_app import member_status
@@ -215,7 +217,7 @@ async def run_dashboard(
             await stop.wait()
             await runner.cleanup()
     except Exception as exc:  # e.g. an invalid token (401 on getMe), a port already taken
-        print(f"quizbot web: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"quizbot web: cannot start: {start_failure(exc, token)}", file=sys.stderr)
         return 1
     finally:
         await db.close()

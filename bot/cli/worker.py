@@ -51,6 +51,7 @@ from bot.webhook_gate import serve
 from bot.workers.consumer import Consumer
 from bot.workers.front import Front
 from bot.workers.poller import Poller
+from bot.workers.supervisor import CANNOT_START
 
 log = logging.getLogger(__name__)
 # The bot's counted requests per second, all workers together: under Telegram's ~30 by a margin
@@ -94,7 +95,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         catalog = deployment.load_content(settings, content)
     except (ContentError, CatalogueError) as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
-        return 1
+        return CANNOT_START
     name = f"{socket.gethostname()}:{os.getpid()}:{args.index}"
     clock = time.time
     # listen: caches hear every worker's changes of learners' and groups' rows (issue 32);
@@ -104,7 +105,7 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         await db.open()  # before the bot: its timers use the pool
     except PgStoreError as exc:
         print(f"quizbot: cannot start: {exc}", file=sys.stderr)
-        return 1
+        return CANNOT_START
     slots = SendSlots(db.pool)
     schedule = BotSchedule(db.pool)
 
@@ -160,9 +161,10 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
     try:
         await bot.start(polling=False)
     except Exception as exc:  # e.g. an invalid token: Telegram answers 401 on getMe
-        print(f"quizbot: cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        failure = deployment.start_failure(exc, settings.token.reveal())
+        print(f"quizbot: cannot start: {failure}", file=sys.stderr)
         await db.close()
-        return 1
+        return CANNOT_START
     timers = bot.timers
     assert isinstance(timers, PgTimers)
 
@@ -200,12 +202,17 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         replies=bot.replies,  # a tap's popup in the webhook's response (bot/webhook_replies.py)
     )  # fmt: skip
     # Long polling: health, readiness and metrics stay on the same address and port.
-    runner = await serve(
-        front.app(webhook=not args.poll),
-        settings.webhook_listen,
-        settings.webhook_port,
-        reuse_port=True,
-    )
+    listen, port = settings.webhook_listen, settings.webhook_port
+    try:
+        runner = await serve(front.app(webhook=not args.poll), listen, port, reuse_port=True)
+    except OSError as exc:  # the port is taken (by another program), or not this host's address
+        print(
+            f"quizbot: cannot start: cannot serve on {listen}:{port} (QUIZBOT_WEBHOOK_LISTEN, "
+            f"QUIZBOT_WEBHOOK_PORT): {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        await bot.stop()
+        return CANNOT_START
     poller = None
     if args.poll:
         poller = Poller(
@@ -214,9 +221,15 @@ async def run_worker(settings: Settings, args: argparse.Namespace) -> int:
         )  # fmt: skip
     scraped = None  # QUIZBOT_METRICS_PORT: every worker on it too (any one answers for all)
     if settings.metrics_port is not None:
-        scraped, _ = await serve_metrics(
-            settings.metrics_listen, settings.metrics_port, probe, reuse_port=True
-        )
+        try:
+            scraped, _ = await serve_metrics(
+                settings.metrics_listen, settings.metrics_port, probe, reuse_port=True
+            )
+        except OSError as exc:
+            print(f"quizbot: cannot serve /metrics: {exc.strerror or exc}", file=sys.stderr)
+            await runner.cleanup()
+            await bot.stop()
+            return CANNOT_START
     await consumer.start()
     if poller is not None:
         poller.start()

@@ -24,10 +24,12 @@ from aiohttp.web import AppRunner
 from prometheus_client.metrics_core import Metric
 from telegram import Update
 from telegram.constants import ParseMode
+from telegram.error import InvalidToken
 from telegram.ext import Application, ApplicationBuilder, Defaults
 from telegram.warnings import PTBUserWarning
 
 from bot.compose import Services
+from bot.config import TokenRefused
 from bot.control import ControlServer
 from bot.i18n import load_all, translator
 from bot.observability import gauges
@@ -204,7 +206,10 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             await self._load_handled_updates()
             # Answers from before migration 006 get their ids from the catalogue served now.
             await convert_old_answers(self.db, self.catalog_ref.current)
-            await self.app.initialize()
+            try:
+                await self.app.initialize()
+            except InvalidToken:  # its text quotes the token
+                raise TokenRefused from None
             await publish_menus(self.app.bot)
             if self.options.dashboard is not None:
                 lang = translator(self.options.default_language)
@@ -235,8 +240,23 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
                     allowed_updates=ALLOWED_UPDATES,
                 )
         except BaseException:
-            await self.db.close()
+            await self._abandon_start()
             raise
+
+    async def _abandon_start(self) -> None:
+        """Close what a failed start opened, so the entry point's one line is all it prints:
+        the Bot API's HTTP sessions too (a getMe refused leaves them open, and asyncio then
+        logs "Unclosed client session" errors at exit)."""
+        try:
+            with contextlib.suppress(Exception):  # the start's own error is the one to report
+                if self.app.updater is not None and self.app.updater.running:
+                    await self.app.updater.stop()
+                if self.app.running:
+                    await self.app.stop()
+                await self.app.shutdown()
+                await self.app.bot.shutdown()  # initialize() failed in getMe: its requests
+        finally:
+            await self.db.close()
 
     async def metrics_probe(self) -> list[Metric]:
         """The gauges of the moment in one process: updates held and timers past due (several

@@ -19,8 +19,9 @@ from telegram import (
     MenuButtonWebApp,
     WebAppInfo,
 )
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, InvalidToken, TelegramError
 
+from bot.config import TokenRefused
 from bot.core.dashboard_math import group_start_param
 from bot.i18n import Translator
 from bot.usecases.group_admins import FetchStatus
@@ -82,7 +83,13 @@ async def member_status(token: str, base_url: str) -> AsyncIterator[FetchStatus]
     """(chat_id, user_id) -> member status through the Bot API, for `quizbot web` on its own
     (beside the bot, the bot's own cached check is used). Raises if the token is refused."""
     bot = Bot(token, base_url=base_url)
-    await bot.initialize()  # getMe: a wrong token fails here, at start-up
+    try:
+        await bot.initialize()  # getMe: a wrong token fails here, at start-up
+    except BaseException as exc:
+        await bot.shutdown()  # its HTTP sessions, opened before getMe
+        if isinstance(exc, InvalidToken):  # its text quotes the token
+            raise TokenRefused from None
+        raise
 
     async def fetch(chat_id: int, user_id: int) -> str:
         return await status_in(bot, chat_id, user_id)

@@ -43,6 +43,10 @@ class WebSettings:
                 raise ConfigError(f"{var} must be a whole number, got {raw!r}") from None
             if numbers[var] <= 0:
                 raise ConfigError(f"{var} must be positive")
+        if numbers["QUIZBOT_WEB_PORT"] > 65535:
+            raise ConfigError(
+                f"QUIZBOT_WEB_PORT must be 1-65535, got {int(numbers['QUIZBOT_WEB_PORT'])}"
+            )
         return cls(
             url=url,
             short_name=name,

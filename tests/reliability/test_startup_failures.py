@@ -15,6 +15,8 @@ import ctypes
 import os
 import resource
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,7 @@ from pathlib import Path
 from bot.emulator import Emulator
 from tests.content.hostile import HOSTILE, HOSTILE_FILE, hostile_content
 from tests.e2e.harness import TOKEN
-from tests.reliability.support import BotProcess, content_copy
+from tests.reliability.support import ROOT, BotProcess, content_copy, free_port
 
 PR_CAPBSET_DROP = 24
 DAC_CAPABILITIES = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
@@ -132,3 +134,34 @@ async def test_unusable_database_or_content_stops_start_up(tmp_path: Path) -> No
                 problems.append(f"{case.name}: traceback or token shown:\n{output}")
         assert not problems, "\n".join(problems)
         assert emu.calls("getUpdates") == [], "a bot polled: it was half running"
+
+
+def _quizbot(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A `quizbot` command as an operator types it, with only these settings."""
+    full = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "QUIZBOT_"))},
+        "PYTHONPATH": str(ROOT), "QUIZBOT_LOG_LEVEL": "WARNING", **env,
+    }  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=ROOT, env=full, capture_output=True,
+        text=True, timeout=90,
+    )  # fmt: skip
+
+
+async def test_a_token_telegram_refuses_is_named_and_never_shown(tmp_path: Path) -> None:
+    """A mistyped or revoked BOT_TOKEN: Telegram answers getMe with 401. PTB's InvalidToken
+    carries the token in its text, which `quizbot run` and `quizbot web` printed whole, followed
+    by asyncio's "Unclosed client session" errors for the HTTP sessions left open."""
+    wrong = "987654:WRONG-token-typo"
+    db = tmp_path / "quizbot.sqlite3"
+    async with Emulator(token=TOKEN, flood=None) as emu:
+        env = {"BOT_TOKEN": wrong, "QUIZBOT_API_BASE_URL": emu.base_url, "QUIZBOT_DB": str(db)}
+        run = await asyncio.to_thread(_quizbot, "run", env=env)
+        web = await asyncio.to_thread(_quizbot, "web", "--port", str(free_port()), env=env)
+    for done, prefix in ((run, "quizbot: cannot start: "), (web, "quizbot web: cannot start: ")):
+        assert done.returncode == 1, done.stderr
+        assert "WRONG-token" not in done.stdout + done.stderr
+        assert done.stderr.strip().splitlines() == [
+            f"{prefix}Telegram refused the token in BOT_TOKEN: copy it again from @BotFather "
+            "(/mybots, API Token)"
+        ]

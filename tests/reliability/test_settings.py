@@ -1,0 +1,50 @@
+"""Settings from the README's table that are no value quizbot can use: `quizbot run` refuses
+them in one line naming the setting and what it takes, status 2, before it opens anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import Settings
+from tests.e2e.harness import TOKEN
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "says"),
+    [
+        # A traceback (logging's "Unknown level").
+        ("QUIZBOT_LOG_LEVEL", "VERBOSE", "DEBUG, INFO, WARNING, ERROR"),
+        # Accepted: every group the bot then joined failed the store's check (seconds > 0).
+        ("QUIZBOT_QUESTION_SECONDS", "-5", "1 to 3600"),
+        ("QUIZBOT_QUESTION_SECONDS", "0", "1 to 3600"),  # was 30, silently
+        # Accepted: the bot started, then failed with "OverflowError: bind(): port must be 0-65535".
+        ("QUIZBOT_WEBHOOK_PORT", "99999", "1-65535"),
+        ("QUIZBOT_WEBHOOK_PORT", "0", "1-65535"),  # was 8443, silently
+        ("QUIZBOT_WEB_PORT", "99999", "1-65535"),
+    ],
+)
+def test_a_setting_out_of_its_range_is_refused_by_name(
+    name: str, raw: str, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("QUIZBOT_DB", str(tmp_path / "q.sqlite3"))
+    monkeypatch.setenv("QUIZBOT_API_BASE_URL", "http://127.0.0.1:9/bot")  # nobody: never reached
+    monkeypatch.setenv("QUIZBOT_WEBAPP_URL", "https://quiz.example.org/")  # the web port read
+    monkeypatch.setenv("QUIZBOT_WEBHOOK_SECRET", "s3cret")
+    monkeypatch.setenv(name, raw)
+    assert main(["run", "--webhook-url", "https://example.org/telegram"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizbot: configuration error: {name} ") and says in err, err
+    assert len(err.strip().splitlines()) == 1 and TOKEN not in err
+    assert not (tmp_path / "q.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("raw", "level"), [(None, "INFO"), ("debug", "DEBUG"), (" Warning ", "WARNING")]
+)
+def test_a_log_level_is_read_in_any_case(raw: str | None, level: str) -> None:
+    assert Settings.from_env({} if raw is None else {"QUIZBOT_LOG_LEVEL": raw}).log_level == level
