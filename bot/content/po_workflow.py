@@ -72,6 +72,11 @@ _LANG = re.compile(r"^[a-z]{2,3}$")
 def language_problem(lang: str) -> str | None:
     """Why `lang` cannot name a translation file (None when it can): a translation's file is
     `<quiz>.<lang>.yaml`, so the code is 2 or 3 lowercase letters, and English is the source."""
+    regional = re.fullmatch(r"([a-z]{2,3})[_-][A-Za-z0-9]+", lang)
+    if regional is not None and regional[1] != SOURCE_LANGUAGE:
+        # Poedit writes fr_FR when "French (France)" is picked: say what to pick instead. Not
+        # read as fr: pt_BR and pt_PT are two translations, and one must not overwrite the other.
+        return f"'{lang}' names a region: set it to {regional[1]}, as the files are named"
     if not _LANG.match(lang):
         return f"'{lang}' is not a language code such as fr or wo"
     if lang == SOURCE_LANGUAGE:
@@ -181,7 +186,8 @@ def import_po(po: Path, content_dir: Path) -> Imported:
         return done
     lang, quiz_id = str(catalog.locale_identifier or ""), catalog.project
     if (problem := language_problem(lang)) is not None:
-        done.problems.append(PoProblem(0, "", f"the PO file's Language header: {problem}"))
+        where = " (Poedit: Translation > Properties > Language)" if "_" in lang else ""
+        done.problems.append(PoProblem(0, "", f"the PO file's Language header: {problem}{where}"))
         return done
     content = read_content(content_dir, Problems())
     files = next((f for f in content.quizzes if f.source.model.id == quiz_id), None)

@@ -167,8 +167,8 @@ def test_a_po_file_that_is_not_one_is_refused(content: Path, tmp_path: Path) -> 
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("../../etc", "cannot read the PO file"), ("fr_FR", "'fr_FR' is not a language code"),
-     ("en", "English is the source")],
+    [("../../etc", "cannot read the PO file"), ("fr_FR", "'fr_FR' names a region: set it to fr"),
+     ("french", "'french' is not a language code"), ("en", "English is the source")],
 )  # fmt: skip
 def test_a_language_that_cannot_name_a_file_is_refused(
     content: Path, tmp_path: Path, language: str, words: str
