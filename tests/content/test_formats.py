@@ -137,7 +137,7 @@ def test_aiken_round_trip_and_errors() -> None:
     assert quiz.questions[1].prompt == "What happens when the learning rate is far too high?"
     assert shape(parse("aiken", write("aiken", [quiz]), "optimizers").quizzes) == shape([quiz])
     broken = parse("aiken", read("broken.aiken"), "broken")
-    assert [p.line for p in broken.problems] == [1, 6, 11, 15, 22]
+    assert [p.line for p in broken.problems] == [1, 6, 11, 20]
     assert all(p.skipped for p in broken.problems)
     assert "several right answers (A, C)" in broken.problems[-1].message  # say why, by line
     assert "kind: multiple" in broken.problems[-1].message
@@ -267,6 +267,38 @@ def test_csv_export_writes_the_titles_and_reads_them_back() -> None:
         (q.id, q.lang, q.title, q.description) for q in first
     ]
     assert shape(again) == shape(first)
+
+
+def test_aiken_blank_lines_before_an_option_or_the_answer_are_ignored() -> None:
+    """A blank line before `ANSWER:` (or between options), common in teachers' files, skipped
+    the whole question with two messages that contradicted each other; Moodle's own importer
+    ignores it. A question with no `ANSWER:` before the next one is still reported."""
+    text = (
+        "Which call applies the gradients?\n"
+        "\n"
+        "A. optimizer.zero_grad()\n"
+        "\n"
+        "B. optimizer.step()\n"
+        "\n"
+        "ANSWER: B\n"
+        "\n"
+        "No answer line here\n"
+        "A. one\n"
+        "B. two\n"
+        "\n"
+        "Which one is right?\n"
+        "A. this\n"
+        "B. that\n"
+        "ANSWER: A\n"
+    )
+    result = parse("aiken", text, "blank")
+    assert [q.prompt for q in result.quizzes[0].questions] == [
+        "Which call applies the gradients?",
+        "Which one is right?",
+    ]
+    assert [q.answer for q in result.quizzes[0].questions] == [1, 0]
+    assert [(p.line, p.skipped) for p in result.problems] == [(9, True)]
+    assert "no 'ANSWER:' line after the options" in result.problems[0].message
 
 
 def test_aiken_with_lowercase_option_letters_is_read_as_its_teacher_meant() -> None:

@@ -6,8 +6,9 @@
     ANSWER: B
 
 The question may run over several lines (joined with spaces); questions may be separated by
-blank lines. Aiken has no feedback, so imported questions have no explanation (the checker
-then asks for one). Parsing is one pass over the lines.
+blank lines, and a blank line before an option or before `ANSWER:` is ignored. Aiken has no
+feedback, so imported questions have no explanation (the checker then asks for one). Parsing
+is one pass over the lines.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class _Pending:
     line: int
     prompt: list[str] = field(default_factory=list)
     options: list[tuple[str, str, int]] = field(default_factory=list)  # (letter, text, line)
+    gap: bool = False  # a blank line after some options: an option or ANSWER: may still follow
 
 
 def _option(line: str) -> tuple[str, str] | None:
@@ -65,9 +67,10 @@ def parse(
     for number, raw in enumerate(split_lines(text), start=1):
         line = raw.strip().removeprefix("\ufeff")
         if not line:
+            # Not the end of the question yet: a blank line before an option or before
+            # ANSWER: is common in teachers' files, and Moodle's own importer ignores it.
             if pending is not None and pending.options:
-                result.skip(pending.line, Msg(N_("no 'ANSWER:' line after the options")))
-                pending = None
+                pending.gap = True
             continue
         if line.upper().startswith("ANSWER:"):
             if pending is None:
@@ -82,6 +85,10 @@ def parse(
             pending = None
             continue
         option = _option(line)
+        if pending is not None and pending.gap and option is None:
+            # After a blank line, a line that is neither begins the next question.
+            result.skip(pending.line, Msg(N_("no 'ANSWER:' line after the options")))
+            pending = None
         if pending is None:
             pending = _Pending(number)
         if option is not None and pending.prompt:
