@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,16 +25,30 @@ class Location:
     def __str__(self) -> str:
         """For messages: the path, or the URL without its password."""
         if self.dsn is not None:
-            return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.dsn)
+            hidden = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.dsn)
+            # asyncpg also takes the password as a query parameter.
+            return re.sub(r"([?&]password=)[^&]*", r"\1***", hidden)
         return str(self.path)
 
 
 def parse_location(value: str) -> Location:
     text = value.strip()
     if text.startswith(("postgresql://", "postgres://")):
+        _check_port(text)
         return Location(dsn=text)
     if text.startswith("sqlite:///"):
         return Location(path=Path(text.removeprefix("sqlite:///")))
     if "://" in text:
         raise ValueError(f"unknown database URL scheme in {text.split('://')[0]!r}")
     return Location(path=Path(text))
+
+
+def _check_port(url: str) -> None:
+    """A port that is no number (or none from 1 to 65535) stops start-up here, with the setting
+    named by the caller, not as asyncpg's "invalid literal for int()" once the bot is starting."""
+    try:
+        port = urlsplit(url).port
+    except ValueError:
+        raise ValueError("the port after the host must be a number from 1 to 65535") from None
+    if port == 0:
+        raise ValueError("the port after the host must be a number from 1 to 65535")

@@ -24,6 +24,9 @@ from tests.e2e.harness import TOKEN
         ("QUIZBOT_WEBHOOK_PORT", "99999", "1-65535"),
         ("QUIZBOT_WEBHOOK_PORT", "0", "1-65535"),  # was 8443, silently
         ("QUIZBOT_WEB_PORT", "99999", "1-65535"),
+        # "cannot start: ValueError: invalid literal for int()", naming no setting.
+        ("QUIZBOT_DB", "postgresql://bot@db:notaport/quizbot", "port"),
+        ("QUIZBOT_DB", "postgresql://bot@db:99999/quizbot", "port"),
     ],
 )
 def test_a_setting_out_of_its_range_is_refused_by_name(
@@ -38,7 +41,8 @@ def test_a_setting_out_of_its_range_is_refused_by_name(
     monkeypatch.setenv(name, raw)
     assert main(["run", "--webhook-url", "https://example.org/telegram"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"quizbot: configuration error: {name} ") and says in err, err
+    named = (f"quizbot: configuration error: {name} ", f"quizbot: configuration error: {name}:")
+    assert err.startswith(named) and says in err, err
     assert len(err.strip().splitlines()) == 1 and TOKEN not in err
     assert not (tmp_path / "q.sqlite3").exists()
 

@@ -122,3 +122,6 @@ def test_locations() -> None:
     assert parse_location("sqlite:////srv/q.sqlite3").path == Path("/srv/q.sqlite3")
     pg = parse_location("postgresql://bot:secret@db/quizbot")
     assert pg.is_postgres and str(pg) == "postgresql://bot:***@db/quizbot"
+    # asyncpg also reads the password from the query string: hidden there too.
+    query = parse_location("postgresql://bot@db/quizbot?sslmode=require&password=secret&x=1")
+    assert str(query) == "postgresql://bot@db/quizbot?sslmode=require&password=***&x=1"
