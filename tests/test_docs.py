@@ -39,3 +39,18 @@ def test_readme_links_resolve() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)#:]+)\)", text):
         assert (ROOT / target).exists(), target
+
+
+def test_every_setting_read_is_in_the_readmes_table_and_back() -> None:
+    """Each `QUIZBOT_*` name the code reads is a row of the README's settings table, and each
+    row names a setting the code reads: an operator learns every setting from one table."""
+    read = set()
+    for path in (ROOT / "bot").rglob("*.py"):
+        read |= set(re.findall(r"[\"'](QUIZBOT_[A-Z_]+)[\"']", path.read_text(encoding="utf-8")))
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if re.match(r"\| `(QUIZBOT_|BOT_TOKEN)", line)]
+    documented = {
+        name for row in rows for name in re.findall(r"`(QUIZBOT_[A-Z_]+)`", row.split("|")[1])
+    }
+    assert sorted(read - documented) == [], "settings read but not in the README's table"
+    assert sorted(documented - read) == [], "settings in the README's table that nothing reads"
