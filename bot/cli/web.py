@@ -22,8 +22,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, help="SQLite file (env QUIZBOT_DB)")
     parser.add_argument("--content", type=Path, help="content folder (env QUIZBOT_CONTENT_DIR)")
     parser.add_argument("--listen", help="address to listen on (env QUIZBOT_WEB_LISTEN)")
-    parser.add_argument("--port", type=int, help="port (env QUIZBOT_WEB_PORT, default 8080)")
+    parser.add_argument("--port", type=_port, help="port (env QUIZBOT_WEB_PORT, default 8080)")
     return parser
+
+
+def _port(text: str) -> int:
+    """1-65535, as QUIZBOT_WEB_PORT: argparse then says so in one line (status 2), where a
+    port out of range passed and failed later in bind() with a traceback."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 1-65535, got {text}")
+    return port
 
 
 def main(argv: list[str]) -> int:

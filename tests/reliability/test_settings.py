@@ -52,3 +52,16 @@ def test_a_setting_out_of_its_range_is_refused_by_name(
 )
 def test_a_log_level_is_read_in_any_case(raw: str | None, level: str) -> None:
     assert Settings.from_env({} if raw is None else {"QUIZBOT_LOG_LEVEL": raw}).log_level == level
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "http"])
+def test_quizbot_webs_port_option_out_of_range_is_one_line(
+    port: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--port 99999` passed and failed later in bind() with a traceback."""
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    with pytest.raises(SystemExit) as exited:
+        main(["web", "--port", port])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--port: must be 1-65535, got {port}" in err and "Traceback" not in err
