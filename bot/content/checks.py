@@ -28,7 +28,10 @@ def check_sources(content: Content, sink: Problems) -> None:
         check_guides(guides, terms, sink)
     seen: dict[str, Path] = {}
     prompts: dict[str, tuple[Path, int, str]] = {}
-    for files in content.quizzes:
+    # A file named after its id owns it: when a copy keeps another quiz's id (a new quiz begun
+    # from a shipped one), the copy is the one reported, whatever the names' order.
+    owners_first = sorted(content.quizzes, key=lambda f: f.source.path.stem != f.source.model.id)
+    for files in owners_first:
         check_quiz(files.source, guides.model if guides else None, seen, sink)
         _check_repeats(files.source, prompts, sink)
 

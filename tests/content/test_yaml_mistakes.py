@@ -56,3 +56,21 @@ def test_a_file_saved_in_cp1252_names_its_line_and_says_to_save_it_as_utf8(
     line = next(n for n, row in enumerate(text.splitlines(), 1) if not row.isascii())
     assert f"{FRENCH}:{line}: the file is not UTF-8" in out
     assert "save it as UTF-8" in out
+
+
+def test_a_copied_quiz_whose_id_was_not_changed_is_the_one_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new quiz started as a copy of a shipped one, its id left as it was: the error named
+    the shipped file (the copy came first in name order), which the author never touched."""
+    content = tmp_path / "content"
+    shutil.copytree(SHIPPED, content)
+    shipped = content / "quizzes" / "training-loop.yaml"
+    shutil.copy(shipped, content / "quizzes" / "attention-basics.yaml")
+    assert main(["check", str(content)]) == 1
+    out = capsys.readouterr().out
+    errors = [line for line in out.splitlines() if "duplicate quiz id" in line]
+    assert len(errors) == 1, out
+    where, _, said = errors[0].partition(": id: ")
+    assert where.endswith("attention-basics.yaml:4"), errors[0]
+    assert said.endswith("already used by " + str(shipped)), errors[0]
