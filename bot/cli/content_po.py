@@ -28,6 +28,8 @@ def configure_po(po: argparse.ArgumentParser) -> None:
 def run_po(args: argparse.Namespace) -> int:
     """Exit status 0 when every file was exported, or imported without a checker error."""
     content = args.content or default_content_dir()
+    if args.content is None:  # found, not given: say which (./content, or the checkout's)
+        print(f"content: {display_path(content.resolve())}")
     if args.po_command == "export":
         if (refused := language_problem(args.lang)) is not None:
             print(f"--lang: {refused}")

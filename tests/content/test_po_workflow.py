@@ -210,3 +210,15 @@ def test_a_string_left_in_english_names_the_po_flag(
     assert f"{po}:{line}: {key}: error: same as the English" in out, out
     assert "same-as-source flag" in out, out
     assert "add its key to same_as_source" not in out, out
+
+
+def test_without_content_it_says_which_content_it_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run outside a checkout's folder, `po export` read the checkout's content without a word:
+    a translator could not tell which quizzes their PO files came from."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("QUIZBOT_CONTENT_DIR", raising=False)
+    assert main(["po", "export", "--lang", "fr", "--out", str(tmp_path / "po")]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"content: {Path(__file__).resolve().parents[2] / 'content'}"
