@@ -157,9 +157,11 @@ def _places_lines(tr: Translator, mine: MyPlaces) -> list[str]:
         if placed is None:
             value = tr._("no points yet")
         else:
+            # A shared place as /top writes it ("2="), so the two screens agree.
+            rank = tr._("{rank}=", rank=tr.number(placed.rank)) if placed.shared else None
             value = tr._(
                 "#{rank} · {right}",
-                rank=tr.number(placed.rank),
+                rank=rank or tr.number(placed.rank),
                 right=right_answers(tr, placed.tally.correct),
             )
         lines.append(tr._("{window}: {value}", window=window_name(tr, window), value=value))
