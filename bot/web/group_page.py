@@ -174,7 +174,7 @@ def _standings(tr: Translator, page: GroupPage) -> str:
         rows.append(
             [
                 esc(rank),
-                esc(who),
+                f'<span class="name">{esc(who)}</span>',
                 figure(f"right-{m.user_id}", m.correct, tr.number(m.correct)),
                 esc(tr.number(m.answered)),
                 esc(tr.number(m.runs)),
