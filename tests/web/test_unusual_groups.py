@@ -10,6 +10,8 @@ scenario is (tests/web/scenario.py).
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from bot.emulator import Emulator
 from tests.e2e.groups_kit import LETTERS, QUIZ, right_position, short_catalog
 from tests.e2e.harness import TOKEN
 from tests.web.browser_kit import LANGS, PHONE, open_page, shot
+from tests.web.http_kit import ADMIN_ONLY, get
 from tests.web.scenario import DashboardHarness, Served
 
 OLD, EMPTY = -40_901, -100_902  # a basic group (upgraded after its run), a new group
@@ -103,3 +106,21 @@ def test_long_names_and_titles_fit_a_phone(browser: Any, unusual: Unusual, lang:
         assert width <= PHONE["width"], f"page is {width}px wide"
     finally:
         page.context.close()
+
+
+def test_a_link_from_before_the_upgrade_opens_the_supergroups_page(unusual: Unusual) -> None:
+    """/groupstats's link (startapp=g<old id>) stays in the chat's history after Telegram
+    upgrades the group: its admins get the supergroup's page, where the run now is."""
+    new = unusual.new_id
+    for path, data in [
+        (f"/api/view?view=group&chat={OLD}", unusual.init_data(ADMIN)),
+        ("/api/view", unusual.init_data(ADMIN, start_param=f"g{OLD}")),
+    ]:
+        status, page, _ = get(unusual, path, data)
+        assert status == 200, page[:300]
+        assert 'data-key="runs" data-value="1"' in page
+        assert f"chat={new}" in page and f"chat={OLD}" not in page  # the menu goes on there
+        assert re.search(rf'href="/csv/group/{new}/standings\.csv\?', page)
+    # A member is refused there as on the supergroup's own page.
+    status, page, _ = get(unusual, f"/api/view?view=group&chat={OLD}", unusual.init_data(LONG_ID))
+    assert status == 403 and ADMIN_ONLY in html.unescape(page) and "data-key" not in page
