@@ -79,6 +79,8 @@ def _tiles(tr: Translator, page: GroupPage) -> str:
 
 
 def _weeks(tr: Translator, page: GroupPage) -> str:
+    if not any(w.count for w in page.weeks):  # a new group: what to do, not two empty charts
+        return way_on(tr, tr._("No runs in this group yet. /push in the group starts a quiz."))
     labels = [short_day(tr, w.start) for w in page.weeks]
     runs = charts.bars(
         [w.count for w in page.weeks],

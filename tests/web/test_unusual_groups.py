@@ -20,6 +20,7 @@ import pytest
 
 from bot.cli.run import start_dashboard
 from bot.emulator import Emulator
+from bot.i18n import translator
 from tests.e2e.groups_kit import LETTERS, QUIZ, right_position, short_catalog
 from tests.e2e.harness import TOKEN
 from tests.web.browser_kit import LANGS, PHONE, open_page, shot
@@ -124,3 +125,16 @@ def test_a_link_from_before_the_upgrade_opens_the_supergroups_page(unusual: Unus
     # A member is refused there as on the supergroup's own page.
     status, page, _ = get(unusual, f"/api/view?view=group&chat={OLD}", unusual.init_data(LONG_ID))
     assert status == 403 and ADMIN_ONLY in html.unescape(page) and "data-key" not in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_new_groups_page_draws_no_empty_weeks(unusual: Unusual, lang: str) -> None:
+    tr = translator(lang)
+    status, page, _ = get(
+        unusual, f"/api/view?view=group&chat={EMPTY}", unusual.init_data(ADMIN, lang)
+    )
+    assert status == 200
+    weeks = page[page.index('id="weeks"') : page.index('id="questions"')]
+    assert 'class="chart"' not in weeks  # no twelve empty weeks, twice
+    assert tr._("No runs in this group yet. /push in the group starts a quiz.") in weeks
+    assert "data-close" in weeks  # something to tap: back to the chat
