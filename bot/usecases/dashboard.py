@@ -152,6 +152,11 @@ class DashboardService(ServesCatalog):
         settings = await self.groups.group(chat_id)
         return settings is not None and settings.member
 
+    async def current_chat(self, chat_id: int) -> int:
+        """The supergroup a group became, for a link from before Telegram upgraded it (it stays
+        in the chat's history); else `chat_id` itself."""
+        return await self.groups.moved_to(chat_id) or chat_id
+
     async def answer_keys(self, user_id: int, quiz: Quiz, *, group_admin: bool) -> AnswerKeys:
         """Who sees a quiz's key in the preview. The bot's owners and a group's admins (checked
         by the caller, as for the group's page) see every key of the shipped quizzes the preview

@@ -79,6 +79,8 @@ def _tiles(tr: Translator, page: GroupPage) -> str:
 
 
 def _weeks(tr: Translator, page: GroupPage) -> str:
+    if not any(w.count for w in page.weeks):  # a new group: what to do, not two empty charts
+        return way_on(tr, tr._("No runs in this group yet. /push in the group starts a quiz."))
     labels = [short_day(tr, w.start) for w in page.weeks]
     runs = charts.bars(
         [w.count for w in page.weeks],
@@ -174,7 +176,7 @@ def _standings(tr: Translator, page: GroupPage) -> str:
         rows.append(
             [
                 esc(rank),
-                esc(who),
+                f'<span class="name">{esc(who)}</span>',
                 figure(f"right-{m.user_id}", m.correct, tr.number(m.correct)),
                 esc(tr.number(m.answered)),
                 esc(tr.number(m.runs)),

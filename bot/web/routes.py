@@ -153,6 +153,8 @@ class Dashboard:
                                         default=self.o.default_language))  # fmt: skip
         query = request.query
         chat_id = chat_of(query.get("chat")) or chat_of(viewer.start_param)
+        if chat_id is not None:  # checked, shown and linked under the group's id of today
+            chat_id = await self.o.service.current_chat(chat_id)
         view = query.get("view") or ("group" if chat_id is not None else "learner")
         now = self.o.clock()
         if view == "group" and chat_id is not None:
