@@ -21,6 +21,7 @@ Type to chat with the bot; a button's number (or its label) taps it on the lates
   :group              go to the study group (You: creator; Moussa and Claire: members)
   :topic NAME         go to topic NAME of the study forum, a supergroup with topics (made on
                       first use); :topic alone: its General, and the topics there
+  :rename NEW NAME    rename the forum topic you are in (as You, its creator)
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
@@ -115,6 +116,12 @@ async def command(session: Session, text: str) -> None:
             say(terminal.note(f"you are now {session.where()}"))
             if not args:
                 say(terminal.note(f"topics: {', '.join(session.topics())} (:topic NAME goes in)"))
+        case "rename":
+            refused = session.rename_topic(" ".join(args))
+            if refused is not None:
+                say(terminal.note(refused))
+                return
+            await session.settle()
         case "private" | "p":
             session.enter_private()
             say(terminal.note(f"you are now {session.where()}, in your private chat"))

@@ -225,6 +225,29 @@ class Session:
         self._join(self.forum, self.me)
         self._move(self.forum, thread)
 
+    def rename_topic(self, name: str) -> str | None:
+        """Rename the topic we are in to `name`, as You (its creator) would in the topic's
+        settings: the bot hears forum_topic_edited. Why not, if it cannot be."""
+        if self.forum is None or self.chat is None or self.chat.id != self.forum.id:
+            return ":rename works in a forum topic: :topic NAME goes into one first"
+        if self.thread is None:
+            return "General keeps its name here: :topic NAME goes into a topic to rename"
+        if not name:
+            return "usage: :rename NEW NAME (in the topic you are in)"
+        if len(name) > TOPIC_NAME_MAX:
+            return f"a topic's name has at most {TOPIC_NAME_MAX} characters"
+        chat = self.emu.world.chats[self.forum.id]
+        if name.casefold() == GENERAL.casefold():
+            return f"{GENERAL} is the forum's first topic: choose another name"
+        for topic in chat.topics.values():
+            taken = topic.id != self.thread and not (topic.deleted or topic.closed)
+            if taken and topic.name.casefold() == name.casefold():
+                return f"another topic is called {topic.name}; :topic finds topics by name"
+        old = topic_name(chat, self.thread)
+        self.display.emit(terminal.note(f"You rename the topic {old} to {name}"))
+        self.forum.edit_topic(self.thread, name=name, by=self.user("You"))
+        return None
+
     def enter_private(self) -> None:
         assert self.me is not None
         self._move(self.me.private)
