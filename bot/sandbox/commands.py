@@ -13,7 +13,8 @@ from bot.sandbox import sharing, terminal
 from bot.sandbox.session import TOPIC_NAME_MAX, Session
 
 HELP = """\
-Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard.
+Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard
+(a t.me link to the bot is followed: ?start= in your private chat, ?startgroup= in the group).
   :tap N.M            tap button M of message #N (each bot message shows its #N)
   :reply N TEXT       send TEXT as a reply to message #N (a group's number answer needs one)
   :menu               the command menu a phone shows on "/" here
@@ -51,12 +52,18 @@ async def handle(session: Session, line: str) -> None:
         text = text[1:]  # "::x" sends ":x"
     target = session.button(text)
     if target is not None:
-        await session.tap(*target)
+        await _tap(session, *target)
     else:
         if text.isdigit():
             _not_a_button(session, text)
         await session.say(text)
     await session.settle()
+
+
+async def _tap(session: Session, message: EmuMessage, button: Button) -> None:
+    """Tap a button; one that links to the bot is followed (bot/sandbox/sharing.py)."""
+    if not await sharing.follow(session, button):
+        await session.tap(message, button)
 
 
 def _not_a_button(session: Session, typed: str) -> None:
@@ -128,19 +135,21 @@ async def command(session: Session, text: str) -> None:
         case "as" if len(args) >= 2:
             before, where, thread = session.me, session.chat, session.thread
             assert before is not None and where is not None
-            session.switch_user(session.user(args[0]))  # in private: into their private chat
-            # What the bot says there is headed "→ NAME (private)": it is not your own chat.
-            session.display.current_chat = where.id
+            # What the bot says in their private chat (switch_user goes there from yours, a
+            # link they follow too) is headed "→ NAME (private)": it is not your own chat.
+            visiting, session.visiting = session.visiting, True
             try:
+                session.switch_user(session.user(args[0]))
                 await handle(session, rest.split(maxsplit=1)[1])
             finally:
+                session.visiting = visiting
                 session.come_back(before, where, thread)
         case "tap" | "t" if args:
             found = _message_button(session, " ".join(args))
             if isinstance(found, str):
                 say(terminal.note(found))
                 return
-            await session.tap(*found)
+            await _tap(session, *found)
             await session.settle()
         case "reply" | "r" if len(args) >= 2 and args[0].lstrip("#").isdigit():
             message = session.message(int(args[0].lstrip("#")))

@@ -81,6 +81,8 @@ class Session:
         self.group: ChatView | None = None
         self.forum: ChatView | None = None
         self.thread: int | None = None  # the forum topic we are in (None: General, or no forum)
+        # Acting once as someone else (:as): the chat on screen stays the one we come back to.
+        self.visiting = False
         self.dashboard: web.AppRunner | None = None
         self.dashboard_base = ""
 
@@ -266,7 +268,8 @@ class Session:
     def _move(self, chat: ChatView, thread: int | None = None) -> None:
         self.chat = chat
         self.thread = thread
-        self.display.current_chat = chat.id
+        if not self.visiting:
+            self.display.current_chat = chat.id
 
     # --- actions --------------------------------------------------------------------------
 
@@ -292,10 +295,13 @@ class Session:
         await self.me.send(text, chat=chat, reply_to=message)
 
     def message(self, number: int) -> EmuMessage | None:
-        """The bot's message numbered `number` (as the transcript shows it) in this chat."""
+        """The bot's message numbered `number` (as the transcript shows it) in this chat, or a
+        card posted via the bot (`:inline #N`)."""
         assert self.chat is not None
         message = self.emu.world.chats[self.chat.id].messages.get(number)
-        if message is None or not message.from_bot or message.deleted or message.service:
+        if message is None or message.deleted or message.service:
+            return None
+        if not (message.from_bot or message.via_bot_id):
             return None
         return message
 
