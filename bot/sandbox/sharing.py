@@ -13,8 +13,9 @@ from bot.sandbox import terminal
 from bot.sandbox.display import Keyboard
 from bot.sandbox.session import GROUP_TITLE, Session
 
-# The last list `:inline WORDS` showed, per session: what `:inline #N` picks from.
-_shown: dict[int, InlineAnswer] = {}
+# The last list `:inline WORDS` showed, per session and person: what `:inline #N` picks from
+# (inline results are personal, in the asker's language, as Telegram keeps them).
+_shown: dict[tuple[int, int], InlineAnswer] = {}
 
 
 async def inline(session: Session, words: str) -> None:
@@ -31,7 +32,7 @@ async def inline(session: Session, words: str) -> None:
     except TapTimeout:
         say(terminal.note("the bot did not answer the inline query"))
         return
-    _shown[id(session)] = answer
+    _shown[(id(session), session.me.id)] = answer
     if not answer.results:
         say(terminal.note(f"@{session.emu.bot['username']} {words}: no results"))
         return
@@ -44,7 +45,7 @@ async def inline(session: Session, words: str) -> None:
 
 async def _post(session: Session, number: int) -> None:
     assert session.me is not None and session.chat is not None
-    answer = _shown.get(id(session))
+    answer = _shown.get((id(session), session.me.id))
     if answer is None or not 1 <= number <= len(answer.results):
         session.display.emit(terminal.note("no such result: :inline WORDS lists them first"))
         return

@@ -60,3 +60,16 @@ def test_the_buttons_of_a_posted_card_are_tapped_by_their_numbers_and_follow_the
     assert "Quiz Bot · Study group\n│ A group admin can start Gradient accumulation" in group
     assert group.endswith("Claire @ Study group › "), group
     assert "Sorry, only the group's admins" not in sandbox.output  # /quiz's list was not tapped
+
+
+def test_inline_posts_only_from_the_list_the_person_asked_for(sandbox: Sandbox) -> None:
+    """Inline results are personal (in the asker's language): after :user, :inline #N does not
+    post the card You listed in English under Moussa's name."""
+    sandbox.prompt()
+    assert "[1] Gradient accumulation · " in sandbox.type(":inline accumulation")
+    sandbox.type(":user Moussa")
+    refused = sandbox.type(":inline #1")
+    assert "no such result: :inline WORDS lists them first" in refused, refused
+    sandbox.type(":inline dajale")
+    posted = sandbox.type(":inline #1")
+    assert "Moussa via @quizbot_sandbox_bot\n│ *Dajale gradient yi*" in posted, posted
