@@ -169,9 +169,10 @@ async def command(session: Session, text: str) -> None:
             if not path.is_file():
                 say(terminal.note(f"no file at {path}"))
                 return
+            name = session.me.state.first_name if session.me else ""
             say(
                 terminal.note(
-                    f"{session.me.state.first_name if session.me else ''} sends "
+                    f"{name} {terminal.verb(name, 'send')} "
                     f"{path.name} ({path.stat().st_size} bytes) with /upload"
                 )
             )

@@ -69,9 +69,10 @@ async def addvia(session: Session, quiz: str, by: SimUser | None = None) -> None
     session.switch_user(person)
     await session.enter_group()
     assert session.group is not None
+    name = person.state.first_name
     session.display.emit(terminal.note(
-        f"{person.state.first_name} opens https://t.me/{session.emu.bot['username']}"
-        f"?startgroup={quiz} and picks {GROUP_TITLE}"
+        f"{name} {terminal.verb(name, 'open')} https://t.me/{session.emu.bot['username']}"
+        f"?startgroup={quiz} and {terminal.verb(name, 'pick')} {GROUP_TITLE}"
     ))  # fmt: skip
     await session.emu.add_bot_via_link(session.group, quiz, by=person)
     await session.settle()
@@ -91,7 +92,8 @@ async def follow(session: Session, button: Button) -> bool:
         await addvia(session, query["startgroup"][0], by=person)
         return True
     payload = query.get("start", [""])[0]
-    session.display.emit(terminal.note(f"{person.state.first_name} opens {button.url}"))
+    name = person.state.first_name
+    session.display.emit(terminal.note(f"{name} {terminal.verb(name, 'open')} {button.url}"))
     session.enter_private()
     await session.say(f"/start {payload}".rstrip())
     await session.settle()

@@ -33,7 +33,8 @@ def test_inline_lists_and_posts_a_card_and_addvia_brings_the_quiz_to_the_group(
     assert "no such result" in sandbox.type(":inline #99")
 
     added = sandbox.type(f":addvia {QUIZ}", timeout=30)
-    assert f"?startgroup={QUIZ}" in added and "Push now" in added, added
+    assert f"· You open {LINK}?startgroup={QUIZ} and pick Study group" in added, added
+    assert "Push now" in added, added
 
 
 def test_the_buttons_of_a_posted_card_are_tapped_by_their_numbers_and_follow_the_links(
