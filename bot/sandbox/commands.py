@@ -13,7 +13,8 @@ from bot.sandbox import sharing, terminal
 from bot.sandbox.session import TOPIC_NAME_MAX, Session
 
 HELP = """\
-Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard.
+Type to chat with the bot; a button's number (or its label) taps it on the latest keyboard
+(a t.me link to the bot is followed: ?start= in your private chat, ?startgroup= in the group).
   :tap N.M            tap button M of message #N (each bot message shows its #N)
   :reply N TEXT       send TEXT as a reply to message #N (a group's number answer needs one)
   :menu               the command menu a phone shows on "/" here
@@ -21,6 +22,7 @@ Type to chat with the bot; a button's number (or its label) taps it on the lates
   :group              go to the study group (You: creator; Moussa and Claire: members)
   :topic NAME         go to topic NAME of the study forum, a supergroup with topics (made on
                       first use); :topic alone: its General, and the topics there
+  :rename NEW NAME    rename the forum topic you are in (as You, its creator)
   :private            back to your private chat with the bot
   :as NAME LINE       do LINE once as NAME here, then come back (e.g. :as Moussa 2)
   :say TEXT           send TEXT as a message even if it looks like a button
@@ -50,12 +52,18 @@ async def handle(session: Session, line: str) -> None:
         text = text[1:]  # "::x" sends ":x"
     target = session.button(text)
     if target is not None:
-        await session.tap(*target)
+        await _tap(session, *target)
     else:
         if text.isdigit():
             _not_a_button(session, text)
         await session.say(text)
     await session.settle()
+
+
+async def _tap(session: Session, message: EmuMessage, button: Button) -> None:
+    """Tap a button; one that links to the bot is followed (bot/sandbox/sharing.py)."""
+    if not await sharing.follow(session, button):
+        await session.tap(message, button)
 
 
 def _not_a_button(session: Session, typed: str) -> None:
@@ -115,25 +123,33 @@ async def command(session: Session, text: str) -> None:
             say(terminal.note(f"you are now {session.where()}"))
             if not args:
                 say(terminal.note(f"topics: {', '.join(session.topics())} (:topic NAME goes in)"))
+        case "rename":
+            refused = session.rename_topic(" ".join(args))
+            if refused is not None:
+                say(terminal.note(refused))
+                return
+            await session.settle()
         case "private" | "p":
             session.enter_private()
             say(terminal.note(f"you are now {session.where()}, in your private chat"))
         case "as" if len(args) >= 2:
             before, where, thread = session.me, session.chat, session.thread
             assert before is not None and where is not None
-            session.switch_user(session.user(args[0]))  # in private: into their private chat
-            # What the bot says there is headed "→ NAME (private)": it is not your own chat.
-            session.display.current_chat = where.id
+            # What the bot says in their private chat (switch_user goes there from yours, a
+            # link they follow too) is headed "→ NAME (private)": it is not your own chat.
+            visiting, session.visiting = session.visiting, True
             try:
+                session.switch_user(session.user(args[0]))
                 await handle(session, rest.split(maxsplit=1)[1])
             finally:
+                session.visiting = visiting
                 session.come_back(before, where, thread)
         case "tap" | "t" if args:
             found = _message_button(session, " ".join(args))
             if isinstance(found, str):
                 say(terminal.note(found))
                 return
-            await session.tap(*found)
+            await _tap(session, *found)
             await session.settle()
         case "reply" | "r" if len(args) >= 2 and args[0].lstrip("#").isdigit():
             message = session.message(int(args[0].lstrip("#")))
@@ -153,9 +169,10 @@ async def command(session: Session, text: str) -> None:
             if not path.is_file():
                 say(terminal.note(f"no file at {path}"))
                 return
+            name = session.me.state.first_name if session.me else ""
             say(
                 terminal.note(
-                    f"{session.me.state.first_name if session.me else ''} sends "
+                    f"{name} {terminal.verb(name, 'send')} "
                     f"{path.name} ({path.stat().st_size} bytes) with /upload"
                 )
             )

@@ -81,6 +81,8 @@ class Session:
         self.group: ChatView | None = None
         self.forum: ChatView | None = None
         self.thread: int | None = None  # the forum topic we are in (None: General, or no forum)
+        # Acting once as someone else (:as): the chat on screen stays the one we come back to.
+        self.visiting = False
         self.dashboard: web.AppRunner | None = None
         self.dashboard_base = ""
 
@@ -225,6 +227,29 @@ class Session:
         self._join(self.forum, self.me)
         self._move(self.forum, thread)
 
+    def rename_topic(self, name: str) -> str | None:
+        """Rename the topic we are in to `name`, as You (its creator) would in the topic's
+        settings: the bot hears forum_topic_edited. Why not, if it cannot be."""
+        if self.forum is None or self.chat is None or self.chat.id != self.forum.id:
+            return ":rename works in a forum topic: :topic NAME goes into one first"
+        if self.thread is None:
+            return "General keeps its name here: :topic NAME goes into a topic to rename"
+        if not name:
+            return "usage: :rename NEW NAME (in the topic you are in)"
+        if len(name) > TOPIC_NAME_MAX:
+            return f"a topic's name has at most {TOPIC_NAME_MAX} characters"
+        chat = self.emu.world.chats[self.forum.id]
+        if name.casefold() == GENERAL.casefold():
+            return f"{GENERAL} is the forum's first topic: choose another name"
+        for topic in chat.topics.values():
+            taken = topic.id != self.thread and not (topic.deleted or topic.closed)
+            if taken and topic.name.casefold() == name.casefold():
+                return f"another topic is called {topic.name}; :topic finds topics by name"
+        old = topic_name(chat, self.thread)
+        self.display.emit(terminal.note(f"You rename the topic {old} to {name}"))
+        self.forum.edit_topic(self.thread, name=name, by=self.user("You"))
+        return None
+
     def enter_private(self) -> None:
         assert self.me is not None
         self._move(self.me.private)
@@ -243,7 +268,8 @@ class Session:
     def _move(self, chat: ChatView, thread: int | None = None) -> None:
         self.chat = chat
         self.thread = thread
-        self.display.current_chat = chat.id
+        if not self.visiting:
+            self.display.current_chat = chat.id
 
     # --- actions --------------------------------------------------------------------------
 
@@ -269,10 +295,13 @@ class Session:
         await self.me.send(text, chat=chat, reply_to=message)
 
     def message(self, number: int) -> EmuMessage | None:
-        """The bot's message numbered `number` (as the transcript shows it) in this chat."""
+        """The bot's message numbered `number` (as the transcript shows it) in this chat, or a
+        card posted via the bot (`:inline #N`)."""
         assert self.chat is not None
         message = self.emu.world.chats[self.chat.id].messages.get(number)
-        if message is None or not message.from_bot or message.deleted or message.service:
+        if message is None or message.deleted or message.service:
+            return None
+        if not (message.from_bot or message.via_bot_id):
             return None
         return message
 

@@ -156,6 +156,11 @@ def popup(text: str, *, alert: bool = False) -> str:
     return "\n".join([head + first, *(" " * len(head) + line for line in rest)]).rstrip()
 
 
+def verb(name: str, base: str) -> str:
+    """`base` as `name` takes it in a note: "You open", "Claire opens"."""
+    return base if name == "You" else f"{base}s"
+
+
 def note(text: str) -> str:
     """Something the sandbox itself says, set apart from the chat."""
     return f"· {text}"

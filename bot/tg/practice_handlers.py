@@ -211,6 +211,9 @@ class PracticeHandlers(ServesCatalog):
             await acknowledge(query, tr._("This button has expired."))
             return
         await acknowledge(query)
+        # The choice is made: tapped again (twice in a row, or from question 5), it would start
+        # the exam over and end this one unseen.
+        await drop_keyboard(query)
         await self._send_question(query.get_bot(), tapper.user_id, tapper.lang, started)
 
     async def _send_question(

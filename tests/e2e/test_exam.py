@@ -179,3 +179,19 @@ async def test_a_question_clock_moves_on_without_a_tap(harness: Harness) -> None
         popup.startswith("Answer saved:") and third is not None and f"Exam 3/{total}" in third.text
     )
     assert rows(h, "SELECT answered, marks FROM practice_sets") == [(2, "tr")]
+
+
+async def test_the_clock_choice_loses_its_buttons_once_the_exam_starts(harness: Harness) -> None:
+    """A second tap on the choice (a double tap, or one from question 5) started the exam over,
+    silently ending the one running, with a second "Exam 1/9" under the first."""
+    user = harness.emu.user(4009, "Moussa", language_code="wo")
+    chat = user.private
+    mark = chat.mark()
+    await user.send(f"/exam {QUIZ}")
+    choice = await chat.next_message(after=mark)
+    label = choice.buttons[0][0].text  # "15 s ci laaj bu nekk"
+    mark = chat.mark()
+    await user.tap(choice, label)
+    first = await chat.next_message(after=mark)
+    assert first.text.startswith(f"Eksaamen 1/{exam_length(harness)}"), first.text
+    await chat.wait_for(lambda m: m.message_id == choice.message_id and not m.buttons)

@@ -37,3 +37,29 @@ def test_a_quiz_pushed_in_a_topic_plays_there_and_top_in_general_answers_in_gene
     back = sandbox.type(":group", timeout=30)  # the basic study group is still there, unlabelled
     assert re.search(r"╭─ #\d+ Quiz Bot · Study group\n", back), back
     assert back.endswith("You @ Study group › "), back
+
+
+def test_rename_renames_the_topic_you_are_in_and_the_bot_keeps_the_new_name(
+    sandbox: Sandbox,
+) -> None:
+    help_text = sandbox.prompt()
+    assert ":rename NEW NAME" in help_text, help_text
+    refused = sandbox.type(":rename Drills")
+    assert "· :rename works in a forum topic: :topic NAME goes into one first" in refused, refused
+    sandbox.type(":topic Quizzes", timeout=30)
+    sandbox.type(f"/schedule {QUIZ} daily 18:00")
+    assert "usage: :rename NEW NAME" in sandbox.type(":rename")
+    sandbox.type(":topic Maths")
+    taken = sandbox.type(":rename quizzes")
+    assert "· another topic is called Quizzes;" in taken, taken
+    assert sandbox.type(":rename General").endswith("▸ Maths › ")
+
+    sandbox.type(":topic Quizzes")
+    renamed = sandbox.type(":rename Daily drills")
+    assert "· You rename the topic Quizzes to Daily drills" in renamed, renamed
+    assert renamed.endswith("You @ Study forum ▸ Daily drills › "), renamed
+    listed = sandbox.type("/schedules")
+    assert "in the topic Daily drills" in listed and "Quizzes" not in listed, listed
+    assert "topics: General, Daily drills, Maths" in sandbox.type(":topic")
+    assert "General keeps its name" in sandbox.type(":rename Lobby")
+    assert sandbox.type(":topic daily drills").endswith("▸ Daily drills › ")

@@ -18,7 +18,7 @@ def test_upload_sends_a_local_file_and_names_a_missing_one(
     missing = sandbox.type(f":upload {tmp_path / 'nothing.gift'}")
     assert "no file at" in missing and "nothing.gift" in missing
     sent = sandbox.type(f":upload {quiz}")
-    assert f"You sends quiz.yaml ({quiz.stat().st_size} bytes) with /upload" in sent
+    assert f"You send quiz.yaml ({quiz.stat().st_size} bytes) with /upload" in sent
     assert "quiz.yaml is a sound quiz." in sent
     assert "Traceback" not in sent
     assert ":upload PATH" in sandbox.type(":help")
