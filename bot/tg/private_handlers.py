@@ -27,6 +27,7 @@ from bot.usecases import private_answers as pa
 from bot.usecases import private_quiz as pq
 from bot.usecases import private_replies as pr
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
+from bot.usecases.group_run_outcomes import closest_quiz
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected
@@ -102,9 +103,15 @@ class PrivateHandlers(ServesCatalog):
         lang, tr = learner.lang, translator(learner.lang)
         payload = context.args[0] if context.args else None
         if payload is not None:
-            quiz = self.catalog.quiz(payload) if DEEP_LINK_PAYLOAD.fullmatch(payload) else None
+            readable = DEEP_LINK_PAYLOAD.fullmatch(payload) is not None
+            # As a group's link: the id in other capitals is the quiz; a near miss is named.
+            near = closest_quiz(payload, list(self.catalog.quizzes)) if readable else None
+            quiz = (
+                self.catalog.quiz(near) if near and near.casefold() == payload.casefold() else None
+            )
             if quiz is None:
-                intro = tr._("I don't know that quiz. Here are the ones I have:")
+                guess = self.catalog.quiz(near) if near else None
+                intro = render.unknown_link(tr, payload, guess.title.get(lang) if guess else None)
                 await send(message, await self._list(learner.user_id, tr, lang, intro))
             else:
                 await self._begin(message, learner, quiz.id, ask=True)

@@ -222,6 +222,17 @@ def help_text(tr: Translator) -> str:
     return "\n".join(lines)
 
 
+def unknown_link(tr: Translator, typed: str, guess: str | None) -> str:
+    """Above the quiz list, for a link naming no quiz: the title of the closest one, if any."""
+    if guess is not None:
+        return tr._(
+            "I don't know the quiz {name}. Did you mean {title}? Here are the ones I have:",
+            name=html.escape(typed_back(typed)),
+            title=html.escape(guess),
+        )
+    return tr._("I don't know that quiz. Here are the ones I have:")
+
+
 def zone_label(zone: str) -> str:
     """A zone as a suggestion names it: 'Etc/GMT-1 (UTC+01:00)' for a fixed offset, whose
     name reads the other way round (POSIX signs), else its name."""

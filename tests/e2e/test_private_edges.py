@@ -205,3 +205,24 @@ async def test_a_sticker_photo_or_voice_note_sent_privately_gets_a_hint(
     await user.send_attachment(kind)
     hint = await user.private.next_message(after=mark)
     assert "/help" in hint.text and "commandes" in hint.text
+
+
+async def test_a_link_with_the_quiz_in_capitals_starts_it(harness: Harness) -> None:
+    """`?start=GRADIENT-CHECKPOINTING` (a link retyped by hand) answered "I don't know that
+    quiz" with the whole list; a group's link found the quiz."""
+    user = harness.emu.user(3012, "Awa", language_code="fr")
+    await start_by_link(user, "GRADIENT-CHECKPOINTING")
+
+
+async def test_a_misspelt_link_names_the_closest_quiz_in_the_learners_language(
+    harness: Harness,
+) -> None:
+    user = harness.emu.user(3013, "Moussa", language_code="fr")
+    mark = user.private.mark()
+    await user.send("/start gradient-chekpointing")
+    reply = await user.private.next_message(after=mark)
+    quiz = harness.catalog.quiz("gradient-checkpointing")
+    assert quiz is not None
+    title = quiz.title.get("fr")
+    assert f"Vouliez-vous dire {title}\u202f?" in reply.text, reply.text
+    assert title in [b.text for row in reply.buttons for b in row]  # the list, to tap it
