@@ -37,6 +37,7 @@ from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.practice_outcomes import (
     ExamTimeIsUp,
+    ExamUnderWay,
     ExamWaits,
     NothingMatches,
     PracticeAnswered,
@@ -209,6 +210,9 @@ class PracticeHandlers(ServesCatalog):
         started = await self.session.start_exam(tapper.user_id, data.quiz_id, clock, data.seconds)
         if isinstance(started, NothingMatches):
             await acknowledge(query, tr._("This button has expired."))
+            return
+        if isinstance(started, ExamUnderWay):  # a double tap: its question is on its way
+            await acknowledge(query)
             return
         await acknowledge(query)
         # The choice is made: tapped again (twice in a row, or from question 5), it would start

@@ -34,6 +34,12 @@ class NothingMatches:
 
 
 @dataclass(frozen=True, slots=True)
+class ExamUnderWay:
+    """The same exam started moments ago and not yet answered: the second tap of a double tap
+    on its clock choice, which starts nothing (the first tap's question is on its way)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PracticeAnswered:
     asked: PracticeQuestion
     judgement: Judgement | None  # None: the time was up, the tap did not count

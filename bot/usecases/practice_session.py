@@ -43,6 +43,7 @@ from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
 from bot.usecases.practice_outcomes import (
     ExamStopped,
     ExamTimeIsUp,
+    ExamUnderWay,
     ExamWaits,
     NothingMatches,
     PracticeAnswered,
@@ -50,6 +51,8 @@ from bot.usecases.practice_outcomes import (
     PracticeQuestion,
     RunningExam,
 )
+
+DOUBLE_TAP = 10.0  # seconds in which a second tap on an exam's clock choice is the same tap
 
 
 class PracticeSession(ServesCatalog):
@@ -153,8 +156,9 @@ class PracticeSession(ServesCatalog):
 
     async def start_exam(
         self, user_id: int, quiz_id: str, clock: ExamClock, seconds: float
-    ) -> PracticeQuestion | NothingMatches:
-        """Quiz `quiz_id` against `clock`; a running set or exam is abandoned."""
+    ) -> PracticeQuestion | NothingMatches | ExamUnderWay:
+        """Quiz `quiz_id` against `clock`; a running set or exam is abandoned, except the same
+        exam started within `DOUBLE_TAP` seconds and not yet answered (a double tap)."""
         quiz = self.catalog.quiz(quiz_id)
         allowed = PER_QUESTION_CHOICES if clock is ExamClock.PER_QUESTION else TOTAL_CHOICES
         if quiz is None or not any(q.kind in ONE_TAP for q in quiz.questions):
@@ -163,6 +167,15 @@ class PracticeSession(ServesCatalog):
             return NothingMatches()
         asked = [q for q in quiz.questions if q.kind in ONE_TAP]  # as in practice sets
         questions = [QuestionKey(quiz.id, q.id) for q in asked]
+        running = await self.store.running_exam(user_id)
+        if (
+            running is not None
+            and running.answered == 0
+            and running.questions[:1] == tuple(questions[:1])
+            and (running.exam_clock, running.exam_seconds) == (clock.value, seconds)
+            and self.clock() - running.started_at < DOUBLE_TAP
+        ):
+            return ExamUnderWay()
         orders = []
         for question in asked:
             order = list(range(len(question.options)))

@@ -195,3 +195,22 @@ async def test_the_clock_choice_loses_its_buttons_once_the_exam_starts(harness: 
     first = await chat.next_message(after=mark)
     assert first.text.startswith(f"Eksaamen 1/{exam_length(harness)}"), first.text
     await chat.wait_for(lambda m: m.message_id == choice.message_id and not m.buttons)
+
+
+async def test_a_double_tap_on_the_clock_choice_starts_one_exam(harness: Harness) -> None:
+    """The second tap of a double tap arrives with the choice's data before its buttons are
+    gone: it started the exam over, abandoning the first unseen, under a second "Exam 1/9"."""
+    user = harness.emu.user(4011, "Claire", language_code="fr")
+    chat = user.private
+    mark = chat.mark()
+    await user.send(f"/exam {QUIZ}")
+    choice = await chat.next_message(after=mark)
+    data = choice.buttons[0][0].callback_data
+    mark = chat.mark()
+    await user.tap(choice, callback_data=data)
+    again = await user.tap(choice, callback_data=data)
+    assert again is not None  # answered, not dropped
+    await chat.next_message(after=mark)
+    await chat.wait_for(lambda m: m.message_id == choice.message_id and not m.buttons)
+    assert [m for m in chat.bot_messages if m.message_id > choice.message_id][1:] == []
+    assert harness.practice_set_marks() == [("active", "")]
