@@ -128,7 +128,7 @@ class Dashboard:
         tr = translator(choose_language(stored=None, telegram_code=_accept(request),
                                         default=self.o.default_language))  # fmt: skip
         text = tr._("Open this page from the bot in Telegram.")
-        return self._page(tr, f'<p class="error">🔒 {esc(text)}</p>', status=401)
+        return self._page(tr, _refusal("🔒", text), status=401)
 
     def _page(self, tr: Translator, body: str, status: int = 200) -> web.Response:
         response = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
@@ -163,11 +163,11 @@ class Dashboard:
             if access is Access.TOO_MANY:
                 self._log_refusal(request, f"user {viewer.id} made too many admin checks")
                 text = tr._("Too many groups asked about in a short time: try again in a minute.")
-                return self._page(tr, f'{nav}<p class="error">⏳ {esc(text)}</p>', status=429)
+                return self._page(tr, nav + _refusal("⏳", text), status=429)
             if access is not Access.ADMIN:
                 self._log_refusal(request, f"user {viewer.id} is not an admin of {chat_id}")
                 text = tr._("Only the group's admins can see this page.")
-                return self._page(tr, f'{nav}<p class="error">🔒 {esc(text)}</p>', status=403)
+                return self._page(tr, nav + _refusal("🔒", text), status=403)
             page = await self.o.service.group(chat_id)
             ticket = download_token(self.o.token, viewer.id, f"group:{chat_id}", now=now)
             query_string = urlencode({"t": ticket, "lang": tr.lang})
@@ -245,3 +245,9 @@ def _preview_query(chat_id: int | None) -> dict[str, str]:
 def _accept(request: web.Request) -> str | None:
     header = request.headers.get("Accept-Language", "")
     return header.split(",")[0].split(";")[0].strip() or None
+
+
+def _refusal(icon: str, text: str) -> str:
+    """A refused page's one sentence, as its heading: every page has one, so the tab's title
+    says why (app.js titles the tab after the page's h1) and a screen reader lands on it."""
+    return f'<h1 class="error">{icon} {esc(text)}</h1>'

@@ -190,6 +190,8 @@ def test_without_init_data_the_page_says_where_to_open_it(browser: Any, served: 
         page.wait_for_selector("main[aria-busy=false]")
         assert page.get_attribute("main", "data-status") == "401"
         assert "Telegram" in page.inner_text("main")
+        # A heading, as every page has: the tab's title says it, and a screen reader lands on it.
+        assert "Telegram" in page.inner_text("h1") and "Telegram" in page.title()
     finally:
         context.close()
 
