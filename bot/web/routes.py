@@ -67,7 +67,7 @@ def _static(name: str) -> bytes:
 class Dashboard:
     def __init__(self, options: WebOptions) -> None:
         self.o = options
-        self.shell = _static("index.html")
+        self.shell = _static("index.html").decode("utf-8")
         self.files = {name: _static(name) for name in STATIC}
         self.gate = AdminGate(options.is_admin, options.service.known_group, options.clock)
         self.refusals = LogBudget()
@@ -110,7 +110,17 @@ class Dashboard:
     # -- unauthenticated: the shell only ---------------------------------------------------------
 
     async def index(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.shell, content_type="text/html", charset="utf-8")
+        """The shell, in the phone's language (Accept-Language: no initData is sent for it):
+        what the page says if its own request fails, when no server words can reach it."""
+        tr = translator(choose_language(stored=None, telegram_code=_accept(request),
+                                        default=self.o.default_language))  # fmt: skip
+        failed = tr._("The page could not load: check your connection, then try again.")
+        shell = self.shell.replace("{lang}", tr.lang).replace("{failed}", esc(failed))
+        shell = shell.replace("{retry}", esc(tr._("Try again")))
+        response = web.Response(text=shell, content_type="text/html", charset="utf-8")
+        response.headers["Content-Language"] = tr.lang
+        response.headers["Vary"] = "Accept-Language"
+        return response
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

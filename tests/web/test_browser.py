@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -223,3 +224,30 @@ def test_preview_keys_for_a_groups_admin_not_for_a_newcomer(browser: Any, served
         shot(page, "preview-group-admin")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_page_that_cannot_load_says_so_and_offers_to_try_again(
+    browser: Any, served: Served, lang: str
+) -> None:
+    """On patchy mobile data the page's request can fail: it showed "⚠️" alone, no words and
+    no way but closing the Mini App. It now says what happened, in the phone's language, with a
+    button that loads the page again."""
+    context = browser.new_context(viewport=PHONE, locale=lang)
+    page = context.new_page()
+    try:
+        page.route("**/api/view*", lambda route: route.abort())
+        fragment = "tgWebAppData=" + quote(served.init_data(MOUSSA, lang), safe="")
+        page.goto(f"{served.url}/#{fragment}")
+        page.wait_for_selector("main[aria-busy=false]")
+        tr = translator(lang)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert tr._("The page could not load: check your connection, then try again.") in (
+            page.inner_text("h1")
+        )
+        page.unroute("**/api/view*")
+        page.get_by_role("button", name=tr._("Try again")).click()
+        page.wait_for_selector("main[data-status='200']")  # the page, with the saved initData
+        assert page.title() == tr._("📈 Your progress")
+    finally:
+        context.close()

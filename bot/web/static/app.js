@@ -50,8 +50,17 @@
     var h = main.querySelector("h1");
     if (h) document.title = h.textContent;
   }).catch(function () {
-    main.textContent = "⚠️";
+    // No answer (patchy mobile data): say so in the phone's language (the shell carries the
+    // words, gettext's, from the server) and offer to load again with the initData saved above.
+    var said = document.createElement("h1"), again = document.createElement("button");
+    said.className = "error";
+    said.textContent = "⚠️ " + (main.dataset.failed || "");
+    again.type = "button";
+    again.textContent = main.dataset.retry || "↻";
+    again.addEventListener("click", function () { location.reload(); });
+    main.replaceChildren(said, again);
     main.setAttribute("aria-busy", "false");
+    document.title = said.textContent;
   });
 
   document.addEventListener("click", function (ev) {
