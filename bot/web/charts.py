@@ -38,6 +38,7 @@ def bars(
     peak: int | None = None,
     right_axis: bool = True,
     caption: str = "",
+    tip: Callable[[str, str], str] = lambda label, value: f"{label}: {value}",
 ) -> str:
     """Vertical bars (counts) under a labelled scale, every `every`-th label under its bar, and
     optionally a line of ratios (0..1, e.g. accuracy) against a percentage scale on the right;
@@ -70,7 +71,7 @@ def bars(
         y = base - h
         parts.append(
             f'<rect class="bar" x="{_num(x)}" y="{_num(y)}" width="{_num(slot * 0.7)}" '
-            f'height="{_num(h)}"><title>{_esc(labels[i])}: {_esc(count(value))}</title></rect>'
+            f'height="{_num(h)}"><title>{_esc(tip(labels[i], count(value)))}</title></rect>'
         )
         if value:  # inside a tall bar's top, where the line's dot does not sit on it
             inside = h >= 14
@@ -95,7 +96,7 @@ def bars(
             cx, cy = point.split(",")
             parts.append(
                 f'<circle class="dot" cx="{cx}" cy="{cy}" r="3">'
-                f"<title>{_esc(labels[i])}: {_esc(share(r))}</title></circle>"
+                f"<title>{_esc(tip(labels[i], share(r)))}</title></circle>"
             )
     parts.append("</svg>")
     entries = [("bar", series)] + ([("line", line)] if with_line else [])
@@ -137,7 +138,12 @@ def meter(ratio: float, title: str) -> str:
     )
 
 
-def choices(counts: Sequence[int], correct: Collection[int], title: str) -> str:
+def choices(
+    counts: Sequence[int],
+    correct: Collection[int],
+    title: str,
+    tip: Callable[[str, str], str] = lambda label, value: f"{label}: {value}",
+) -> str:
     """One stacked bar: how many chose each option, the right ones green, the others in shades
     of red (the letters and numbers are in the table beside it)."""
     total = sum(counts) or 1
@@ -153,7 +159,7 @@ def choices(counts: Sequence[int], correct: Collection[int], title: str) -> str:
         kind = colour(option, correct)
         parts.append(
             f'<rect class="{kind}" x="{_num(x)}" width="{_num(w)}" height="10">'
-            f"<title>{LETTERS[option]}: {count}</title></rect>"
+            f"<title>{_esc(tip(LETTERS[option], str(count)))}</title></rect>"
         )
         x += w
     parts.append("</svg>")

@@ -26,6 +26,7 @@ from bot.web.html_parts import (
     short_day,
     table,
     tile,
+    tip,
     way_on,
     weekdays,
 )
@@ -88,6 +89,7 @@ def _weeks(tr: Translator, page: GroupPage) -> str:
         tr._("Runs per week"),
         series=tr._("Runs started"),
         count=tr.number,
+        tip=tip(tr),
     )
     players = charts.bars(
         [w.right for w in page.weeks],
@@ -95,6 +97,7 @@ def _weeks(tr: Translator, page: GroupPage) -> str:
         tr._("Players per week"),
         series=tr._("Players, summed over runs"),
         count=tr.number,
+        tip=tip(tr),
     )
     body = f'<div class="plots">{runs}{players}</div>'
     rows = [
@@ -148,7 +151,7 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
             figure(f"chosen-{q.id}-{code}-{LETTERS[i]}", n, tr.number(n))
             for i, n in enumerate(counts)
         ]
-        rows.append([esc(label), *cells, charts.choices(counts, right, label)])
+        rows.append([esc(label), *cells, charts.choices(counts, right, label, tip(tr))])
     head = [tr._("Language"), *LETTERS[: len(q.options)], ""]
     # TRANSLATORS: in the legend of a bar of answers by option, beside the right option's letter.
     mark = tr._("right answer")

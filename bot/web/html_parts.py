@@ -7,7 +7,7 @@ Every number a test checks is rendered by `figure`, which also carries the raw v
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, tzinfo
 
 from babel.dates import get_day_names
@@ -19,6 +19,13 @@ from bot.i18n import Translator
 
 def esc(text: str) -> str:
     return html.escape(text, quote=True)
+
+
+def tip(tr: Translator) -> Callable[[str, str], str]:
+    """A chart's tooltip, "label: value", written as the language writes it (French: a
+    no-break space before the colon)."""
+    # TRANSLATORS: a chart's tooltip: a bar's or a point's label, then its number.
+    return lambda label, value: tr._("{label}: {value}", label=label, value=value)
 
 
 def rich(text: str) -> str:

@@ -13,7 +13,7 @@ from bot.i18n import Translator
 from bot.item_words import figure, flag_reasons
 from bot.usecases.item_reports import AnalysedItem, QuizItems
 from bot.web import charts
-from bot.web.html_parts import empty, esc, heading, para, rich, table
+from bot.web.html_parts import empty, esc, heading, para, rich, table, tip
 
 LETTERS = charts.LETTERS
 
@@ -91,6 +91,7 @@ def _chart(tr: Translator, item: AnalysedItem) -> str:
         title,
         series=tr._("Everyone"),
         count=lambda value: tr.percent(value / 100),
+        tip=tip(tr),
         ratios=[d.upper_share for d in a.distractors],
         line=tr._("The strongest members"),
         share=tr.percent,

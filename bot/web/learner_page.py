@@ -21,6 +21,7 @@ from bot.web.html_parts import (
     short_day,
     table,
     tile,
+    tip,
     way_on,
 )
 
@@ -83,6 +84,7 @@ def _weeks(tr: Translator, page: LearnerPage) -> str:
         title,
         series=tr._("Answers given"),
         count=tr.number,
+        tip=tip(tr),
         ratios=ratios,
         line=tr._("Share of right answers"),
         share=tr.percent,

@@ -49,6 +49,10 @@ def test_learner_page(browser: Any, served: Served, lang: str) -> None:
         weekly = sum(v for k, v in numbers.items() if k.startswith("week-"))
         assert weekly == answers
         assert page.locator("svg.chart rect.bar").count() == 12
+        # A bar's tooltip is written as the language writes "label: value" (French: "21 sept. : 1").
+        tooltip = page.locator("svg.chart rect.bar title").first.text_content() or ""
+        label, _, value = tooltip.partition(tr._("{label}: {value}", label="", value=""))
+        assert label and value.isdigit(), tooltip
         headings = ["Answers per week", "Accuracy by guide", "Review queue", "Best scores"]
         assert page.locator("h2").all_inner_texts() == [tr._(h) for h in headings]
         fits_a_phone(page)
