@@ -34,11 +34,14 @@ from bot.web.html_parts import (
 LETTERS = charts.LETTERS
 
 
-def csv_link(tr: Translator, href: str) -> str:
+def csv_link(tr: Translator, href: str, section_name: str) -> str:
+    """A section's download; its accessible name says which section, as the page shows four
+    links that read the same."""
     label = tr._("⬇️ CSV")
     name = href.rsplit("/", 1)[-1].split("?")[0]
     attributes = f'class="csv" href="{esc(href)}" download="{esc(name)}" data-download'
-    return f"<a {attributes}>{esc(label)}</a>"
+    spoken = esc(f"{label} — {section_name}")
+    return f'<a {attributes} aria-label="{spoken}">{esc(label)}</a>'
 
 
 def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> str:
@@ -55,7 +58,7 @@ def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> st
         ("schedules", tr._("Upcoming quizzes"), _schedules(tr, page)),
     ]
     for key, name, body in sections:
-        link = csv_link(tr, csv[key]) if key in csv else ""  # items: `quizbot content stats`
+        link = csv_link(tr, csv[key], name) if key in csv else ""  # items: content stats
         parts.append(section(name, body, key=key, extra=link))
     return "".join(parts)
 

@@ -93,6 +93,10 @@ def test_group_page_for_its_admin(browser: Any, served: Served, lang: str) -> No
         )
         tr = translator(lang)
         assert page.title() == tr._("📊 Group statistics")
+        # Four "⬇️ CSV" links: a screen reader tells them apart by the section each downloads.
+        named = [page.get_attribute(f"#{key} a.csv", "aria-label") or "" for key in (
+            "weeks", "questions", "standings", "schedules")]  # fmt: skip
+        assert len(set(named)) == 4 and tr._("Standings") in named[2], named
         headings = [
             "Runs and participation",
             "Hardest questions",
