@@ -6,10 +6,11 @@ import argparse
 import asyncio
 import importlib
 import logging
+import os
 import sys
 from pathlib import Path
 
-from bot import logs
+from bot import logs, setting_names
 from bot.config import ConfigError, Settings, check_webhook
 
 log = logging.getLogger("bot")
@@ -102,6 +103,8 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.setup(settings.log_level, settings.token.reveal())
+    for line in setting_names.unknown(os.environ):  # a misspelt setting, said once
+        log.warning("%s", line)
     workers = getattr(args, "workers", 0)
     if workers:
         return _run_workers(settings, args, workers)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import os
 import sys
 from pathlib import Path
 
-from bot import logs
+from bot import logs, setting_names
 from bot.config import ConfigError, Settings
 from bot.web.web_settings import WebSettings
 
@@ -50,6 +52,8 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     logs.setup(settings.log_level, settings.token.reveal())
+    for line in setting_names.unknown(os.environ):  # a misspelt setting, said once
+        logging.getLogger("bot").warning("%s", line)
     try:
         from bot.cli.run import run_dashboard
 

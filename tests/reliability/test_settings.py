@@ -65,3 +65,29 @@ def test_quizbot_webs_port_option_out_of_range_is_one_line(
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert f"--port: must be 1-65535, got {port}" in err and "Traceback" not in err
+
+
+def test_a_misspelt_setting_is_named_with_the_one_it_resembles() -> None:
+    """`QUIZBOT_WEBHOOK_SECRETS=...` was ignored without a word: the bot ran on the default."""
+    from bot.setting_names import unknown
+
+    lines = unknown(["QUIZBOT_WEBHOOK_SECRETS", "QUIZBOT_DB", "QUIZBOT_WORKERS", "HOME",
+                     "QUIZBOT_NOPE"])  # fmt: skip
+    assert lines == [
+        "QUIZBOT_NOPE is not a setting quizbot reads (the README's table lists them): ignored",
+        "QUIZBOT_WEBHOOK_SECRETS is not a setting quizbot reads "
+        "(did you mean QUIZBOT_WEBHOOK_SECRET?): ignored",
+    ]
+
+
+def test_quizbot_run_says_so_in_its_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("QUIZBOT_DB", str(tmp_path / "q.sqlite3"))
+    monkeypatch.setenv("QUIZBOT_CONTENT_DIR", str(tmp_path / "no-content"))  # stops the start
+    monkeypatch.setenv("QUIZBOT_QUESTION_SECOND", "20")
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "QUIZBOT_QUESTION_SECOND is not a setting quizbot reads (did you mean " in err
+    assert TOKEN not in err
