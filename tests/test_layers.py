@@ -21,7 +21,8 @@ FLOORS: tuple[frozenset[str], ...] = tuple(
     frozenset(floor)
     for floor in (
         {"core", "emulator"},  # pure quiz rules; the Bot API emulator stands alone
-        {"csv_cells", "log_budget", "logs", "control", "ordering"},  # small, with no bot parts
+        # small, with no bot parts (setting_names: the QUIZBOT_* names, for a misspelt one)
+        {"csv_cells", "log_budget", "logs", "control", "ordering", "setting_names"},
         {"i18n", "webhook_gate", "webhook_replies"},  # gettext + Babel; the webhook's door, and
         # the popups that ride on its responses
         {"observability"},  # metrics (the store counts answers) and their /metrics server
