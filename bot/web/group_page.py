@@ -32,6 +32,7 @@ from bot.web.html_parts import (
 )
 
 LETTERS = charts.LETTERS
+STANDINGS_SHOWN = 100  # places in the standings' table; the CSV has every member
 
 
 def csv_link(tr: Translator, href: str, section_name: str) -> str:
@@ -170,12 +171,14 @@ def _question(tr: Translator, hard: HardQuestion) -> str:
 
 
 def _standings(tr: Translator, page: GroupPage) -> str:
-    """/top's all-time table (bot/core/standings.py ranks both): right answers, then time."""
+    """/top's all-time table (bot/core/standings.py ranks both): right answers, then time; the
+    first `STANDINGS_SHOWN` places, so a group of thousands is not a page thousands of rows long
+    on a phone (the section's CSV holds every member)."""
     if not page.standings:
         return empty(tr._("Nobody has answered yet."))
     former = tr._("a former member")  # /forget leaves group answers under a negative pseudonym
     rows = []
-    for placed in page.standings:
+    for placed in page.standings[:STANDINGS_SHOWN]:
         m = placed.tally
         rank = tr.number(placed.rank) + ("=" if placed.shared else "")
         who = isolate(m.name) if m.user_id > 0 and m.name else former if m.user_id < 0 else "?"
@@ -189,7 +192,11 @@ def _standings(tr: Translator, page: GroupPage) -> str:
             ]
         )
     head = ["#", tr._("Member"), tr._("Right"), tr._("Answers"), tr._("Runs")]
-    return table(head, rows, key="standings")
+    more = len(page.standings) - STANDINGS_SHOWN
+    rest = (
+        para(tr.ngettext("…and {n} more player", "…and {n} more players", more)) if more > 0 else ""
+    )
+    return table(head, rows, key="standings") + rest
 
 
 def _schedules(tr: Translator, page: GroupPage) -> str:

@@ -38,3 +38,21 @@ def test_names_and_title_are_isolated_on_the_group_page() -> None:
     assert RLO not in html
     for name in ("Eve", "Sam", "Club"):
         assert f"{FSI}{name}{PDI}" in html
+
+
+def test_a_large_groups_standings_show_the_first_hundred_places_and_say_how_many_more() -> None:
+    """Thousands of members made a page thousands of rows long on a phone; the CSV holds all."""
+    page = GroupPage(
+        chat_id=-1,
+        settings=None,
+        timezone=ZoneInfo("UTC"),
+        totals=GroupTotals(1, 1, 250, 250, 1),
+        weeks=[],
+        hardest=[],
+        standings=[Placed(n, Tally(n, f"M{n}", 1, 1, 1, 1)) for n in range(1, 251)],
+        upcoming=[],
+    )
+    tr = translator("fr")
+    html = group_page.render(tr, page, "", {"standings": "/standings.csv"})
+    assert html.count('data-key="right-') == group_page.STANDINGS_SHOWN == 100
+    assert tr.ngettext("…and {n} more player", "…and {n} more players", 150) in html
