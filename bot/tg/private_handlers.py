@@ -11,7 +11,6 @@ from telegram import CallbackQuery, Message, Update
 
 from bot.core.engine import Judgement, SetJudgement
 from bot.core.kinds import QuestionKind
-from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog
 from bot.i18n import SUPPORTED_LANGUAGES, Translator, normalize, translator
 from bot.tg import callbacks as cb
@@ -27,7 +26,6 @@ from bot.usecases import private_answers as pa
 from bot.usecases import private_quiz as pq
 from bot.usecases import private_replies as pr
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
-from bot.usecases.group_run_outcomes import closest_quiz
 from bot.usecases.learner_profile import Learner, Learners
 from bot.usecases.learner_stats import LearnerStatsCases
 from bot.usecases.outcomes import AlreadyAnswered, Closed, NothingSelected
@@ -103,18 +101,14 @@ class PrivateHandlers(ServesCatalog):
         lang, tr = learner.lang, translator(learner.lang)
         payload = context.args[0] if context.args else None
         if payload is not None:
-            readable = DEEP_LINK_PAYLOAD.fullmatch(payload) is not None
-            # As a group's link: the id in other capitals is the quiz; a near miss is named.
-            near = closest_quiz(payload, list(self.catalog.quizzes)) if readable else None
-            quiz = (
-                self.catalog.quiz(near) if near and near.casefold() == payload.casefold() else None
-            )
-            if quiz is None:
-                guess = self.catalog.quiz(near) if near else None
-                intro = render.unknown_link(tr, payload, guess.title.get(lang) if guess else None)
-                await send(message, await self._list(learner.user_id, tr, lang, intro))
-            else:
-                await self._begin(message, learner, quiz.id, ask=True)
+            match self.quiz.linked(payload):
+                case pq.UnknownQuiz(near):
+                    guess = self.catalog.quiz(near) if near else None
+                    title = guess.title.get(lang) if guess else None
+                    intro = render.unknown_link(tr, payload, title)
+                    await send(message, await self._list(learner.user_id, tr, lang, intro))
+                case quiz:
+                    await self._begin(message, learner, quiz.id, ask=True)
             return
         # A running quiz comes first, even before a language was ever chosen (a learner who came
         # by a deep link): after a crash or a lost message, /start is the way back to it.

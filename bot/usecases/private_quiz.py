@@ -39,10 +39,12 @@ from bot.core.engine import (
     orders_match,
     score,
 )
+from bot.core.limits import DEEP_LINK_PAYLOAD
 from bot.core.models import Catalog, Quiz
 from bot.core.review import ReviewItem
 from bot.store import LearnerStore
 from bot.usecases.catalog_ref import CatalogRef, ServesCatalog, catalog_ref
+from bot.usecases.group_run_outcomes import closest_quiz
 from bot.usecases.kept_attempts import CACHE_SIZE as CACHE_SIZE  # named here too
 from bot.usecases.kept_attempts import KeptAttempts, Lru
 from bot.usecases.outcomes import AlreadyAnswered as AlreadyAnswered  # named here too
@@ -87,7 +89,7 @@ class Mistakes:
 
 @dataclass(frozen=True, slots=True)
 class UnknownQuiz:
-    pass
+    suggestion: str | None = None  # a link's closest quiz id, for "did you mean ...?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,17 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         self._kept.forget_active(user_id)
         self._remember(attempt)
         return ShowQuestion(quiz, attempt, 0)
+
+    def linked(self, payload: str) -> Quiz | UnknownQuiz:
+        """The quiz a private `/start <payload>` link names: its id in any capitals (a link
+        retyped by hand), as a group's link finds it; else none, with the closest id."""
+        if not DEEP_LINK_PAYLOAD.fullmatch(payload):
+            return UnknownQuiz()
+        near = closest_quiz(payload, list(self.catalog.quizzes))
+        found = self.catalog.quiz(near) if near else None
+        if found is not None and found.id.casefold() == payload.casefold():
+            return found
+        return UnknownQuiz(near)
 
     async def running(self, user_id: int) -> ShowQuestion | None:
         """The learner's running attempt at its current question, if it can still be played."""
