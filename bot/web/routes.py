@@ -22,7 +22,7 @@ from aiohttp import web
 
 from bot.core.clock import Clock
 from bot.core.dashboard_math import chat_of
-from bot.i18n import Translator, choose_language, translator
+from bot.i18n import SUPPORTED_LANGUAGES, Translator, choose_language, translator
 from bot.log_budget import LogBudget, log_refusal
 from bot.usecases.dashboard import DashboardService
 from bot.web import csv_files, group_page, learner_page, preview_page
@@ -67,7 +67,7 @@ def _static(name: str) -> bytes:
 class Dashboard:
     def __init__(self, options: WebOptions) -> None:
         self.o = options
-        self.shell = _static("index.html").decode("utf-8")
+        self.shells = _shells(_static("index.html").decode("utf-8"))
         self.files = {name: _static(name) for name in STATIC}
         self.gate = AdminGate(options.is_admin, options.service.known_group, options.clock)
         self.refusals = LogBudget()
@@ -112,13 +112,10 @@ class Dashboard:
     async def index(self, request: web.Request) -> web.Response:
         """The shell, in the phone's language (Accept-Language: no initData is sent for it):
         what the page says if its own request fails, when no server words can reach it."""
-        tr = translator(choose_language(stored=None, telegram_code=_accept(request),
-                                        default=self.o.default_language))  # fmt: skip
-        failed = tr._("The page could not load: check your connection, then try again.")
-        shell = self.shell.replace("{lang}", tr.lang).replace("{failed}", esc(failed))
-        shell = shell.replace("{retry}", esc(tr._("Try again")))
-        response = web.Response(text=shell, content_type="text/html", charset="utf-8")
-        response.headers["Content-Language"] = tr.lang
+        lang = choose_language(stored=None, telegram_code=_accept(request),
+                               default=self.o.default_language)  # fmt: skip
+        response = web.Response(text=self.shells[lang], content_type="text/html", charset="utf-8")
+        response.headers["Content-Language"] = lang
         response.headers["Vary"] = "Accept-Language"
         return response
 
@@ -255,6 +252,18 @@ def _preview_query(chat_id: int | None) -> dict[str, str]:
 def _accept(request: web.Request) -> str | None:
     header = request.headers.get("Accept-Language", "")
     return header.split(",")[0].split(";")[0].strip() or None
+
+
+def _shells(shell: str) -> dict[str, str]:
+    """The page shell in each language, made once: the words it shows if its own request
+    fails, when no server words can reach it."""
+    made = {}
+    for lang in SUPPORTED_LANGUAGES:
+        tr = translator(lang)
+        failed = tr._("The page could not load: check your connection, then try again.")
+        text = shell.replace("{lang}", lang).replace("{failed}", esc(failed))
+        made[lang] = text.replace("{retry}", esc(tr._("Try again")))
+    return made
 
 
 def _refusal(icon: str, text: str) -> str:
