@@ -95,6 +95,8 @@ def run_import(args: argparse.Namespace) -> int:
     for note in plan.notes:
         print(f"note: {note}")
     for q in stood_in:
+        if q.line in plan.kept_explanations:
+            continue  # the question kept the explanation of the quiz it replaces
         print(f"note: {name}:{q.line}: {q.question_id}: no explanation in the file: the right "
               "option stands in for it (✅ ...); write a real one")  # fmt: skip
     skipped = sum(p.skipped for p in plan.problems)

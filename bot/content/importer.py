@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bot.content import source_keep
+from bot.content import reimport_match, source_keep
 from bot.content.drift import TRUE_FALSE_LABELS
 from bot.content.formats import (
     DraftQuestion,
@@ -37,6 +37,7 @@ from bot.content.schema import GuidesFile, QuizSource
 from bot.content.sources import parse_file
 from bot.content.translation_keep import Kept, kept_from
 from bot.content.translation_pictures import place_translation
+from bot.content.translation_review import REVIEW_COMMENT, reviewed_again
 from bot.content.yaml_writer import source_yaml, translation_yaml
 from bot.core.models import SOURCE_LANGUAGE
 
@@ -61,6 +62,9 @@ class ImportPlan:
     media: dict[Path, bytes] = field(default_factory=dict)  # pictures the file carried
     problems: list[FormatProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The file's lines whose question took its explanation from the source it replaces (the
+    # stand-in the caller put there is not reported: `reimport_match`).
+    kept_explanations: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +146,12 @@ def _plan_quiz(
     existing = source_keep.replaced_source(folder / f"{quiz_id}.yaml")  # None: none, or broken
     source = drafts.get(SOURCE_LANGUAGE)
     kept_whole: list[str] = []
+    found: reimport_match.Matched | None = None
+    if source is not None and existing is not None and request.fmt in reimport_match.NO_IDS:
+        found = reimport_match.match(existing[1], source, request.fmt)  # ids and explanations
+        source = found.quiz
+        out.notes.extend(reimport_match.summary(quiz_id, found))
+        out.kept_explanations.update(found.kept_explanations)
     if source is not None and existing is not None:  # replacing a source: keep what the file
         source, kept_whole = source_keep.kept_questions(existing[1], source, request.fmt)  # lacks
         if kept_whole:
@@ -179,6 +189,8 @@ def _plan_quiz(
         # declared while that file still covers the new source (else it is reported partial).
         left = [lang for lang in (existing[0].languages if existing else [])
                 if lang != SOURCE_LANGUAGE and lang not in translations]  # fmt: skip
+        if existing is not None:
+            _review_left(folder, quiz_id, existing[1], source, found, out, translations)
         kept_langs = [
             lang
             for lang in left
@@ -229,6 +241,43 @@ def _plan_quiz(
         )
     out.media.update(pictures.files)
     out.problems.extend(pictures.problems)
+
+
+def _review_left(
+    folder: Path,
+    quiz_id: str,
+    old: DraftQuiz,
+    source: DraftQuiz,
+    found: reimport_match.Matched | None,
+    out: ImportPlan,
+    written: dict[str, DraftQuiz],
+) -> None:
+    """The translations this import leaves alone (`translation_review`): marked for review
+    where their question's English changed; without the questions and options `found` removed
+    (a format without translations: Aiken)."""
+    before = {q.id: q for q in old.questions}
+    reworded = [
+        q.id
+        for q in source.questions
+        if (theirs := before.get(q.id)) is not None
+        and (q.prompt, q.explanation, [o.text for o in q.options])
+        != (theirs.prompt, theirs.explanation, [o.text for o in theirs.options])
+    ]
+    for path in sorted(folder.glob(f"{quiz_id}.*.yaml")):
+        lang = path.name.split(".")[-2]
+        if path.name.count(".") != 2 or lang in written or lang == SOURCE_LANGUAGE:
+            continue
+        text = reviewed_again(path, source, reworded, drop=found is not None)
+        if text is None:
+            continue
+        out.files[path] = text
+        if text.count(REVIEW_COMMENT):
+            out.notes.append(
+                Msg(N_("{file}: the English of {questions} changed: the translation is kept, "
+                       "marked reviewed: false and commented where to look"),
+                    file=path.name, questions=", ".join(
+                        q for q in reworded if f"{REVIEW_COMMENT}\n  {q}:" in text))
+            )  # fmt: skip
 
 
 def _renamed(quiz: DraftQuiz, quiz_id: str) -> DraftQuiz:

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from bot.content.problems import N_, Msg, Problems
 from bot.content.schema import GlossaryFile, GuidesFile, QuizSource, QuizTranslation
 from bot.content.validation import validate
+from bot.content.yaml_mistakes import CUT_BY_COMMENT
 from bot.content.yaml_nodes import DuplicateKey, YamlDoc, YamlSyntaxError, key_str, parse_yaml
 from bot.core.models import SOURCE_LANGUAGE
 
@@ -160,6 +161,8 @@ def parse_file(
         return None
     for duplicate in doc.duplicates:
         sink.error(path, duplicate.line, key_str(duplicate.path), _duplicate_message(duplicate))
+    for at, line in doc.cut:
+        sink.warn(path, line, key_str(at), Msg(CUT_BY_COMMENT, key=at[-1]))
     parsed = validate(doc, model, path, sink, translation=translation)
     return None if parsed is None else Parsed(path, parsed, doc)
 

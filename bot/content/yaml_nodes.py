@@ -23,6 +23,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from bot.content.problems import N_, Msg
+from bot.content.yaml_mistakes import STRUCTURAL_KEYS, cut_by_comment, known_mistake
 
 KeyPath = tuple[str | int, ...]
 _NULL_TAG = "tag:yaml.org,2002:null"
@@ -67,7 +68,7 @@ class YamlDoc:
     file would make every garbage collection during start-up slower.
     """
 
-    __slots__ = ("_lines", "_loader", "_text", "data", "duplicates")
+    __slots__ = ("_lines", "_loader", "_text", "cut", "data", "duplicates")
 
     def __init__(
         self,
@@ -80,6 +81,8 @@ class YamlDoc:
     ) -> None:
         self.data = data
         self.duplicates = [] if duplicates is None else duplicates
+        # (path, line) of each plain value a ` #` cut short (`yaml_mistakes.cut_by_comment`)
+        self.cut: list[tuple[KeyPath, int]] = []
         self._lines = lines
         self._text = text
         self._loader = loader
@@ -172,6 +175,9 @@ def parse_yaml(text: str, limits: YamlLimits = DEFAULT_LIMITS) -> YamlDoc:
     try:
         node = _compose(yaml.SafeLoader, text)
     except yaml.MarkedYAMLError as exc:
+        known = known_mistake(exc)
+        if known is not None:
+            raise YamlSyntaxError(*known) from exc
         mark = exc.problem_mark or exc.context_mark
         raise YamlSyntaxError(mark.line + 1 if mark else 1, _syntax_message(exc)) from exc
     except yaml.YAMLError as exc:
@@ -198,10 +204,13 @@ def _too_deep(depth: int) -> str:
 class _Budget:
     """Counts what building the data costs, so aliases cannot multiply it without bound."""
 
-    __slots__ = ("aliases", "limits", "seen", "values")
+    __slots__ = ("_lines", "aliases", "cut", "limits", "seen", "text", "values")
 
-    def __init__(self, limits: YamlLimits) -> None:
+    def __init__(self, limits: YamlLimits, text: str = "") -> None:
         self.limits = limits
+        self.text = text
+        self._lines: list[str] | None = None
+        self.cut: list[tuple[KeyPath, int]] = []
         self.values = 0
         self.aliases = 0
         self.seen: set[int] = set()
@@ -227,6 +236,16 @@ class _Budget:
                 ),
             )
 
+    def check_cut(self, key: str, node: ScalarNode, path: KeyPath) -> None:
+        """Note a plain text value that a ` #` cut short (not a structural key's comment)."""
+        if node.style or node.tag == _NULL_TAG or key in STRUCTURAL_KEYS:  # "" from libyaml
+            return
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        end = node.end_mark
+        if cut_by_comment(self._lines, end.line, end.column):
+            self.cut.append(((*path, key), node.start_mark.line + 1))
+
 
 def _document(
     node: Node | None, text: str, loader: type[yaml.SafeLoader], limits: YamlLimits
@@ -234,8 +253,11 @@ def _document(
     if node is None:
         return YamlDoc(data=None, lines={(): 1})
     duplicates: list[DuplicateKey] = []
-    data = _build(node, (), duplicates, 0, _Budget(limits))
-    return YamlDoc(data, duplicates=duplicates, text=text, loader=loader)
+    budget = _Budget(limits, text)
+    data = _build(node, (), duplicates, 0, budget)
+    doc = YamlDoc(data, duplicates=duplicates, text=text, loader=loader)
+    doc.cut = budget.cut
+    return doc
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
@@ -303,6 +325,8 @@ def _build(
                 DuplicateKey((*path, key), key_node.start_mark.line + 1, first.start_mark.line + 1)
             )
             continue
+        if type(value_node) is ScalarNode:
+            budget.check_cut(key, value_node, path)
         if inline and type(value_node) is ScalarNode:
             mapping[key] = None if value_node.tag == _NULL_TAG else str(value_node.value)
         else:

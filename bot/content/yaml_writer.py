@@ -32,7 +32,8 @@ def _key(key: str) -> str:
     return _q(key) if key.casefold() in _NULL_KEYS else key
 
 
-def _ids(question: DraftQuestion) -> str | tuple[str, ...]:
+def option_ids(question: DraftQuestion) -> str | tuple[str, ...]:
+    """The ids a source file gives the options of `question`, in order."""
     return ("true", "false") if question.kind == TRUE_FALSE else OPTION_IDS
 
 
@@ -77,11 +78,13 @@ def source_yaml(
         lines.append(f"    prompt: {_q(question.prompt)}")
         lines += _picture("image", question.image)
         lines.append("    options:")
-        for option_id, option in zip(_ids(question), question.options, strict=False):
+        for option_id, option in zip(option_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
-        answer = _ids(question)[question.answer]
+        answer = option_ids(question)[question.answer]
         if question.kind == MULTIPLE:  # every right option: answer: [a, c]
-            answer = "[" + ", ".join(_ids(question)[i] for i in sorted(question.answers)) + "]"
+            answer = (
+                "[" + ", ".join(option_ids(question)[i] for i in sorted(question.answers)) + "]"
+            )
         lines.append(f"    answer: {_q(answer) if question.kind == TRUE_FALSE else answer}")
         lines.append(f"    explanation: {_q(question.explanation)}")
         lines += _picture("explanation_image", question.explanation_image)
@@ -140,7 +143,7 @@ def translation_yaml(
         lines += _translated_picture("image", question.image)
         if question.options:
             lines.append("    options:")
-        for option_id, option in zip(_ids(question), question.options, strict=False):
+        for option_id, option in zip(option_ids(question), question.options, strict=False):
             lines.append(f"      {option_id}: {_q(option.text)}")
         if question.explanation:
             lines.append(f"    explanation: {_q(question.explanation)}")

@@ -53,7 +53,7 @@ def test_duplicate_keys_are_kept_once_and_reported() -> None:
     [
         ("a: `code`\n", 1, "must be quoted"),
         ("a: b\n  c: d\n", 2, "invalid YAML"),
-        ("a: [1, 2\nb: 3\n", 2, "invalid YAML"),
+        ("a: [1, 2\nb: 3\n", 1, "starts with [ is read as a list"),  # where [ opens
         ("a: 1\n---\nb: 2\n", 2, "invalid YAML"),
     ],
 )
