@@ -94,6 +94,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """`quizbot content export ... | head`: the reader stopped early, which is normal shell use.
+
+    Python's documented recipe (the `signal` module's notes on SIGPIPE): point stdout at devnull
+    so the flush at exit does not raise again, and end as a command killed by SIGPIPE would.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + 13  # 141, what a shell reports for SIGPIPE
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
