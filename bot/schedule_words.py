@@ -101,3 +101,17 @@ def quiz_text(
 def typed_keywords(tr: Translator) -> dict[str, str]:
     """The keywords in `tr`'s language, for the usage text."""
     return {key: tr._(msgid) for key, msgid in {**DAY_KEYWORDS, **QUIZ_KEYWORDS}.items()}
+
+
+def typed_schedule(tr: Translator, quiz: str, days: Sequence[int], at_time: str) -> str:
+    """The arguments of /schedule that make this schedule, in `tr`'s language: "next weekdays
+    08:30", "suivant lun,mer 18:15" (read back by `day_words` and `quiz_words`)."""
+    quiz_word = tr._(QUIZ_KEYWORDS[quiz]) if quiz in QUIZ_KEYWORDS else quiz
+    chosen = tuple(sorted(set(days)))
+    named = [key for key, value in NAMED_SETS.items() if value == chosen]
+    if named:
+        days_word = tr._(DAY_KEYWORDS[named[0]])
+    else:
+        names = tr.locale.days["format"]["abbreviated"]
+        days_word = ",".join(names[day].rstrip(".").lower() for day in chosen)
+    return f"{quiz_word} {days_word} {at_time}"

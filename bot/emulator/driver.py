@@ -361,14 +361,20 @@ class SimUser:
             ) from None
 
     async def post_inline(
-        self, answer: InlineAnswer, result_id: str, *, chat: ChatView | int | None = None
+        self,
+        answer: InlineAnswer,
+        result_id: str,
+        *,
+        chat: ChatView | int | None = None,
+        thread: int | None = None,
     ) -> EmuMessage:
         """Pick result `result_id` of an inline answer: its card is posted in `chat` (default:
-        the private chat) by this user, "via @bot"."""
+        the private chat) by this user, "via @bot"; in a forum, in topic `thread` (the one the
+        user typed the query in; None: General), with its message_thread_id."""
         target = self._chat(chat)
         if target.type != "private" and target.members.get(self.id) not in PRESENT:
             raise ValueError(f"user {self.id} is not a member of chat {target.id}")
-        msg = self._world.post_inline(self.state, target, answer.result(result_id))
+        msg = self._world.post_inline(self.state, target, answer.result(result_id), thread)
         await asyncio.sleep(0)
         return msg
 

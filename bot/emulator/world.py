@@ -279,8 +279,19 @@ class World:
         self.updates.push("inline_query", payload)
         return asked
 
-    def post_inline(self, user: UserState, chat: ChatState, result: dict[str, Any]) -> EmuMessage:
-        """A user picks an article result: its message, sent by them "via @bot", in `chat`."""
+    def post_inline(
+        self,
+        user: UserState,
+        chat: ChatState,
+        result: dict[str, Any],
+        thread: int | None = None,
+    ) -> EmuMessage:
+        """A user picks an article result: its message, sent by them "via @bot", in `chat`;
+        in a forum, in the topic `thread` they typed it in (None: General), as any message."""
+        if thread is not None:
+            topic = chat.topics.get(thread) if chat.is_forum else None
+            if topic is None or topic.deleted or topic.closed:
+                raise ValueError(f"chat {chat.id} has no open topic {thread}")
         content = result.get("input_message_content") or {}
         raw = str(content.get("message_text", ""))
         formatted: FormattedText
@@ -295,7 +306,7 @@ class World:
         return chat.store(
             EmuMessage(
                 chat.id, chat.new_message_id(), formatted.text, raw, False, user.id, self.now(),
-                formatted.entities, buttons, markup, via_bot_id=self.bot.id,
+                formatted.entities, buttons, markup, via_bot_id=self.bot.id, thread_id=thread,
             )
         )  # fmt: skip
 

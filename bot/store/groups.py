@@ -82,7 +82,8 @@ class GroupStore:
         await self.db.write(update)
 
     async def left(self, chat_id: int, now: float) -> list[int]:
-        """The bot left the group: abandon its run, drop its schedules; their ids are returned."""
+        """The bot left the group: abandon its run, stop its schedules (kept to tell the admins
+        when it is added back: schedules.take_stopped); their ids are returned."""
 
         async def update(conn: Conn) -> list[int]:
             await conn.execute(
@@ -98,7 +99,9 @@ class GroupStore:
                 "UPDATE group_runs SET question_open = 0 WHERE chat_id = ?", (chat_id,)
             )
             async with conn.execute(
-                "DELETE FROM schedules WHERE chat_id = ? RETURNING id", (chat_id,)
+                """UPDATE schedules SET stopped_at = ?
+                   WHERE chat_id = ? AND stopped_at IS NULL RETURNING id""",
+                (now, chat_id),
             ) as cur:
                 return [int(r[0]) async for r in cur]
 

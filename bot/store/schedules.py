@@ -14,8 +14,9 @@ from bot.store.conn import Conn
 from bot.store.interface import Engine
 from bot.store.topic_names import HEARD_NAME
 
-# Every column, and the topic's name as last heard (NULL if never heard).
-_SELECT = f"SELECT *, {HEARD_NAME} AS heard_name FROM schedules"
+# Every column, and the topic's name as last heard (NULL if never heard), of the schedules
+# that run (not those stopped when the bot was removed from their group).
+_SELECT = f"SELECT *, {HEARD_NAME} AS heard_name FROM schedules WHERE stopped_at IS NULL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +82,29 @@ class ScheduleStore:
         sql: str = f"{_SELECT} ORDER BY id"
         args: tuple[int, ...] = ()
         if chat_id is not None:
-            sql, args = f"{_SELECT} WHERE chat_id = ? ORDER BY id", (chat_id,)
+            sql, args = f"{_SELECT} AND chat_id = ? ORDER BY id", (chat_id,)
         async with self.db.reader.execute(sql, args) as cur:
             return [_schedule(row) async for row in cur]
 
     async def schedule(self, schedule_id: int) -> Schedule | None:
-        async with self.db.reader.execute(f"{_SELECT} WHERE id = ?", (schedule_id,)) as cur:
+        async with self.db.reader.execute(f"{_SELECT} AND id = ?", (schedule_id,)) as cur:
             row = await cur.fetchone()
         return _schedule(row) if row else None
+
+    async def take_stopped(self, chat_id: int) -> list[Schedule]:
+        """The group's schedules stopped when the bot was removed, in /schedules order, deleted
+        as they are read: the admins are told of them once (the bot was added back)."""
+
+        async def take(conn: Conn) -> list[Schedule]:
+            async with conn.execute(
+                f"""DELETE FROM schedules WHERE chat_id = ? AND stopped_at IS NOT NULL
+                    RETURNING *, {HEARD_NAME} AS heard_name""",
+                (chat_id,),
+            ) as cur:
+                taken = [_schedule(row) async for row in cur]
+            return sorted(taken, key=lambda item: item.id)  # RETURNING keeps no order
+
+        return await self.db.write(take)
 
     async def set_topic_gone(self, schedule_id: int, gone: bool) -> bool:
         """Mark (or clear) that the schedule's topic is gone; True if this call changed it, so

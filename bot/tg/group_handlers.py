@@ -116,7 +116,14 @@ class GroupHandlers(ServesCatalog):
             )
             if self.welcome is not None:
                 await self.welcome(chat.id, True)  # remembered: the link's /start follows
-            await self._say(chat.id, gr.how_to(translator(settings.language)))
+            tr = translator(settings.language)
+            await self._say(chat.id, gr.how_to(tr))
+            # Back after a removal: what stopped then is said once, not restarted unasked
+            # (the admins may have removed the bot to stop it).
+            if stopped := await self.schedules_.stopped(chat.id):
+                own = self.runs.own_quizzes(chat.id)
+                text = group_schedule_render.stopped_schedules(tr, self.catalog, stopped, own)
+                await self._say(chat.id, text)
         elif was_in and not now_in:
             await self.runner.removed(chat.id)
 

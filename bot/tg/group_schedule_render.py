@@ -13,7 +13,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import decode_days, next_run, parse_time
 from bot.i18n import Translator
-from bot.schedule_words import days_text, quiz_text, typed_keywords
+from bot.schedule_words import days_text, quiz_text, typed_keywords, typed_schedule
 from bot.store import Schedule
 from bot.tg.long_lists import bounded
 
@@ -130,6 +130,48 @@ def schedule_list(
         lambda n: tr.ngettext("…and {n} more schedule", "…and {n} more schedules", n),
         [html.escape(tr._("/unschedule <n> removes one."), quote=False)],
         limit,
+    )
+
+
+def stopped_schedules(
+    tr: Translator,
+    catalog: Catalog,
+    stopped: Sequence[Schedule],
+    own: Mapping[str, Quiz] | None = None,
+) -> str:
+    """Said after the welcome of a bot added back: the schedules that stopped when it was
+    removed, each with the /schedule command that sets it again (a tap on it copies it)."""
+    n = len(stopped)
+    head = tr.ngettext(
+        "⏸ When I was removed from this group, I stopped its schedule:",
+        "⏸ When I was removed from this group, I stopped its {n} schedules:",
+        n,
+    )
+    items = []
+    for number, item in enumerate(stopped, start=1):
+        days = decode_days(item.days)
+        line = tr._(
+            "{n}. {quiz}: {days} at {time}",
+            n=tr.number(number),
+            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
+            days=days_text(tr, days),
+            time=tr.clock_time(*parse_time(item.at_time)),
+        )
+        command = html.escape(typed_schedule(tr, item.quiz, days, item.at_time), quote=False)
+        lines = [line, f"   <code>/schedule {command}</code>"]
+        if item.thread_id:
+            lines.append(tr._("   in the topic {topic}", topic=topic_link(item)))
+        items.append("\n".join(lines))
+    tail = tr.ngettext(
+        "To set it again, an admin sends the command under it (in its topic, if it names one).",
+        "To set them again, an admin sends the command under each (in its topic, if it names one).",
+        n,
+    )
+    return bounded(
+        [html.escape(head, quote=False)],
+        items,
+        lambda left: tr.ngettext("…and {n} more schedule", "…and {n} more schedules", left),
+        [html.escape(tail, quote=False)],
     )
 
 

@@ -117,6 +117,11 @@ class GroupSchedules(ServesCatalog):
         """A group's schedules in /schedules order (every group's with None)."""
         return await self.store.schedules(chat_id)
 
+    async def stopped(self, chat_id: int) -> list[Schedule]:
+        """The schedules stopped when the bot was removed from the group, now that it is back:
+        told to the admins once (they are gone after this call), never run again unasked."""
+        return await self.store.take_stopped(chat_id)
+
     async def schedule(self, schedule_id: int) -> Schedule | None:
         return await self.store.schedule(schedule_id)
 

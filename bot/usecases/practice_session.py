@@ -245,7 +245,8 @@ class PracticeSession(ServesCatalog):
         else:
             marks = "r" if judgement.is_correct else "w"
         picks = () if marks[0] == "t" else (asked.question.options[judgement.option_index].id,)
-        return await self._record(stored, asked, judgement, marks, now, picks)
+        at = _ran_out_at(asked, marks, total, now)
+        return await self._record(stored, asked, judgement, marks, at, picks)
 
     async def time_up(
         self, set_id: int, index: int
@@ -265,9 +266,9 @@ class PracticeSession(ServesCatalog):
             return ExamWaits(asked.exam.deadline() - now)
         total = len(stored.questions)
         per_question = asked.exam.clock is ExamClock.PER_QUESTION
-        return await self._record(
-            stored, asked, None, "t" if per_question else "t" * (total - index), now
-        )
+        marks = "t" if per_question else "t" * (total - index)
+        at = _ran_out_at(asked, marks, total, now)
+        return await self._record(stored, asked, None, marks, at, ())
 
     async def running_exams(self) -> list[RunningExam]:
         """Every exam still running, with its current deadline (start-up re-arms the timers)."""
@@ -327,3 +328,14 @@ class PracticeSession(ServesCatalog):
             marked,
             picked,
         )
+
+
+def _ran_out_at(asked: PracticeQuestion, marks: str, total: int, now: float) -> float:
+    """When marks that end an exam because its time ran out were earned: at its deadline, not
+    when the bot noticed (a timer fired late after a restart, a tap the next day), so that its
+    finish, the review of its misses and the streak's day are the clock's. A question timed out
+    mid-exam keeps `now`: the next question is shown then, and its own clock starts there."""
+    ends = asked.index + len(marks) >= total
+    if asked.exam is None or not marks.startswith("t") or not ends:
+        return now
+    return min(now, asked.exam.deadline())

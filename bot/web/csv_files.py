@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.core.markup import plain
 from bot.core.schedule import decode_days, encode_days
 from bot.csv_cells import sheet
 from bot.usecases.dashboard import GroupPage
 
-SECTIONS = ("weeks", "questions", "standings", "schedules")
+SECTIONS = ("weeks", "questions", "items", "standings", "schedules")
 LETTERS = "ABCDEFGHIJ"
 
 
@@ -55,6 +56,38 @@ def questions(page: GroupPage, lang: str) -> str:
     return sheet(head, rows)
 
 
+def items(page: GroupPage, lang: str) -> str:
+    """Every question's item analysis (the page shows the most useful ITEMS_SHOWN); figures to
+    4 places, empty where they cannot be computed or are not reliable yet."""
+
+    def num(value: float | None, reliable: bool) -> object:
+        return "" if value is None or not reliable else round(value, 4)
+
+    rows = []
+    for quiz in page.items:
+        for item in quiz.items:
+            a, q = item.analysis, item.question
+            rows.append(
+                (
+                    quiz.quiz.id,
+                    item.position + 1,
+                    q.id,
+                    plain(q.prompt.get(lang)),
+                    a.answerers,
+                    int(a.reliable),
+                    num(a.difficulty, a.reliable),
+                    num(a.point_biserial, a.reliable),
+                    num(a.upper_lower, a.reliable),
+                    ";".join(sorted({flag.value for flag, _ in a.flags})),
+                )
+            )
+    head = (
+        "quiz_id", "question_number", "question_id", "question", "answerers", "reliable",
+        "share_right", "discrimination", "upper_lower", "flags",
+    )  # fmt: skip
+    return sheet(head, rows)
+
+
 def standings(page: GroupPage, lang: str) -> str:
     return sheet(
         ("rank", "user_id", "name", "right", "answers", "runs", "elapsed_ms"),
@@ -86,6 +119,7 @@ def schedules(page: GroupPage, lang: str) -> str:
 WRITERS: dict[str, Callable[[GroupPage, str], str]] = {
     "weeks": weeks,
     "questions": questions,
+    "items": items,
     "standings": standings,
     "schedules": schedules,
 }

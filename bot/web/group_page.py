@@ -59,7 +59,7 @@ def render(tr: Translator, page: GroupPage, nav: str, csv: dict[str, str]) -> st
         ("schedules", tr._("Upcoming quizzes"), _schedules(tr, page)),
     ]
     for key, name, body in sections:
-        link = csv_link(tr, csv[key], name) if key in csv else ""  # items: content stats
+        link = csv_link(tr, csv[key], name) if key in csv else ""
         parts.append(section(name, body, key=key, extra=link))
     return "".join(parts)
 

@@ -16,6 +16,9 @@ from bot.web import charts
 from bot.web.html_parts import empty, esc, heading, para, rich, table, tip
 
 LETTERS = charts.LETTERS
+# Questions shown over all the group's quizzes, the most useful first (`_useful`): a bank of
+# hundreds made a table and a chart per question hundreds long; the CSV holds every question.
+ITEMS_SHOWN = 50
 
 
 def render(tr: Translator, quizzes: list[QuizItems]) -> str:
@@ -32,15 +35,39 @@ def render(tr: Translator, quizzes: list[QuizItems]) -> str:
         )
     ]
     head = ["#", tr._("Answerers"), tr._("Right"), tr._("Discrimination"), tr._("Upper–lower")]
+    everything = [item for quiz in quizzes for item in quiz.items]
+    kept = {id(item) for item in sorted(everything, key=_useful)[:ITEMS_SHOWN]}
+    # All of them: the flagged first, then quiz order, as ever; else the most useful first.
+    order = _as_listed if len(everything) <= ITEMS_SHOWN else _useful
     for quiz in quizzes:
-        flagged = {id(i) for i in quiz.flagged}
-        ordered = [*quiz.flagged, *(i for i in quiz.items if id(i) not in flagged)]
+        ordered = [item for item in sorted(quiz.items, key=order) if id(item) in kept]
+        if not ordered:
+            continue
         parts.append(heading(quiz.quiz.title.get(lang), 3))
         # Numbers only in the table, so it fits a phone; each question's text, reasons and
         # chart follow it, the flagged ones first.
         parts.append(table(head, [_row(tr, item) for item in ordered], key=f"items-{quiz.quiz.id}"))
-        parts += [_question(tr, item, lang) for item in ordered]
+        parts += [_question(tr, quiz.quiz.id, item, lang) for item in ordered]
+    if (more := len(everything) - ITEMS_SHOWN) > 0:
+        parts.append(para(tr.ngettext("…and {n} more question", "…and {n} more questions", more)))
     return "".join(parts)
+
+
+def _as_listed(item: AnalysedItem) -> tuple[int, float, int]:
+    """The flagged first (mis-keyed ones first), then quiz order."""
+    a = item.analysis
+    return (0 if a.miskeyed else 1 if a.flags else 2, 0.0, item.position)
+
+
+def _useful(item: AnalysedItem) -> tuple[int, float, int]:
+    """What an admin should look at first: the mis-keyed, the other flagged, then the hardest
+    with reliable figures, then those with too few answerers yet (the most answered first)."""
+    a = item.analysis
+    if a.flags:
+        return (0 if a.miskeyed else 1, 0.0, item.position)
+    if a.reliable:
+        return (2, a.difficulty, item.position)
+    return (3, -a.answerers, item.position)
 
 
 def _row(tr: Translator, item: AnalysedItem) -> list[str]:
@@ -57,7 +84,7 @@ def _row(tr: Translator, item: AnalysedItem) -> list[str]:
     ]
 
 
-def _question(tr: Translator, item: AnalysedItem, lang: str) -> str:
+def _question(tr: Translator, quiz_id: str, item: AnalysedItem, lang: str) -> str:
     a, q = item.analysis, item.question
     prompt = f"<b>{esc(tr.number(item.position + 1))}.</b> {rich(plain(q.prompt.get(lang)))}"
     if not a.reliable:
@@ -68,7 +95,8 @@ def _question(tr: Translator, item: AnalysedItem, lang: str) -> str:
         body = f'<ul class="flags">{reasons}</ul>' if reasons else ""
         body += _chart(tr, item) if _charted(item) else ""
     return (
-        f'<article class="item" data-item="{esc(q.id)}" data-flagged="{int(bool(a.flags))}">'
+        f'<article class="item" data-item="{esc(q.id)}" data-flagged="{int(bool(a.flags))}" '
+        f'data-quiz="{esc(quiz_id)}">'
         f"<p>{prompt}</p>{body}</article>"
     )
 

@@ -26,6 +26,9 @@ from bot.web.html_parts import (
 )
 
 PROMPT_CHARS = 90
+# Questions in the review queue's table, the most overdue first (as /review serves them): a
+# learner with hundreds missed had a page hundreds of rows long; the count above says how many.
+QUEUE_SHOWN = 100
 PREVIEW = "/?view=preview"  # the nav's own link to the quizzes' preview (bot/web/routes.py)
 
 
@@ -128,7 +131,7 @@ def _guides(tr: Translator, page: LearnerPage) -> str:
 def _queue(tr: Translator, page: LearnerPage, tz: tzinfo, now: float) -> str:
     lang = tr.lang
     rows = []
-    for entry in page.queue:
+    for entry in page.queue[:QUEUE_SHOWN]:
         item = entry.item
         due = tr._("now") if item.is_due(now) else day(tr, local_day(item.due_at, tz))
         box = tr._("~{percent}", percent=tr.percent(recall(item, now, tz)))  # FSRS, today
@@ -138,6 +141,8 @@ def _queue(tr: Translator, page: LearnerPage, tz: tzinfo, now: float) -> str:
     if rows:
         head = [tr._("Question"), tr._("Recall today"), tr._("Due")]
         body = table(head, rows, key="queue")
+        if (more := len(page.queue) - QUEUE_SHOWN) > 0:
+            body += para(tr.ngettext("…and {n} more question", "…and {n} more questions", more))
         body += para(tr._("/review in the chat serves the due questions."))
     else:
         body = empty(tr._("Your review queue is empty. Questions you miss come back here."))

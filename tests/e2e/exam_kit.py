@@ -19,14 +19,14 @@ def exam_length(h: Harness) -> int:
     return sum(q.kind in ONE_TAP for q in quiz.questions)
 
 
-async def exam_started(user: SimUser) -> EmuMessage:
-    """/exam of QUIZ, 30 s per question: its first question."""
+async def exam_started(user: SimUser, clock: str = "30 s per question") -> EmuMessage:
+    """/exam of QUIZ with the `clock` button's time: its first question."""
     chat = user.private
     mark = chat.mark()
     await user.send(f"/exam {QUIZ}")
     choice = await chat.next_message(after=mark)
     mark = chat.mark()
-    await user.tap(choice, "30 s per question")
+    await user.tap(choice, clock)
     return await chat.next_message(after=mark)
 
 

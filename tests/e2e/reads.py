@@ -196,7 +196,8 @@ class StoreReads:
         return self.rows("SELECT user_id, points FROM run_scores")
 
     def schedule_count(self) -> Rows:
-        return self.rows("SELECT count(*) FROM schedules")
+        """How many schedules run (those stopped when the bot was removed are not counted)."""
+        return self.rows("SELECT count(*) FROM schedules WHERE stopped_at IS NULL")
 
     def schedules(self) -> Rows:
         """Each group schedule's quiz, days and time."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from bot.tg import callbacks as cb
@@ -225,3 +227,36 @@ async def test_a_start_with_a_quiz_typed_in_a_forum_topic_is_answered_and_pushed
         await admin.tap(card, "▶️ Push now")
         first = await forum.wait_for(lambda m: "Question 1/2" in m.text, timeout=10)
         assert first.thread_id == topic
+
+
+async def test_a_card_posted_from_a_topic_lands_there_and_its_group_link_plays_there(
+    tmp_path: Path,
+) -> None:
+    """An inline result chosen in a forum topic is posted in that topic (Telegram puts it
+    where it was typed). Its buttons are links, so the bot hears of them only through the
+    `/start@bot <quiz>` the group link sends: sent in that topic, the quiz plays there."""
+    async with group_bot(tmp_path) as h:
+        await inline_bot(h)
+        admin = h.emu.user(1001, "Ada", language_code="en")
+        forum = h.emu.group(-1001234567, "Study forum", type="supergroup", forum=True)
+        forum.add_member(admin, "creator")
+        await h.emu.add_bot_to_group(forum, by=admin)
+        await forum.wait_for(lambda m: "/push" in m.text)
+        topic = forum.create_topic("Quizzes", by=admin)
+        answer = await admin.inline(QUIZ, chat_type="supergroup")
+        posted = await admin.post_inline(answer, QUIZ, chat=forum, thread=topic)
+        assert posted.thread_id == topic and posted.via_bot_id == h.emu.bot["id"]
+        with pytest.raises(ValueError, match="no open topic"):
+            await admin.post_inline(answer, QUIZ, chat=forum, thread=topic + 999)
+        link = posted.buttons[1][0].url
+        assert link == f"https://t.me/{BOT}?startgroup={QUIZ}"
+        payload = link.partition("startgroup=")[2]
+        await admin.send(f"/start@{BOT} {payload}", chat=forum, thread=topic)
+        card = await forum.wait_for(lambda m: "Push now" in str(m.buttons))
+        assert card.thread_id == topic
+        await admin.tap(card, "▶️ Push now")
+        first = await forum.wait_for(lambda m: "Question 1/2" in m.text, timeout=10)
+        assert first.thread_id == topic
+        assert group_runs(h) == [(forum.id, QUIZ)]
+        general = [m for m in forum.bot_messages if m.thread_id is None]
+        assert not any("Question" in m.text for m in general)

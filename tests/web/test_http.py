@@ -139,7 +139,9 @@ def test_csv_files_match_the_page_and_need_the_pages_ticket(served: Served) -> N
         m.group(2): m.group(1).replace("&amp;", "&")
         for m in re.finditer(r'href="(/csv/group/-?\d+/(\w+)\.csv\?[^"]+)"', page)
     }
-    assert set(links) == {"weeks", "questions", "standings", "schedules"}
+    assert set(links) == {"weeks", "questions", "items", "standings", "schedules"}
+    items = list(csv.DictReader(io.StringIO(get(served, links["items"])[1])))
+    assert len(items) == page.count('<article class="item"') > 0  # a short bank: all shown
     status, body, headers = get(served, links["standings"])
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     standings = list(csv.DictReader(io.StringIO(body)))

@@ -39,7 +39,7 @@ async def test_the_miskeyed_question_heads_the_table_with_its_reasons(db: Engine
     shown = articles(items)
     assert len(shown) == QUESTIONS
     first = shown[0]
-    assert first.startswith('data-item="effective-batch" data-flagged="1">')
+    assert first.startswith('data-item="effective-batch" data-flagged="1" data-quiz=')
     assert f"<b>{MISKEYED + 1}.</b> Micro-batches of 4" in first
     assert "<li>probably mis-keyed: members who do well" in first
     assert "the strongest members choose “32” (100%) more than the key (0%)" in first
