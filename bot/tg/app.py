@@ -23,7 +23,7 @@ import orjson
 from aiohttp.web import AppRunner
 from prometheus_client.metrics_core import Metric
 from telegram import Update
-from telegram.constants import ParseMode, UpdateType
+from telegram.constants import ParseMode
 from telegram.error import InvalidToken
 from telegram.ext import Application, ApplicationBuilder, Defaults
 from telegram.warnings import PTBUserWarning
@@ -38,7 +38,7 @@ from bot.store.content_ids import convert_old_answers
 from bot.store.interface import Engine
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.error_handlers import ErrorHandlers
-from bot.tg.handler_order import Handlers, register_handlers
+from bot.tg.handler_order import ALLOWED_UPDATES, Handlers, register_handlers
 from bot.tg.handler_set import HandlerSet
 from bot.tg.menus import publish_menus
 from bot.tg.options import BotOptions, file_url_for
@@ -57,19 +57,6 @@ from bot.webhook_replies import WebhookReplies
 
 WEBHOOK_CONNECTIONS = 100  # setWebhook's max_connections: Telegram's most (its default is 40)
 
-# The update types the handlers act on (bot/tg/handler_order.py), and no other: Telegram sends
-# what a bot asks for, and an administrator bot asking for every type would be sent every
-# reaction, edit, join request and boost of its groups, each read and dropped. chat_member is
-# asked for by name (Telegram leaves it out unless asked): it is how an administrator bot
-# learns departures in groups that hide service messages. Edits are left out: the bot acts on
-# none (handler_order.edit_ignored, should one come anyway).
-ALLOWED_UPDATES: list[str] = [
-    UpdateType.MESSAGE,
-    UpdateType.CALLBACK_QUERY,
-    UpdateType.INLINE_QUERY,
-    UpdateType.MY_CHAT_MEMBER,
-    UpdateType.CHAT_MEMBER,
-]
 # `fetch_updates` asks for getUpdates raw on purpose (the workers' inbox stores each update's
 # JSON, which `Bot.get_updates` would have parsed into objects only to be written back out):
 # PTB's warning that a named method exists is expected there, so it is silenced, that one only.

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import logging
 
+import orjson
 import pytest
 
-from bot.tg.app import ALLOWED_UPDATES
+from bot.tg.handler_order import ALLOWED_UPDATES
 from tests.e2e.harness import Harness
 
 # What the handlers act on (bot/tg/handler_order.py): messages (commands, texts, files, service
@@ -71,3 +72,38 @@ async def test_the_bot_asks_telegram_only_for_the_updates_it_acts_on(harness: Ha
     await user.private.wait_for(lambda m: "/quizzes" in m.text)  # it has polled by now
     asked = harness.emu.calls("getUpdates")[-1].get("allowed_updates")
     assert set(asked or ()) == HANDLED, asked
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        # A channel post naming a command (the bot an administrator of a channel).
+        ("channel_post", {"message_id": 5, "date": 1_790_000_000, "text": "/quiz",
+                          "chat": {"id": -1_009_999, "type": "channel", "title": "News"},
+                          "entities": [{"offset": 0, "length": 5, "type": "bot_command"}]}),
+        ("message_reaction", {"chat": {"id": 3103, "type": "private", "first_name": "Awa"},
+                              "message_id": 1, "date": 1_790_000_000,
+                              "user": {"id": 3103, "is_bot": False, "first_name": "Awa"},
+                              "old_reaction": [],
+                              "new_reaction": [{"type": "emoji", "emoji": "👍"}]}),
+        ("a_type_telegram_adds_in_2030", {"anything": 1}),
+    ],
+)  # fmt: skip
+async def test_an_update_of_a_type_never_asked_for_is_ignored_in_one_debug_line(
+    harness: Harness, caplog: pytest.LogCaptureFixture, kind: str, payload: dict[str, object]
+) -> None:
+    """Sent anyway (a webhook another tool set with other allowed_updates): no handler takes
+    it, no chat hears of it, and the log says so once, at debug, not a word above."""
+    assert harness.bot is not None
+    user = harness.emu.user(3103, "Awa")
+    await user.send("/help")
+    await user.private.wait_for(lambda m: "/quizzes" in m.text)
+    mark = user.private.mark()
+    update = {"update_id": 777_000 + len(kind), kind: payload}
+    with caplog.at_level(logging.DEBUG, logger="bot"):
+        await harness.bot.process_payload(orjson.dumps(update).decode())
+    said = [r for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.INFO]
+    assert said == [], caplog.text
+    ignored = [r.getMessage() for r in caplog.records if r.name == "bot.tg.handler_order"]
+    assert ignored == [f"update {update['update_id']} ({kind}): of a type the bot does not act on"]
+    assert [m for m in user.private.messages if m.message_id >= mark.next_message_id] == []
