@@ -301,6 +301,12 @@ class Emulator:
         """The id of the latest update the emulator queued for the bot (0 before any)."""
         return self.world.updates.last_id
 
+    def push_update(self, kind: str, payload: dict[str, Any]) -> int:
+        """Queue an update of any `kind` ("channel_post", "message_reaction", a key Telegram may
+        add later...) with `payload` as its JSON, exactly as given: for shapes real Telegram
+        sends that no simulated user produces. The update_id it gets."""
+        return self.world.updates.push(kind, payload)
+
     def redeliver(self, update_id: int | None = None) -> int:
         """Send the bot an update again, identical and with the same update_id (default: the
         latest), as Telegram does after a failed webhook call or an unconfirmed getUpdates."""

@@ -6,6 +6,12 @@ Rules are consulted by the server before a request is handled. Kinds:
 * "403_blocked", "400_chat_not_found", "not_modified", "query_too_old": Telegram's exact errors;
 * "400_migrated" (the group became a supergroup: `migrate_to_chat_id` in `parameters`),
   "409_conflict" (another getUpdates or a webhook is active), "401_unauthorized";
+* "400", "403": that error with Telegram's `description` (without its "Bad Request: " or
+  "Forbidden: " start), for the many others ("message to edit not found", "bot was kicked
+  from the supergroup chat", "not enough rights to send text messages to the chat"...);
+* "not_json": a 502 whose body is an HTML page, as a proxy in front of the Bot API answers;
+* "result": 200 and `{"ok": true, "result": <result>}`, a result of a shape the method never
+  returns;
 * "timeout": the response is held for `delay` seconds (default 60), past any client read timeout;
 * "drop": the connection is closed with no response at all;
 * "delay": the request is handled normally after `delay` seconds (latency);
@@ -30,7 +36,7 @@ KINDS = frozenset(
     {
         "429", "500", "502", "timeout", "drop", "delay", "403_blocked", "400_chat_not_found",
         "not_modified", "query_too_old", "400_migrated", "409_conflict", "401_unauthorized",
-        "hold",
+        "hold", "400", "403", "not_json", "result",
     }
 )  # fmt: skip
 
@@ -49,6 +55,8 @@ class FaultRule:
     retry_after: int = 1
     delay: float | None = None
     handled: bool = False
+    description: str = "bad request"  # "400", "403": Telegram's words after "Bad Request: "
+    result: Any = None  # "result": what the answer's `result` holds
     hits: int = 0
     released: asyncio.Event = field(default_factory=asyncio.Event)  # "hold": set to answer
 
@@ -83,6 +91,10 @@ class FaultRule:
                 return errors.ApiError(409, errors.CONFLICT)
             case "401_unauthorized":
                 return errors.UNAUTHORIZED
+            case "400":
+                return errors.bad_request(self.description)
+            case "403":
+                return errors.forbidden(self.description)
         return None
 
     @property
@@ -108,13 +120,16 @@ class Faults:
         retry_after: int = 1,
         delay: float | None = None,
         handled: bool = False,
+        description: str = "bad request",
+        result: Any = None,
     ) -> FaultRule:
         """Fail the next `times` requests to `method` (any method if None), optionally one chat."""
         if kind not in KINDS:
             raise ValueError(f"unknown fault kind {kind!r}; one of {sorted(KINDS)}")
         rule = FaultRule(
-            method.lower() if method else None, kind, times, chat_id, retry_after, delay, handled
-        )
+            method.lower() if method else None, kind, times, chat_id, retry_after, delay, handled,
+            description, result,
+        )  # fmt: skip
         self.rules.append(rule)
         return rule
 

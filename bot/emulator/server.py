@@ -183,6 +183,11 @@ class Server:
         error = fault.error()
         if error is not None:
             return self._failed(name, error)
+        if fault.kind == "not_json":
+            page = "<html><body><h1>502 Bad Gateway</h1></body></html>"
+            return web.Response(status=502, text=page, content_type="text/html")
+        if fault.kind == "result":
+            return _json({"ok": True, "result": fault.result})
         if fault.kind == "drop":
             if request.transport is not None:
                 request.transport.abort()

@@ -38,13 +38,14 @@ from bot.store.content_ids import convert_old_answers
 from bot.store.interface import Engine
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.error_handlers import ErrorHandlers
-from bot.tg.handler_order import Handlers, register_handlers
+from bot.tg.handler_order import ALLOWED_UPDATES, Handlers, register_handlers
 from bot.tg.handler_set import HandlerSet
 from bot.tg.menus import publish_menus
 from bot.tg.options import BotOptions, file_url_for
 from bot.tg.repeated_updates import RepeatedUpdates
 from bot.tg.served_content import ServedContent
 from bot.tg.wire.photos import PhotoSender
+from bot.tg.wire.polling import polling_failed
 from bot.tg.wire.ratelimit import PacedRateLimiter
 from bot.tg.wire.read_updates import ReadUpdates
 from bot.tg.wire.retry import RetryingLimiter
@@ -56,11 +57,6 @@ from bot.webhook_replies import WebhookReplies
 
 WEBHOOK_CONNECTIONS = 100  # setWebhook's max_connections: Telegram's most (its default is 40)
 
-# Every update type, chat_member included: Telegram leaves chat_member out unless asked, and
-# it is how an administrator bot learns departures in groups that hide service messages. Edits
-# are left out: the bot acts on none (handler_order.edit_ignored, should one come anyway), and
-# an administrator bot would be sent every edit of every message of its groups.
-ALLOWED_UPDATES = [kind for kind in Update.ALL_TYPES if not kind.startswith("edited_")]
 # `fetch_updates` asks for getUpdates raw on purpose (the workers' inbox stores each update's
 # JSON, which `Bot.get_updates` would have parsed into objects only to be written back out):
 # PTB's warning that a named method exists is expected there, so it is silenced, that one only.
@@ -238,6 +234,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
                     timeout=int(poll_timeout),
                     drop_pending_updates=False,
                     allowed_updates=ALLOWED_UPDATES,
+                    error_callback=polling_failed,  # one line, not PTB's traceback
                 )
         except BaseException:
             await self._abandon_start()

@@ -76,6 +76,6 @@ def test_a_message_someone_wrote_keeps_its_entities() -> None:
 
 def test_long_polling_drops_them_from_every_update_it_gets() -> None:
     payload = orjson.dumps({"ok": True, "result": [copy.deepcopy(TAP), copy.deepcopy(COMMAND)]})
-    tap, command = UpdatesRequest.parse_json_payload(payload)["result"]
+    tap, command = UpdatesRequest().parse_json_payload(payload)["result"]
     assert "entities" not in tap["callback_query"]["message"]
     assert command == COMMAND

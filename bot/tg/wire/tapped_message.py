@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.tg.wire.polling import UnreadableUpdates
 from bot.tg.wire.transport import AiohttpRequest
 
 DROPPED = ("entities", "caption_entities")
@@ -39,16 +40,21 @@ def without_tapped_formatting(update: Any) -> Any:
 
 class UpdatesRequest(AiohttpRequest):
     """getUpdates' own request object (quizbot's transport): the updates without the formatting
-    of tapped messages. Here, not in tg/wire/transport.py: the lean baseline of the benchmark runs
-    on that transport and must not get quizbot's logic."""
+    of tapped messages, and an update PTB cannot read skipped (tg/wire/polling.py).
+    Here, not in tg/wire/transport.py: the lean baseline of the benchmark runs on that transport
+    and must not get quizbot's logic."""
 
-    __slots__ = ()
+    __slots__ = ("_unreadable",)
 
-    @staticmethod
-    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+    def __init__(self, connection_pool_size: int = 1) -> None:
+        super().__init__(connection_pool_size)
+        self._unreadable = UnreadableUpdates()
+
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
         parsed = AiohttpRequest.parse_json_payload(payload)
         updates = parsed.get("result")
         if isinstance(updates, list):
             for update in updates:
                 without_tapped_formatting(update)
+            self._unreadable.check(updates)
         return parsed

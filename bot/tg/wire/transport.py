@@ -219,12 +219,17 @@ class AiohttpRequest(BaseRequest):
 
     @staticmethod
     def parse_json_payload(payload: bytes) -> dict[str, Any]:
-        """orjson; what it refuses (e.g. invalid UTF-8) goes to PTB's own parser, which replaces
-        bad bytes or raises `TelegramError("Invalid server response")` as it always has."""
+        """orjson; what it refuses (e.g. invalid UTF-8) is read as PTB's own parser reads it
+        (bad bytes replaced), and what is no JSON at all (a proxy's HTML error page) raises
+        `TelegramError("Invalid server response")` as PTB's does, but without PTB's ERROR line
+        and traceback: the caller's retry says it in one line (bot/tg/wire/retry.py)."""
         try:
             parsed = orjson.loads(payload)
         except orjson.JSONDecodeError:
-            return BaseRequest.parse_json_payload(payload)
+            try:
+                parsed = json.loads(payload.decode("utf-8", "replace"))
+            except ValueError:
+                raise TelegramError("Invalid server response") from None
         if not isinstance(parsed, dict):
             raise TelegramError("Invalid server response")
         return parsed
