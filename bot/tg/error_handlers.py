@@ -9,7 +9,7 @@ import html
 import logging
 
 from telegram import Update
-from telegram.error import ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import translator
@@ -30,8 +30,9 @@ class ErrorHandlers:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log first, then tell the user in their language; never show them a traceback."""
-        if isinstance(context.error, Forbidden):
-            # The user blocked the bot (or left the chat): nobody to tell, nothing to fix.
+        if _chat_gone(context.error):
+            # The user blocked the bot, left the chat, or the account or group was deleted
+            # meanwhile: nobody to tell, nothing to fix.
             log.info("chat unreachable: %s", context.error)
             return
         if isinstance(context.error, ChatMigrated | GroupMoved):
@@ -92,3 +93,11 @@ class ErrorHandlers:
             return await self.learners.language(user_id, code)
         except Exception:
             return self.options.default_language
+
+
+def _chat_gone(error: object) -> bool:
+    """Telegram's answers meaning the chat is no longer reachable: a 403 (blocked, kicked), or a
+    400 "chat not found" (the account or group deleted between its update and the reply)."""
+    if isinstance(error, Forbidden):
+        return True
+    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()

@@ -3,6 +3,7 @@ retried, degraded or told in one log line, never a traceback in the log."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -58,3 +59,27 @@ async def test_a_send_answered_with_an_html_page_is_retried_without_a_traceback(
     assert tracebacks(caplog) == []
     retried = [r.getMessage() for r in caplog.records if r.name == "bot.tg.wire.retry"]
     assert any("502" in line for line in retried), retried
+
+
+async def test_a_reply_to_a_chat_gone_meanwhile_is_one_line_not_an_error(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An account deleted (or a group deleted) between its update and the reply: Telegram says
+    400 "chat not found". Like a blocked bot's 403 there is nobody left to tell and nothing to
+    fix, so it is one INFO line, not an ERROR with a traceback and a "Sorry" sent nowhere."""
+    user = harness.emu.user(3203, "Awa")
+    await user.send("/help")
+    await user.private.wait_for(lambda m: "/quizzes" in m.text)
+    with caplog.at_level(logging.DEBUG):
+        gone = harness.emu.faults.add("sendMessage", "400_chat_not_found", chat_id=user.id)
+        await user.send("/quizzes")
+        for _ in range(200):  # the list's send met the fault
+            if gone.hits:
+                break
+            await asyncio.sleep(0.05)
+        mark = user.private.mark()
+        await user.send("/help")  # the bot goes on serving (here, the chat came back)
+        await user.private.next_message(after=mark, timeout=15)
+    assert tracebacks(caplog) == []
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.tg.error_handlers"]
+    assert any("chat not found" in line.lower() for line in said), said
