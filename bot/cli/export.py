@@ -20,6 +20,7 @@ from typing import TextIO
 
 from bot.config import ConfigError, store_location
 from bot.content import ContentError, default_content_dir, load_catalog
+from bot.content.kept_ids import with_ids
 from bot.content.uploads import check_upload, source_bytes
 from bot.core.models import Catalog
 from bot.csv_cells import SheetWriter
@@ -123,10 +124,10 @@ def with_uploads(
     """The catalogue plus the groups' uploaded quizzes (their latest versions, deleted ones too
     unless `deleted` is False), so their answers get question and option texts too."""
     quizzes = []
-    for chat_id, quiz_id, file_name, source in uploaded_sources(db, deleted=deleted):
+    for chat_id, quiz_id, file_name, source, ids in uploaded_sources(db, deleted=deleted):
         quiz = check_upload(file_name, source_bytes(source), content).quiz
         if quiz is not None:
-            quizzes.append(replace(quiz, id=served_id(chat_id, quiz_id)))
+            quizzes.append(replace(with_ids(quiz, ids), id=served_id(chat_id, quiz_id)))
     return catalog.with_versions(quizzes)
 
 

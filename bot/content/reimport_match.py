@@ -9,11 +9,13 @@ prompt; else the same position when most options are the same (the prompt was re
 the most similar question (prompt and options, `difflib`) above `SIMILAR`. A matched question
 takes the old id and explanation; the others are new, under an id no question of the old
 source had (answers stored under a removed question's id must not follow a new one). The
-questions the format cannot carry are left to `source_keep`, as for any re-import.
+questions the format cannot carry are left to `source_keep`, as for any re-import. A group's
+upload that replaces its quiz is matched by the same passes (`pairs`, through `kept_ids`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
@@ -40,34 +42,44 @@ class Matched:
     kept_explanations: frozenset[int]  # the file's lines whose question got its old explanation
 
 
+# A question as the matching sees it: its prompt and its options' texts, spaces folded.
+Texts = tuple[str, tuple[str, ...]]
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _texts(question: DraftQuestion) -> tuple[str, tuple[str, ...]]:
-    return _norm(question.prompt), tuple(_norm(o.text) for o in question.options)
+def texts(prompt: str, options: Sequence[str]) -> Texts:
+    """What the matching compares of a question (any format's, or a served quiz's)."""
+    return _norm(prompt), tuple(_norm(o) for o in options)
 
 
-def _options_mostly_match(a: DraftQuestion, b: DraftQuestion) -> bool:
-    mine, theirs = _texts(a)[1], set(_texts(b)[1])
+def _texts(question: DraftQuestion) -> Texts:
+    return texts(question.prompt, [o.text for o in question.options])
+
+
+def _options_mostly_match(a: Texts, b: Texts) -> bool:
+    mine, theirs = a[1], set(b[1])
     shared = sum(1 for text in mine if text in theirs)
     return shared > 0 and 2 * shared >= max(len(mine), len(theirs))
 
 
-def _whole(question: DraftQuestion) -> str:
-    prompt, options = _texts(question)
+def _whole(question: Texts) -> str:
+    prompt, options = question
     return "\n".join((prompt, *options))
 
 
-def _pairs(draft: list[DraftQuestion], old: list[DraftQuestion]) -> dict[int, int]:
-    """Draft index -> old index, by the three passes of the module's docstring."""
+def pairs(draft: Sequence[Texts], old: Sequence[Texts]) -> dict[int, int]:
+    """New index -> old index, by the three passes of the module's docstring (each old question
+    taken once); the new questions left out are new."""
     found: dict[int, int] = {}
     taken: set[int] = set()
     by_prompt: dict[str, list[int]] = {}
     for index, question in enumerate(old):
-        by_prompt.setdefault(_texts(question)[0], []).append(index)
+        by_prompt.setdefault(question[0], []).append(index)
     for index, question in enumerate(draft):
-        same = [i for i in by_prompt.get(_texts(question)[0], []) if i not in taken]
+        same = [i for i in by_prompt.get(question[0], []) if i not in taken]
         if same:
             found[index] = same[0]
             taken.add(same[0])
@@ -100,7 +112,7 @@ def _pairs(draft: list[DraftQuestion], old: list[DraftQuestion]) -> dict[int, in
 def match(old: DraftQuiz, draft: DraftQuiz, fmt: str) -> Matched:
     """`draft` (read from `fmt`, one of `NO_IDS`) with its questions under `old`'s ids."""
     carried = [q for q in old.questions if q.kind not in NOT_CARRIED.get(fmt, frozenset())]
-    found = _pairs(list(draft.questions), carried)
+    found = pairs([_texts(q) for q in draft.questions], [_texts(q) for q in carried])
     ids = {q.id for q in old.questions}
     taken = set(ids)
     questions: list[DraftQuestion] = []

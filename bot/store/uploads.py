@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,12 +27,15 @@ class UploadedQuiz:
     uploaded_at: float
     deleted_at: float | None = None
     guide: str | None = None  # picked by an admin when the file names none (migration 032)
+    # JSON file id -> served id, when a replaced quiz's questions kept their ids (migration 037)
+    question_ids: str | None = None
 
 
 def _row(row: aiosqlite.Row) -> UploadedQuiz:
     return UploadedQuiz(
         row["chat_id"], row["quiz_id"], row["version"], row["file_name"], row["format"],
         row["source"], row["uploaded_by"], row["uploaded_at"], row["deleted_at"], row["guide"],
+        row["question_ids"],
     )  # fmt: skip
 
 
@@ -48,20 +52,27 @@ class UploadStore:
         source: str,
         uploaded_by: int | None,
         now: float,
+        *,
+        question_ids: str | None = None,
+        removed: tuple[str, ...] = (),
+        served_id: str = "",
     ) -> UploadedQuiz:
         """A new version: 1 for a new quiz id in this group, else one more than the last (a quiz
         deleted earlier continues its numbering, so answers never meet two sources at one
-        version). It keeps the guide an admin picked for the last version."""
+        version). It keeps the guide an admin picked for the last version. `question_ids`: the
+        ids its questions are served under (`kept_ids`); the questions `removed` from the quiz
+        (served as `served_id`) leave every member's review queue in the same write, as a
+        deleted quiz's do (`delete`); their answers keep their history."""
 
         async def insert(conn: Conn) -> UploadedQuiz:
             async with conn.execute(
                 """INSERT INTO uploaded_quizzes
                      (chat_id, quiz_id, version, file_name, format, source, uploaded_by,
-                      uploaded_at, guide)
+                      uploaded_at, guide, question_ids)
                    SELECT ?, ?, coalesce(max(version), 0) + 1, ?, ?, ?, ?, ?,
                           (SELECT l.guide FROM uploaded_quizzes l
                             WHERE l.chat_id = ? AND l.quiz_id = ?
-                            ORDER BY l.version DESC LIMIT 1)
+                            ORDER BY l.version DESC LIMIT 1), ?
                      FROM uploaded_quizzes WHERE chat_id = ? AND quiz_id = ?
                    RETURNING *""",
                 (
@@ -74,15 +85,61 @@ class UploadStore:
                     now,
                     chat_id,
                     quiz_id,
+                    question_ids,
                     chat_id,
                     quiz_id,
                 ),
             ) as cur:
                 row = await cur.fetchone()
             assert row is not None
+            if removed:
+                gone = [(served_id, question_id) for question_id in removed]
+                await conn.executemany(
+                    "DELETE FROM review_items WHERE quiz_id = ? AND question_id = ?", gone
+                )
+                await conn.executemany(
+                    """DELETE FROM review_inbox WHERE question_id = ? AND attempt_id IN (
+                           SELECT id FROM attempts WHERE quiz_id = ?)""",
+                    [(question_id, served_id) for question_id in removed],
+                )
             return _row(row)
 
         return await self.db.write(insert)
+
+    async def latest(self, chat_id: int, quiz_id: str) -> UploadedQuiz | None:
+        """The group's last version of the quiz, deleted or not: what a new upload of the same
+        id replaces (its questions keep their ids)."""
+        async with self.db.reader.execute(
+            """SELECT * FROM uploaded_quizzes WHERE chat_id = ? AND quiz_id = ?
+                ORDER BY version DESC LIMIT 1""",
+            (chat_id, quiz_id),
+        ) as cur:
+            row = await cur.fetchone()
+        return _row(row) if row else None
+
+    async def used_question_ids(self, chat_id: int, quiz_id: str, served_id: str) -> set[str]:
+        """Every question id the group's quiz was ever served under, as far as the store can
+        tell: the ids kept with its versions (migration 037), and those its answers and problem
+        reports carry (versions before it served their files' own ids). A new question never
+        takes one of them."""
+        used: set[str] = set()
+        async with self.db.reader.execute(
+            """SELECT question_ids FROM uploaded_quizzes
+                WHERE chat_id = ? AND quiz_id = ? AND question_ids IS NOT NULL""",
+            (chat_id, quiz_id),
+        ) as cur:
+            async for row in cur:
+                used.update(_served_ids(str(row[0])))
+        async with self.db.reader.execute(
+            """SELECT DISTINCT an.question_id FROM attempts a
+                 JOIN answers an ON an.attempt_id = a.id
+                WHERE a.quiz_id = ? AND an.question_id IS NOT NULL
+               UNION
+               SELECT question_id FROM problem_reports WHERE quiz_id = ?""",
+            (served_id, served_id),
+        ) as cur:
+            used.update([str(row[0]) async for row in cur])
+        return used
 
     async def current(self) -> list[UploadedQuiz]:
         """The latest version of every quiz not deleted, in every group, oldest first."""
@@ -209,6 +266,15 @@ class UploadStore:
         return await self.db.write(hide)
 
 
+def _served_ids(stored: str) -> list[str]:
+    """The served ids of a stored id map (`UploadedQuiz.question_ids`); none if unreadable."""
+    try:
+        ids = json.loads(stored)
+    except ValueError:
+        return []
+    return [str(v) for v in ids.values()] if isinstance(ids, dict) else []
+
+
 def uploaded_source(where: Location | Path, chat_id: int, quiz_id: str) -> tuple[str, str] | None:
     """(file name, source) of a group's quiz as it is served now, read-only: for
     `quizbot content export --group`, which may run beside the live bot (either engine)."""
@@ -224,17 +290,20 @@ def uploaded_source(where: Location | Path, chat_id: int, quiz_id: str) -> tuple
 
 def uploaded_sources(
     where: Location | Path, *, deleted: bool = True
-) -> list[tuple[int, str, str, str]]:
-    """(chat id, quiz id, file name, source) of the latest version of every group's quiz,
-    read-only: deleted ones too for `quizbot export` (their answers keep their history); not
-    with `deleted=False`, as the bot serves them (`quizbot web`)."""
+) -> list[tuple[int, str, str, str, str | None]]:
+    """(chat id, quiz id, file name, source, question ids) of the latest version of every
+    group's quiz, read-only: deleted ones too for `quizbot export` (their answers keep their
+    history); not with `deleted=False`, as the bot serves them (`quizbot web`). The question
+    ids (`UploadedQuiz.question_ids`) give the rebuilt quiz the ids its answers carry."""
     rows = read_rows(
         where,
-        """SELECT u.chat_id, u.quiz_id, u.file_name, u.source FROM uploaded_quizzes u
+        """SELECT u.chat_id, u.quiz_id, u.file_name, u.source, u.question_ids
+             FROM uploaded_quizzes u
             WHERE u.version = (SELECT max(v.version) FROM uploaded_quizzes v
                                 WHERE v.chat_id = u.chat_id AND v.quiz_id = u.quiz_id)
               AND (? OR u.deleted_at IS NULL)
             ORDER BY u.chat_id, u.quiz_id""",
         (deleted,),
     )
-    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
+            for r in rows]  # fmt: skip

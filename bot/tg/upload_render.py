@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.content.kept_ids import KeptIds
 from bot.content.problems import Msg
 from bot.content.upload_limits import UploadLimits, UploadProblem
 from bot.content.uploads import CheckedUpload
@@ -195,7 +196,7 @@ def stored(
     """The quiz is the group's now: the summary, and Push / Schedule buttons."""
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
-        note = _new_version(tr, stored_.version)
+        note = _new_version(tr, stored_.version) + _kept_note(tr, stored_.kept)
         text = fit_html(text + "\n" + html.escape(note))
     rows = [_push_row(tr, chat_id, stored_.typed_id)]
     if not stored_.checked.names_guide:
@@ -252,6 +253,24 @@ def guide_picked(
     if not in_group:
         return Screen(text)
     return Screen(text, InlineKeyboardMarkup([_push_row(tr, chat_id, typed_id)]))
+
+
+def _kept_note(tr: Translator, kept: KeptIds | None) -> str:
+    """What became of the last version's questions (plain text, a line each after a line
+    feed; "" for a quiz new to the group)."""
+    if kept is None:
+        return ""
+    counts = [
+        tr.ngettext("{n} question unchanged", "{n} questions unchanged", kept.unchanged),
+        tr.ngettext("{n} question changed", "{n} questions changed", len(kept.changed)),
+        tr.ngettext("{n} question added", "{n} questions added", len(kept.added)),
+        tr.ngettext("{n} question removed", "{n} questions removed", len(kept.removed)),
+    ]
+    head = tr._(
+        "Its questions were matched to the last version's: answers, review cards and reports "
+        "stay with their questions; a removed question leaves the members' reviews."
+    )
+    return "\n" + head + "\n" + "\n".join("• " + line for line in counts)
 
 
 def _new_version(tr: Translator, version: int) -> str:
@@ -320,7 +339,7 @@ def stored_privately(
     the file names no guide (private buttons: the group's would not work here)."""
     text = summary(tr, name, stored_.checked, limits, stored_.typed_id, stored_.quiz.guide)
     if stored_.version > 1:
-        text += "\n" + html.escape(_new_version(tr, stored_.version))
+        text += "\n" + html.escape(_new_version(tr, stored_.version) + _kept_note(tr, stored_.kept))
     note = tr._(
         "It belongs to {group} now: /push {id} there plays it, /schedule {id} ... schedules it.",
         group=isolate(group_title or "?"),  # escaped with the note (shown_name would twice)

@@ -21,6 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from bot.content.formats.draft import unique
+from bot.content.kept_ids import KeptIds, keep_ids, with_ids
 from bot.content.upload_limits import UPLOAD_LIMITS, UploadLimits
 from bot.content.uploads import (
     CheckedUpload,
@@ -69,6 +70,8 @@ class Stored:
     typed_id: str  # the id in the file, which the group's admins type
     version: int  # 1 for a new quiz, more for a new version of the group's quiz
     checked: CheckedUpload
+    # A new version: which questions kept their ids (None for a quiz id new to the group).
+    kept: KeptIds | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +279,7 @@ class QuizUploads:
                 return Replaces(typed_id, current, checked.quiz, free)
             if choice is Choice.KEEP_BOTH:
                 typed_id = await self._free_id(chat_id, typed_id, shipped_ids)
+        kept = await self._kept(chat_id, typed_id, checked.quiz, checked.fmt)
         row = await self.store.add(
             chat_id,
             typed_id,
@@ -284,12 +288,32 @@ class QuizUploads:
             stored_source(file_name, data),
             user_id,
             self.clock(),
+            question_ids=kept.stored() if kept is not None else None,
+            removed=kept.removed if kept is not None else (),
+            served_id=served_id(chat_id, typed_id),
         )
         self._count(chat_id)
-        quiz = _with_guide(checked, checked.quiz, row.guide)
+        quiz = _with_guide(checked, with_ids(checked.quiz, row.question_ids), row.guide)
         self._name(chat_id, typed_id, checked)
         served = self._serve(chat_id, typed_id, quiz, row.version, row.guide)
-        return Stored(served, typed_id, row.version, checked)
+        return Stored(served, typed_id, row.version, checked, kept)
+
+    async def _kept(self, chat_id: int, typed_id: str, quiz: Quiz, fmt: str) -> KeptIds | None:
+        """A new version of the group's quiz `typed_id` (deleted or not): its questions matched
+        to the last version's (`kept_ids`). None for a quiz id new to the group."""
+        assert self.store is not None
+        last = await self.store.latest(chat_id, typed_id)
+        if last is None:
+            return None
+        old = self.own(chat_id).get(typed_id)
+        if old is None or self._versions.get((chat_id, typed_id)) != last.version:
+            rebuilt = await self._rebuild(last)  # deleted, or another worker's version
+            old = rebuilt[1] if rebuilt is not None else None
+        served = served_id(chat_id, typed_id)
+        used = await self.store.used_question_ids(chat_id, typed_id, served)
+        if old is not None:
+            used |= {q.id for q in old.questions}
+        return keep_ids(old, quiz, fmt, used)
 
     async def set_guide(self, chat_id: int, typed_id: str, guide: GuidePath | None) -> Quiz | None:
         """An admin picked the guide of the group's quiz `typed_id`, whose file names none
@@ -375,11 +399,19 @@ class QuizUploads:
             served.append(self._serve(chat_id, typed_id, quiz, version, picked))
         return served
 
-    async def _reload(self, row: UploadedQuiz) -> Quiz | None:
+    async def _rebuild(self, row: UploadedQuiz) -> tuple[CheckedUpload, Quiz] | None:
+        """A stored version checked again, under the question ids kept with it."""
         checked = await self.check(row.file_name, source_bytes(row.source))
         if isinstance(checked, CheckedUpload) and checked.quiz is not None:
+            return checked, with_ids(checked.quiz, row.question_ids)
+        return None
+
+    async def _reload(self, row: UploadedQuiz) -> Quiz | None:
+        rebuilt = await self._rebuild(row)
+        if rebuilt is not None:
+            checked, quiz = rebuilt
             self._name(row.chat_id, row.quiz_id, checked)
-            return _with_guide(checked, checked.quiz, row.guide)
+            return _with_guide(checked, quiz, row.guide)
         log.warning("uploaded quiz %s of chat %s no longer passes the checks: not served",
                     row.quiz_id, row.chat_id)  # fmt: skip
         return None

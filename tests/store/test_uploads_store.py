@@ -4,6 +4,7 @@ hides every version while the rows (and the answers given under them) stay."""
 from __future__ import annotations
 
 from bot.store import Database, GroupStore
+from bot.store.conn import Conn
 from bot.store.forget import ForgetStore
 from bot.store.uploads import UploadStore
 
@@ -95,3 +96,64 @@ async def test_sightings_follow_a_supergroup_and_are_forgotten_with_the_learner(
     await ForgetStore(db).forget(1001)
     assert await store.groups_seen(1001, 10) == []
     assert await store.groups_seen(1002, 10) == [(new, "ours")]
+
+
+async def _rows(db: Database, sql: str) -> list[tuple[object, ...]]:
+    async with db.reader.execute(sql) as cur:
+        return [tuple(row) async for row in cur]
+
+
+async def _answered(db: Database, served: str, question_id: str, user: int) -> None:
+    """A finished group attempt of `served` with one wrong answer to `question_id`, and that
+    miss queued for review."""
+
+    async def write(conn: Conn) -> None:
+        async with conn.execute(
+            """INSERT INTO attempts (kind, chat_id, user_id, quiz_id, option_orders, status,
+                                     started_at) VALUES ('group', ?, 1, ?, '', 'finished', 1)
+               RETURNING id""",
+            (A, served),
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        await conn.execute(
+            """INSERT INTO answers (attempt_id, question_index, user_id, option_index, is_correct,
+                                    language, answered_at, elapsed_ms, question_id, option_id)
+               VALUES (?, 0, ?, 1, ?, 'en', 1, 900, ?, 'b')""",
+            (row[0], user, False, question_id),
+        )
+        await conn.execute(
+            """INSERT INTO review_items (user_id, quiz_id, question_id, due_at, last_seen_at)
+               VALUES (?, ?, ?, 2, 1)""",
+            (user, served, question_id),
+        )
+
+    await db.write(write)
+
+
+async def test_a_new_version_keeps_its_question_ids_and_drops_the_removed_ones_reviews(
+    db: Database,
+) -> None:
+    """Migration 037: the ids a replaced quiz's questions are served under are stored with its
+    file; a removed question leaves the review queue (its answers stay); `latest` finds a
+    deleted quiz's last version; `used_question_ids` knows every id the quiz ever served."""
+    store, served = UploadStore(db), "g100-mine"
+    await store.add(A, "mine", "a.txt", "aiken", "v1", 1001, 1.0)
+    await _answered(db, served, "q1", 2001)
+    await _answered(db, served, "q2", 2001)
+    await _answered(db, "g100-other", "q2", 2001)  # another quiz's card of the same id
+    ids = '{"q1":"q3","q2":"q1"}'
+    second = await store.add(A, "mine", "b.txt", "aiken", "v2", 1001, 2.0, question_ids=ids,
+                             removed=("q2",), served_id=served)  # fmt: skip
+    assert second.question_ids == ids
+    assert [(u.version, u.question_ids) for u in await store.current()] == [(2, ids)]
+    queue = await _rows(db, "SELECT quiz_id, question_id FROM review_items ORDER BY 1, 2")
+    assert queue == [("g100-mine", "q1"), ("g100-other", "q2")]
+    assert await _rows(db, "SELECT count(*) FROM answers") == [(3,)]
+    assert await store.used_question_ids(A, "mine", served) == {"q1", "q2", "q3"}
+    assert await store.used_question_ids(B, "mine", "g200-mine") == set()
+
+    assert await store.delete(A, "mine", 3.0, served)
+    last = await store.latest(A, "mine")
+    assert last is not None and (last.version, last.deleted_at) == (2, 3.0)
+    assert await store.latest(B, "mine") is None
