@@ -69,6 +69,20 @@ class DashboardStore:
                 for i, q, s, st, p in await cur.fetchall()
             ]
 
+    async def in_running_exam(self, user_id: int, quiz_id: str) -> bool:
+        """Whether the learner has an exam running with questions of this quiz."""
+        async with self.db.reader.execute(
+            """SELECT questions FROM practice_sets
+               WHERE user_id = ? AND kind = 'exam' AND status = 'active'""",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return any(
+            key.quiz_id == quiz_id
+            for (questions,) in rows
+            for key in map(QuestionKey.decode, json.loads(questions or "[]"))
+        )
+
     async def answered_outside_exams(self, user_id: int, quiz_id: str) -> set[str]:
         """Ids of the quiz's questions the learner was shown the verdict of: answered in a private
         attempt, a practice set or a review, or in a group run that has ended. Not an exam's

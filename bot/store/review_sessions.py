@@ -39,6 +39,9 @@ class StoredRound:
     status: str  # open, done or stopped
     prompt_id: int | None = None  # a number card's ForceReply prompt (if newer than message_id)
     card_shown_at: float | None = None  # when the current card was claimed: its answer's time
+    # The current card's option order, its digits (migration 036): its answer is read with it.
+    # None: a card claimed before it was kept, whose buttons carry their order.
+    card_order: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -46,7 +49,7 @@ class StoredRound:
 
 
 _SELECT = """SELECT id, user_id, mode, questions, total, shown, answered, correct, message_id,
-                    status, prompt_id, card_shown_at FROM review_sessions"""
+                    status, prompt_id, card_shown_at, card_order FROM review_sessions"""
 _BY_ID = _SELECT + " WHERE id = ?"
 _OPEN = _SELECT + " WHERE user_id = ? AND status = 'open'"
 
@@ -66,6 +69,7 @@ def _round(row: aiosqlite.Row) -> StoredRound:
         status=str(row[9]),
         prompt_id=int(row[10]) if row[10] is not None else None,
         card_shown_at=float(row[11]) if row[11] is not None else None,
+        card_order=str(row[12]) if row[12] is not None else None,
     )
 
 
@@ -123,17 +127,20 @@ class RoundStore:
         shown: QuestionKey | None = None,
         *,
         now: float | None = None,
+        order: str | None = None,
     ) -> bool:
         """Card `index` is about to be shown, out of `total`; False when it was shown already (a
         second tap on Next) or the round is over. `shown`: a review card's question, kept as the
         round's card `index` (a practice round has its questions from the start). `now`: when,
-        kept so the answer's time can be rated (in the same UPDATE: no extra write)."""
+        kept so the answer's time can be rated; `order`: the order its options are shown in,
+        kept so its answer is read with it (both in the same UPDATE: no extra write)."""
 
         async def write(conn: Conn) -> bool:
             cur = await conn.execute(
-                """UPDATE review_sessions SET shown = ? + 1, total = ?, card_shown_at = ?
+                """UPDATE review_sessions
+                   SET shown = ? + 1, total = ?, card_shown_at = ?, card_order = ?
                    WHERE id = ? AND status = 'open' AND shown = ? AND answered = ?""",
-                (index, total, now, round_id, index, index),
+                (index, total, now, order, round_id, index, index),
             )
             if cur.rowcount != 1:
                 return False
@@ -226,7 +233,7 @@ class RoundStore:
                 """UPDATE review_sessions SET status = 'stopped', ended_at = ?
                    WHERE user_id = ? AND status = 'open'
                    RETURNING id, user_id, mode, questions, total, shown, answered, correct,
-                             message_id, status, prompt_id, card_shown_at""",
+                             message_id, status, prompt_id, card_shown_at, card_order""",
                 (now, user_id),
             ) as cur:
                 row = await cur.fetchone()

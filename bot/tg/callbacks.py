@@ -241,8 +241,9 @@ class ExamGo(Callback):
 
 @button("rva", PRIVATE)
 class ReviewAnswer(Callback):
-    """Answer card `index` of a review or practice round, its options shown in `order` (a
-    flashcard's rating: order 00, position 0 Again .. 3 Easy)."""
+    """Answer card `index` of a review or practice round with the option shown at `position`;
+    `order` is 0 1 2 .. (the round keeps the order shown: a card shown before it did carries
+    it here; a flashcard's rating: order 00, position 0 Again .. 3 Easy)."""
 
     round_id: Id
     index: Index  # the card's place in its round, from 0

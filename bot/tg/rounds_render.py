@@ -65,7 +65,10 @@ def card(
 ) -> Screen:
     """A question of a round, options in their fresh order, one button per letter; a
     select-all question has toggles (`selected`: the displayed positions ticked) and Submit."""
-    order = "".join(str(i) for i in shown.order)
+    # The round keeps the order: its buttons carry the same digits for every card, never the
+    # order itself, which would tell the letter of the option the author wrote first.
+    kept = range(len(shown.order)) if shown.order_kept else shown.order
+    order = "".join(str(i) for i in kept)
     if shown.question.flashcard:
         return flashcard_front(tr, shown, lang)
     if shown.question.kind is QuestionKind.MULTIPLE:

@@ -160,10 +160,14 @@ class DashboardService(ServesCatalog):
     async def answer_keys(self, user_id: int, quiz: Quiz, *, group_admin: bool) -> AnswerKeys:
         """Who sees a quiz's key in the preview. The bot's owners and a group's admins (checked
         by the caller, as for the group's page) see every key of the shipped quizzes the preview
-        lists; a learner sees only those of questions whose verdict they were already shown, so
-        a learner in an exam, or a member during a group run, cannot read the key of the
-        question in front of them."""
-        if user_id in self.owners or group_admin:
+        lists, but those of their own running exam; a learner sees only those of questions
+        whose verdict they were already shown, so a learner in an exam, or a member during a
+        group run, cannot read the key of the question in front of them."""
+        if user_id in self.owners:
+            return AnswerKeys(every=True)
+        # Anyone who adds the bot to a group of their own is its admin: that opens every key,
+        # but not those of the viewer's own running exam.
+        if group_admin and not await self.store.in_running_exam(user_id, quiz.id):
             return AnswerKeys(every=True)
         answered = await self.store.answered_outside_exams(user_id, quiz.id)
         return AnswerKeys(every=False, answered=frozenset(answered))

@@ -104,7 +104,7 @@ class StartChoice:
 NextOutcome = ShowQuestion | ShowResult | AlreadyShown | NotYours | Closed | InExam
 ResumeOutcome = ShowQuestion | NotYours | Closed | InExam
 AbandonOutcome = Abandoned | NotYours | Closed
-MistakesOutcome = Mistakes | NotYours | InExam
+MistakesOutcome = Mistakes | NotYours | Closed | InExam
 StartOutcome = ShowQuestion | StartChoice | UnknownQuiz | InExam
 
 
@@ -269,6 +269,10 @@ class PrivateQuiz(ServesCatalog, TakingAnswers):
         if await self.in_exam(user_id):
             return InExam()  # the right answers of questions the exam may ask
         attempt, quiz = owned
+        if attempt.status is not Status.FINISHED:
+            # Its button comes with the result only. A forged one on an attempt still running, or
+            # left, listed every unanswered question with its right answer, the one on screen too.
+            return Closed()
         missed = score(quiz, attempt.answers, attempt.selections).missed  # no flashcard
         typed: dict[int, str] = {}
         if any(quiz.questions[i].typed for i in missed):

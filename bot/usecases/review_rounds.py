@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from bot.core.clock import Clock
 from bot.core.kinds import QuestionKind
 from bot.core.practice import QuestionKey
-from bot.core.review import review_order
+from bot.core.review import encode_order, review_order
 from bot.store.review_sessions import PRACTICE, REVIEW, RoundStore, StoredRound
 from bot.store.selections import SelectionStore
 from bot.usecases.outcomes import AlreadyAnswered as AlreadyAnswered  # a card's outcomes are
@@ -209,7 +209,10 @@ class ReviewRounds(RoundAnswers):
             total = len(stored.questions)
             shuffle = question.kind is not QuestionKind.TRUE_FALSE
             order = review_order(len(question.options), self.review.rng, shuffle)
-            if not await self.rounds.claim_card(round_id, index, total, now=self.clock()):
+            kept = encode_order(order)
+            if not await self.rounds.claim_card(
+                round_id, index, total, now=self.clock(), order=kept
+            ):
                 return AlreadyShown()
             return RoundCard(round_id, index, total, True, quiz, question, order)
         card = await self.review.next_card(stored.user_id)
@@ -217,7 +220,10 @@ class ReviewRounds(RoundAnswers):
             return await self._finish(stored)
         total = index + await self.review.due_count(stored.user_id)
         key = QuestionKey(card.item.quiz_id, card.item.question_id)  # for its ⚠️ Report
-        if not await self.rounds.claim_card(round_id, index, total, key, now=self.clock()):
+        kept = encode_order(card.order)
+        if not await self.rounds.claim_card(
+            round_id, index, total, key, now=self.clock(), order=kept
+        ):
             return AlreadyShown()
         return RoundCard(
             round_id,

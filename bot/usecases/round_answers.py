@@ -49,6 +49,10 @@ class RoundCard:
     order: tuple[int, ...]
     item_id: int = 0
     recall: float | None = None  # a review card: FSRS's predicted recall today (None: practice)
+    # The round keeps `order` (review_sessions.card_order), so its buttons carry none: they
+    # would tell which letter is the option the author wrote first. False: a card shown before
+    # rounds kept it, whose buttons still carry it.
+    order_kept: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +106,17 @@ class RoundAnswers:
         """A tap on an option of card `index` (a flashcard's: its rating); the answer is durable
         before `CardAnswered`."""
 
-        def shape(question: Question) -> tuple[tuple[int, ...], Answer] | None:
-            if question.flashcard:  # no options: the position is the learner's rating
-                return (), tap(question, position)
-            shown = decode_order(order, len(question.options))
-            return None if shown is None else (shown, Choice(position))
-
         stored = await self.awaiting(user_id, round_id, index, item_id)
         if not isinstance(stored, StoredRound):
             return stored
+        order_text = _order_text(stored, order)
+
+        def shape(question: Question) -> tuple[tuple[int, ...], Answer] | None:
+            if question.flashcard:  # no options: the position is the learner's rating
+                return (), tap(question, position)
+            shown = decode_order(order_text, len(question.options))
+            return None if shown is None else (shown, Choice(position))
+
         return await self._settle(stored, index, item_id, shape, NotYours())
 
     async def answer_value(
@@ -140,8 +146,9 @@ class RoundAnswers:
         if located is None:
             return RoundOver()
         card = RoundCard(
-            round_id, index, stored.total, stored.mode == PRACTICE, *located, order, item_id
-        )
+            round_id, index, stored.total, stored.mode == PRACTICE, *located, order, item_id,
+            order_kept=stored.card_order is not None,
+        )  # fmt: skip
         return CardToggled(card, frozenset(p for p, o in enumerate(order) if o in selected))
 
     async def submit(
@@ -286,7 +293,13 @@ class RoundAnswers:
         question: Question | None = located[1] if located else None
         if question is None or question.kind is not QuestionKind.MULTIPLE:
             return RoundOver()
-        order = decode_order(order_text, len(question.options))
+        order = decode_order(_order_text(stored, order_text), len(question.options))
         if order is None:
             return NotYours()  # forged: no card of ours carries that
         return stored, order
+
+
+def _order_text(stored: StoredRound, tapped: str) -> str:
+    """The order the round's current card was shown in: the one the round kept, else (a card
+    shown before rounds kept it) the one its button carries."""
+    return stored.card_order if stored.card_order is not None else tapped

@@ -5,6 +5,7 @@ together, once; a stopped round, another learner or a replayed tap changes nothi
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from bot.store import Database
 from bot.store.review_sessions import RoundStore
@@ -117,3 +118,33 @@ async def test_stop_finds_the_newest_card_whatever_order_the_sends_returned_in(
     stopped = await rounds.stop(7)
     assert isinstance(stopped, rr.Stopped) and stopped.message_id == 21
     assert not await rounds.card_sent(card.round_id, 22)  # after /stop: its sender strips it
+
+
+async def test_a_card_shown_before_rounds_kept_its_order_is_read_with_its_buttons(
+    db: Database,
+) -> None:
+    """A card shown since rounds keep its order is read with that order, whatever its button
+    says (tests/e2e/test_forged_answer_keys.py); one shown before (no order kept) is read with
+    the order its buttons carry: data already sent keeps its meaning after a deploy."""
+    clock = Clock()
+    rounds = rounds_of(db, clock)
+    await missed(db, 5, 0, 2)
+    card = await rounds.start_practice(5, 5)
+    assert isinstance(card, rr.RoundCard) and card.order_kept
+    # An order the card was not shown in, putting the right option at its button's place.
+    at = (right_position(card) + 1) % len(card.order)
+    others = [i for i in range(len(card.order)) if i != card.question.correct]
+    forged = "".join(map(str, [*others[:at], card.question.correct, *others[at:]]))
+    done = await rounds.answer(5, card.round_id, 0, 0, forged, at)
+    assert isinstance(done, rr.CardAnswered) and not done.judgement.is_correct  # as shown
+
+    second = await rounds.next(5, card.round_id, 1)
+    assert isinstance(second, rr.RoundCard)
+
+    async def forget_order(conn: Any) -> None:
+        await conn.execute("UPDATE review_sessions SET card_order = NULL")
+
+    await db.write(forget_order)
+    assert await rounds.answer(5, card.round_id, 1, 0, "0", 0) == rr.NotYours()
+    done = await rounds.answer(5, card.round_id, 1, 0, order(second), right_position(second))
+    assert isinstance(done, rr.CardAnswered) and done.judgement.is_correct

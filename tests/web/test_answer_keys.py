@@ -155,3 +155,26 @@ async def test_an_exams_miss_shows_its_key_once_reviewed(world: World, db) -> No
             break
     assert card is not None, "the exam's miss never reached the review queue"
     assert exam_question in await world.rows(ACCUMULATION, LEARNER)
+
+
+async def test_a_group_admin_in_an_exam_does_not_see_its_quizs_keys(world: World, db) -> None:  # type: ignore[no-untyped-def]
+    """Anyone who adds the bot to a group of their own is its admin: opened from that group, the
+    preview showed every key, the questions of the viewer's own running exam included. While
+    the exam runs, its quiz's keys are a learner's (those of verdicts already shown); the other
+    quizzes' keys still show, and every key comes back once the exam ends."""
+    catalog = shipped_catalog()
+    practice = PracticeSession(catalog, PracticeStore(db), ReviewStore(db), clock=world.clock,
+                               rng=random.Random(7))  # fmt: skip
+    exam = await practice.start_exam(ADMIN, ACCUMULATION, ExamClock.PER_QUESTION, 30)
+    assert isinstance(exam, PracticeQuestion)
+    assert exam.question.id not in await world.rows(ACCUMULATION, ADMIN, GROUP)
+    assert await world.rows(ACCUMULATION, ADMIN, GROUP) == await world.rows(ACCUMULATION, ADMIN)
+    every = {q.id for q in catalog.quizzes[CHECKPOINTING].questions}
+    assert set(await world.rows(CHECKPOINTING, ADMIN, GROUP)) == every
+    assert set(await world.rows(ACCUMULATION, OWNER)) == {
+        q.id for q in catalog.quizzes[ACCUMULATION].questions
+    }  # the owners are the content's authors
+
+    await practice.stop_exam(ADMIN)
+    every = {q.id for q in catalog.quizzes[ACCUMULATION].questions}
+    assert set(await world.rows(ACCUMULATION, ADMIN, GROUP)) == every
