@@ -39,7 +39,7 @@ class StoredRound:
     status: str  # open, done or stopped
     prompt_id: int | None = None  # a number card's ForceReply prompt (if newer than message_id)
     card_shown_at: float | None = None  # when the current card was claimed: its answer's time
-    # The current card's option order, its digits (migration 036): its answer is read with it.
+    # The current card's option order, its digits (migration 038): its answer is read with it.
     # None: a card claimed before it was kept, whose buttons carry their order.
     card_order: str | None = None
 
