@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bot.core.bidi import isolate
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import decode_days, next_run, parse_time
@@ -88,10 +89,11 @@ def topic_link(item: Schedule) -> str:
 
 
 def link_to_topic(chat_id: int, thread_id: int, name: str) -> str:
-    """A forum topic as a link that opens it: its name, or its number when never heard."""
+    """A forum topic as a link that opens it: its name, or its number when never heard. Members
+    name topics, so the name is isolated as a person's is (bot/core/bidi.py)."""
     internal = str(abs(chat_id))
     internal = internal[3:] if internal.startswith("100") else internal  # -100… supergroup ids
-    shown = html.escape(name) if name else f"#{thread_id}"
+    shown = html.escape(isolate(name)) if name else f"#{thread_id}"
     return f'<a href="https://t.me/c/{internal}/{thread_id}">{shown}</a>'
 
 

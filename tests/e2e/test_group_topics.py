@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.bidi import FSI, PDI
 from bot.emulator.driver import ChatView, SimUser
 from bot.emulator.state import EmuMessage
 from tests.e2e.groups_kit import LETTERS, QUIZ, group_bot, right_position, schedule_jobs
@@ -20,6 +21,7 @@ from tests.e2e.uploads_kit import GIFT
 
 OTHER = "gradient-checkpointing"
 FORUM = -1001234567
+RLO = "\u202e"
 
 
 async def make_forum(h: Harness) -> tuple[ChatView, SimUser, int, int]:
@@ -181,11 +183,11 @@ async def test_a_schedule_runs_in_its_topic_and_a_closed_one_is_told_once(tmp_pa
         mark = group.mark()
         await admin.send("/schedule next weekdays 08:30", chat=group, thread=a)
         made = await group.next_message(after=mark)
-        assert made.thread_id == a and "in the topic Quizzes" in made.text
+        assert made.thread_id == a and f"in the topic {FSI}Quizzes{PDI}" in made.text
         mark = group.mark()
         await admin.send("/schedules", chat=group)  # asked in General: answered there
         listing = await group.next_message(after=mark)
-        assert listing.thread_id is None and "in the topic Quizzes" in listing.text
+        assert listing.thread_id is None and f"in the topic {FSI}Quizzes{PDI}" in listing.text
         assert f"https://t.me/c/1234567/{a}" in (listing.html or "")
 
         (job,) = schedule_jobs(h.bot)
@@ -216,7 +218,7 @@ async def test_a_renamed_topic_is_named_by_its_new_name(tmp_path: Path) -> None:
         group, admin, a, b = await make_forum(h)
         mark = group.mark()
         await admin.send("/schedule next weekdays 08:30", chat=group, thread=a)
-        assert "in the topic Quizzes" in (await group.next_message(after=mark)).text
+        assert f"in the topic {FSI}Quizzes{PDI}" in (await group.next_message(after=mark)).text
         group.edit_topic(a, name="Exam prep", by=admin)
         group.edit_topic(a, icon_custom_emoji_id="5312536423851630001", by=admin)
         group.close_topic(a, by=admin)
@@ -225,14 +227,14 @@ async def test_a_renamed_topic_is_named_by_its_new_name(tmp_path: Path) -> None:
         mark = group.mark()
         await admin.send("/schedule random daily 19:00", chat=group, thread=b)
         made = await group.next_message(after=mark)
-        assert made.thread_id == b and "in the topic Algebra" in made.text, made.text
+        assert made.thread_id == b and f"in the topic {FSI}Algebra{PDI}" in made.text, made.text
 
         await h.restart_bot()  # the names are kept in the store
         mark = group.mark()
         await admin.send("/schedules", chat=group)
         listing = await group.next_message(after=mark)
-        assert "in the topic Exam prep" in listing.text, listing.text
-        assert "in the topic Algebra" in listing.text
+        assert f"in the topic {FSI}Exam prep{PDI}" in listing.text, listing.text
+        assert f"in the topic {FSI}Algebra{PDI}" in listing.text
         assert "Quizzes" not in listing.text and "Maths" not in listing.text
 
         assert h.bot is not None
@@ -240,7 +242,7 @@ async def test_a_renamed_topic_is_named_by_its_new_name(tmp_path: Path) -> None:
         group.close_topic(a)
         await job.run(h.bot.app)
         told = await group.wait_for(lambda m: "could not run" in m.text, timeout=5)
-        assert "its topic Exam prep is closed" in told.text, told.text
+        assert f"its topic {FSI}Exam prep{PDI} is closed" in told.text, told.text
 
 
 async def test_topic_messages_from_a_forum_the_bot_has_no_record_of_are_taken_quietly(
@@ -264,7 +266,9 @@ async def test_topic_messages_from_a_forum_the_bot_has_no_record_of_are_taken_qu
             mark = group.mark()
             await admin.send("/schedule next daily 07:00", chat=group, thread=topic)
             made = await group.next_message(after=mark)
-        assert made.thread_id == topic and "in the topic Reading club" in made.text, made.text
+        assert made.thread_id == topic and f"in the topic {FSI}Reading club{PDI}" in made.text, (
+            made.text
+        )
         assert len(group.bot_messages) == shown + 1
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
 
@@ -323,10 +327,11 @@ async def test_stop_where_no_quiz_runs_says_in_which_topic_one_does(tmp_path: Pa
             said = await group.next_message(after=mark)
             assert said.thread_id == thread
             assert said.text == (
-                "No quiz is running here. One is running in the topic Exam prep: "
+                f"No quiz is running here. One is running in the topic {FSI}Exam prep{PDI}: "
                 "/stop there ends it."
             ), said.text
-            assert f'<a href="https://t.me/c/1234567/{a}">Exam prep</a>' in (said.html or "")
+            link = f'<a href="https://t.me/c/1234567/{a}">{FSI}Exam prep{PDI}</a>'
+            assert link in (said.html or "")
         assert h.attempt_statuses() == [("active",)]
 
         mark = group.mark()
@@ -336,5 +341,24 @@ async def test_stop_where_no_quiz_runs_says_in_which_topic_one_does(tmp_path: Pa
         said = await group.wait_for(lambda m: "No quiz is running here" in m.text, after=mark)
         assert said.text == (
             "No quiz is running here. Quizzes are running in General and the topic "
-            "Exam prep: /stop in one of them ends its quiz."
+            f"{FSI}Exam prep{PDI}: /stop in one of them ends its quiz."
         ), said.text
+
+
+async def test_a_topic_name_with_a_direction_control_cannot_reorder_the_line(
+    tmp_path: Path,
+) -> None:
+    """Members may create and name topics. A name ending in an unclosed RIGHT-TO-LEFT OVERRIDE
+    (U+202E) reversed the rest of every line that named the topic, as a person's name once did:
+    a topic's name is isolated like a person's (bot/core/bidi.py)."""
+    async with group_bot(tmp_path, seconds=0.5, questions=1) as h:
+        group, admin, a, _ = await make_forum(h)
+        group.edit_topic(a, name="Drills" + RLO, by=admin)
+        mark = group.mark()
+        await admin.send("/schedule next weekdays 08:30", chat=group, thread=a)
+        made = await group.next_message(after=mark)
+        mark = group.mark()
+        await admin.send("/schedules", chat=group)
+        listing = await group.next_message(after=mark)
+        for text in (made.text, listing.text):
+            assert RLO not in text and f"in the topic {FSI}Drills{PDI}" in text, text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bot.core.bidi import FSI, PDI
 from tests.sandbox.driver import Sandbox
 
 QUIZ = "gradient-checkpointing"
@@ -59,7 +60,7 @@ def test_rename_renames_the_topic_you_are_in_and_the_bot_keeps_the_new_name(
     assert "· You rename the topic Quizzes to Daily drills" in renamed, renamed
     assert renamed.endswith("You @ Study forum ▸ Daily drills › "), renamed
     listed = sandbox.type("/schedules")
-    assert "in the topic Daily drills" in listed and "Quizzes" not in listed, listed
+    assert f"in the topic {FSI}Daily drills{PDI}" in listed and "Quizzes" not in listed, listed
     assert "topics: General, Daily drills, Maths" in sandbox.type(":topic")
     assert "General keeps its name" in sandbox.type(":rename Lobby")
     assert sandbox.type(":topic daily drills").endswith("▸ Daily drills › ")
