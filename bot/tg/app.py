@@ -64,6 +64,8 @@ warnings.filterwarnings("ignore", message=r"Please use 'Bot\.getUpdates'", categ
 STOP_GRACE = 10.0  # seconds the group steps in flight get to finish on stop
 
 _heap_frozen = False
+# Net allocations of tracked objects between two young collections (CPython's default: 700).
+YOUNG_GC_THRESHOLD = 10_000
 
 
 def _freeze_startup_heap() -> None:
@@ -74,11 +76,18 @@ def _freeze_startup_heap() -> None:
     stop of the event loop every ~10 s under load, the whole tail of tap → popup (BENCHMARKS.md).
     `gc.freeze()` moves them to the permanent generation: collections still run, over what was
     allocated since. Once per process (tests start many bots), so no later bot's garbage is kept.
+
+    The young generation's threshold goes from 700 to YOUNG_GC_THRESHOLD: at 700, the tasks,
+    coroutines and dicts of the updates in flight (alive when a collection starts, freed a
+    moment later) set off ~100 young collections a second in a closed loop, 9 % of the
+    process's CPU (wave twelve in BENCHMARKS.md); at 10,000 about one every few seconds, of
+    a few ms. Cyclic garbage (an exception's traceback) waits a little longer to be freed.
     """
     global _heap_frozen
     if not _heap_frozen:
         _heap_frozen = True
         gc.freeze()
+        gc.set_threshold(YOUNG_GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
