@@ -31,6 +31,7 @@ from telegram.warnings import PTBUserWarning
 from bot.compose import Services
 from bot.config import TokenRefused
 from bot.control import ControlServer
+from bot.core.bursts import Bursts
 from bot.i18n import load_all, translator
 from bot.observability import gauges
 from bot.observability.exposition import serve_metrics
@@ -38,6 +39,7 @@ from bot.store.content_ids import convert_old_answers
 from bot.store.interface import Engine
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.error_handlers import ErrorHandlers
+from bot.tg.flood_handlers import PrivateFloods
 from bot.tg.handler_order import ALLOWED_UPDATES, Handlers, register_handlers
 from bot.tg.handler_set import HandlerSet
 from bot.tg.menus import publish_menus
@@ -172,6 +174,11 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         self._make_handlers(app)
         handlers = Handlers(
             drop_repeated=self.drop_repeated,
+            floods=(
+                PrivateFloods(self.learners, Bursts(self.options.sender_burst))
+                if self.options.sender_burst is not None
+                else None
+            ),
             resolver=LearnerResolver(self.learners),
             buttons=self.buttons,
             forget=self.forget_handlers,

@@ -37,6 +37,7 @@ from telegram.ext import (
 
 from bot.tg.buttons import ButtonRouter
 from bot.tg.context import LearnerResolver
+from bot.tg.flood_handlers import PrivateFloods
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group_answer_handlers import GroupAnswerHandlers
@@ -80,6 +81,7 @@ class Handlers:
     (bot/tg/handler_set.py)."""
 
     drop_repeated: Callback  # group -2: an update delivered again is handled once
+    floods: PrivateFloods | None  # group -1: a burst in a private chat held (core/bursts.py)
     resolver: LearnerResolver  # group -1: the sender and their language
     buttons: ButtonRouter
     forget: ForgetHandlers
@@ -106,10 +108,14 @@ def register_handlers(app: App, h: Handlers) -> None:
     # Group -2 runs before every handler: an update Telegram delivers again (a webhook
     # retry, a poller that died before confirming it) is handled once.
     app.add_handler(TypeHandler(Update, h.drop_repeated), group=-2)
-    # Group -1: an edit stops here (`edit_ignored`); else who sent the update and their
-    # language, once for every handler after it (PTB runs one handler per group).
+    # Group -1: an edit stops here (`edit_ignored`), as does a private message past its
+    # sender's burst (`floods`); else who sent the update and their language, once for every
+    # handler after it (PTB runs one handler per group).
     app.add_handler(MessageHandler(filters.UpdateType.EDITED, edit_ignored), group=-1)
     app.add_handler(UnaskedKind(), group=-1)
+    # A private message past its sender's burst: one notice, then dropped, before any lookup.
+    if h.floods is not None:
+        app.add_handler(h.floods, group=-1)
     app.add_handler(TypeHandler(Update, h.resolver), group=-1)
     # Group 0, first: button taps (see the module's docstring). /forget's confirmation buttons
     # before the router, which takes every other button, whatever its chat.
