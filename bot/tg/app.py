@@ -37,6 +37,7 @@ from bot.observability import gauges
 from bot.observability.exposition import serve_metrics
 from bot.store.content_ids import convert_old_answers
 from bot.store.interface import Engine
+from bot.tg.channel_handlers import ChannelHandlers
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.error_handlers import ErrorHandlers
 from bot.tg.flood_handlers import PrivateFloods
@@ -189,6 +190,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             courtesy=self.courtesy,
             upload=self.upload_handlers,
             group=self.group_handlers,
+            channels=ChannelHandlers(self.learners),
             group_answers=self.group_answer_handlers,
             topics=self.topic_handlers,
             share=self.share_handlers,

@@ -36,6 +36,7 @@ from telegram.ext import (
 )
 
 from bot.tg.buttons import ButtonRouter
+from bot.tg.channel_handlers import ChannelHandlers, ChannelMembership
 from bot.tg.context import LearnerResolver
 from bot.tg.flood_handlers import PrivateFloods
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
@@ -92,6 +93,7 @@ class Handlers:
     courtesy: CourtesyReplies  # its `guard` wraps every group command
     upload: UploadHandlers
     group: GroupHandlers
+    channels: ChannelHandlers  # the bot added to a channel: it leaves
     group_answers: GroupAnswerHandlers
     topics: TopicHandlers  # a forum topic's name, created or renamed
     share: ShareHandlers
@@ -195,6 +197,8 @@ def _group_handlers(app: App, h: Handlers) -> None:
     ]:
         command = guard(name, callback, admins_only=True, own_words=name == "upload")
         app.add_handler(CommandHandler(name, command, filters=groups))
+    # The bot added to a channel leaves it (channel_handlers.py); to a group, it says how to play.
+    app.add_handler(ChannelMembership(h.channels))
     app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     # Replies answer a number question; a number sent without one gets a hint (its filter
     # is every text: the handler looks further only at what reads as a number).
