@@ -56,7 +56,7 @@ from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.topic_handlers import TopicHandlers
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
-from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
+from bot.tg.wrong_chat_handlers import DEEP_LINK, CaptionCommand, WrongChat
 
 # The update types the handlers act on (below), and no other: Telegram sends
 # what a bot asks for, and an administrator bot asking for every type would be sent every
@@ -190,6 +190,9 @@ def _group_handlers(app: App, h: Handlers) -> None:
     # Upload answers are worded in the uploader's language, refusals too.
     in_group_upload = guard("upload", upload.upload, admins_only=True, own_words=True)
     app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, in_group_upload))
+    # Any other command as a caption (a photo captioned /top): how to send it, not silence.
+    in_caption = guard("caption", h.wrong_chat.in_caption)
+    app.add_handler(MessageHandler(groups & CaptionCommand(), in_caption))
     for name, callback in [
         ("quizzes", upload.quizzes),
         ("deletequiz", upload.deletequiz),

@@ -57,3 +57,32 @@ async def test_added_to_a_channel_by_someone_unknown_it_only_leaves(harness: Har
 
 async def emu_tick() -> None:
     await asyncio.sleep(0.05)
+
+
+async def test_a_command_in_a_photos_or_files_caption_in_a_group_gets_a_hint(
+    harness: Harness,
+) -> None:
+    """A caption's command reaches the bot (a bot_command caption entity; in privacy mode too)
+    but no command handler reads captions: a member's photo captioned /top got nothing."""
+    emu = harness.emu
+    ada = emu.user(6301, "Ada", language_code="en")
+    awa = emu.user(6302, "Awa", language_code="fr")
+    group = emu.group(-1_006_301, "Study group")
+    group.add_member(ada, "creator")
+    group.add_member(awa)
+    await emu.add_bot_to_group(group, by=ada)
+    await group.wait_for(lambda m: "/push" in m.text)  # the how-to
+    mark = group.mark()
+    await awa.send_attachment("photo", caption="/top", chat=group)
+    hint = await group.next_message(after=mark)
+    assert "/top" in hint.text and "légende" in hint.text, hint.text  # in her language
+    mark = group.mark()
+    await ada.send_document("notes.txt", b"hello", caption="/top@quizbot_test_bot", chat=group)
+    hint = await group.next_message(after=mark)
+    assert "/top" in hint.text and "file" in hint.text, hint.text
+    # A command for another bot is not ours; /upload with a file is the upload, as before.
+    mark = group.mark()
+    await ada.send_attachment("photo", caption="/top@other_bot", chat=group)
+    await ada.send_document("quiz.txt", b"not a quiz", caption="/upload", chat=group)
+    reply = await group.next_message(after=mark)
+    assert "/top" not in reply.text, reply.text
