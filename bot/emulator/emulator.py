@@ -132,6 +132,13 @@ class Emulator:
         chat = self.world.chats.setdefault(chat_id, ChatState(chat_id, type, title, is_forum=forum))
         return ChatView(self.world, chat)
 
+    def channel(self, chat_id: int, title: str) -> ChatView:
+        """A channel (negative id) the bot is not yet in: only its admins post, as the channel."""
+        if chat_id >= 0:
+            raise ValueError("channels have negative ids")
+        chat = self.world.chats.setdefault(chat_id, ChatState(chat_id, "channel", title))
+        return ChatView(self.world, chat)
+
     def chat(self, chat_id: int) -> ChatView:
         """A view of any known chat (a private chat's id is the user's id)."""
         return ChatView(self.world, self.world.chats[chat_id])
@@ -151,6 +158,19 @@ class Emulator:
             chat, by.state, {"new_chat_members": [user_json(self.world.bot)],
                              "new_chat_member": user_json(self.world.bot)}
         )  # fmt: skip
+
+    async def add_bot_to_channel(
+        self, channel: ChatView | int, *, by: SimUser, status: str = "administrator"
+    ) -> None:
+        """`by`, an admin of `channel`, adds the bot (Telegram's apps add bots to channels as
+        administrators): my_chat_member only; a channel has no service message for it."""
+        chat = self._group_state(channel)
+        if chat.type != "channel":
+            raise ValueError(f"chat {chat.id} is not a channel")
+        if chat.bot_status in PRESENT:
+            raise ValueError(f"the bot is already in chat {chat.id}")
+        chat.members.setdefault(by.id, "creator")
+        self.world.set_bot_status(chat, status, by.state)
 
     async def add_bot_via_link(
         self, group: ChatView | int, payload: str, *, by: SimUser, status: str = "member"

@@ -97,6 +97,8 @@ def message_json(
         data.update(msg.attachment)
         if msg.text:
             data["caption"] = msg.text
+        if msg.entities:  # a command as a photo's caption, as a client marks it
+            data["caption_entities"] = [dict(e) for e in msg.entities]
     elif msg.document is not None or msg.photo is not None:
         if msg.photo is not None:
             data["photo"] = [dict(size) for size in msg.photo]

@@ -31,13 +31,16 @@ from telegram.warnings import PTBUserWarning
 from bot.compose import Services
 from bot.config import TokenRefused
 from bot.control import ControlServer
+from bot.core.bursts import Bursts
 from bot.i18n import load_all, translator
 from bot.observability import gauges
 from bot.observability.exposition import serve_metrics
 from bot.store.content_ids import convert_old_answers
 from bot.store.interface import Engine
+from bot.tg.channel_handlers import ChannelHandlers
 from bot.tg.context import CONTEXT_TYPES, LearnerResolver
 from bot.tg.error_handlers import ErrorHandlers
+from bot.tg.flood_handlers import PrivateFloods
 from bot.tg.handler_order import ALLOWED_UPDATES, Handlers, register_handlers
 from bot.tg.handler_set import HandlerSet
 from bot.tg.menus import publish_menus
@@ -45,7 +48,7 @@ from bot.tg.options import BotOptions, file_url_for
 from bot.tg.repeated_updates import RepeatedUpdates
 from bot.tg.served_content import ServedContent
 from bot.tg.wire.photos import PhotoSender
-from bot.tg.wire.polling import polling_failed
+from bot.tg.wire.polling import HttpxUpdatesRequest, polling_failed
 from bot.tg.wire.ratelimit import PacedRateLimiter
 from bot.tg.wire.read_updates import ReadUpdates
 from bot.tg.wire.retry import RetryingLimiter
@@ -159,6 +162,8 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         )
         if self.options.transport == "aiohttp":  # updates without what no handler reads
             builder = builder.get_updates_request(UpdatesRequest(1))
+        else:  # PTB's transport: an update PTB cannot read skipped all the same
+            builder = builder.get_updates_request(HttpxUpdatesRequest())
         app: Application  # type: ignore[type-arg]
         if self.options.rate_limit:
             # Telegram's flood limits paced at the wire (0 × 429 in the fan-out benchmark); a 429
@@ -179,6 +184,11 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
         self._make_handlers(app)
         handlers = Handlers(
             drop_repeated=self.drop_repeated,
+            floods=(
+                PrivateFloods(self.learners, Bursts(self.options.sender_burst))
+                if self.options.sender_burst is not None
+                else None
+            ),
             resolver=LearnerResolver(self.learners),
             buttons=self.buttons,
             forget=self.forget_handlers,
@@ -189,6 +199,7 @@ class QuizBot(HandlerSet, ServedContent, RepeatedUpdates, ErrorHandlers):
             courtesy=self.courtesy,
             upload=self.upload_handlers,
             group=self.group_handlers,
+            channels=ChannelHandlers(self.learners),
             group_answers=self.group_answer_handlers,
             topics=self.topic_handlers,
             share=self.share_handlers,

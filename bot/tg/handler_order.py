@@ -36,7 +36,9 @@ from telegram.ext import (
 )
 
 from bot.tg.buttons import ButtonRouter
+from bot.tg.channel_handlers import ChannelHandlers, ChannelMembership
 from bot.tg.context import LearnerResolver
+from bot.tg.flood_handlers import PrivateFloods
 from bot.tg.forget_handlers import CALLBACK_PATTERN as FORGET_CALLBACKS
 from bot.tg.forget_handlers import ForgetHandlers
 from bot.tg.group_answer_handlers import GroupAnswerHandlers
@@ -54,7 +56,7 @@ from bot.tg.share_handlers import GROUP_START_WITH_QUIZ, ShareHandlers
 from bot.tg.standings_handlers import StandingsHandlers
 from bot.tg.topic_handlers import TopicHandlers
 from bot.tg.upload_handlers import UploadCaption, UploadHandlers
-from bot.tg.wrong_chat_handlers import DEEP_LINK, WrongChat
+from bot.tg.wrong_chat_handlers import DEEP_LINK, CaptionCommand, WrongChat
 
 # The update types the handlers act on (below), and no other: Telegram sends
 # what a bot asks for, and an administrator bot asking for every type would be sent every
@@ -80,6 +82,7 @@ class Handlers:
     (bot/tg/handler_set.py)."""
 
     drop_repeated: Callback  # group -2: an update delivered again is handled once
+    floods: PrivateFloods | None  # group -1: a burst in a private chat held (core/bursts.py)
     resolver: LearnerResolver  # group -1: the sender and their language
     buttons: ButtonRouter
     forget: ForgetHandlers
@@ -90,6 +93,7 @@ class Handlers:
     courtesy: CourtesyReplies  # its `guard` wraps every group command
     upload: UploadHandlers
     group: GroupHandlers
+    channels: ChannelHandlers  # the bot added to a channel: it leaves
     group_answers: GroupAnswerHandlers
     topics: TopicHandlers  # a forum topic's name, created or renamed
     share: ShareHandlers
@@ -106,10 +110,14 @@ def register_handlers(app: App, h: Handlers) -> None:
     # Group -2 runs before every handler: an update Telegram delivers again (a webhook
     # retry, a poller that died before confirming it) is handled once.
     app.add_handler(TypeHandler(Update, h.drop_repeated), group=-2)
-    # Group -1: an edit stops here (`edit_ignored`); else who sent the update and their
-    # language, once for every handler after it (PTB runs one handler per group).
+    # Group -1: an edit stops here (`edit_ignored`), as does a private message past its
+    # sender's burst (`floods`); else who sent the update and their language, once for every
+    # handler after it (PTB runs one handler per group).
     app.add_handler(MessageHandler(filters.UpdateType.EDITED, edit_ignored), group=-1)
     app.add_handler(UnaskedKind(), group=-1)
+    # A private message past its sender's burst: one notice, then dropped, before any lookup.
+    if h.floods is not None:
+        app.add_handler(h.floods, group=-1)
     app.add_handler(TypeHandler(Update, h.resolver), group=-1)
     # Group 0, first: button taps (see the module's docstring). /forget's confirmation buttons
     # before the router, which takes every other button, whatever its chat.
@@ -182,6 +190,9 @@ def _group_handlers(app: App, h: Handlers) -> None:
     # Upload answers are worded in the uploader's language, refusals too.
     in_group_upload = guard("upload", upload.upload, admins_only=True, own_words=True)
     app.add_handler(MessageHandler(groups & filters.Document.ALL & caption, in_group_upload))
+    # Any other command as a caption (a photo captioned /top): how to send it, not silence.
+    in_caption = guard("caption", h.wrong_chat.in_caption)
+    app.add_handler(MessageHandler(groups & CaptionCommand(), in_caption))
     for name, callback in [
         ("quizzes", upload.quizzes),
         ("deletequiz", upload.deletequiz),
@@ -189,6 +200,8 @@ def _group_handlers(app: App, h: Handlers) -> None:
     ]:
         command = guard(name, callback, admins_only=True, own_words=name == "upload")
         app.add_handler(CommandHandler(name, command, filters=groups))
+    # The bot added to a channel leaves it (channel_handlers.py); to a group, it says how to play.
+    app.add_handler(ChannelMembership(h.channels))
     app.add_handler(ChatMemberHandler(group.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     # Replies answer a number question; a number sent without one gets a hint (its filter
     # is every text: the handler looks further only at what reads as a number).

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from bot.compose import ServiceSettings
 from bot.content import default_content_dir
+from bot.core.bursts import BURST
 from bot.core.clock import Clock
 from bot.core.live_feedback import LivePolicy
 from bot.core.models import Catalog
@@ -85,6 +86,10 @@ class BotOptions:
     run_watchdog: float = 20.0  # durable timers: seconds before another worker resumes a run
     chat_slots: Callable[[int | str], Awaitable[float]] | None = None  # shared per-chat slots
     chat_spare: Callable[[int | str], Awaitable[bool]] | None = None  # ... for courtesy replies
+    # Messages a person may send ahead of their private chat's pace before they are told to slow
+    # down and the rest of the burst is dropped (bot/core/bursts.py); None: never (the tests'
+    # simulated users type at machine speed, hundreds of messages a second).
+    sender_burst: int | None = BURST
 
 
 def file_url_for(base_url: str) -> str:

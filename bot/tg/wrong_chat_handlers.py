@@ -1,5 +1,6 @@
 """A command sent in the wrong kind of chat says where it works, instead of a generic hint
-(privately) or silence (in a group).
+(privately) or silence (in a group); so does a command sent as a photo's or a file's caption
+in a group (`CaptionCommand`), which no command handler reads.
 
 Which commands live where is read from the command menus (`bot/tg/menus.py`: PRIVATE_ONLY and
 GROUP_ONLY), so these replies and the menus cannot drift. A private-only command in a group is
@@ -12,7 +13,8 @@ from __future__ import annotations
 import html
 from collections.abc import Awaitable, Callable
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram.ext import filters
 
 from bot.i18n import Translator
 from bot.tg.context import BotContext
@@ -30,6 +32,19 @@ Say = Callable[..., Awaitable[None]]
 PAYLOAD_PREFIX = "cmd-"
 # The /start such a link sends (a quiz id never matches it first: this handler is narrower).
 DEEP_LINK = rf"^/start(@\w+)?\s+{PAYLOAD_PREFIX}({'|'.join(sorted(PRIVATE_ONLY))})\s*$"
+
+
+class CaptionCommand(filters.MessageFilter):
+    """A caption that starts with a command for this bot (unaddressed, or `@<this bot>`): a
+    Telegram client marks it as a bot_command caption entity, and delivers it to a bot in
+    privacy mode too, but PTB's CommandHandler reads only a message's text."""
+
+    def filter(self, message: Message) -> bool:
+        entities = message.caption_entities
+        if not entities or entities[0].type != MessageEntity.BOT_COMMAND or entities[0].offset:
+            return False
+        _, _, addressee = (message.caption or "")[: entities[0].length].partition("@")
+        return not addressee or addressee.lower() == (message.get_bot().username or "").lower()
 
 
 def command_typed(update: Update) -> str:
@@ -78,6 +93,27 @@ class WrongChat:
                 [[InlineKeyboardButton(tr._("💬 Open a private chat with me"), url=link)]]
             )
             return Screen(html.escape(text), keyboard)
+
+        await self.say(update, context, render, own_words=True)
+
+    async def in_caption(self, update: Update, context: BotContext) -> None:
+        """A command as a photo's or a file's caption in a group (/upload with a file was taken
+        before): not run, since a picture captioned /stop is more likely a joke than a wish to
+        end the quiz, and answered with how to send it, in the sender's language."""
+        message = update.effective_message
+        if message is None:
+            return
+        words = (message.caption or "").split()
+        name = (words[0] if words else "/").partition("@")[0]
+
+        def render(tr: Translator) -> Screen:
+            if message.document is not None:
+                text = tr._("{command} in a file's caption is not read: send it as a message "
+                            "of its own.", command=name)  # fmt: skip
+            else:
+                text = tr._("{command} in a photo's caption is not read: send it as a message "
+                            "of its own.", command=name)  # fmt: skip
+            return Screen(html.escape(text))
 
         await self.say(update, context, render, own_words=True)
 

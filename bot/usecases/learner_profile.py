@@ -68,6 +68,11 @@ class Learners:
         )
         return await self.resolve(learner.user_id, learner.first_name, learner.telegram_language)
 
+    async def started_privately(self, user_id: int) -> bool:
+        """Whether the user ever started the bot privately: only then may it write to them."""
+        user = await self.store.user(user_id)
+        return user is not None and user.started_private
+
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user picked, if any (kept in memory where the store keeps it)."""
         return (await self.store.choices(user_id))[0]

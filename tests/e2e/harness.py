@@ -100,6 +100,9 @@ class Harness(StoreReads):
     # production's one-process backend, on real time.
     clock_timers: bool = False
     timers: ClockTimers | None = None  # the running bot's, when `clock_timers`
+    # Simulated users send at machine speed: a private chat's burst guard is off unless a test
+    # turns it on (tests/e2e/test_private_floods.py), as the rate limiter is.
+    sender_burst: int | None = None
 
     @property
     def engine(self) -> str:
@@ -130,6 +133,7 @@ class Harness(StoreReads):
             # as `quizbot run` opens it: listening for other processes' changes
             database=PgDatabase(self.dsn, listen=True) if self.dsn is not None else None,
             timers=self._new_timers if self.clock_timers else None,
+            sender_burst=self.sender_burst,
         )
 
     def _new_timers(self, dues: DailyDueStore) -> Timers:

@@ -28,8 +28,6 @@ async def test_a_failed_getupdates_is_one_line_and_polling_goes_on(
     """Telegram's getUpdates answers 502 a few times a day (sometimes as nginx's HTML page), a
     connection drops, a second instance polls: PTB's updater retries each, and its default
     logged every one as an ERROR with a traceback."""
-    if kind == "not_json" and harness.transport == "httpx":
-        pytest.skip("PTB's own HTTPXRequest logs a body that is no JSON with a traceback")
     user = harness.emu.user(3201, "Awa")
     await user.send("/help")
     await user.private.wait_for(lambda m: "/quizzes" in m.text)
@@ -46,6 +44,7 @@ async def test_a_failed_getupdates_is_one_line_and_polling_goes_on(
     assert len(said) == 1 and said[0].levelno == logging.WARNING, caplog.text
 
 
+@pytest.mark.both_transports
 async def test_a_send_answered_with_an_html_page_is_retried_without_a_traceback(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:

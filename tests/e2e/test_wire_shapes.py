@@ -39,6 +39,7 @@ def old_poll_message(user_id: int, message_id: int, date: int) -> dict[str, obje
     }
 
 
+@pytest.mark.both_transports
 async def test_an_update_the_library_cannot_read_is_skipped_and_the_next_ones_are_answered(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -32,7 +32,7 @@ from bot.config import TRANSPORTS as SETTING_CHOICES
 from bot.config import ConfigError, Settings
 from bot.emulator import Emulator
 from bot.emulator.faults import MIGRATED_TO
-from bot.tg.wire.transport import TRANSPORTS, AiohttpRequest
+from bot.tg.wire.transport import TRANSPORTS, AiohttpRequest, HttpxRequest
 
 TOKEN = "123456:TRANSPORT-token-never-shown"
 USER = 1001
@@ -187,8 +187,9 @@ async def test_document_upload_arrives_intact(emu: Emulator, factory: Factory) -
         assert again.document.file_id == message.document.file_id
 
 
-def test_parse_json_payload_matches_ptb() -> None:
-    parse = AiohttpRequest.parse_json_payload
+@pytest.mark.parametrize("request_class", [AiohttpRequest, HttpxRequest])
+def test_parse_json_payload_matches_ptb(request_class: type[BaseRequest]) -> None:
+    parse = request_class.parse_json_payload
     payload = b'{"ok":true,"result":{"text":"caf\\u00e9 \xc3\xa9"}}'
     assert parse(payload) == BaseRequest.parse_json_payload(payload)
     bad_utf8 = b'{"ok":true,"result":"\xff"}'  # orjson refuses it; PTB replaces the byte

@@ -16,7 +16,8 @@ Differences from `HTTPXRequest`, each on purpose:
   bounds the request as part of one deadline of connect + write + read; other bodies are a few
   KB that the socket buffer takes at once. `connect_timeout` bounds the TCP connect and
   `read_timeout` the wait for each read once the body is sent, as in httpx.
-- HTTP/1.1 only, no proxy: `QUIZBOT_TRANSPORT=httpx` gives PTB's own class for those.
+- HTTP/1.1 only, no proxy: `QUIZBOT_TRANSPORT=httpx` gives PTB's own class for those
+  (`HttpxRequest`: `HTTPXRequest` reading bodies as this class does, `read_json`).
 - Behind a webhook, a tap's answerCallbackQuery rides on the open webhook response when it can
   (bot/webhook_replies.py): no request is sent, and Telegram's `true` is reported.
 """
@@ -32,7 +33,7 @@ import aiohttp
 import orjson
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ApplicationBuilder
-from telegram.request import BaseRequest, RequestData
+from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 from bot.webhook_replies import WebhookReplies
 
@@ -219,20 +220,36 @@ class AiohttpRequest(BaseRequest):
 
     @staticmethod
     def parse_json_payload(payload: bytes) -> dict[str, Any]:
-        """orjson; what it refuses (e.g. invalid UTF-8) is read as PTB's own parser reads it
-        (bad bytes replaced), and what is no JSON at all (a proxy's HTML error page) raises
-        `TelegramError("Invalid server response")` as PTB's does, but without PTB's ERROR line
-        and traceback: the caller's retry says it in one line (bot/tg/wire/retry.py)."""
+        return read_json(payload)
+
+
+class HttpxRequest(HTTPXRequest):
+    """PTB's own `HTTPXRequest` (`QUIZBOT_TRANSPORT=httpx`), reading bodies as
+    `AiohttpRequest` does (`read_json`): a proxy's HTML 502 page is one retried line, not PTB's
+    ERROR with a traceback. `parse_json_payload` is PTB's documented override for this."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        return read_json(payload)
+
+
+def read_json(payload: bytes) -> dict[str, Any]:
+    """A Bot API answer: orjson; what it refuses (e.g. invalid UTF-8) is read as PTB's own parser
+    reads it (bad bytes replaced), and what is no JSON at all (a proxy's HTML error page) raises
+    `TelegramError("Invalid server response")` as PTB's does, but without PTB's ERROR line and
+    traceback: the caller's retry says it in one line (bot/tg/wire/retry.py)."""
+    try:
+        parsed = orjson.loads(payload)
+    except orjson.JSONDecodeError:
         try:
-            parsed = orjson.loads(payload)
-        except orjson.JSONDecodeError:
-            try:
-                parsed = json.loads(payload.decode("utf-8", "replace"))
-            except ValueError:
-                raise TelegramError("Invalid server response") from None
-        if not isinstance(parsed, dict):
-            raise TelegramError("Invalid server response")
-        return parsed
+            parsed = json.loads(payload.decode("utf-8", "replace"))
+        except ValueError:
+            raise TelegramError("Invalid server response") from None
+    if not isinstance(parsed, dict):
+        raise TelegramError("Invalid server response")
+    return parsed
 
 
 def _redact(message: str, url: str) -> str:
@@ -251,12 +268,16 @@ def use_transport(
     pool_timeout: float,
     replies: WebhookReplies | None = None,
 ) -> ApplicationBuilder:  # type: ignore[type-arg]
-    """Give the builder its HTTP stack: ours (`aiohttp`) or PTB's default (`httpx`), sized alike.
+    """Give the builder its HTTP stack: ours (`aiohttp`) or PTB's default (`httpx`, as
+    `HttpxRequest`), sized alike.
 
-    getUpdates gets its own single-connection request object either way, as PTB does. Popups
-    ride on webhook responses (`replies`) with ours only."""
+    getUpdates gets its own single-connection request object either way, as PTB does (the bot
+    replaces it with its own: bot/tg/app.py). Popups ride on webhook responses (`replies`) with
+    ours only."""
     if transport == "httpx":
-        return builder.connection_pool_size(connection_pool_size).pool_timeout(pool_timeout)
+        return builder.request(
+            HttpxRequest(connection_pool_size, pool_timeout=pool_timeout)
+        ).get_updates_request(HttpxRequest(1))
     if transport != "aiohttp":
         raise ValueError(f"unknown transport {transport!r}; one of {', '.join(TRANSPORTS)}")
     return builder.request(
