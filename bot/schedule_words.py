@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from babel import Locale
 from babel.lists import format_list
 
+from bot.core.bidi import isolate_if_needed
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import ENGLISH_DAYS, ENGLISH_SPECIALS, NAMED_SETS, fold
 from bot.i18n import N_, SUPPORTED_LANGUAGES, Translator, translator
@@ -95,7 +96,8 @@ def quiz_text(
     if quiz == "random":
         return tr._("a random quiz")
     found = (own or {}).get(quiz) or catalog.quiz(quiz)
-    return found.title.get(lang) if found else quiz
+    # An uploaded quiz's title is its uploader's text: isolated if it could reorder the line.
+    return isolate_if_needed(found.title.get(lang)) if found else quiz
 
 
 def typed_keywords(tr: Translator) -> dict[str, str]:

@@ -8,9 +8,17 @@ own direction and the outside is laid out as if it were one neutral character), 
 every control that is not closed inside the name (a closed pair, say RLE ... PDF, is the
 person's own and stays). The same text is isolated in Telegram messages and on the dashboard's
 pages, where browsers follow the same algorithm.
+
+Other text people write and the bot repeats (an uploaded quiz's title or file name, a command's
+argument quoted back) goes through `isolate_if_needed`: isolated the same way when it holds a
+right-to-left letter or a direction control, otherwise left as it is. Left-to-right text cannot
+reorder a left-to-right line, so the shipped catalogue's titles, and most uploads', stay
+exactly what their authors wrote (what people copy and search for).
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 FSI, PDI = "\u2068", "\u2069"
 PDF = "\u202c"
@@ -46,3 +54,18 @@ def balanced(text: str) -> str:
 def isolate(name: str) -> str:
     """A user-supplied name ready to sit inside a line of ours (escape it for HTML after)."""
     return FSI + balanced(name) + PDI
+
+
+# Bidi classes that can move text around them: right-to-left letters and digits, and the
+# explicit controls. Left-to-right letters and neutrals cannot, in our left-to-right lines.
+_MOVING = frozenset(
+    {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+)
+
+
+def isolate_if_needed(text: str) -> str:
+    """User-written text (a title, a typed argument) ready for a line of ours: `isolate`d when
+    it could reorder the line, else unchanged (escape it for HTML after)."""
+    if any(unicodedata.bidirectional(char) in _MOVING for char in text):
+        return isolate(text)
+    return text

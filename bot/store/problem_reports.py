@@ -90,14 +90,26 @@ class ProblemReportStore:
             (text, report_id, user_id, now),
         )
 
-    async def skip(self, user_id: int, report_id: int) -> bool:
-        """No sentence for this report (the Skip button); False when it was not waiting, or is
-        someone else's."""
-        return await self._close(
-            """UPDATE problem_reports SET text_until = NULL
-                WHERE id = ? AND user_id = ? AND text_until IS NOT NULL RETURNING id""",
-            (report_id, user_id),
-        )
+    async def skip(self, user_id: int, report_id: int) -> bool | None:
+        """No sentence for this report (the Skip button); False when it was not waiting any
+        more, None when the learner has no report of that id (forged, someone else's, or
+        forgotten since)."""
+
+        async def update(conn: Conn) -> bool | None:
+            async with conn.execute(
+                """UPDATE problem_reports SET text_until = NULL
+                    WHERE id = ? AND user_id = ? AND text_until IS NOT NULL RETURNING id""",
+                (report_id, user_id),
+            ) as cur:
+                if await cur.fetchone() is not None:
+                    return True
+            async with conn.execute(
+                "SELECT 1 FROM problem_reports WHERE id = ? AND user_id = ?", (report_id, user_id)
+            ) as cur:
+                return False if await cur.fetchone() is not None else None
+
+        done: bool | None = await self.db.write(update)
+        return done
 
     async def _close(self, sql: str, args: tuple[object, ...]) -> bool:
         async def update(conn: Conn) -> bool:

@@ -129,7 +129,7 @@ class UploadStore:
             (chat_id, quiz_id),
         ) as cur:
             async for row in cur:
-                used.update(_served_ids(str(row[0])))
+                used.update(_served_ids(str(row[0])).keys())
         async with self.db.reader.execute(
             """SELECT DISTINCT an.question_id FROM attempts a
                  JOIN answers an ON an.attempt_id = a.id
@@ -139,6 +139,35 @@ class UploadStore:
             (served_id, served_id),
         ) as cur:
             used.update([str(row[0]) async for row in cur])
+        return used
+
+    async def used_option_ids(
+        self, chat_id: int, quiz_id: str, served_id: str
+    ) -> dict[str, set[str]]:
+        """Served question id -> every option id it was ever served under, as far as the store
+        can tell (as `used_question_ids`: the maps kept with its versions, and the options its
+        answers and reviews chose). A new option of a kept question never takes one of them."""
+        used: dict[str, set[str]] = {}
+        async with self.db.reader.execute(
+            """SELECT question_ids FROM uploaded_quizzes
+                WHERE chat_id = ? AND quiz_id = ? AND question_ids IS NOT NULL""",
+            (chat_id, quiz_id),
+        ) as cur:
+            async for row in cur:
+                for question, options in _served_ids(str(row[0])).items():
+                    used.setdefault(question, set()).update(options)
+        async with self.db.reader.execute(
+            """SELECT DISTINCT an.question_id, an.option_id, an.selected_ids FROM attempts a
+                 JOIN answers an ON an.attempt_id = a.id
+                WHERE a.quiz_id = ? AND an.question_id IS NOT NULL
+               UNION
+               SELECT question_id, option_id, NULL FROM review_log
+                WHERE quiz_id = ? AND option_id IS NOT NULL""",
+            (served_id, served_id),
+        ) as cur:
+            async for question, option, selected in cur:
+                chosen = {option or "", *str(selected or "").split(",")} - {""}
+                used.setdefault(str(question), set()).update(str(o) for o in chosen)
         return used
 
     async def current(self) -> list[UploadedQuiz]:
@@ -266,13 +295,26 @@ class UploadStore:
         return await self.db.write(hide)
 
 
-def _served_ids(stored: str) -> list[str]:
-    """The served ids of a stored id map (`UploadedQuiz.question_ids`); none if unreadable."""
+def _served_ids(stored: str) -> dict[str, set[str]]:
+    """Served question id -> served option ids, of a stored id map (`UploadedQuiz.question_ids`:
+    a question's value is its served id, or `{"id": ..., "options": {file: served}}` when its
+    options were matched too, bot/content/kept_ids.py); empty if unreadable."""
     try:
         ids = json.loads(stored)
     except ValueError:
-        return []
-    return [str(v) for v in ids.values()] if isinstance(ids, dict) else []
+        return {}
+    if not isinstance(ids, dict):
+        return {}
+    served: dict[str, set[str]] = {}
+    for kept in ids.values():
+        options = kept.get("options") if isinstance(kept, dict) else None
+        question = kept.get("id") if isinstance(kept, dict) else kept
+        if question is None:
+            continue
+        mine = served.setdefault(str(question), set())
+        if isinstance(options, dict):
+            mine.update(str(o) for o in options.values())
+    return served
 
 
 def uploaded_source(where: Location | Path, chat_id: int, quiz_id: str) -> tuple[str, str] | None:

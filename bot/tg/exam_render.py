@@ -18,7 +18,7 @@ from bot.core.models import Catalog, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.private_render import after_stop
-from bot.tg.screen_render import LETTERS, Screen, button, guide_line, rich
+from bot.tg.screen_render import LETTERS, Screen, button, guide_line, quiz_title, rich
 from bot.tg.wire.html_fit import fit_html
 from bot.usecases.practice_outcomes import ExamStopped, PracticeAnswered, PracticeQuestion
 
@@ -40,7 +40,7 @@ def picker(tr: Translator, catalog: Catalog, lang: str) -> Screen:
 
 
 def clock_choice(tr: Translator, quiz: Quiz, lang: str) -> Screen:
-    heading = tr._("⏱ {title}: how much time?", title=html.escape(quiz.title.get(lang)))
+    heading = tr._("⏱ {title}: how much time?", title=html.escape(quiz_title(quiz, lang)))
     per_question = [
         button(tr._("{n} s per question", n=tr.number(seconds)), cb.ExamGo(quiz.id, "q", seconds))
         for seconds in PER_QUESTION_CHOICES
@@ -124,7 +124,7 @@ def results(
     quiz = outcome.asked.quiz
     heading = tr._(
         "🏁 Exam finished: {title}, {correct}/{total}",
-        title=html.escape(quiz.title.get(lang)),
+        title=html.escape(quiz_title(quiz, lang)),
         correct=tr.number(outcome.correct),
         total=tr.number(outcome.asked.total),
     )

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from telegram import InlineKeyboardMarkup
 
+from bot.core.bidi import isolate_if_needed
 from bot.core.models import Catalog, Quiz
 from bot.i18n import SUPPORTED_LANGUAGES, Translator
 from bot.store import GroupSettings
@@ -100,7 +101,7 @@ def listed_line(tr: Translator, title: str, quiz_id: str) -> str:
     no-break space before the colon, hence a msgid rather than an f-string)."""
     code = f"<code>{html.escape(quiz_id)}</code>"
     # TRANSLATORS: a quiz's title, then the id an admin types after /push.
-    return "• " + tr._("{title}: {id}", title=html.escape(title), id=code)
+    return "• " + tr._("{title}: {id}", title=html.escape(isolate_if_needed(title)), id=code)
 
 
 def _picker_label(title: str, quiz_id: str, titles: Counter[str]) -> str:

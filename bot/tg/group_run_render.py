@@ -33,6 +33,7 @@ from bot.tg.screen_render import (
     guide_lines,
     level_name,
     member_name,
+    quiz_title,
     revealed,
     rich,
     with_image,
@@ -47,7 +48,7 @@ def intro(tr: Translator, quiz: Quiz, run: GroupRun, lang: str) -> Screen:
     seconds = tr.ngettext(
         "{n} second per question", "{n} seconds per question", max(1, round(run.seconds))
     )
-    title = tr._("🎯 Group quiz: {title}", title=html.escape(quiz.title.get(lang)))
+    title = tr._("🎯 Group quiz: {title}", title=html.escape(quiz_title(quiz, lang)))
     lines = [f"<b>{title}</b>", f"{level_name(tr, quiz.level)} · {count} · {seconds}"]
     lines += [line for line in [guide_line(tr, quiz.guide, lang)] if line]
     return Screen("\n".join(lines))
@@ -177,9 +178,9 @@ def results(
     total = sum(1 for q in quiz.questions[:shown] if not q.flashcard)
     scored = sum(1 for q in quiz.questions if not q.flashcard)
     if stopped:
-        title = tr._("⏹ Quiz stopped: {title}", title=html.escape(quiz.title.get(lang)))
+        title = tr._("⏹ Quiz stopped: {title}", title=html.escape(quiz_title(quiz, lang)))
     else:
-        title = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
+        title = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz_title(quiz, lang)))
     lines = [f"<b>{title}</b>", ""]
     if stopped and total < scored:
         lines += [
@@ -224,7 +225,7 @@ def unattended(tr: Translator) -> str:
 def run_in_progress(tr: Translator, quiz: Quiz, lang: str) -> str:
     return tr._(
         "A quiz is running here: {title}. /stop ends it; then /quiz to pick another.",
-        title=html.escape(quiz.title.get(lang)),
+        title=html.escape(quiz_title(quiz, lang)),
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 
+from bot.core.bidi import isolate_if_needed
 from bot.core.item_analysis import MIN_ANSWERERS, ItemAnalysis
 from bot.core.markup import plain
 from bot.core.models import Question
@@ -22,7 +23,7 @@ def flagged_items(tr: Translator, quizzes: list[QuizItems], lang: str) -> list[s
     for quiz in quizzes:
         for item in quiz.flagged:
             prompt = html.escape(truncate(plain(item.question.prompt.get(lang)), 60))
-            title = html.escape(truncate(quiz.quiz.title.get(lang), 40))
+            title = html.escape(isolate_if_needed(truncate(quiz.quiz.title.get(lang), 40)))
             lines = [f"<b>{title}</b> · {tr.number(item.position + 1)}. {prompt}"]
             lines += [f"   {reason}" for reason in flag_reasons(tr, item, lang)]
             blocks.append("\n".join(lines))

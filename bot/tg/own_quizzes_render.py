@@ -14,7 +14,7 @@ from bot.schedule_words import typed_keywords
 from bot.tg import callbacks as cb
 from bot.tg.group_render import listed_line
 from bot.tg.group_schedule_render import schedule_usage
-from bot.tg.screen_render import Screen, button, typed_back
+from bot.tg.screen_render import Screen, button, quiz_title, typed_back
 from bot.tg.upload_render import how_to_upload
 from bot.tg.wire.html_fit import fit_html
 
@@ -55,7 +55,7 @@ def confirm_delete(tr: Translator, chat_id: int, typed: str, quiz: Quiz, lang: s
     text = tr._(
         "Delete the quiz “{title}” ({id}) from this group? Answers already given stay in the "
         "statistics.",
-        title=quiz.title.get(lang),
+        title=quiz_title(quiz, lang),
         id=typed,
     )
     keyboard = InlineKeyboardMarkup(

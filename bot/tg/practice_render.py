@@ -17,7 +17,15 @@ from bot.core.practice import LENGTHS
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.question_render import unreviewed_line
-from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, level_name, rich
+from bot.tg.screen_render import (
+    LETTERS,
+    Screen,
+    button,
+    guide_lines,
+    level_name,
+    quiz_title,
+    rich,
+)
 from bot.tg.wire.html_fit import fit_html
 from bot.usecases.practice_outcomes import PracticeAnswered, PracticeQuestion
 
@@ -93,7 +101,7 @@ def question(tr: Translator, asked: PracticeQuestion, lang: str) -> Screen:
     ]
     text = "\n".join(
         [
-            f"<b>{counter}</b> · {html.escape(asked.quiz.title.get(lang))}"
+            f"<b>{counter}</b> · {html.escape(quiz_title(asked.quiz, lang))}"
             + unreviewed_line(tr, asked.quiz, lang),
             "",
             rich(asked.question.prompt.get(lang)),

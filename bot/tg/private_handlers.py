@@ -19,7 +19,7 @@ from bot.tg import private_render as render
 from bot.tg.context import BotContext
 from bot.tg.number_handlers import show_question
 from bot.tg.quiz_links import QuizLinks
-from bot.tg.screen_render import Screen, popup
+from bot.tg.screen_render import Screen, popup, quiz_title
 from bot.tg.screen_send import acknowledge, drop_keyboard, edit, is_photo, reply, send
 from bot.tg.wire.photos import PhotoSender
 from bot.usecases import private_answers as pa
@@ -104,7 +104,7 @@ class PrivateHandlers(ServesCatalog):
             match self.quiz.linked(payload):
                 case pq.UnknownQuiz(near):
                     guess = self.catalog.quiz(near) if near else None
-                    title = guess.title.get(lang) if guess else None
+                    title = quiz_title(guess, lang) if guess else None
                     intro = render.unknown_link(tr, payload, title)
                     await send(message, await self._list(learner.user_id, tr, lang, intro))
                 case quiz:

@@ -29,6 +29,7 @@ from bot.tg.screen_render import (
     guide_link,
     level_name,
     more_quizzes,
+    quiz_title,
     rich,
     shown_name,
     typed_back,
@@ -97,7 +98,9 @@ def quiz_list(
         for quiz in quizzes:
             count = tr.ngettext("{n} question", "{n} questions", len(quiz))
             title = quiz.title.get(lang)
-            line = f"• {html.escape(title)} · {level_name(tr, quiz.level)} · {count}"
+            line = (
+                f"• {html.escape(quiz_title(quiz, lang))} · {level_name(tr, quiz.level)} · {count}"
+            )
             prefix = ""
             if marks is not None:
                 status, prefix = _status(tr, quiz, marks)
@@ -117,7 +120,7 @@ def quiz_card(tr: Translator, quiz: Quiz, lang: str, links: QuizLinks | None = N
     count = tr.ngettext("{n} question", "{n} questions", len(quiz))
     text = "\n".join(
         [
-            f"<b>{html.escape(quiz.title.get(lang))}</b>",
+            f"<b>{html.escape(quiz_title(quiz, lang))}</b>",
             f"{level_name(tr, quiz.level)} · {count}",
             "",
             rich(quiz.description.get(lang)),
@@ -147,7 +150,7 @@ def unreviewed_notice(tr: Translator, quiz: Quiz, lang: str) -> list[str]:
 def resume_offer(tr: Translator, quiz: Quiz, attempt: Attempt, lang: str) -> Screen:
     text = tr._(
         "You have a quiz in progress: <b>{title}</b>, question {k} of {n}.",
-        title=html.escape(quiz.title.get(lang)),
+        title=html.escape(quiz_title(quiz, lang)),
         k=tr.number(attempt.current + 1),
         n=tr.number(len(quiz)),
     )
@@ -166,7 +169,7 @@ def start_choice(
     """Starting a quiz while one is in progress: continue it, or start (over) the one asked."""
     text = tr._(
         "You have a quiz in progress: <b>{title}</b>, question {k} of {n}.",
-        title=html.escape(running.title.get(lang)),
+        title=html.escape(quiz_title(running, lang)),
         k=tr.number(attempt.current + 1),
         n=tr.number(len(running)),
     )
@@ -195,7 +198,7 @@ def waiting_quiz(tr: Translator, quiz: Quiz, lang: str) -> str:
     """After a language change mid-quiz: where the quiz went."""
     return tr._(
         "Your quiz {title} is waiting: /start to continue it.",
-        title=html.escape(quiz.title.get(lang)),
+        title=html.escape(quiz_title(quiz, lang)),
     )
 
 

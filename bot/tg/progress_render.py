@@ -25,6 +25,7 @@ from bot.tg.screen_render import (
     guide_link,
     more_questions,
     more_quizzes,
+    quiz_title,
     shown_name,
     truncate,
 )
@@ -74,7 +75,7 @@ def stats(tr: Translator, catalog: Catalog, data: LearnerStats, lang: str) -> Sc
         section = []
         for score in shown:
             quiz = catalog.quiz(score.quiz_id)
-            title = html.escape(quiz.title.get(lang)) if quiz else score.quiz_id
+            title = html.escape(quiz_title(quiz, lang)) if quiz else score.quiz_id
             section.append(
                 tr._(
                     "• {title}: best {best}/{best_total}, last {last}/{total}",
@@ -174,7 +175,7 @@ def group_report(tr: Translator, catalog: Catalog, report: GroupReport, lang: st
             continue
         item, below = below, []  # under the flagged ones, the heading of the rest
         if quiz_shown != quiz.id:
-            item += ["", f"<b>{html.escape(quiz.title.get(lang))}</b>"]
+            item += ["", f"<b>{html.escape(quiz_title(quiz, lang))}</b>"]
             quiz_shown = quiz.id
         item += _question_lines(tr, q, quiz.questions[position], position, tied, lang)
         if (found := analysis.get((q.quiz_id, q.question_id))) is not None:

@@ -19,7 +19,15 @@ from bot.core.models import Question, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import toggle_render as toggle_keys
-from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, rich, with_image
+from bot.tg.screen_render import (
+    LETTERS,
+    Screen,
+    button,
+    guide_lines,
+    quiz_title,
+    rich,
+    with_image,
+)
 from bot.tg.wire.captions import fits_caption
 from bot.tg.wire.html_fit import fit_html
 
@@ -38,7 +46,7 @@ def question_header(tr: Translator, quiz: Quiz, index: int, lang: str) -> str:
     """The counter and title; on the first question, the unreviewed-translation line (a deep
     link or a group run reaches it without the quiz card's notice)."""
     counter = tr._("Question {k}/{n}", k=tr.number(index + 1), n=tr.number(len(quiz)))
-    line = f"<b>{counter}</b> · {html.escape(quiz.title.get(lang))}"
+    line = f"<b>{counter}</b> · {html.escape(quiz_title(quiz, lang))}"
     return line + unreviewed_line(tr, quiz, lang) if index == 0 else line
 
 

@@ -102,11 +102,15 @@ class ReportHandlers:
             case cb.ReportSkip(report_id):
                 if not _own_chat(query, user_id):
                     await acknowledge(query, rr.refused(tr), show_alert=True)
-                elif await self.reporting.skip(user_id, report_id):
-                    await acknowledge(query)
-                    await _edit(query, rr.thanks(tr).text)
-                else:  # the sentence came already, Skip was tapped already, or it is not theirs
-                    await acknowledge(query, rr.thanks(tr).text)
+                    return
+                match await self.reporting.skip(user_id, report_id):
+                    case pr.Skipped():
+                        await acknowledge(query)
+                        await _edit(query, rr.thanks(tr).text)
+                    case pr.NotWaiting():  # the sentence came already, or Skip was tapped
+                        await acknowledge(query, rr.thanks(tr).text)
+                    case _:  # no report of theirs by that id: forged, or forgotten since
+                        await acknowledge(query, rr.expired(tr))
 
     async def _reason(
         self,

@@ -90,5 +90,10 @@ def refused(tr: Translator) -> str:
     return tr._("This question cannot be reported from here.")
 
 
+def expired(tr: Translator) -> str:
+    """A Skip naming no report of the tapper's (forged, or forgotten since)."""
+    return tr._("This button has expired.")
+
+
 def empty_sentence(tr: Translator) -> Screen:
     return Screen(tr._("That message has no text I can keep. Send a sentence, or tap Skip."))

@@ -24,6 +24,7 @@ from bot.tg.screen_render import (
     button,
     guide_lines,
     more_questions,
+    quiz_title,
     rich,
     truncate,
 )
@@ -37,7 +38,7 @@ def result(
     lang: str,
     links: QuizLinks | None = None,
 ) -> Screen:
-    heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz.title.get(lang)))
+    heading = tr._("🏁 Quiz finished: {title}", title=html.escape(quiz_title(quiz, lang)))
     lines = [f"<b>{heading}</b>", ""]
     if final.total:  # flashcards are not scored: a quiz of flashcards only has no score
         lines.append(
@@ -88,7 +89,7 @@ def review(
 ) -> Screen:
     """Every missed question with the learner's answer, the right one and why (`typed`: what
     was typed for number questions, by question index)."""
-    heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz.title.get(lang)))
+    heading = tr._("🔎 Your mistakes in {title}", title=html.escape(quiz_title(quiz, lang)))
     blocks = []
     for index in missed:
         q = quiz.questions[index]

@@ -24,7 +24,16 @@ from bot.tg import select_render
 from bot.tg import toggle_render as toggle_keys
 from bot.tg.flashcard_render import flipped, rated_popup, rating_labels
 from bot.tg.question_render import joined, option_lines, unreviewed_line, verdict_popup
-from bot.tg.screen_render import LETTERS, Screen, button, guide_lines, popup, rich, with_image
+from bot.tg.screen_render import (
+    LETTERS,
+    Screen,
+    button,
+    guide_lines,
+    popup,
+    quiz_title,
+    rich,
+    with_image,
+)
 from bot.tg.wire.html_fit import fit_html
 from bot.usecases.round_answers import CardAnswered, RoundCard
 
@@ -39,7 +48,7 @@ def header(tr: Translator, card: RoundCard, lang: str) -> str:
         label = tr._("🎯 Practice · {k} of {n}", k=k, n=n)
     else:
         label = tr._("🔁 Review · {k} of {n}", k=k, n=n)
-    title = f"<b>{label}</b> · {html.escape(card.quiz.title.get(lang))}"
+    title = f"<b>{label}</b> · {html.escape(quiz_title(card.quiz, lang))}"
     return title + unreviewed_line(tr, card.quiz, lang)
 
 

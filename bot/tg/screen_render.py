@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.bidi import isolate
+from bot.core.bidi import isolate, isolate_if_needed
 from bot.core.limits import MESSAGE_MAX_CHARS, POPUP_MAX_CHARS, TYPED_BACK_MAX_CHARS
 from bot.core.markup import fenced, plain, split_code
 from bot.core.models import SOURCE_LANGUAGE, GuidePath, Image, Level, MediaFile, Question, Quiz
@@ -44,6 +44,12 @@ def shown_name(name: str | None) -> str:
     unclosed right-to-left override reversed the rest of a leaderboard line), then escaped;
     "?" for none."""
     return html.escape(isolate(name or "?"))
+
+
+def quiz_title(quiz: Quiz, lang: str) -> str:
+    """A quiz's title inside our text (not escaped): an uploaded quiz's is its uploader's, so
+    one that could reorder the line is bidi-isolated as a name is (`isolate_if_needed`)."""
+    return isolate_if_needed(quiz.title.get(lang))
 
 
 def member_name(tr: Translator, user_id: int, name: str | None) -> str:
@@ -89,8 +95,8 @@ def truncate(text: str, limit: int) -> str:
 
 def typed_back(typed: str) -> str:
     """A typed argument as a reply quotes it (not escaped): cut, so that a reply quoting one
-    never outgrows a message."""
-    return truncate(typed, TYPED_BACK_MAX_CHARS)
+    never outgrows a message, and bidi-isolated if it could reorder the reply's line."""
+    return isolate_if_needed(truncate(typed, TYPED_BACK_MAX_CHARS))
 
 
 def popup(text: str) -> str:

@@ -17,7 +17,7 @@ from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg import private_render as render
 from bot.tg.quiz_links import QuizLinks
-from bot.tg.screen_render import Screen, button, level_name
+from bot.tg.screen_render import Screen, button, level_name, quiz_title
 
 
 def summary(tr: Translator, quiz: Quiz) -> str:
@@ -66,5 +66,5 @@ def member_note(tr: Translator, quiz: Quiz | None, lang: str) -> str:
     language the note is read in: the group's, or the member's when answered privately)."""
     if quiz is None:
         return tr._("Only the group's admins can start a quiz here.")
-    title = html.escape(quiz.title.get(lang))
+    title = html.escape(quiz_title(quiz, lang))
     return tr._("A group admin can start {title} here for everyone.", title=title)

@@ -32,7 +32,7 @@ from bot.tg import upload_choice_render as choice_render
 from bot.tg import upload_render as render
 from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
-from bot.tg.screen_render import Screen
+from bot.tg.screen_render import Screen, quiz_title
 from bot.tg.screen_send import acknowledge, drop_keyboard, edit
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
@@ -326,7 +326,7 @@ class UploadHandlers:
             await self.runner.send(chat_id, Screen(choice_render.cancelled(tr)))
         elif (deleted := await self.uploads.delete(chat_id, value)) is not None:
             dropped = await self.runner.scheduled.drop_quiz(chat_id, value)
-            title = deleted.title.get(tr.lang)
+            title = quiz_title(deleted, tr.lang)
             await self.runner.send(chat_id, Screen(own_render.deleted(tr, title, dropped)))
         else:
             await self.runner.send(chat_id, Screen(own_render.no_such_quiz(tr, value, {})))

@@ -19,13 +19,13 @@ from bot.content.kept_ids import KeptIds
 from bot.content.problems import Msg
 from bot.content.upload_limits import UploadLimits, UploadProblem
 from bot.content.uploads import CheckedUpload
-from bot.core.bidi import isolate
+from bot.core.bidi import isolate, isolate_if_needed
 from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import GuidePath, Quiz
 from bot.i18n import Translator
 from bot.tg import callbacks as cb
 from bot.tg.long_lists import bounded
-from bot.tg.screen_render import Screen, button, guide_line
+from bot.tg.screen_render import Screen, button, guide_line, quiz_title
 from bot.tg.wire.html_fit import fit_html
 from bot.usecases.quiz_uploads import (
     MAX_GROUP_CHECKS,
@@ -184,7 +184,10 @@ def problems(tr: Translator, name: str, checked: CheckedUpload, limits: UploadLi
     """The file was refused: every problem with its line, then that nothing changed."""
     head = [
         "❌ "
-        + tr._("{file}: this quiz cannot be used. Nothing was changed.", file=html.escape(name))
+        + tr._(
+            "{file}: this quiz cannot be used. Nothing was changed.",
+            file=html.escape(isolate_if_needed(name)),
+        )
     ]
     items = ["• " + html.escape(_problem(tr, p, limits)) for p in checked.errors]
     return bounded(head, items, _more(tr))
@@ -298,8 +301,8 @@ def summary(
     picking = [] if checked.names_guide or not buttons else [html.escape(tr._(
         "📖 Tap the guide this quiz belongs to, if one does."))]  # fmt: skip
     lines = [
-        "✅ " + tr._("{file} is a sound quiz.", file=html.escape(name)),
-        tr._("Title: {title}", title=html.escape(quiz.title.get(tr.lang))),
+        "✅ " + tr._("{file} is a sound quiz.", file=html.escape(isolate_if_needed(name))),
+        tr._("Title: {title}", title=html.escape(quiz_title(quiz, tr.lang))),
         tr._("Quiz id: {id}", id=html.escape(typed_id)),
         tr.ngettext("{n} question", "{n} questions", len(quiz.questions)),
         tr._(

@@ -97,6 +97,11 @@ class NotWaiting:
 
 
 @dataclass(frozen=True, slots=True)
+class Skipped:
+    """The waiting report takes no sentence: the learner's next text is an ordinary one."""
+
+
+@dataclass(frozen=True, slots=True)
 class EmptySentence:
     """Nothing left once control characters are stripped: the report still waits."""
 
@@ -106,6 +111,7 @@ CardOutcome = CardReportable | Refused
 SetOutcome = SetReportable | Refused
 ReportOutcome = Reported | AlreadyReported | Refused
 SentenceOutcome = SentenceAdded | NotWaiting | EmptySentence
+SkipOutcome = Skipped | NotWaiting | Refused
 
 
 class ProblemReporting(ServesCatalog):
@@ -233,9 +239,13 @@ class ProblemReporting(ServesCatalog):
         added = await self.store.add_text(user_id, report_id, cleaned, now)
         return SentenceAdded() if added else NotWaiting()
 
-    async def skip(self, user_id: int, report_id: int) -> bool:
-        """The Skip button: False when that report no longer waits, or is not the tapper's."""
-        return await self.store.skip(user_id, report_id)
+    async def skip(self, user_id: int, report_id: int) -> SkipOutcome:
+        """The Skip button: `NotWaiting` when the tapper's report no longer waits (its sentence
+        came, or Skip was tapped already), `Refused` when they have no report of that id."""
+        skipped = await self.store.skip(user_id, report_id)
+        if skipped is None:
+            return Refused()
+        return Skipped() if skipped else NotWaiting()
 
     async def counts(self, quiz_ids: Iterable[str]) -> dict[tuple[str, str], int]:
         """Reports per (quiz id, question id), every learner's: /groupstats shows counts only."""

@@ -313,7 +313,8 @@ class QuizUploads:
         used = await self.store.used_question_ids(chat_id, typed_id, served)
         if old is not None:
             used |= {q.id for q in old.questions}
-        return keep_ids(old, quiz, fmt, used)
+        options = await self.store.used_option_ids(chat_id, typed_id, served)
+        return keep_ids(old, quiz, fmt, used, options)
 
     async def set_guide(self, chat_id: int, typed_id: str, guide: GuidePath | None) -> Quiz | None:
         """An admin picked the guide of the group's quiz `typed_id`, whose file names none

@@ -94,3 +94,40 @@ def test_an_old_version_that_cannot_be_rebuilt_makes_every_question_new() -> Non
 @pytest.mark.parametrize("stored", [None, "", "not json", "[1, 2]"])
 def test_no_map_or_an_unreadable_one_serves_the_files_ids(stored: str | None) -> None:
     assert with_ids(OLD, stored) is OLD
+
+
+def options_of(q: Quiz, index: int) -> list[tuple[str, str]]:
+    return [(o.id, o.text.get("en")) for o in q.questions[index].options]
+
+
+def test_options_of_a_kept_question_keep_their_ids_and_a_new_one_gets_an_unused_id() -> None:
+    """Options are lettered by position: "Eleven" inserted above "Ten" took a, and a past
+    choice of "Twelve" (b) became "Ten". Matched by text, exactly then loosely."""
+    new = quiz(question("q1", *SIX), question("q2", "What is 2 × 5?", "Eleven", " ten", "Twelve"))
+    kept = keep_ids(OLD, new, "aiken", {"q1", "q2"}, {"q2": {"a", "b", "c"}})
+    assert dict(kept.options) == {"q2": {"a": "d", "b": "a", "c": "b"}}
+    assert kept.changed == ("q2",) and not kept.added
+    rebuilt = with_ids(new, kept.stored())
+    assert options_of(rebuilt, 1) == [("d", "Eleven"), ("a", " ten"), ("b", "Twelve")]
+    assert options_of(rebuilt, 0) == options_of(new, 0)
+    assert rebuilt.questions[1].correct == new.questions[1].correct  # the key is by position
+
+
+def test_a_removed_option_frees_no_id_and_unmoved_options_store_nothing() -> None:
+    old = quiz(question("q1", "What is 3 + 3?", "Six", "Seven", "Eight"))
+    dropped = quiz(question("q1", *SIX))  # "Eight" (c) removed: a and b stay where they were
+    assert keep_ids(old, dropped, "gift", {"q1"}).stored() is None
+    back = quiz(question("q1", "What is 3 + 3?", "Six", "Seven", "Nine"))
+    kept = keep_ids(dropped, back, "gift", {"q1"}, {"q1": {"a", "c"}})  # c: answered once
+    assert dict(kept.options) == {"q1": {"a": "a", "b": "b", "c": "d"}}
+
+
+def test_yaml_option_ids_are_the_authors() -> None:
+    new = quiz(question("q1", "What is 3 + 3?", "Five", "Six", "Seven"))
+    assert keep_ids(quiz(question("q1", *SIX)), new, "yaml", {"q1"}).stored() is None
+
+
+def test_a_map_stored_before_options_were_matched_still_reads() -> None:
+    rebuilt = with_ids(OLD, '{"q1":"q3","q2":"q1"}')
+    assert [q.id for q in rebuilt.questions] == ["q3", "q1"]
+    assert options_of(rebuilt, 0) == options_of(OLD, 0)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.bidi import EMBEDDINGS, FSI, ISOLATES, PDF, PDI, balanced, isolate
+from bot.core.bidi import EMBEDDINGS, FSI, ISOLATES, PDF, PDI, balanced, isolate, isolate_if_needed
 
 RLE, RLO, RLI, LRI = "\u202b", "\u202e", "\u2067", "\u2066"
 
@@ -61,3 +61,19 @@ def test_an_isolated_name_leaves_nothing_open(name: str) -> None:
     assert balanced(once) == once  # nothing left to drop
     assert closes_everything(once)
     assert [c for c in name if c not in CONTROLS] == [c for c in once if c not in CONTROLS]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Sums and weeks", "Sums and weeks"),  # left-to-right text stays as written
+        ("Révision (2) : 3 × 4 !", "Révision (2) : 3 × 4 !"),
+        ("Drills\u202e", FSI + "Drills" + PDI),  # an unclosed override: dropped, isolated
+        ("اختبار", FSI + "اختبار" + PDI),  # right-to-left letters
+        ("Quiz \u0661\u0662", FSI + "Quiz \u0661\u0662" + PDI),  # Arabic-Indic digits
+        ("Mark\u200f", FSI + "Mark\u200f" + PDI),  # a RIGHT-TO-LEFT MARK
+        ("\u2067x\u2069", FSI + "\u2067x\u2069" + PDI),  # a closed isolate stays, inside ours
+    ],
+)
+def test_isolate_if_needed_isolates_only_what_could_reorder_a_line(text: str, shown: str) -> None:
+    assert isolate_if_needed(text) == shown

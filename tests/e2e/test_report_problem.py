@@ -140,10 +140,20 @@ async def test_forged_and_foreign_report_buttons_store_nothing(tmp_path: Path) -
         invite = await owner.private.next_message(after=mark)
         ((report_id,),) = h.rows("SELECT id FROM problem_reports")
         popup = await intruder.tap(own, callback_data=f"rps:{report_id}")
-        assert popup is not None and h.rows("SELECT text_until IS NOT NULL FROM problem_reports")[
-            0
-        ] == (1,)
+        assert popup is not None and popup.text == "This button has expired.", popup
+        assert h.rows("SELECT text_until IS NOT NULL FROM problem_reports") == [(1,)]
         assert buttons(owner.private.message(invite.message_id)) == ["Skip"]
+        # A Skip for a report that never existed was thanked for: it is told it has expired.
+        for data in (f"rps:{report_id + 1}", "rps:999999"):
+            popup = await owner.tap(invite, callback_data=data)
+            assert popup is not None and popup.text == "This button has expired.", data
+        assert h.rows("SELECT text_until IS NOT NULL FROM problem_reports") == [(1,)]
+        assert buttons(owner.private.message(invite.message_id)) == ["Skip"]
+        # The owner's own Skip, tapped again once done: still thanked (the report is kept).
+        await owner.tap(invite, "Skip")
+        await owner.private.wait_for(lambda m: m.message_id == invite.message_id and not m.buttons)
+        popup = await owner.tap(invite, callback_data=f"rps:{report_id}")
+        assert popup is not None and popup.text == "🙏 Thanks — the authors will look at it."
 
 
 async def test_the_wolof_intro_says_the_translation_is_not_reviewed(tmp_path: Path) -> None:

@@ -192,3 +192,39 @@ async def test_a_removed_question_leaves_the_review_queue_and_its_answers_stay(
             f"g{abs(group.id)}-sums",
             awa.id,
         ) == [(2,)]
+
+
+async def test_an_option_inserted_in_a_kept_question_leaves_past_answers_their_option(
+    tmp_path: Path,
+) -> None:
+    """The corrected file adds an option above the others of 2 × 5 (its options are lettered
+    by position): a member's wrong answer "Twelve", stored as option b, became "Ten", the right
+    one, in /groupstats' "most chosen wrong answer". Options are matched by their text too."""
+    async with group_bot(tmp_path, seconds=2.0) as h:
+        group, admin = await make_group(h)
+        awa = h.emu.user(2001, "Awa", language_code="en")
+        group.add_member(awa)
+        await upload(h, group, admin, "sums.txt", aiken(OLD), privately=False)
+        mark = group.mark()
+        await admin.send("/push sums", chat=group)
+        for number in (1, 2):
+            shown = await group.wait_for(
+                lambda m, n=number: f"Question {n}/2" in m.text, after=mark, timeout=30
+            )
+            wrong = MISSED_BEFORE in shown.text
+            await awa.tap(shown, letter_of(shown, "Twelve" if wrong else "Six"))
+        await group.wait_for(lambda m: "Quiz finished" in m.text, after=mark, timeout=30)
+
+        corrected = (
+            "What is 3 + 3?\nA. Six\nB. Seven\nANSWER: A\n\n"
+            f"{MISSED_BEFORE}\nA. Eleven\nB. Ten\nC. Twelve\nANSWER: B\n"
+        )
+        second = await upload(h, group, admin, "sums.txt", corrected, privately=False)
+        assert "• 1 question changed" in second.text, second.text
+        for restarted in (False, True):
+            if restarted:
+                await h.restart_bot()
+            mark = group.mark()
+            await admin.send("/groupstats", chat=group)
+            stats = await group.wait_for(lambda m: "Group statistics" in m.text, after=mark)
+            assert "most chosen wrong answer: Twelve (1)" in stats.text, stats.text

@@ -59,9 +59,10 @@ async def test_skip_is_the_owners_and_once(db: Database) -> None:
     store = ProblemReportStore(db)
     made = await store.add(report(AWA), 10.0, 310.0)
     assert made is not None
-    assert not await store.skip(BOB, made)
-    assert await store.skip(AWA, made)
-    assert not await store.skip(AWA, made)
+    assert await store.skip(BOB, made) is None  # not Bob's: no report of his by that id
+    assert await store.skip(AWA, made + 1) is None  # no such report
+    assert await store.skip(AWA, made) is True
+    assert await store.skip(AWA, made) is False  # Awa's, no longer waiting
     assert await store.waiting(AWA, 11.0) is None
 
 

@@ -157,3 +157,36 @@ async def test_a_new_version_keeps_its_question_ids_and_drops_the_removed_ones_r
     last = await store.latest(A, "mine")
     assert last is not None and (last.version, last.deleted_at) == (2, 3.0)
     assert await store.latest(B, "mine") is None
+
+
+async def test_used_option_ids_read_the_maps_old_and_new_the_answers_and_the_reviews(
+    db: Database,
+) -> None:
+    """A kept question's new option never takes an id it served: the option maps stored with
+    its versions (beside maps stored before options were matched), the options its answers
+    chose (a select-all answer's every one) and those its review cards recorded."""
+    store, served = UploadStore(db), "g100-mine"
+    await store.add(A, "mine", "a.txt", "aiken", "v1", 1001, 1.0, question_ids='{"q1":"q2"}')
+    await _answered(db, served, "q2", 2001)  # option b
+    await _answered(db, "g100-other", "q1", 2001)  # another quiz's
+
+    async def write(conn: Conn) -> None:
+        await conn.execute(
+            """UPDATE answers SET option_id = 'c', selected_ids = 'c,e'
+                WHERE question_id = 'q2' AND user_id = 2001"""
+        )
+        await conn.execute(
+            """INSERT INTO review_log (user_id, quiz_id, question_id, is_correct, answered_at,
+                                       option_id) VALUES (2001, ?, 'q1', 0, 5, 'f')""",
+            (served,),
+        )
+
+    await db.write(write)
+    ids = '{"q1":"q2","q2":{"id":"q1","options":{"a":"d","b":"a"}}}'
+    await store.add(A, "mine", "b.txt", "aiken", "v2", 1001, 2.0, question_ids=ids)
+    assert await store.used_option_ids(A, "mine", served) == {
+        "q1": {"a", "d", "f"},
+        "q2": {"c", "e"},
+    }
+    assert await store.used_question_ids(A, "mine", served) == {"q1", "q2"}
+    assert await store.used_option_ids(B, "mine", "g200-mine") == {}

@@ -86,7 +86,9 @@ async def test_the_sentence_waits_five_minutes_and_is_cleaned(db: Database) -> N
     clock.advance(SENTENCE_WAIT_SECONDS - 1)
     assert await use.sentence(OWNER, "Line one\nline\ttwo \u202e" + "é" * 600) == pr.SentenceAdded()
     assert await use.sentence(OWNER, "a second message") == pr.NotWaiting()
-    assert not await use.skip(OWNER, second.report_id)  # answered already
+    assert await use.skip(OWNER, second.report_id) == pr.NotWaiting()  # answered already
+    assert await use.skip(OTHER, second.report_id) == pr.Refused()  # not theirs
+    assert await use.skip(OWNER, second.report_id + 100) == pr.Refused()  # never existed
     texts = {r.reason: r.text for r in await store.listing()}
     assert texts["key"] is None
     assert texts["unclear"] == ("Line one line two " + "é" * 600)[:500]
