@@ -65,6 +65,12 @@ async def _serve(args: argparse.Namespace) -> None:
             catalog=catalog,
             base_url=args.api_base_url,
             rate_limit=args.rate_limit,
+            # A private chat's burst hold (bot/core/bursts.py) answers the backlog the bot's own
+            # per-chat pacing builds. Without the limiter (the closed-loop runs) there is none, and
+            # the bench's learners send /start and /stop at machine speed: they would be held,
+            # and the run would measure the hold, not the bot. With it, as in production, a
+            # learner waiting for each reply is paced by the replies and never held.
+            **({} if args.rate_limit else {"sender_burst": None}),
             **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
             **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
             **({"transport": args.transport} if args.transport else {}),

@@ -69,6 +69,18 @@ def test_tiny_run_counts_every_tap_and_answer(
     assert "quizbot / baseline (paced)" in text and "quizbot / lean baseline (paced)" in text
 
 
+def test_tiny_closed_loop_counts_every_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The closed loop's learners send /start and /stop at machine speed, with the bot's
+    limiter off: a private chat's burst hold (bot/core/bursts.py) held them, and the run counted
+    screens that never came (the hold answers the limiter's backlog; the bench's bot runs
+    without either, as the e2e harness does)."""
+    code = main(["--quick", "--only", "private,max", "--workdir", str(tmp_path / "work")])
+    text = capsys.readouterr().out
+    assert code == 0 and "counts check: OK" in text, text[-2000:]
+
+
 def test_tiny_group_burst_and_fanout_count_every_tap_and_group(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
