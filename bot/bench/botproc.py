@@ -48,6 +48,7 @@ async def _serve(args: argparse.Namespace) -> None:
     else:
         from bot.compose import build_services
         from bot.content import load_catalog
+        from bot.core.bursts import BURST
         from bot.tg.app import QuizBot
         from bot.tg.options import BotOptions, service_inputs
 
@@ -70,7 +71,7 @@ async def _serve(args: argparse.Namespace) -> None:
             # the bench's learners send /start and /stop at machine speed: they would be held,
             # and the run would measure the hold, not the bot. With it, as in production, a
             # learner waiting for each reply is paced by the replies and never held.
-            **({} if args.rate_limit else {"sender_burst": None}),
+            sender_burst=BURST if args.rate_limit else None,
             **({"concurrent_updates": args.concurrency} if args.concurrency else {}),
             **({"send_rate": args.paced_limiter} if args.paced_limiter else {}),
             **({"transport": args.transport} if args.transport else {}),
