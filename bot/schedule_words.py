@@ -111,9 +111,11 @@ def typed_schedule(tr: Translator, quiz: str, days: Sequence[int], at_time: str)
     quiz_word = tr._(QUIZ_KEYWORDS[quiz]) if quiz in QUIZ_KEYWORDS else quiz
     chosen = tuple(sorted(set(days)))
     named = [key for key, value in NAMED_SETS.items() if value == chosen]
-    if named:
-        days_word = tr._(DAY_KEYWORDS[named[0]])
-    else:
-        names = tr.locale.days["format"]["abbreviated"]
-        days_word = ",".join(names[day].rstrip(".").lower() for day in chosen)
+    days_word = tr._(DAY_KEYWORDS[named[0]]) if named else typed_days(tr, chosen)
     return f"{quiz_word} {days_word} {at_time}"
+
+
+def typed_days(tr: Translator, days: Sequence[int]) -> str:
+    """Days as /schedule reads them typed in `tr`'s language: "mon,wed", "lun,mer"."""
+    names = tr.locale.days["format"]["abbreviated"]
+    return ",".join(names[day].rstrip(".").lower() for day in days)

@@ -14,7 +14,7 @@ from bot.core.limits import MESSAGE_MAX_CHARS
 from bot.core.models import Catalog, Quiz
 from bot.core.schedule import decode_days, next_run, parse_time
 from bot.i18n import Translator
-from bot.schedule_words import days_text, quiz_text, typed_keywords, typed_schedule
+from bot.schedule_words import days_text, quiz_text, typed_days, typed_keywords, typed_schedule
 from bot.store import Schedule
 from bot.tg.long_lists import bounded
 
@@ -43,8 +43,7 @@ def schedule_usage(tr: Translator) -> str:
 
 
 def _example_days(tr: Translator) -> str:
-    names = tr.locale.days["format"]["abbreviated"]
-    return ",".join(names[day].rstrip(".").lower() for day in (0, 2))
+    return typed_days(tr, (0, 2))
 
 
 def schedule_line(
@@ -59,15 +58,7 @@ def schedule_line(
     """One schedule: its number, what it plays, when, and its next run in the group's zone."""
     days = decode_days(item.days)
     at = tr.clock_time(*parse_time(item.at_time))  # "6:30 PM", "18:30": as /remind writes it
-    lines = [
-        tr._(
-            "{n}. {quiz}: {days} at {time}",
-            n=tr.number(n),
-            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
-            days=days_text(tr, days),
-            time=at,
-        )
-    ]
+    lines = [_what_and_when(tr, catalog, item, n, own)]
     upcoming = next_run(days, item.at_time, now.astimezone(zone))
     if upcoming is not None:
         lines.append(
@@ -80,6 +71,19 @@ def schedule_line(
     if item.thread_id:
         lines.append(tr._("   in the topic {topic}", topic=topic_link(item)))
     return lines
+
+
+def _what_and_when(
+    tr: Translator, catalog: Catalog, item: Schedule, n: int, own: Mapping[str, Quiz] | None
+) -> str:
+    """A schedule's first line: its number, what it plays, on which days, at what time."""
+    return tr._(
+        "{n}. {quiz}: {days} at {time}",
+        n=tr.number(n),
+        quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
+        days=days_text(tr, decode_days(item.days)),
+        time=tr.clock_time(*parse_time(item.at_time)),  # "6:30 PM", "18:30": as /remind does
+    )
 
 
 def topic_link(item: Schedule) -> str:
@@ -152,15 +156,11 @@ def stopped_schedules(
     items = []
     for number, item in enumerate(stopped, start=1):
         days = decode_days(item.days)
-        line = tr._(
-            "{n}. {quiz}: {days} at {time}",
-            n=tr.number(number),
-            quiz=html.escape(quiz_text(tr, catalog, item.quiz, tr.lang, own)),
-            days=days_text(tr, days),
-            time=tr.clock_time(*parse_time(item.at_time)),
-        )
         command = html.escape(typed_schedule(tr, item.quiz, days, item.at_time), quote=False)
-        lines = [line, f"   <code>/schedule {command}</code>"]
+        lines = [
+            _what_and_when(tr, catalog, item, number, own),
+            f"   <code>/schedule {command}</code>",
+        ]
         if item.thread_id:
             lines.append(tr._("   in the topic {topic}", topic=topic_link(item)))
         items.append("\n".join(lines))
