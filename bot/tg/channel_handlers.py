@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, Update
 from telegram.error import TelegramError
 from telegram.ext import ChatMemberHandler
 
 from bot.i18n import translator
 from bot.tg.context import BotContext
-from bot.tg.quiz_links import add_to_group
+from bot.tg.quiz_links import add_to_group_keyboard
 from bot.tg.screen_render import shown_name
 from bot.usecases.learner_profile import Learners
 
@@ -65,12 +65,8 @@ class ChannelHandlers:
             "instead: each member answers and gets their own score.",
             channel=f"<b>{shown_name(channel.title)}</b>",
         )
-        button = InlineKeyboardButton(
-            tr._("➕ Add me to a group"), url=add_to_group(context.bot.username)
-        )
+        keyboard = add_to_group_keyboard(tr, context.bot.username)
         try:
-            await context.bot.send_message(
-                adder.id, text, reply_markup=InlineKeyboardMarkup([[button]])
-            )
+            await context.bot.send_message(adder.id, text, reply_markup=keyboard)
         except TelegramError as exc:  # blocked the bot since: nobody to tell
             log.info("channel notice to %s not sent: %s", adder.id, exc)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardButton
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 
@@ -23,6 +23,13 @@ PLAIN_GROUP_START = rf"^/start(@\w+)?\s+{PLAIN_GROUP_LINK}\s*$"
 def add_to_group(username: str) -> str:
     """The plain link that adds the bot to a group the user picks."""
     return f"https://t.me/{username}?startgroup={PLAIN_GROUP_LINK}"
+
+
+def add_to_group_keyboard(tr: Translator, username: str) -> InlineKeyboardMarkup:
+    """ "➕ Add me to a group", on the plain link: under a group-only command sent privately,
+    and under the word to whoever added the bot to a channel."""
+    button = InlineKeyboardButton(tr._("➕ Add me to a group"), url=add_to_group(username))
+    return InlineKeyboardMarkup([[button]])
 
 
 @dataclass(frozen=True, slots=True)

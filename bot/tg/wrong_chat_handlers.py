@@ -19,7 +19,7 @@ from telegram.ext import filters
 from bot.i18n import Translator
 from bot.tg.context import BotContext
 from bot.tg.menus import PRIVATE_ONLY
-from bot.tg.quiz_links import add_to_group
+from bot.tg.quiz_links import add_to_group_keyboard
 from bot.tg.screen_render import Screen
 from bot.usecases.learner_profile import Learner
 
@@ -73,10 +73,7 @@ class WrongChat:
             "{command} works in a group: add me to one, then send it there.",
             command=command_typed(update),
         )
-        link = add_to_group(context.bot.username)
-        keyboard = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(tr._("➕ Add me to a group"), url=link)]]
-        )
+        keyboard = add_to_group_keyboard(tr, context.bot.username)
         await message.reply_text(html.escape(text), reply_markup=keyboard)
 
     async def in_group(self, update: Update, context: BotContext) -> None:
