@@ -9,12 +9,12 @@ import html
 import logging
 
 from telegram import Update
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import translator
 from bot.tg.options import BotOptions
-from bot.tg.topics import reply_thread
+from bot.tg.topics import chat_gone, reply_thread
 from bot.usecases.group_settings import GroupMoved
 from bot.usecases.learner_profile import Learners
 
@@ -96,8 +96,6 @@ class ErrorHandlers:
 
 
 def _chat_gone(error: object) -> bool:
-    """Telegram's answers meaning the chat is no longer reachable: a 403 (blocked, kicked), or a
-    400 "chat not found" (the account or group deleted between its update and the reply)."""
-    if isinstance(error, Forbidden):
-        return True
-    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
+    """Telegram's answers meaning the chat is no longer reachable: any 403 (blocked, kicked), or
+    a 400 naming a chat gone (the account or group deleted between its update and the reply)."""
+    return isinstance(error, Forbidden) or (isinstance(error, Exception) and chat_gone(error))

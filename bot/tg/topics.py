@@ -15,7 +15,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 from telegram import Message, Update
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 
 # (chat id, thread id) of the update being handled; thread 0: no topic (General of a forum, a
 # group without topics, a private chat), and (0, 0) outside any update.
@@ -40,6 +40,16 @@ class Muted(TopicGone):
 
 
 _MUTED = ("not enough rights to send", "have no rights to send")
+# Telegram's words (PTB strips "Bad Request: ") for a chat the bot can no longer reach for good.
+_GONE = ("chat not found", "bot was kicked", "bot is not a member", "group chat was deactivated",
+         "group chat was deleted", "chat was deleted")  # fmt: skip
+
+
+def chat_gone(exc: Exception) -> bool:
+    """Telegram's refusal naming a chat the bot can no longer reach for good: deleted, or the
+    bot removed from it (a 400 or a 403)."""
+    text = str(exc).lower()
+    return isinstance(exc, BadRequest | Forbidden) and any(words in text for words in _GONE)
 
 
 def muted(exc: Exception) -> bool:

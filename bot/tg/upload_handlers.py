@@ -34,15 +34,13 @@ from bot.tg.context import BotContext
 from bot.tg.group_run_handlers import GroupRunner
 from bot.tg.screen_render import Screen, quiz_title
 from bot.tg.screen_send import acknowledge, drop_keyboard, edit
+from bot.tg.topics import chat_gone
 from bot.usecases.group_admins import AdminCache
 from bot.usecases.group_settings import GroupSettingsCases
 from bot.usecases.learner_profile import Learner
 from bot.usecases.quiz_uploads import Choice, PendingFile, QuizUploads, Replaces, ShippedId
 
 log = logging.getLogger(__name__)
-# Telegram's words (PTB strips "Bad Request: ") for a group the bot can no longer reach for good.
-_GONE = ("chat not found", "bot was kicked", "bot is not a member", "group chat was deactivated",
-         "group chat was deleted", "chat was deleted")  # fmt: skip
 
 
 class UploadCaption(filters.MessageFilter):
@@ -210,7 +208,7 @@ class UploadHandlers:
             log.info("group %s became %s: moving it", chat_id, exc.new_chat_id)
             await self.runner.migrated(chat_id, exc.new_chat_id)
         except (BadRequest, Forbidden) as exc:
-            if any(words in str(exc).lower() for words in _GONE):
+            if chat_gone(exc):
                 log.info("group %s is out of reach (%s): marked gone", chat_id, exc)
                 await self.uploads.gone(chat_id)
                 self.admins.forget_chat(chat_id)
